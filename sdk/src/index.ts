@@ -1,0 +1,11 @@
+/**
+ * @errand/channel-sdk: write, serve and host Errand notification channels.
+ *
+ * Authors: `defineChannel` + `serve`. Hosts: `connectChannel` (a plugin
+ * process) or `loadChannel` (in-process); both return a {@link Channel}.
+ * @packageDocumentation
+ */
+export * from "./channel.js";
+export * from "./errors.js";
+export * from "./logger.js";
+export * from "./version.js";
