@@ -5,7 +5,11 @@
  * process) or `loadChannel` (in-process); both return a {@link Channel}.
  * @packageDocumentation
  */
+import "./plugin/auto-guard.js";
+
 export * from "./channel.js";
 export * from "./errors.js";
 export * from "./logger.js";
 export * from "./version.js";
+export * from "./plugin/index.js";
+export * from "./host/index.js";

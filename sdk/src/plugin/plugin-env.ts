@@ -1,0 +1,97 @@
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../version.js";
+
+/** What the host told the plugin through its environment (go-plugin's variables). */
+export interface PluginEnvironment {
+  /** The interface version both sides speak (highest common). */
+  interfaceVersion: number;
+  transport: "unix" | "tcp";
+  minPort: number;
+  maxPort: number;
+  /** Parent directory for the private socket directory. */
+  socketDir: string | undefined;
+  /** PEM of the host's client certificate when the host asked for AutoMTLS. */
+  clientCertPem: string | undefined;
+}
+
+/** Why the environment does not allow serving, as a message for stderr. */
+export class PluginEnvironmentError extends Error {
+  override readonly name = "PluginEnvironmentError";
+}
+
+export const NOT_LAUNCHED_BY_HOST_MESSAGE = `This program is an Errand notification channel plugin.
+It is not meant to be run by hand: the Errand controller (or another
+go-plugin host) starts it and talks to it over gRPC.
+
+To try it out:
+  npx channel test -- <this command>     run the conformance checks
+  npx channel send start -- <this command>   send one notification
+
+To configure it in the controller, add it to notifications.channels[]
+(see docs/protocol.md, "Running a plugin").
+(${MAGIC_COOKIE_KEY} is not set to the expected value.)
+`;
+
+function parsePort(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === "") return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new PluginEnvironmentError(`${name}=${JSON.stringify(value)} is not a TCP port (1-65535)`);
+  }
+  return port;
+}
+
+/**
+ * Picks the interface version to serve. A host lists the versions it can
+ * speak in PLUGIN_PROTOCOL_VERSIONS; without it, the plugin's highest.
+ */
+export function negotiateVersion(hostList: string | undefined, supported: readonly number[]): number {
+  const ours = [...supported].sort((a, b) => b - a);
+  if (hostList === undefined || hostList.trim() === "") return ours[0]!;
+  const theirs = hostList
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v !== "")
+    .map(Number);
+  if (theirs.some((v) => !Number.isInteger(v))) {
+    throw new PluginEnvironmentError(
+      `PLUGIN_PROTOCOL_VERSIONS=${JSON.stringify(hostList)} is not a comma-separated list of integers`,
+    );
+  }
+  const common = ours.find((v) => theirs.includes(v));
+  if (common === undefined) {
+    throw new PluginEnvironmentError(
+      `no common interface version: the host supports ${theirs.join(", ")}, this plugin supports ${ours.join(", ")}; upgrade whichever side is older`,
+    );
+  }
+  return common;
+}
+
+/**
+ * Reads and validates the plugin's environment. Throws PluginEnvironmentError
+ * when the magic cookie is missing (started by hand) or a value is invalid.
+ */
+export function readPluginEnvironment(
+  env: NodeJS.ProcessEnv,
+  supportedVersions: readonly number[],
+): PluginEnvironment {
+  if (env[MAGIC_COOKIE_KEY] !== MAGIC_COOKIE_VALUE) {
+    throw new PluginEnvironmentError(NOT_LAUNCHED_BY_HOST_MESSAGE);
+  }
+  const transport = env.ERRAND_PLUGIN_TRANSPORT ?? "unix";
+  if (transport !== "unix" && transport !== "tcp") {
+    throw new PluginEnvironmentError(`ERRAND_PLUGIN_TRANSPORT=${JSON.stringify(transport)} must be "unix" or "tcp"`);
+  }
+  const minPort = parsePort(env.PLUGIN_MIN_PORT, 10_000, "PLUGIN_MIN_PORT");
+  const maxPort = parsePort(env.PLUGIN_MAX_PORT, 25_000, "PLUGIN_MAX_PORT");
+  if (minPort > maxPort) {
+    throw new PluginEnvironmentError(`PLUGIN_MIN_PORT (${minPort}) is greater than PLUGIN_MAX_PORT (${maxPort})`);
+  }
+  return {
+    interfaceVersion: negotiateVersion(env.PLUGIN_PROTOCOL_VERSIONS, supportedVersions),
+    transport,
+    minPort,
+    maxPort,
+    socketDir: env.PLUGIN_UNIX_SOCKET_DIR || undefined,
+    clientCertPem: env.PLUGIN_CLIENT_CERT || undefined,
+  };
+}

@@ -1,0 +1,188 @@
+import {
+  type handleUnaryCall,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type UntypedServiceImplementation,
+  status as GrpcStatus,
+} from "@grpc/grpc-js";
+import { interfaceVersionsOf, type ChannelDefinition, type NotifyResult } from "../channel.js";
+import { CancelledError, DeadlineExceededError, type ChannelError, toChannelError } from "../errors.js";
+import type {
+  HandshakeRequest,
+  HandshakeResponse,
+} from "../gen/errand/v1/common.js";
+import type {
+  NotifyCompleteRequest,
+  NotifyRequest,
+  NotifyStartRequest,
+} from "../gen/errand/v1/notifications.js";
+import {
+  type HealthCheckRequest,
+  type HealthCheckResponse,
+  HealthCheckResponse_ServingStatus as Serving,
+} from "../gen/grpc/health/v1/health.js";
+import type { Empty } from "../gen/plugin/grpc_controller.js";
+import { toStatus } from "../grpc/status-mapping.js";
+import { readEnvironmentConfig } from "./environment-secrets.js";
+import type { Logger } from "../logger.js";
+import type { ChannelRuntime, NotificationCall } from "../runtime/channel-runtime.js";
+import { HEALTH_SERVICE_NAME } from "../version.js";
+
+/** What the services need from the process that serves them. */
+export interface ServiceHost<State> {
+  runtime: ChannelRuntime<State>;
+  definition: ChannelDefinition<State>;
+  logger: Logger;
+  /** The version negotiated on the handshake line. */
+  interfaceVersion: number;
+  /** Config and secrets the plugin found in its environment (used when no Handshake comes). */
+  environmentSecrets: Record<string, string>;
+  /** Called when the host asks the plugin to exit (GRPCController/Shutdown). */
+  requestShutdown(reason: string): void;
+  /** True once shutdown has begun. */
+  isShuttingDown(): boolean;
+}
+
+function fail(callback: sendUnaryData<never>, error: ChannelError) {
+  callback(toStatus(error) as Parameters<typeof callback>[0]);
+}
+
+/** An AbortSignal tied to the call: client cancellation and its deadline. */
+function signalForCall(call: ServerUnaryCall<unknown, unknown>): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onCancel = () => controller.abort(new CancelledError("the host cancelled the call"));
+  call.once("cancelled", onCancel);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = call.getDeadline();
+  const deadlineMs = deadline instanceof Date ? deadline.getTime() : Number(deadline);
+  if (Number.isFinite(deadlineMs)) {
+    timer = setTimeout(
+      () => controller.abort(new DeadlineExceededError("the call's deadline passed before the channel finished")),
+      Math.max(0, deadlineMs - Date.now()),
+    );
+  }
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      call.removeListener("cancelled", onCancel);
+    },
+  };
+}
+
+/** The errand.v1.NotificationChannel implementation around a runtime. */
+export function notificationChannelService<State>(host: ServiceHost<State>): UntypedServiceImplementation {
+  const { runtime, definition, logger } = host;
+  const supported = interfaceVersionsOf(definition as ChannelDefinition<unknown>);
+  let initializing: Promise<void> | undefined;
+
+  // A go-plugin host never calls Handshake, so the first notification
+  // initializes the channel from the environment instead.
+  const ensureInitialized = () => {
+    if (runtime.isInitialized) return Promise.resolve();
+    initializing ??= runtime.initialize(readEnvironmentConfig(process.env, logger), host.environmentSecrets).finally(() => {
+      initializing = undefined;
+    });
+    return initializing;
+  };
+
+  const handshake: handleUnaryCall<HandshakeRequest, HandshakeResponse> = async (call, callback) => {
+    const request = call.request;
+    const requested = request.interfaceVersion;
+    if (!supported.includes(requested)) {
+      logger.error("handshake refused: unsupported interface version", { requested, supported });
+      callback({
+        code: GrpcStatus.FAILED_PRECONDITION,
+        details: `interface version ${requested} is not supported by channel ${definition.name} ${definition.version}; it supports ${supported.join(", ")}`,
+      });
+      return;
+    }
+    try {
+      const secrets = { ...host.environmentSecrets, ...request.secrets };
+      await runtime.initialize(request.config ?? {}, secrets);
+      logger.info("handshake complete", {
+        interfaceVersion: requested,
+        host: request.hostName || undefined,
+        hostVersion: request.hostVersion || undefined,
+        secrets: Object.keys(secrets),
+      });
+      callback(null, { interfaceVersion: requested, supportedVersions: supported, name: definition.name, version: definition.version });
+    } catch (error) {
+      const channelError = toChannelError(error);
+      logger.error("channel init failed", { error: channelError, hint: channelError.hint });
+      fail(callback, channelError);
+    }
+  };
+
+  const unary = <Req>(toCall: (request: Req) => NotificationCall): handleUnaryCall<Req, NotifyResult> =>
+    async (call, callback) => {
+      if (host.isShuttingDown()) {
+        fail(callback, new CancelledError(`channel ${definition.name} is shutting down`));
+        return;
+      }
+      const { signal, dispose } = signalForCall(call);
+      try {
+        await ensureInitialized();
+        const notification = toCall(call.request);
+        const result = await runtime.dispatch(notification, signal);
+        callback(null, { deliveryId: result.deliveryId ?? "" });
+      } catch (error) {
+        const channelError = toChannelError(error);
+        logger.warn("notification failed", { error: channelError, hint: channelError.hint });
+        fail(callback, channelError);
+      } finally {
+        dispose();
+      }
+    };
+
+  return {
+    handshake,
+    notify: unary<NotifyRequest>((r) => ({ kind: "notify", message: r.message, ticket: r.ticket!, taskRunId: r.taskRunId })),
+    notifyStart: unary<NotifyStartRequest>((r) => ({
+      kind: "notifyStart",
+      ticket: r.ticket!,
+      taskRunId: r.taskRunId,
+      engine: r.engine,
+    })),
+    notifyComplete: unary<NotifyCompleteRequest>((r) => ({
+      kind: "notifyComplete",
+      ticket: r.ticket!,
+      taskRunId: r.taskRunId,
+      result: r.result ?? { success: false, summary: "", pullRequestUrl: "", failureReason: "" },
+    })),
+  };
+}
+
+/** grpc.health.v1.Health: "plugin" (go-plugin's name) and "" answer SERVING until shutdown. */
+export function healthService(isShuttingDown: () => boolean): UntypedServiceImplementation {
+  const statusOf = (service: string): Serving | undefined => {
+    if (service !== "" && service !== HEALTH_SERVICE_NAME) return undefined;
+    return isShuttingDown() ? Serving.NOT_SERVING : Serving.SERVING;
+  };
+  return {
+    check: (call: ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>, callback: sendUnaryData<HealthCheckResponse>) => {
+      const status = statusOf(call.request.service);
+      if (status === undefined) {
+        callback({ code: GrpcStatus.NOT_FOUND, details: `unknown service ${JSON.stringify(call.request.service)}` });
+        return;
+      }
+      callback(null, { status });
+    },
+    watch: (call: ServerWritableStream<HealthCheckRequest, HealthCheckResponse>) => {
+      call.write({ status: statusOf(call.request.service) ?? Serving.SERVICE_UNKNOWN });
+      // The stream stays open until the host cancels it or the server stops.
+    },
+  };
+}
+
+/** go-plugin's plugin.GRPCController: Shutdown asks the plugin to exit. */
+export function controllerService(requestShutdown: (reason: string) => void): UntypedServiceImplementation {
+  return {
+    shutdown: (_call: ServerUnaryCall<Empty, Empty>, callback: sendUnaryData<Empty>) => {
+      callback(null, {});
+      // Answer first: the host waits for the reply before it waits for our exit.
+      setImmediate(() => requestShutdown("the host called GRPCController/Shutdown"));
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import type {
+  ChannelConfig,
+  ChannelDefinition,
+  ChannelSecrets,
+  NotifyResult,
+  TaskResult,
+  Ticket,
+} from "../channel.js";
+import { CancelledError, InvalidArgumentError, InvalidConfigError, toChannelError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import { runWithSignal } from "./run-with-signal.js";
+
+/** The three notification operations, as the runtime dispatches them. */
+export type NotificationCall =
+  | { kind: "notify"; message: string; ticket: Ticket; taskRunId: string }
+  | { kind: "notifyStart"; ticket: Ticket; taskRunId: string; engine: string }
+  | { kind: "notifyComplete"; ticket: Ticket; result: TaskResult; taskRunId: string };
+
+/**
+ * One configured instance of a channel definition: runs `init` once, then
+ * dispatches calls to the handlers with a context, an abort signal and a
+ * deadline that is enforced even when a handler ignores its signal.
+ * Shared by the plugin server and the in-process loader, so both behave alike.
+ */
+export class ChannelRuntime<State> {
+  private state: State | undefined;
+  private initialized = false;
+  private closed = false;
+  private readonly inFlight = new Set<AbortController>();
+
+  constructor(
+    readonly definition: ChannelDefinition<State>,
+    private config: ChannelConfig,
+    private secrets: ChannelSecrets,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Number of calls currently running. */
+  get activeCalls(): number {
+    return this.inFlight.size;
+  }
+
+  /** Runs `init` with the given config and secrets (again, if called twice). */
+  async initialize(config: ChannelConfig = this.config, secrets: ChannelSecrets = this.secrets): Promise<void> {
+    if (this.initialized) await this.closeState();
+    this.config = config;
+    this.secrets = secrets;
+    try {
+      this.state = this.definition.init
+        ? await this.definition.init(config, secrets, { logger: this.logger })
+        : (undefined as State);
+    } catch (error) {
+      const channelError = toChannelError(error);
+      // Anything init throws that is not already typed is a configuration problem.
+      if (channelError.code === "ERR_INTERNAL") {
+        throw new InvalidConfigError(`channel ${this.definition.name} failed to initialize: ${channelError.message}`, {
+          cause: error,
+        });
+      }
+      throw channelError;
+    }
+    this.initialized = true;
+  }
+
+  /** The secrets the channel was initialized with (for log redaction). */
+  get currentSecrets(): ChannelSecrets {
+    return this.secrets;
+  }
+
+  get isInitialized(): boolean {
+    return this.initialized;
+  }
+
+  /**
+   * Runs one notification. Rejects with a typed ChannelError; resolves or
+   * rejects no later than the signal's abort, whatever the handler does.
+   */
+  async dispatch(call: NotificationCall, signal: AbortSignal): Promise<NotifyResult> {
+    if (this.closed) throw new CancelledError(`channel ${this.definition.name} is closed`);
+    if (!call.ticket) throw new InvalidArgumentError(`${call.kind}: the request has no ticket`);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    this.inFlight.add(controller);
+    try {
+      const result = await runWithSignal(() => this.invoke(call, controller.signal), controller.signal);
+      return result ?? {};
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      this.inFlight.delete(controller);
+    }
+  }
+
+  private invoke(call: NotificationCall, signal: AbortSignal) {
+    const ctx = {
+      signal,
+      taskRunId: call.taskRunId,
+      config: this.config,
+      secrets: this.secrets,
+      state: this.state as State,
+      logger: this.logger.child({ call: call.kind, taskRunId: call.taskRunId || undefined }),
+    };
+    switch (call.kind) {
+      case "notify":
+        return this.definition.notify(call.message, call.ticket, ctx);
+      case "notifyStart":
+        return this.definition.notifyStart(call.ticket, { ...ctx, engine: call.engine });
+      case "notifyComplete":
+        return this.definition.notifyComplete(call.ticket, call.result, ctx);
+    }
+  }
+
+  /** Aborts every running call with `reason`. */
+  abortAll(reason: Error): void {
+    for (const controller of this.inFlight) controller.abort(reason);
+  }
+
+  /** Aborts running calls and runs the definition's `close`. */
+  async close(reason: Error): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.abortAll(reason);
+    await this.closeState();
+  }
+
+  private async closeState(): Promise<void> {
+    if (!this.initialized || !this.definition.close) return;
+    this.initialized = false;
+    try {
+      await this.definition.close(this.state as State);
+    } catch (error) {
+      this.logger.warn("channel close failed", { error });
+    }
+  }
+}
