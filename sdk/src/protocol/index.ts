@@ -5,8 +5,24 @@
  * Plugin authors and ordinary hosts never need this entry.
  * @packageDocumentation
  */
-export * from "../gen/errand/v1/common.js";
-export * from "../gen/errand/v1/notifications.js";
+export {
+  Ticket,
+  TaskResult,
+  TokenUsage,
+  HandshakeRequest,
+  HandshakeResponse,
+} from "../gen/errand/v1/common.js";
+export {
+  NotifyRequest,
+  NotifyResponse,
+  NotifyStartRequest,
+  NotifyStartResponse,
+  NotifyCompleteRequest,
+  NotifyCompleteResponse,
+  NotificationChannelClient,
+  NotificationChannelService,
+  type NotificationChannelServer,
+} from "../gen/errand/v1/notifications.js";
 export {
   HealthClient,
   HealthService,
