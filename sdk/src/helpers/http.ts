@@ -1,0 +1,239 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { type Dispatcher, request as undiciRequest } from "undici";
+import { InvalidArgumentError, isChannelError, RejectedError, toChannelError, UnavailableError } from "../errors.js";
+import { parseJsonBody, readBody } from "./http-body.js";
+import { httpStatusError } from "./http-status-error.js";
+import { redactUrl, snippet } from "./redact.js";
+import { retry, type RetryOptions } from "./retry.js";
+import { parseRetryAfter, parseRetryAfterBody } from "./retry-after.js";
+import { scrubError, secretForms } from "./scrub.js";
+import type { Throttle } from "./throttle.js";
+import { isTransientNetworkError } from "./transport-error.js";
+
+/** Options of {@link createHttpClient}. */
+export interface HttpClientOptions {
+  /** Resolves relative request URLs (`"/api/chat.postMessage"`). */
+  baseUrl?: string;
+  /** Timeout of one attempt, in ms: headers and body. Default 2500. */
+  timeoutMs?: number;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+  /** `User-Agent` header. Default `"errand-channel-sdk"`. */
+  userAgent?: string;
+  /**
+   * Secret values never to print (tokens, webhook URLs). Values of
+   * `Authorization`, `Cookie` and header names containing token, secret or
+   * key are masked without being listed. A function is called per request.
+   */
+  redact?: Iterable<string> | (() => Iterable<string>);
+  /** Every URL of this client is a secret: errors show only its origin. */
+  secretUrl?: boolean;
+  /**
+   * Retries of every request (see {@link retry}); default `{ budgetMs: 4000 }`
+   * so a call fits the 5 s target. `false` sends each request once.
+   */
+  retry?: RetryOptions | false;
+  /** Throttle used for requests that give a `throttleKey`. */
+  throttle?: Throttle;
+  /** Most bytes read of a response body. Default 1 MiB. */
+  maxResponseBytes?: number;
+  /** undici dispatcher (an Agent, a ProxyAgent). Default the global one. */
+  dispatcher?: Dispatcher;
+}
+
+/** One request of {@link HttpClient.request}. */
+export interface HttpRequest {
+  /** Default `POST` when a body is given, else `GET`. */
+  method?: string;
+  /** Absolute URL, or relative to `baseUrl`. */
+  url: string;
+  /** Query parameters appended to the URL; undefined values are left out. */
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Sent as JSON with `content-type: application/json`. */
+  json?: unknown;
+  /** Raw body (when `json` is not given). */
+  body?: string | Uint8Array;
+  headers?: Record<string, string>;
+  /** The caller's signal (the handler's `ctx.signal`). */
+  signal?: AbortSignal;
+  /** Overrides the client's per-attempt timeout. */
+  timeoutMs?: number;
+  /** Overrides the client's retry options (merged), or `false` for one attempt. */
+  retry?: RetryOptions | false;
+  /** Waits for a slot of this key of the client's throttle before each attempt. */
+  throttleKey?: string;
+  /** This URL is a secret: errors show only its origin. */
+  secretUrl?: boolean;
+}
+
+/** A successful (2xx) response. */
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body as text. */
+  text: string;
+  /** The parsed body when it is JSON, else undefined. */
+  json: T | undefined;
+  /** How many attempts it took. */
+  attempts: number;
+}
+
+/** Options of the shorthand methods. */
+export type HttpCallOptions = Omit<HttpRequest, "url" | "method" | "json">;
+
+/** An HTTP client whose failures are typed SDK errors. See {@link createHttpClient}. */
+export interface HttpClient {
+  /** Sends a request; resolves on 2xx, else throws a typed `ChannelError`. */
+  request<T = unknown>(request: HttpRequest): Promise<HttpResponse<T>>;
+  /** `GET url`. */
+  get<T = unknown>(url: string, options?: HttpCallOptions): Promise<HttpResponse<T>>;
+  /** `POST url` with a JSON body. */
+  postJson<T = unknown>(url: string, json: unknown, options?: HttpCallOptions): Promise<HttpResponse<T>>;
+}
+
+const SECRET_HEADER = /authorization|cookie|token|secret|key/i;
+
+/**
+ * Creates an HTTP client on undici whose failures are typed SDK errors:
+ * 429 `RateLimitedError` (with `retryAfterMs` from `Retry-After` or a JSON
+ * `retry_after`), 408/5xx `UnavailableError`, 401 `UnauthenticatedError`,
+ * 403 `PermissionDeniedError`, 404/410 `NotFoundError`, 400/413/414/422
+ * `InvalidArgumentError`, other 4xx and 3xx `RejectedError`; network
+ * errors `UnavailableError`; the caller's abort `toChannelError(reason)`
+ * (`CancelledError`/`DeadlineExceededError`). A per-attempt timeout is an
+ * `UnavailableError`: the target was slow this time and the call as a whole
+ * may still retry; only the caller's own deadline is `DeadlineExceededError`.
+ *
+ * Messages name method, redacted URL, status and a 200-character body
+ * snippet; secrets never appear in them or in their `cause` chain.
+ *
+ * @example
+ * const http = createHttpClient({ throttle: createThrottle({ intervalMs: 1000 }), secretUrl: true });
+ * await http.postJson(webhookUrl, { content: "hi" }, { signal: ctx.signal, throttleKey: webhookUrl });
+ */
+export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
+  const clientRetry = options.retry === undefined ? {} : options.retry;
+
+  const secretsFor = (req: HttpRequest, url: URL, secretUrl: boolean): string[] => {
+    const listed = typeof options.redact === "function" ? options.redact() : (options.redact ?? []);
+    const values = [...listed];
+    for (const headers of [options.headers, req.headers]) {
+      for (const [name, value] of Object.entries(headers ?? {})) {
+        if (SECRET_HEADER.test(name)) values.push(value, ...value.split(/\s+/));
+      }
+    }
+    if (secretUrl) values.push(url.href, url.pathname.slice(1), url.search.slice(1));
+    return secretForms(values);
+  };
+
+  const once = async <T>(req: HttpRequest, signal: AbortSignal | undefined): Promise<HttpResponse<T>> => {
+    const method = (req.method ?? (req.json !== undefined || req.body !== undefined ? "POST" : "GET")).toUpperCase();
+    const url = resolveUrl(req, options.baseUrl);
+    const secretUrl = req.secretUrl ?? options.secretUrl ?? false;
+    const secrets = secretsFor(req, url, secretUrl);
+    const shownUrl = redactUrl(url, { secretUrl, secrets });
+    const timeoutMs = req.timeoutMs ?? options.timeoutMs ?? 2500;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const headers: Record<string, string> = { "user-agent": options.userAgent ?? "errand-channel-sdk" };
+    Object.assign(headers, options.headers, req.headers);
+    let body = req.body;
+    if (req.json !== undefined) {
+      body = JSON.stringify(req.json);
+      headers["content-type"] ??= "application/json; charset=utf-8";
+    }
+    const maxBytes = options.maxResponseBytes ?? 1024 * 1024;
+    try {
+      const response = await undiciRequest(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        signal: attemptSignal,
+        dispatcher: options.dispatcher,
+      });
+      const read = await readBody(response.body, maxBytes);
+      const contentType = response.headers["content-type"];
+      const json = parseJsonBody(read.text, typeof contentType === "string" ? contentType : undefined);
+      if (response.statusCode >= 200 && response.statusCode < 300) {
+        if (read.truncated) {
+          throw new RejectedError(`${method} ${shownUrl} answered with a body larger than ${maxBytes} bytes`, {
+            hint: "raise maxResponseBytes of the HTTP client",
+          });
+        }
+        return { status: response.statusCode, headers: response.headers, text: read.text, json: json as T, attempts: 1 };
+      }
+      const retryAfterMs =
+        response.statusCode === 429 ? retryAfterOf(response.headers, json) : undefined;
+      throw httpStatusError({
+        method,
+        url: shownUrl,
+        status: response.statusCode,
+        bodySnippet: snippet(read.text, secrets),
+        retryAfterMs,
+      });
+    } catch (error) {
+      if (isChannelError(error)) throw error;
+      if (signal?.aborted) throw toChannelError(signal.reason);
+      const cause = scrubError(error, secrets);
+      if (timeout.aborted) {
+        throw new UnavailableError(`${method} ${shownUrl} got no complete answer within ${timeoutMs} ms`, {
+          cause,
+          hint: "the target is slow or unreachable; raise timeoutMs if it is just slow",
+        });
+      }
+      const detail = snippet(error instanceof Error ? error.message : String(error), secrets);
+      if (isTransientNetworkError(error)) {
+        throw new UnavailableError(`${method} ${shownUrl} failed: ${detail}`, {
+          cause,
+          hint: "check that the target is reachable from here",
+        });
+      }
+      throw new InvalidArgumentError(`${method} ${shownUrl} could not be sent: ${detail}`, { cause });
+    }
+  };
+
+  const request = async <T>(req: HttpRequest): Promise<HttpResponse<T>> => {
+    const retryOptions = req.retry === false || clientRetry === false ? false : { ...clientRetry, ...req.retry };
+    const attempt = (signal: AbortSignal | undefined) =>
+      req.throttleKey !== undefined && options.throttle
+        ? options.throttle.run(req.throttleKey, () => once<T>(req, signal), signal)
+        : once<T>(req, signal);
+    if (retryOptions === false) return attempt(req.signal);
+    return retry(async ({ attempt: n, signal }) => ({ ...(await attempt(signal)), attempts: n }), {
+      ...retryOptions,
+      signal: req.signal,
+    });
+  };
+
+  return {
+    request,
+    get: (url, callOptions) => request({ ...callOptions, url, method: "GET" }),
+    postJson: (url, json, callOptions) => request({ ...callOptions, url, method: "POST", json }),
+  };
+}
+
+function resolveUrl(req: HttpRequest, baseUrl: string | undefined): URL {
+  let url: URL;
+  try {
+    url = baseUrl ? new URL(req.url, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`) : new URL(req.url);
+  } catch {
+    throw new InvalidArgumentError(`the request URL is not valid (${redactUrl(req.url)})`, {
+      hint: baseUrl ? "check baseUrl" : "give an absolute http(s) URL or set baseUrl",
+    });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new InvalidArgumentError(`the request URL must use http or https, not ${url.protocol}`);
+  }
+  for (const [name, value] of Object.entries(req.query ?? {})) {
+    if (value !== undefined) url.searchParams.append(name, String(value));
+  }
+  return url;
+}
+
+function retryAfterOf(headers: IncomingHttpHeaders, json: unknown): number | undefined {
+  return (
+    parseRetryAfter(headers["retry-after"]) ??
+    parseRetryAfterBody(json) ??
+    parseRetryAfter(headers["x-ratelimit-reset-after"])
+  );
+}

@@ -1,0 +1,23 @@
+/**
+ * Helpers for channel authors: throttling, retries, an HTTP client whose
+ * failures are typed SDK errors, and text formatting.
+ * @packageDocumentation
+ */
+export { formatCost, formatCount, formatDuration, formatTokens } from "./format.js";
+export {
+  createHttpClient,
+  type HttpCallOptions,
+  type HttpClient,
+  type HttpClientOptions,
+  type HttpRequest,
+  type HttpResponse,
+} from "./http.js";
+export { errorCodeForStatus, type HttpFailure, httpStatusError } from "./http-status-error.js";
+export { type RedactUrlOptions, redactUrl } from "./redact.js";
+export { type RetryAttempt, type RetryEvent, type RetryOptions, retry } from "./retry.js";
+export { parseRetryAfter, parseRetryAfterBody } from "./retry-after.js";
+export { sleep } from "./sleep.js";
+export { createThrottle, type Throttle, type ThrottleOptions } from "./throttle.js";
+export { type TicketLink, type TicketLinkOptions, ticketLink } from "./ticket-link.js";
+export { isTransientNetworkError, TRANSIENT_NETWORK_CODES, toAttemptError } from "./transport-error.js";
+export { type LengthUnit, measure, type TruncateOptions, truncate } from "./truncate.js";

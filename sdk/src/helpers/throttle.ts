@@ -1,0 +1,168 @@
+import { isChannelError, toChannelError } from "../errors.js";
+
+/** Options of {@link createThrottle}. */
+export interface ThrottleOptions {
+  /**
+   * Minimum time between two slots of the same key, in milliseconds
+   * (1000 for "1 message per second per channel").
+   */
+  intervalMs: number;
+}
+
+/**
+ * A per-key rate limiter. Callers of one key get their slots in FIFO order,
+ * at least `intervalMs` apart; different keys never wait for each other.
+ */
+export interface Throttle {
+  /**
+   * Resolves when `key` has a free slot, and takes it. Queues behind earlier
+   * callers of the same key instead of dropping. When `signal` aborts while
+   * waiting, the caller leaves the queue at once and the promise rejects with
+   * `toChannelError(signal.reason)` (`CancelledError` or
+   * `DeadlineExceededError`); the others keep their order.
+   */
+  wait(key: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Waits for a slot of `key`, then runs `fn`. When `fn` throws an error with
+   * `retryAfterMs` (a `RateLimitedError`), the key is {@link penalize}d by
+   * that much before the error is rethrown, so the next caller of the key
+   * honours the target's Retry-After.
+   */
+  run<T>(key: string, fn: () => T | Promise<T>, signal?: AbortSignal): Promise<T>;
+  /**
+   * Pauses `key`: its next slot comes no earlier than `ms` from now (a
+   * 429's Retry-After). A shorter penalty never shortens an existing pause.
+   */
+  penalize(key: string, ms: number): void;
+  /** Callers of `key` waiting for a slot. */
+  pending(key: string): number;
+  /** Keys the throttle currently remembers (busy or recently used). */
+  readonly size: number;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+interface KeyState {
+  /** Earliest time (ms since epoch) the next slot may be granted. */
+  nextAt: number;
+  queue: Waiter[];
+  timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Creates a per-key {@link Throttle}.
+ *
+ * Memory stays bounded: a key is forgotten once its queue is empty and its
+ * next slot has come. Timers run only while a key has waiters or a pending
+ * slot; the timer that forgets an idle key is unref'd, so an idle throttle
+ * never keeps a process alive.
+ *
+ * @example
+ * const throttle = createThrottle({ intervalMs: 1000 });
+ * await throttle.run(channelId, () => postMessage(channelId, text), ctx.signal);
+ */
+export function createThrottle(options: ThrottleOptions): Throttle {
+  const intervalMs = options.intervalMs;
+  if (!Number.isFinite(intervalMs) || intervalMs < 0) {
+    throw new RangeError(`createThrottle: intervalMs must be a finite number >= 0, got ${intervalMs}`);
+  }
+  const keys = new Map<string, KeyState>();
+
+  const schedule = (key: string, state: KeyState) => {
+    if (state.timer) clearTimeout(state.timer);
+    const delay = Math.max(0, state.nextAt - Date.now());
+    state.timer = setTimeout(() => tick(key, state), delay);
+    // Only an idle key's cleanup timer may let the process exit; a waiter
+    // is someone awaiting a promise and must keep the process alive.
+    if (state.queue.length === 0) state.timer.unref();
+  };
+
+  const tick = (key: string, state: KeyState) => {
+    state.timer = undefined;
+    const now = Date.now();
+    if (now < state.nextAt) {
+      schedule(key, state);
+      return;
+    }
+    const waiter = state.queue.shift();
+    if (!waiter) {
+      keys.delete(key);
+      return;
+    }
+    grant(state, waiter, now);
+    schedule(key, state);
+  };
+
+  const grant = (state: KeyState, waiter: Waiter, now: number) => {
+    state.nextAt = now + intervalMs;
+    if (waiter.onAbort) waiter.signal?.removeEventListener("abort", waiter.onAbort);
+    waiter.resolve();
+  };
+
+  const stateOf = (key: string): KeyState => {
+    let state = keys.get(key);
+    if (!state) {
+      state = { nextAt: 0, queue: [], timer: undefined };
+      keys.set(key, state);
+    }
+    return state;
+  };
+
+  const wait = (key: string, signal?: AbortSignal): Promise<void> => {
+    if (signal?.aborted) return Promise.reject(toChannelError(signal.reason));
+    const state = stateOf(key);
+    const now = Date.now();
+    if (state.queue.length === 0 && now >= state.nextAt) {
+      state.nextAt = now + intervalMs;
+      schedule(key, state);
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
+      if (signal) {
+        waiter.onAbort = () => {
+          const index = state.queue.indexOf(waiter);
+          if (index >= 0) state.queue.splice(index, 1);
+          if (state.queue.length === 0) state.timer?.unref();
+          reject(toChannelError(signal.reason));
+        };
+        signal.addEventListener("abort", waiter.onAbort, { once: true });
+      }
+      state.queue.push(waiter);
+      if (state.queue.length === 1) schedule(key, state);
+    });
+  };
+
+  const penalize = (key: string, ms: number) => {
+    if (!Number.isFinite(ms) || ms <= 0) return;
+    const state = stateOf(key);
+    const until = Date.now() + ms;
+    if (until <= state.nextAt) return;
+    state.nextAt = until;
+    schedule(key, state);
+  };
+
+  return {
+    wait,
+    async run<T>(key: string, fn: () => T | Promise<T>, signal?: AbortSignal): Promise<T> {
+      await wait(key, signal);
+      try {
+        return await fn();
+      } catch (error) {
+        const retryAfterMs = isChannelError(error) ? error.retryAfterMs : undefined;
+        if (retryAfterMs !== undefined) penalize(key, retryAfterMs);
+        throw error;
+      }
+    },
+    penalize,
+    pending: (key) => keys.get(key)?.queue.length ?? 0,
+    get size() {
+      return keys.size;
+    },
+  };
+}
