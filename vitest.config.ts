@@ -4,13 +4,7 @@ import { defineConfig } from "vitest/config";
 // projects so `npm test` is one command.
 export default defineConfig({
   test: {
-    projects: [
-      "sdk/vitest.config.ts",
-      "proto/vitest.config.ts",
-      "examples/*/vitest.config.ts",
-      "channels/*/vitest.config.ts",
-      "controller/vitest.config.ts",
-      "cli/vitest.config.ts",
-    ],
+    // Globs, so a package's tests join the run as soon as its config exists.
+    projects: ["{sdk,proto,controller,cli}/vitest.config.ts", "examples/*/vitest.config.ts", "channels/*/vitest.config.ts"],
   },
 });
