@@ -1,0 +1,206 @@
+import { describe, expect, it } from "vitest";
+import {
+  CancelledError,
+  type ChannelError,
+  DeadlineExceededError,
+  ErrorCode,
+  InvalidArgumentError,
+  InvalidConfigError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitedError,
+  RejectedError,
+  UnauthenticatedError,
+  UnavailableError,
+} from "../../src/errors.js";
+import { type RetryEvent, retry } from "../../src/helpers/retry.js";
+
+const since = (start: number) => performance.now() - start;
+
+/** An fn that fails with the given errors in turn, then returns "ok". */
+function failing(...errors: unknown[]) {
+  const calls: number[] = [];
+  const fn = async ({ attempt }: { attempt: number }) => {
+    calls.push(attempt);
+    const error = errors[attempt - 1];
+    if (error !== undefined) throw error;
+    return "ok";
+  };
+  return { fn, calls };
+}
+
+function networkError(code: string, message = `connect ${code} 127.0.0.1:1`) {
+  return Object.assign(new Error(message), { code });
+}
+
+describe("retry", () => {
+  it("returns the first success and retries retryable failures with backoff", async () => {
+    const events: RetryEvent[] = [];
+    const { fn, calls } = failing(new UnavailableError("503"), new RateLimitedError("429"));
+    const result = await retry(fn, { baseDelayMs: 20, random: () => 0.5, onRetry: (e) => events.push(e) });
+    expect(result).toBe("ok");
+    expect(calls).toEqual([1, 2, 3]);
+    // Full jitter with random() = 0.5: half of 20, then half of 40.
+    expect(events.map((e) => [e.attempt, e.delayMs, e.error.code])).toEqual([
+      [1, 10, ErrorCode.Unavailable],
+      [2, 20, ErrorCode.RateLimited],
+    ]);
+  });
+
+  it("caps one backoff wait at maxDelayMs", async () => {
+    const delays: number[] = [];
+    const errors = Array.from({ length: 5 }, () => new UnavailableError("503"));
+    await retry(failing(...errors).fn, {
+      baseDelayMs: 10,
+      maxDelayMs: 25,
+      maxAttempts: 6,
+      random: () => 0.999,
+      onRetry: (e) => delays.push(e.delayMs),
+    });
+    expect(delays).toEqual([9, 19, 24, 24, 24]);
+  });
+
+  it.each([
+    ["InvalidArgumentError (400)", new InvalidArgumentError("bad")],
+    ["UnauthenticatedError (401)", new UnauthenticatedError("who")],
+    ["PermissionDeniedError (403)", new PermissionDeniedError("no")],
+    ["NotFoundError (404)", new NotFoundError("gone")],
+    ["RejectedError (409)", new RejectedError("conflict")],
+    ["InvalidConfigError", new InvalidConfigError("config")],
+    ["CancelledError", new CancelledError("stop")],
+    ["DeadlineExceededError", new DeadlineExceededError("late")],
+  ])("never retries %s and rethrows it unchanged", async (_name, error) => {
+    const { fn, calls } = failing(error);
+    await expect(retry(fn, { baseDelayMs: 1 })).rejects.toBe(error);
+    expect(calls).toEqual([1]);
+  });
+
+  it.each([
+    ["ECONNRESET", networkError("ECONNRESET", "read ECONNRESET")],
+    ["ECONNREFUSED", networkError("ECONNREFUSED")],
+    ["undici socket error", networkError("UND_ERR_SOCKET", "other side closed")],
+    ["socket hang up", new Error("socket hang up")],
+    ["a single attempt's timeout", new DOMException("The operation was aborted due to timeout", "TimeoutError")],
+  ])("retries a network failure: %s", async (_name, error) => {
+    const { fn, calls } = failing(error);
+    expect(await retry(fn, { baseDelayMs: 1 })).toBe("ok");
+    expect(calls).toEqual([1, 2]);
+  });
+
+  it("does not retry an unknown programming error", async () => {
+    const { fn, calls } = failing(new TypeError("x is not a function"));
+    await expect(retry(fn)).rejects.toMatchObject({ code: ErrorCode.Internal, message: "x is not a function" });
+    expect(calls).toEqual([1]);
+  });
+
+  it("waits a RateLimitedError's retryAfterMs instead of the backoff", async () => {
+    const { fn } = failing(new RateLimitedError("429", { retryAfterMs: 400 }));
+    const start = performance.now();
+    await retry(fn, { baseDelayMs: 1, random: () => 0 });
+    expect(since(start)).toBeGreaterThanOrEqual(395);
+  });
+
+  it("fails at once when a Retry-After exceeds the remaining budget, naming attempts, time and reason", async () => {
+    const limited = new RateLimitedError("POST /hook answered HTTP 429", { retryAfterMs: 30_000, hint: "slow down" });
+    const { fn, calls } = failing(new UnavailableError("503"), limited);
+    const start = performance.now();
+    const error = (await retry(fn, { baseDelayMs: 1 }).catch((e: unknown) => e)) as ChannelError;
+    expect(since(start)).toBeLessThan(200);
+    expect(calls).toEqual([1, 2]);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error.message).toMatch(/^gave up after 2 attempts in \d+ ms \(the target asked to wait 30000 ms but only \d+ ms of the 4000 ms budget remain\); last error: POST \/hook answered HTTP 429$/);
+    expect(error.cause).toBe(limited);
+    expect(error.retryAfterMs).toBe(30_000);
+    expect(error.hint).toBe("slow down");
+  });
+
+  it("never sleeps past the budget when backoff is used", async () => {
+    let attempts = 0;
+    const start = performance.now();
+    const error = (await retry(
+      async () => {
+        attempts++;
+        throw new UnavailableError("503");
+      },
+      { budgetMs: 500, baseDelayMs: 100, maxDelayMs: 400, maxAttempts: 100, random: () => 0.999 },
+    ).catch((e: unknown) => e)) as ChannelError;
+    const elapsed = since(start);
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error.message).toMatch(/^gave up after \d+ attempts in \d+ ms \(the next backoff of \d+ ms would exceed the 500 ms budget/);
+    expect(elapsed).toBeLessThan(500);
+    // 99 + 199 ms slept, then a 399 ms backoff would not fit: three attempts.
+    expect(attempts).toBe(3);
+  });
+
+  it("stops after maxAttempts", async () => {
+    const errors = Array.from({ length: 5 }, () => new UnavailableError("503"));
+    const { fn, calls } = failing(...errors);
+    await expect(retry(fn, { maxAttempts: 3, baseDelayMs: 1 })).rejects.toThrow(/gave up after 3 attempts .*maxAttempts \(3\) reached.*last error: 503/);
+    expect(calls).toEqual([1, 2, 3]);
+  });
+
+  it("aborts a running attempt when the budget runs out, with DeadlineExceededError", async () => {
+    const start = performance.now();
+    const error = (await retry(
+      ({ attempt, signal }) =>
+        new Promise((_resolve, reject) => {
+          if (attempt === 1) reject(new UnavailableError("first failed"));
+          signal.addEventListener("abort", () => reject(signal.reason));
+        }),
+      { budgetMs: 300, baseDelayMs: 1 },
+    ).catch((e: unknown) => e)) as ChannelError;
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect(error.message).toMatch(/^gave up after 2 attempts in \d+ ms: the retry budget of 300 ms ran out during attempt 2; the previous attempt failed with: first failed$/);
+    expect(since(start)).toBeGreaterThanOrEqual(290);
+    expect(since(start)).toBeLessThan(1000);
+  });
+
+  it("gives each attempt the remaining budget", async () => {
+    const remaining: number[] = [];
+    await retry(
+      async ({ attempt, remainingMs }) => {
+        remaining.push(remainingMs);
+        if (attempt === 1) throw new UnavailableError("503");
+      },
+      { budgetMs: 1000, baseDelayMs: 100, random: () => 0.999 },
+    );
+    expect(remaining[0]).toBeGreaterThan(990);
+    expect(remaining[1]).toBeLessThanOrEqual(1000 - 99);
+  });
+
+  it("stops sleeping as soon as the caller aborts, with CancelledError", async () => {
+    const controller = new AbortController();
+    const { fn, calls } = failing(new RateLimitedError("429", { retryAfterMs: 3000 }));
+    const start = performance.now();
+    setTimeout(() => controller.abort(), 50);
+    await expect(retry(fn, { signal: controller.signal })).rejects.toBeInstanceOf(CancelledError);
+    expect(since(start)).toBeLessThan(1000);
+    expect(calls).toEqual([1]);
+  });
+
+  it("passes the caller's abort reason through (a deadline stays a deadline)", async () => {
+    const reason = new DeadlineExceededError("the call's deadline passed");
+    const controller = new AbortController();
+    const promise = retry(
+      ({ signal }) =>
+        new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))),
+      { signal: controller.signal },
+    );
+    controller.abort(reason);
+    await expect(promise).rejects.toBe(reason);
+  });
+
+  it("does not start when the caller's signal is already aborted", async () => {
+    const { fn, calls } = failing();
+    await expect(retry(fn, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(CancelledError);
+    expect(calls).toEqual([]);
+  });
+
+  it("lets shouldRetry narrow what is retried", async () => {
+    const { fn, calls } = failing(new RateLimitedError("429"));
+    await expect(retry(fn, { shouldRetry: (e) => e.code !== ErrorCode.RateLimited })).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
+    expect(calls).toEqual([1]);
+  });
+});
