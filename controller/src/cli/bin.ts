@@ -1,0 +1,9 @@
+import { createProgram } from "./program.js";
+
+// Commander exits on usage errors itself; anything else that escapes is a bug.
+createProgram()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    process.stderr.write(`errand: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });

@@ -1,0 +1,21 @@
+import { readFileSync } from "node:fs";
+import { Command } from "commander";
+import { createWebhookCommand } from "./commands/webhook.js";
+
+function packageVersion(): string {
+  const url = new URL("../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+}
+
+/**
+ * The `errand` command line. Each area is a subcommand built in its own file
+ * under commands/ (`webhook` today; `run` and others join the same way).
+ */
+export function createProgram(): Command {
+  const program = new Command("errand")
+    .description("Errand controller: agent orchestration from tickets")
+    .version(packageVersion())
+    .showHelpAfterError()
+  program.addCommand(createWebhookCommand());
+  return program;
+}

@@ -1,0 +1,35 @@
+import { createHmac } from "node:crypto";
+import type { Authenticator } from "./authenticator.js";
+import { firstHeader } from "./authenticator.js";
+import { safeEqualHexDigest } from "./constant-time.js";
+
+/** Options of {@link createHmacAuthenticator}. */
+export interface HmacAuthOptions {
+  secret: string;
+  /** Header names, neutral first, lower-case. */
+  headers: readonly string[];
+  /** `required`: the value must start with `sha256=`; `optional`: with or without. */
+  prefix: "required" | "optional";
+}
+
+/** HMAC-SHA256 of the raw body, sent as hex (code host A, tracker B, generic `hmac`). */
+export function createHmacAuthenticator(options: HmacAuthOptions): Authenticator {
+  const shown = options.headers.map(display).join(" or ");
+  return {
+    checkHeaders(headers) {
+      return firstHeader(headers, options.headers) === undefined ? `missing signature header ${shown}` : undefined;
+    },
+    checkBody(headers, body) {
+      let value = firstHeader(headers, options.headers) ?? "";
+      if (value.startsWith("sha256=")) value = value.slice(7);
+      else if (options.prefix === "required") return `signature header ${shown} must have the form sha256=<hex>`;
+      const expected = createHmac("sha256", options.secret).update(body).digest();
+      return safeEqualHexDigest(value.trim(), expected) ? undefined : `signature in ${shown} does not match the body`;
+    },
+  };
+}
+
+/** `x-hub-signature-256` as `X-Hub-Signature-256`, for messages. */
+export function display(header: string): string {
+  return header.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+}

@@ -1,0 +1,2 @@
+export * from "./dedupe-store.js";
+export * from "./memory-dedupe-store.js";

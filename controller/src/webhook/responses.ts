@@ -1,0 +1,40 @@
+import type { ServerResponse } from "node:http";
+import type { WebhookError } from "./errors.js";
+
+/** Body of a 200 answer: the stable response shapes of the webhook API. */
+export type WebhookReply =
+  | { status: "accepted"; tickets: string[]; approvals?: number }
+  | { status: "ignored"; reason: string }
+  | { status: "duplicate" };
+
+/** Sends a JSON body, unless the connection is already gone or answered. */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  payload: unknown,
+  headers?: Readonly<Record<string, string>>,
+  close = false,
+): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = JSON.stringify(payload);
+  res.statusCode = status;
+  res.setHeader("content-type", "application/json; charset=utf-8");
+  res.setHeader("content-length", Buffer.byteLength(body));
+  if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (close) res.setHeader("connection", "close");
+  res.end(body);
+}
+
+/** Sends `{"error":{"code","message"}}` with the error's status and headers. */
+export function sendError(res: ServerResponse, error: WebhookError, close = false): void {
+  sendJson(res, error.status, { error: { code: error.code, message: error.message } }, error.headers, close);
+}
+
+/** Sends a plain-text body (health checks, metrics). */
+export function sendText(res: ServerResponse, status: number, body: string, contentType = "text/plain; charset=utf-8", headOnly = false): void {
+  if (res.headersSent || res.destroyed) return;
+  res.statusCode = status;
+  res.setHeader("content-type", contentType);
+  res.setHeader("content-length", Buffer.byteLength(body));
+  res.end(headOnly ? undefined : body);
+}

@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import { createChatASignatureAuthenticator } from "../auth/chat-a-signature.js";
+import { badRequest } from "../errors.js";
+import { isObject, type JsonObject, makeTicket, parseForm, parseJsonObject, text } from "./decode.js";
+import { type ApprovalCallback, accepted, type WebhookSource } from "./source.js";
+
+/** Action ids with this prefix are approval callbacks, never tickets (spec 4.5). */
+export const APPROVAL_PREFIX = "agent_approval_";
+
+/**
+ * Chat A (spec 4.5): interactive payloads as JSON or as a form with a
+ * `payload` field, and slash commands (a form without `payload`). A payload
+ * with any `agent_approval_` action goes to the approval handler only; every
+ * other interaction becomes one `slack_interaction` ticket.
+ */
+export function createChatASource(secret: string): WebhookSource {
+  return {
+    id: "chat_a",
+    auth: createChatASignatureAuthenticator(secret),
+    mediaTypes: ["application/json", "application/x-www-form-urlencoded"],
+    deliveryHeaders: ["idempotency-key"],
+    map(body, mediaType) {
+      const payload = decode(body, mediaType);
+      const actions = Array.isArray(payload.actions) ? payload.actions.filter(isObject) : [];
+      const approvals = actions.filter((a) => text(a.action_id).startsWith(APPROVAL_PREFIX));
+      if (approvals.length > 0) {
+        return { tickets: [], approvals: approvals.map((a) => toApproval(a, payload)) };
+      }
+      const first = actions[0];
+      const isCommand = payload.type === "slash_command";
+      const title = isCommand
+        ? `${text(payload.command)} ${text(payload.text)}`.trim()
+        : first
+          ? text(first.value) || actionText(first) || text(first.action_id)
+          : text(payload.type);
+      return accepted([
+        makeTicket({
+          id: text(payload.trigger_id) || fallbackId(body),
+          title,
+          description: isCommand ? text(payload.text) : first ? text(first.value) : "",
+          ticketType: "slack_interaction",
+          source: "chat_a",
+          rawEvent: payload,
+        }),
+      ]);
+    },
+  };
+}
+
+function decode(body: Buffer, mediaType: string): JsonObject {
+  if (mediaType === "application/json") return parseJsonObject(body);
+  const form = parseForm(body);
+  const payload = form.get("payload");
+  if (payload !== null) return parseJsonObject(payload, "payload field");
+  if (form.has("command")) return { type: "slash_command", ...Object.fromEntries(form) };
+  throw badRequest("form body has neither a payload field nor a slash command");
+}
+
+function toApproval(action: JsonObject, payload: JsonObject): ApprovalCallback {
+  const user = isObject(payload.user) ? payload.user : {};
+  const channel = isObject(payload.channel) ? payload.channel : {};
+  return {
+    source: "chat_a",
+    actionId: text(action.action_id),
+    value: text(action.value),
+    userId: text(user.id),
+    username: text(user.username) || text(user.name),
+    channelId: text(channel.id),
+    triggerId: text(payload.trigger_id),
+    responseUrl: text(payload.response_url),
+    payload,
+  };
+}
+
+function actionText(action: JsonObject): string {
+  return isObject(action.text) ? text(action.text.text) : "";
+}
+
+/** Interactions without a trigger id still get a stable id: a digest of the body. */
+function fallbackId(body: Buffer): string {
+  return `chat-${createHash("sha256").update(body).digest("hex").slice(0, 16)}`;
+}

@@ -1,0 +1,68 @@
+import type { Ticket } from "@errand/channel-sdk";
+import { badRequest, WebhookErrorCode } from "../errors.js";
+
+/** A JSON object, as sent by every source. */
+export type JsonObject = Record<string, unknown>;
+
+/** True for a JSON object (not an array, not null). */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Parses a JSON body that must be an object; 400 otherwise. */
+export function parseJsonObject(body: Buffer | string, what = "body"): JsonObject {
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof body === "string" ? body : body.toString("utf8"));
+  } catch {
+    throw badRequest(`${what} is not valid JSON`);
+  }
+  if (!isObject(value)) throw badRequest(`${what} must be a JSON object`);
+  return value;
+}
+
+/** Parses an `application/x-www-form-urlencoded` body. */
+export function parseForm(body: Buffer): URLSearchParams {
+  return new URLSearchParams(body.toString("utf8"));
+}
+
+/** A string field: strings as is, numbers as text, anything else empty. */
+export function text(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return "";
+}
+
+/** An identifier: a non-empty string or a whole number, as text; 400 otherwise. */
+export function requireId(value: unknown, path: string): string {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "string" && value.trim() !== "") return value;
+  throw badRequest(`${path} is missing or not an identifier`, WebhookErrorCode.MissingField);
+}
+
+/** Names of a label list: strings, or objects with `name` (or `title`). */
+export function labelNames(value: unknown): string[] {
+  if (typeof value === "string") return value === "" ? [] : [value];
+  if (!Array.isArray(value)) return [];
+  const out: string[] = [];
+  for (const item of value) {
+    const name = typeof item === "string" ? item : isObject(item) ? text(item.name) || text(item.title) : "";
+    if (name !== "") out.push(name);
+  }
+  return out;
+}
+
+/** A ticket with every field present; unspecified strings are empty. */
+export function makeTicket(fields: Partial<Ticket> & Pick<Ticket, "id" | "source">): Ticket {
+  return {
+    id: fields.id,
+    title: fields.title ?? "",
+    description: fields.description ?? "",
+    ticketType: fields.ticketType ?? "",
+    repoUrl: fields.repoUrl ?? "",
+    externalUrl: fields.externalUrl ?? "",
+    labels: fields.labels ?? [],
+    source: fields.source,
+    rawEvent: fields.rawEvent,
+  };
+}

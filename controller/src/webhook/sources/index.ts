@@ -1,0 +1,29 @@
+import type { SourceId, WebhookConfig } from "../../config/webhook-config.js";
+import { createChatASource } from "./chat-a.js";
+import { createCodehostASource } from "./codehost-a.js";
+import { createCodehostBSource } from "./codehost-b.js";
+import { createGenericSource } from "./generic.js";
+import type { WebhookSource } from "./source.js";
+import { createTrackerBSource } from "./tracker-b.js";
+
+export * from "./source.js";
+export { APPROVAL_PREFIX } from "./chat-a.js";
+
+/**
+ * The sources a configuration enables: code host A, code host B and chat A
+ * when their secret is set, generic when `webhook.generic` is set, tracker B
+ * always (spec 5.3 makes its secret optional).
+ */
+export function createSources(config: WebhookConfig): Map<SourceId, WebhookSource> {
+  const sources = new Map<SourceId, WebhookSource>();
+  const { secrets } = config;
+  if (secrets.codehost_a) sources.set("codehost_a", createCodehostASource(secrets.codehost_a));
+  if (secrets.codehost_b) sources.set("codehost_b", createCodehostBSource(secrets.codehost_b));
+  const tracker: { secret?: string; targetStateId?: string } = {};
+  if (secrets.tracker_b) tracker.secret = secrets.tracker_b;
+  if (config.shortcutTargetStateId !== undefined) tracker.targetStateId = config.shortcutTargetStateId;
+  sources.set("tracker_b", createTrackerBSource(tracker));
+  if (secrets.chat_a) sources.set("chat_a", createChatASource(secrets.chat_a));
+  if (config.generic) sources.set("generic", createGenericSource(config.generic));
+  return sources;
+}
