@@ -153,7 +153,7 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
   if (!options.supportedVersions.includes(line.interfaceVersion)) {
     child.kill("SIGKILL");
     throw new VersionMismatchError(
-      `${describe} speaks interface version ${line.interfaceVersion}; this host supports ${options.supportedVersions.join(", ")}`,
+      `${describe} offers interface version ${line.interfaceVersion} (it shares none with this host); this host supports ${options.supportedVersions.join(", ")}`,
       { hint: "upgrade the older side so both share an interface version" },
     );
   }

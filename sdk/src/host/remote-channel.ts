@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { ServiceError } from "@grpc/grpc-js";
+import { type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
 import type { CallOptions, Channel, NotifyResult, StartCallOptions, TaskResult, Ticket } from "../channel.js";
 import { CancelledError, PluginExitedError, toChannelError } from "../errors.js";
 import type { HandshakeResponse } from "../gen/errand/v1/common.js";
@@ -95,8 +95,11 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
       });
       return response.deliveryId ? { deliveryId: response.deliveryId } : {};
     } catch (error) {
-      // A call cut short by the process dying reports the death, not UNAVAILABLE.
-      await new Promise((resolve) => setImmediate(resolve));
+      // A call cut short by the process dying reports the death, not
+      // UNAVAILABLE; the exit event can trail the broken connection a little.
+      if ((error as ServiceError).code === GrpcStatus.UNAVAILABLE) {
+        await Promise.race([this.parts.proc.exited, new Promise((resolve) => setTimeout(resolve, 250))]);
+      }
       if (this.parts.proc.exit && !this.closing) throw this.exitedError(label);
       if (options.signal?.aborted) throw toChannelError(options.signal.reason);
       throw (error as ServiceError).code === undefined ? toChannelError(error) : fromServiceError(error as ServiceError, label);

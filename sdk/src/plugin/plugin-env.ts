@@ -41,8 +41,9 @@ function parsePort(value: string | undefined, fallback: number, name: string): n
 }
 
 /**
- * Picks the interface version to serve. A host lists the versions it can
- * speak in PLUGIN_PROTOCOL_VERSIONS; without it, the plugin's highest.
+ * Picks the interface version to serve: the highest one the plugin shares
+ * with the versions the host lists in PLUGIN_PROTOCOL_VERSIONS; without the
+ * list, the plugin's highest; with no common version, the plugin's lowest.
  */
 export function negotiateVersion(hostList: string | undefined, supported: readonly number[]): number {
   const ours = [...supported].sort((a, b) => b - a);
@@ -57,13 +58,10 @@ export function negotiateVersion(hostList: string | undefined, supported: readon
       `PLUGIN_PROTOCOL_VERSIONS=${JSON.stringify(hostList)} is not a comma-separated list of integers`,
     );
   }
-  const common = ours.find((v) => theirs.includes(v));
-  if (common === undefined) {
-    throw new PluginEnvironmentError(
-      `no common interface version: the host supports ${theirs.join(", ")}, this plugin supports ${ours.join(", ")}; upgrade whichever side is older`,
-    );
-  }
-  return common;
+  // Like go-plugin, a plugin that shares no version with the host still
+  // starts, offering its lowest version, so the host can refuse it with an
+  // error that names both sides instead of seeing a plugin die silently.
+  return ours.find((v) => theirs.includes(v)) ?? ours[ours.length - 1]!;
 }
 
 /**

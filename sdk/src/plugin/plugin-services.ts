@@ -51,16 +51,17 @@ function fail(callback: sendUnaryData<never>, error: ChannelError) {
 /** An AbortSignal tied to the call: client cancellation and its deadline. */
 function signalForCall(call: ServerUnaryCall<unknown, unknown>): { signal: AbortSignal; dispose: () => void } {
   const controller = new AbortController();
-  const onCancel = () => controller.abort(new CancelledError("the host cancelled the call"));
-  call.once("cancelled", onCancel);
-  let timer: NodeJS.Timeout | undefined;
   const deadline = call.getDeadline();
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : Number(deadline);
+  const expired = () => new DeadlineExceededError("the call's deadline passed before the channel finished");
+  // The host's own deadline timer often cancels the stream a moment before
+  // ours fires; a cancellation at the deadline is reported as the deadline.
+  const onCancel = () =>
+    controller.abort(Date.now() >= deadlineMs - 25 ? expired() : new CancelledError("the host cancelled the call"));
+  call.once("cancelled", onCancel);
+  let timer: NodeJS.Timeout | undefined;
   if (Number.isFinite(deadlineMs)) {
-    timer = setTimeout(
-      () => controller.abort(new DeadlineExceededError("the call's deadline passed before the channel finished")),
-      Math.max(0, deadlineMs - Date.now()),
-    );
+    timer = setTimeout(() => controller.abort(expired()), Math.max(0, deadlineMs - Date.now()));
   }
   return {
     signal: controller.signal,
