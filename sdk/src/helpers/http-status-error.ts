@@ -38,6 +38,7 @@ const hints: Partial<Record<ErrorCode, string>> = {
   ERR_PERMISSION_DENIED: "the credentials lack a permission (a scope, or the bot is not in the channel)",
   ERR_NOT_FOUND: "check the URL, channel or webhook id; the resource may have been deleted",
   ERR_INVALID_ARGUMENT: "the target refused the message as built (a field too long or malformed)",
+  ERR_REJECTED: "the target refused the request; its answer above says why",
 };
 
 /** Builds the typed error of a failed HTTP response (status >= 400, or an unexpected 3xx). */
@@ -46,6 +47,6 @@ export function httpStatusError(failure: HttpFailure): ChannelError {
   const body = failure.bodySnippet ? `: ${failure.bodySnippet}` : "";
   const wait = failure.retryAfterMs !== undefined ? ` (retry after ${failure.retryAfterMs} ms)` : "";
   const message = `${failure.method} ${failure.url} answered HTTP ${failure.status}${wait}${body}`;
-  const hint = hints[code] ?? (failure.status < 400 ? "redirects are not followed; use the final URL" : undefined);
+  const hint = failure.status < 400 ? "redirects are not followed; use the final URL" : hints[code];
   return createChannelError(code, message, { hint, retryAfterMs: failure.retryAfterMs });
 }

@@ -122,7 +122,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         if (SECRET_HEADER.test(name)) values.push(value, ...value.split(/\s+/));
       }
     }
-    if (secretUrl) values.push(url.href, url.pathname.slice(1), url.search.slice(1));
+    if (secretUrl) values.push(url.href, url.pathname.slice(1), url.search.slice(1), ...secretParts(url));
     return secretForms(values);
   };
 
@@ -228,6 +228,24 @@ function resolveUrl(req: HttpRequest, baseUrl: string | undefined): URL {
     if (value !== undefined) url.searchParams.append(name, String(value));
   }
   return url;
+}
+
+/**
+ * Parts of a secret URL that may be echoed on their own: path segments and
+ * query values that look like ids or tokens (8+ characters and not a plain
+ * word such as "webhooks").
+ */
+function secretParts(url: URL): string[] {
+  const parts = [...url.pathname.split("/").map(safeDecode), ...url.searchParams.values()];
+  return parts.filter((part) => part.length >= 8 && !/^[a-z-]+$/.test(part));
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 function retryAfterOf(headers: IncomingHttpHeaders, json: unknown): number | undefined {
