@@ -1,0 +1,58 @@
+import type { Ticket } from "@errand/channel-sdk";
+import { afterEach } from "vitest";
+import {
+  type ApprovalCallback,
+  type ApprovalHandler,
+  createWebhookServer,
+  parseWebhookConfig,
+  type TicketHandler,
+  type WebhookServer,
+  type WebhookServerOptions,
+} from "../../src/index.js";
+
+/** A server under test and what its handlers received. */
+export interface TestServer {
+  base: string;
+  port: number;
+  server: WebhookServer;
+  tickets: Ticket[];
+  approvals: ApprovalCallback[];
+  deliveries: Array<{ source: string; deliveryId: string | undefined; ids: string[] }>;
+}
+
+/** Options of {@link startServer}. */
+export interface StartOptions extends Partial<Omit<WebhookServerOptions, "config">> {
+  /** Replaces the recording ticket handler (it still records first). */
+  onTickets?: TicketHandler;
+  /** Set false to run without an approval handler. */
+  withApprovals?: boolean;
+}
+
+const running: WebhookServer[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop()));
+});
+
+/**
+ * Starts a real server on 127.0.0.1 with a random port from a `webhook`
+ * section written as in YAML; stopped after each test.
+ */
+export async function startServer(webhook: Record<string, unknown>, options: StartOptions = {}): Promise<TestServer> {
+  const { config } = parseWebhookConfig({ webhook: { host: "127.0.0.1", port: 0, ...webhook } }, { env: process.env, baseDir: process.cwd() });
+  const tickets: Ticket[] = [];
+  const approvals: ApprovalCallback[] = [];
+  const deliveries: TestServer["deliveries"] = [];
+  const onTickets: TicketHandler = async (batch, ctx) => {
+    if (options.onTickets) await options.onTickets(batch, ctx);
+    tickets.push(...batch);
+    deliveries.push({ source: ctx.source, deliveryId: ctx.deliveryId, ids: batch.map((t) => t.id) });
+  };
+  const onApprovals: ApprovalHandler = (batch) => {
+    approvals.push(...batch);
+  };
+  const { withApprovals, ...rest } = options;
+  const server = createWebhookServer({ ...rest, config, onTickets, ...(withApprovals === false ? {} : { onApprovals: options.onApprovals ?? onApprovals }) });
+  running.push(server);
+  const address = await server.start();
+  return { base: `http://127.0.0.1:${address.port}`, port: address.port, server, tickets, approvals, deliveries };
+}
