@@ -13,3 +13,4 @@ export * from "./logger.js";
 export * from "./version.js";
 export * from "./plugin/index.js";
 export * from "./host/index.js";
+export * from "./helpers/index.js";
