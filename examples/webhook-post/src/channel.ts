@@ -1,0 +1,40 @@
+import { createHttpClient, defineChannel, type HttpClient } from "@errand/channel-sdk";
+import { parseConfig, type WebhookPostConfig } from "./config.js";
+import { completePayload, notifyPayload, startPayload, type WebhookPayload } from "./payload.js";
+import { createRequire } from "node:module";
+
+const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
+
+interface State {
+  config: WebhookPostConfig;
+  http: HttpClient;
+}
+
+async function post(state: State, payload: WebhookPayload, signal: AbortSignal) {
+  // The SDK client retries 429/5xx within a 4 s budget (the call target is
+  // 5 s) and turns every failure into a typed error without printing the URL
+  // when it came from a secret.
+  const response = await state.http.postJson<{ id?: unknown }>(state.config.url, payload, {
+    signal,
+    headers: state.config.headers,
+    secretUrl: state.config.urlIsSecret,
+  });
+  const id = response.json?.id;
+  return typeof id === "string" || typeof id === "number" ? { deliveryId: String(id) } : {};
+}
+
+/** A channel that POSTs every notification as JSON to one URL. */
+export const webhookPost = defineChannel<State>({
+  name: "webhook_post",
+  version: pkg.version,
+  init(config, secrets) {
+    const parsed = parseConfig(config, secrets);
+    return {
+      config: parsed,
+      http: createHttpClient({ userAgent: `errand-webhook-post/${pkg.version}`, redact: () => Object.values(secrets) }),
+    };
+  },
+  notifyStart: (ticket, ctx) => post(ctx.state, startPayload(ticket, ctx.engine, ctx.taskRunId), ctx.signal),
+  notify: (message, ticket, ctx) => post(ctx.state, notifyPayload(message, ticket, ctx.taskRunId), ctx.signal),
+  notifyComplete: (ticket, result, ctx) => post(ctx.state, completePayload(ticket, result, ctx.taskRunId), ctx.signal),
+});
