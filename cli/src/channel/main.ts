@@ -1,0 +1,73 @@
+import { Command, CommanderError } from "commander";
+import { CLI_VERSION } from "../util/version.js";
+import { lintCommand } from "./lint-command.js";
+import { sendCommand } from "./send-command.js";
+import { testCommand } from "./test-command.js";
+
+/** Splits `argv` at the first `--`: what follows is a plugin command. */
+function splitCommand(argv: string[]): [string[], string[]] {
+  const at = argv.indexOf("--");
+  return at === -1 ? [argv, []] : [argv.slice(0, at), argv.slice(at + 1)];
+}
+
+/** The `channel` CLI; resolves to the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [own, command] = splitCommand(argv);
+  let exitCode = 0;
+  const program = new Command("channel")
+    .description("Test, lint and send to Errand notification channel plugins.")
+    .version(CLI_VERSION)
+    .exitOverride()
+    .showHelpAfterError();
+
+  program
+    .command("test")
+    .description("run the conformance checks against a plugin package, or any plugin after --")
+    .argument("[dir]", "plugin package directory", ".")
+    .option("--config <file>", "conformance config (default <dir>/errand-conformance.json)")
+    .option("--json", "write a JSON report to stdout")
+    .option("--junit <file>", "write a JUnit XML report")
+    .option("--only <ids>", "comma-separated check ids or groups to run")
+    .option("--skip <ids>", "comma-separated check ids or groups to skip")
+    .option("--start-timeout <ms>", "time allowed for the handshake line (default 10000)")
+    .option("--concurrency <n>", "checks run at once (default 4)")
+    .addHelpText("after", "\nExamples:\n  channel test\n  channel test --junit reports/channel.xml\n  channel test --config conf.json -- ./my-plugin\n\nExit codes: 0 all passed, 1 a check failed, 2 the run could not start.")
+    .action(async (dir: string, options) => {
+      exitCode = await testCommand(dir, command, options);
+    });
+
+  program
+    .command("send")
+    .description("send one notification to a plugin and print the result")
+    .argument("<kind>", "start | complete | notify")
+    .option("--ticket <file>", "ticket JSON (default: the SDK's basic fixture)")
+    .option("--result <file>", "task result JSON for complete (default: the SDK's success fixture)")
+    .option("--message <text>", "message for notify", "Hello from channel send")
+    .option("--engine <name>", "engine for start", "claude-code")
+    .option("--config <file>", "channel config JSON (the object of notifications.channels[].config)")
+    .option("--secrets <file>", "secrets JSON (name → value)")
+    .option("--timeout <ms>", "call deadline", "5000")
+    .addHelpText("after", "\nExample:\n  channel send start --ticket ticket.json --config config.json --secrets secrets.json -- node dist/bin.js")
+    .action(async (kind: string, options) => {
+      exitCode = await sendCommand(kind, command, options);
+    });
+
+  program
+    .command("lint")
+    .description("check a plugin package before npm publish")
+    .argument("[dir]", "plugin package directory", ".")
+    .option("--json", "print the findings as JSON")
+    .action(async (dir: string, options) => {
+      exitCode = await lintCommand(dir, options);
+    });
+
+  try {
+    await program.parseAsync(own, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0 ? 0 : 2;
+    }
+    throw error;
+  }
+  return exitCode;
+}

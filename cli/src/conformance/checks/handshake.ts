@@ -1,0 +1,84 @@
+import { callHealth } from "@errand/channel-sdk/protocol";
+import { checkChannelName } from "@errand/channel-sdk";
+import { status as GrpcStatus } from "@grpc/grpc-js";
+import { CheckFailure, type CheckDefinition } from "../check.js";
+import { withSinkUrl } from "../config.js";
+import { openChannel, startTarget, tail } from "../harness.js";
+import { describeCallError, PluginSession } from "../session.js";
+
+/** go-plugin's health check. */
+export const healthCheck: CheckDefinition = {
+  id: "health.serving",
+  title: "health service \"plugin\" is SERVING",
+  async run(env, defer) {
+    const session = PluginSession.spawn(env.target, { env: env.conformance?.env });
+    defer(() => session.kill());
+    await session.handshakeLine(env.startTimeoutMs);
+    try {
+      await callHealth(session.clients, 2000);
+    } catch (error) {
+      throw new CheckFailure({
+        expected: 'grpc.health.v1.Health/Check for service "plugin" answers SERVING',
+        actual: `${(error as Error).message}${tail(session)}`,
+        fix: 'register the gRPC health service and set "plugin" to SERVING (the SDK does this)',
+      });
+    }
+  },
+};
+
+const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
+/** Handshake for version 1 returns a valid identity. */
+export const handshakeV1Check: CheckDefinition = {
+  id: "handshake.v1",
+  title: "Handshake for interface version 1 returns a valid name and version",
+  async run(env, defer) {
+    const open = await openChannel(env, defer);
+    const problems: string[] = [];
+    const nameProblem = checkChannelName(open.name);
+    if (nameProblem) problems.push(nameProblem);
+    if (!SEMVER.test(open.version)) problems.push(`version ${JSON.stringify(open.version)} is not a semantic version`);
+    if (env.target.manifestChannel && env.target.manifestChannel !== open.name) {
+      problems.push(`the name ${JSON.stringify(open.name)} differs from package.json errand.channel ${JSON.stringify(env.target.manifestChannel)}`);
+    }
+    if (problems.length > 0) {
+      throw new CheckFailure({
+        expected: 'a channel name such as "chat_a" (lowercase, digits, "_" or "-"), a semantic version, and the name package.json declares',
+        actual: problems.join("; "),
+        fix: "fix the name and version given to defineChannel() (and package.json errand.channel)",
+      });
+    }
+  },
+};
+
+/** An interface version the plugin does not speak is refused. */
+export const unsupportedVersionCheck: CheckDefinition = {
+  id: "handshake.unsupported-version",
+  title: "Handshake for an unsupported interface version is refused with FAILED_PRECONDITION",
+  async run(env, defer) {
+    let config: Record<string, unknown> = {};
+    let secrets: Record<string, string> = {};
+    if (env.conformance) {
+      const { relay } = await startTarget(env, defer);
+      config = withSinkUrl(env.conformance.config, relay.url);
+      secrets = withSinkUrl(env.conformance.secrets, relay.url);
+    }
+    const session = PluginSession.spawn(env.target, { env: env.conformance?.env });
+    defer(() => session.kill());
+    await session.handshakeLine(env.startTimeoutMs);
+    let outcome: string;
+    try {
+      const response = await session.handshake(config, secrets, 999);
+      outcome = `it accepted version 999 and answered interface version ${response.interfaceVersion}`;
+    } catch (error) {
+      const { code, text } = describeCallError(error);
+      if (code === GrpcStatus.FAILED_PRECONDITION) return;
+      outcome = `it answered ${text}`;
+    }
+    throw new CheckFailure({
+      expected: "Handshake with interfaceVersion 999 fails with FAILED_PRECONDITION naming the versions the plugin supports",
+      actual: outcome,
+      fix: "compare HandshakeRequest.interfaceVersion with the versions you implement and refuse others with FAILED_PRECONDITION (the SDK does this)",
+    });
+  },
+};

@@ -1,0 +1,119 @@
+import { fixtures } from "@errand/channel-sdk/testing";
+import type { CheckDefinition } from "../check.js";
+import { CALL_TARGET_MS, expectOk, openChannel, timedCall } from "../harness.js";
+import { concurrencyFor } from "./rate.js";
+
+/** The message text of the Notify checks: plain ASCII so a target check can find it in any encoding. */
+export const NOTIFY_MESSAGE = "Conformance check: tests are running";
+
+const FIX_SPEED = `answer within ${CALL_TARGET_MS} ms: keep retries inside a budget (the SDK's retry() defaults to 4 s) and return typed errors`;
+
+/** Notify, NotifyStart and NotifyComplete (success and failure) with realistic fixtures. */
+export const basicChecks: CheckDefinition[] = [
+  {
+    id: "notify.basic",
+    title: "Notify succeeds within 5 s",
+    async run(env, defer) {
+      const open = await openChannel(env, defer);
+      const r = await timedCall(open, { kind: "notify", message: NOTIFY_MESSAGE, ticket: fixtures.tickets.basic });
+      expectOk(open, "Notify", r, FIX_SPEED);
+    },
+  },
+  {
+    id: "notify.start",
+    title: "NotifyStart succeeds within 5 s",
+    async run(env, defer) {
+      const open = await openChannel(env, defer);
+      const r = await timedCall(open, { kind: "notifyStart", ticket: fixtures.tickets.basic });
+      expectOk(open, "NotifyStart", r, FIX_SPEED);
+    },
+  },
+  {
+    id: "notify.complete-success",
+    title: "NotifyComplete with a success succeeds within 5 s",
+    async run(env, defer) {
+      const open = await openChannel(env, defer);
+      const r = await timedCall(open, { kind: "notifyComplete", ticket: fixtures.tickets.basic, result: fixtures.results.success });
+      expectOk(open, "NotifyComplete (success)", r, FIX_SPEED);
+    },
+  },
+  {
+    id: "notify.complete-failure",
+    title: "NotifyComplete with a failure succeeds within 5 s",
+    async run(env, defer) {
+      const open = await openChannel(env, defer);
+      const r = await timedCall(open, { kind: "notifyComplete", ticket: fixtures.tickets.basic, result: fixtures.results.failure });
+      expectOk(open, "NotifyComplete (failure)", r, FIX_SPEED);
+    },
+  },
+  {
+    id: "notify.minimal",
+    title: "a ticket and result with empty fields are handled",
+    async run(env, defer) {
+      const open = await openChannel(env, defer);
+      const fix = "treat every ticket and result field as possibly empty (proto3 sends unset fields as empty)";
+      expectOk(open, "Notify (minimal ticket)", await timedCall(open, { kind: "notify", message: "", ticket: fixtures.tickets.minimal }), fix);
+      expectOk(open, "NotifyStart (minimal ticket)", await timedCall(open, { kind: "notifyStart", ticket: fixtures.tickets.minimal, engine: "" }), fix);
+      expectOk(
+        open,
+        "NotifyComplete (minimal result)",
+        await timedCall(open, { kind: "notifyComplete", ticket: fixtures.tickets.minimal, result: fixtures.results.minimalSuccess }),
+        fix,
+      );
+    },
+  },
+  {
+    id: "notify.unicode",
+    title: "emoji, RTL, CJK and combining marks are handled",
+    async run(env, defer) {
+      const open = await openChannel(env, defer);
+      const ticket = fixtures.tickets.unicode;
+      const fix = "handle text as Unicode: truncate by grapheme (the SDK's truncate()), never by byte or code unit";
+      expectOk(open, "Notify (unicode)", await timedCall(open, { kind: "notify", message: ticket.title, ticket }), fix);
+      expectOk(open, "NotifyStart (unicode)", await timedCall(open, { kind: "notifyStart", ticket }), fix);
+      expectOk(
+        open,
+        "NotifyComplete (unicode)",
+        await timedCall(open, { kind: "notifyComplete", ticket, result: fixtures.results.unicode }),
+        fix,
+      );
+    },
+  },
+  {
+    id: "notify.long-text",
+    title: "very long titles, descriptions and summaries are handled",
+    async run(env, defer) {
+      const open = await openChannel(env, defer);
+      const ticket = fixtures.tickets.longText;
+      const fix = "truncate text to the target's limits (the SDK's truncate()) instead of sending it whole or failing";
+      expectOk(open, "Notify (long text)", await timedCall(open, { kind: "notify", message: ticket.description, ticket }), fix);
+      expectOk(open, "NotifyStart (long text)", await timedCall(open, { kind: "notifyStart", ticket }), fix);
+      expectOk(
+        open,
+        "NotifyComplete (long summary)",
+        await timedCall(open, { kind: "notifyComplete", ticket, result: fixtures.results.longSummary }),
+        fix,
+      );
+    },
+  },
+  {
+    id: "notify.concurrent",
+    title: "concurrent calls all succeed within 5 s",
+    async run(env, defer) {
+      const open = await openChannel(env, defer);
+      const count = concurrencyFor(env.conformance?.rate, 8);
+      const ticket = fixtures.tickets.basic;
+      const results = await Promise.all(
+        Array.from({ length: count }, (_, i) =>
+          i % 3 === 0
+            ? timedCall(open, { kind: "notify", message: `${NOTIFY_MESSAGE} #${i}`, ticket })
+            : i % 3 === 1
+              ? timedCall(open, { kind: "notifyStart", ticket })
+              : timedCall(open, { kind: "notifyComplete", ticket, result: fixtures.results.success }),
+        ),
+      );
+      const fix = "keep no per-call state in module globals and let calls run side by side; queue with the SDK's throttle instead of failing";
+      results.forEach((r, i) => expectOk(open, `call ${i + 1} of ${count} concurrent calls`, r, fix));
+    },
+  },
+];
