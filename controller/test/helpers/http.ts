@@ -21,12 +21,13 @@ export interface SendOptions {
  * sent (plus Host and Content-Length), so tests control the exact bytes.
  */
 export function send(base: string, path: string, options: SendOptions = {}): Promise<HttpResult> {
-  const url = new URL(path, base);
+  // The path is sent verbatim (no URL normalisation), so tests can send odd paths.
+  const url = new URL(base);
   const body = options.body === undefined ? undefined : Buffer.from(options.body);
   const headers: Record<string, string | number> = { ...options.headers };
   if (body !== undefined && headers["content-length"] === undefined) headers["content-length"] = body.length;
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? "POST", headers, agent: false }, (res) => {
+    const req = httpRequest({ hostname: url.hostname, port: url.port, path, method: options.method ?? "POST", headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {

@@ -22,12 +22,13 @@ export function createStandardWebhooksAuthenticator(secret: string): Authenticat
     checkBody(headers, body) {
       const id = firstHeader(headers, ["webhook-id"]) ?? "";
       const timestamp = (firstHeader(headers, ["webhook-timestamp"]) ?? "").trim();
-      const expected = createHmac("sha256", key).update(`${id}.${timestamp}.`).update(body).digest();
+      // Compared as canonical base64 text, so a re-encoded or padded variant of a signature does not pass.
+      const expected = Buffer.from(createHmac("sha256", key).update(`${id}.${timestamp}.`).update(body).digest("base64"));
       const entries = (firstHeader(headers, ["webhook-signature"]) ?? "").split(" ").slice(0, MAX_SIGNATURES);
       let ok = false;
       for (const entry of entries) {
         if (!entry.startsWith("v1,")) continue;
-        const given = Buffer.from(entry.slice(3), "base64");
+        const given = Buffer.from(entry.slice(3));
         // Every entry is compared, so the time taken does not reveal which one matched.
         if (given.length === expected.length && timingSafeEqual(given, expected)) ok = true;
       }
