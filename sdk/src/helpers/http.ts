@@ -1,5 +1,10 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type Dispatcher, request as undiciRequest } from "undici";
+import type { Dispatcher } from "undici";
+
+// undici is loaded on the first request, not at import: it takes ~100 ms to
+// load, which would otherwise add to every plugin's cold start.
+let undici: Promise<typeof import("undici")> | undefined;
+const loadUndici = () => (undici ??= import("undici"));
 import { InvalidArgumentError, isChannelError, RejectedError, toChannelError, UnavailableError } from "../errors.js";
 import { parseJsonBody, readBody } from "./http-body.js";
 import { httpStatusError } from "./http-status-error.js";
@@ -144,6 +149,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     }
     const maxBytes = options.maxResponseBytes ?? 1024 * 1024;
     try {
+      const { request: undiciRequest } = await loadUndici();
       const response = await undiciRequest(url, {
         method: method as Dispatcher.HttpMethod,
         headers,

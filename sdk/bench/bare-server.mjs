@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// The baseline of rpc-bench: a bare @grpc/grpc-js server with the same
+// service definition on a Unix socket, answering NotifyStart at once. No
+// SDK: what grpc-js alone costs. Prints its socket path on stdout.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { NotificationChannelService } from "@errand/channel-sdk/protocol";
+
+const path = join(mkdtempSync(join(tmpdir(), "bare-grpc-")), "s.sock");
+const server = new Server();
+const answer = (_call, callback) => callback(null, { deliveryId: "ok" });
+server.addService(NotificationChannelService, { handshake: answer, notify: answer, notifyStart: answer, notifyComplete: answer });
+server.bindAsync(`unix:${path}`, ServerCredentials.createInsecure(), (error) => {
+  if (error) throw error;
+  process.stdout.write(`${path}\n`);
+});

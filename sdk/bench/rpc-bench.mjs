@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// npm run bench:rpc: NotifyStart through a real SDK plugin process versus a
+// bare @grpc/grpc-js server, plus cold start. See docs/benchmarks.md.
+import { spawn } from "node:child_process";
+import { cpus } from "node:os";
+import { fileURLToPath } from "node:url";
+import { credentials } from "@grpc/grpc-js";
+import { connectChannel, silentLogger } from "@errand/channel-sdk";
+import { createClients, unaryCall } from "@errand/channel-sdk/protocol";
+
+const SEQUENTIAL = Number(process.env.BENCH_CALLS ?? 5000);
+const THROUGHPUT_MS = Number(process.env.BENCH_MS ?? 3000);
+const CONCURRENCY = 32;
+const COLD_STARTS = Number(process.env.BENCH_COLD ?? 15);
+const plugin = fileURLToPath(new URL("./noop-plugin.mjs", import.meta.url));
+const ticket = { id: "1", title: "bench", description: "", ticketType: "issue", repoUrl: "", externalUrl: "", labels: [], source: "bench" };
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const ms = (ns) => Number(ns) / 1e6;
+
+async function measure(name, call) {
+  for (let i = 0; i < 500; i++) await call(); // warm-up: JIT and connection
+  const latencies = [];
+  for (let i = 0; i < SEQUENTIAL; i++) {
+    const t = process.hrtime.bigint();
+    await call();
+    latencies.push(ms(process.hrtime.bigint() - t));
+  }
+  latencies.sort((a, b) => a - b);
+  let done = 0;
+  const until = Date.now() + THROUGHPUT_MS;
+  const worker = async () => {
+    while (Date.now() < until) {
+      await call();
+      done++;
+    }
+  };
+  const t = Date.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const perSecond = done / ((Date.now() - t) / 1000);
+  return { name, p50: pct(latencies, 50), p99: pct(latencies, 99), perSecond };
+}
+
+async function bare() {
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./bare-server.mjs", import.meta.url))], { stdio: ["ignore", "pipe", "inherit"] });
+  const path = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim())));
+  const clients = createClients(`unix:${path}`, credentials.createInsecure());
+  try {
+    return await measure("bare @grpc/grpc-js", () =>
+      unaryCall(clients.channel, "notifyStart", { ticket, taskRunId: "r", engine: "e" }, { timeoutMs: 5000 }),
+    );
+  } finally {
+    clients.close();
+    child.kill();
+  }
+}
+
+async function sdk() {
+  const channel = await connectChannel({ command: process.execPath, args: [plugin], logger: silentLogger });
+  try {
+    return await measure("SDK plugin (connectChannel)", () => channel.notifyStart(ticket, { engine: "e", taskRunId: "r" }));
+  } finally {
+    await channel.close();
+  }
+}
+
+async function coldStarts() {
+  const times = [];
+  for (let i = 0; i < COLD_STARTS; i++) {
+    const t = process.hrtime.bigint();
+    const channel = await connectChannel({ command: process.execPath, args: [plugin], logger: silentLogger });
+    times.push(ms(process.hrtime.bigint() - t));
+    await channel.close();
+  }
+  times.sort((a, b) => a - b);
+  return { p50: pct(times, 50), max: times[times.length - 1] };
+}
+
+const fmt = (n, d = 3) => n.toFixed(d);
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, node ${process.version}`);
+console.log(`method: ${SEQUENTIAL} sequential NotifyStart calls for latency, then ${CONCURRENCY} concurrent callers for ${THROUGHPUT_MS} ms for throughput; both over a Unix socket to a separate process\n`);
+const baseline = await bare();
+const ours = await sdk();
+for (const r of [baseline, ours]) {
+  console.log(`${r.name.padEnd(30)} p50 ${fmt(r.p50)} ms   p99 ${fmt(r.p99)} ms   ${Math.round(r.perSecond)} calls/s`);
+}
+const ratio = ours.perSecond / baseline.perSecond;
+const cold = await coldStarts();
+console.log(`\nthroughput ratio SDK/bare: ${fmt(ratio, 2)} (target ≥ 0.50)`);
+console.log(`p99 latency: ${fmt(ours.p99)} ms (target < 2 ms)`);
+console.log(`cold start, spawn to ready (handshake line + health + Handshake RPC), ${COLD_STARTS} runs: p50 ${fmt(cold.p50, 0)} ms, max ${fmt(cold.max, 0)} ms (target < 300 ms)`);
+const pass = ratio >= 0.5 && ours.p99 < 2 && cold.p50 < 300;
+console.log(pass ? "\nall targets met" : "\nTARGET MISSED");
+process.exitCode = pass ? 0 : 1;
