@@ -75,7 +75,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       if (levelRank[level] < minimum) return;
       const record = { time: new Date().toISOString(), level, msg: message, ...fields, ...extra };
       let line = JSON.stringify(record, replacer);
-      if (options.redact) line = redactSecrets(line, options.redact());
+      // The line is JSON: a secret with quotes or backslashes appears escaped.
+      if (options.redact) line = redactSecrets(line, [...options.redact()].flatMap((v) => [v, JSON.stringify(v).slice(1, -1)]));
       write(`${line}\n`);
     };
     return {

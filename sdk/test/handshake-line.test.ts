@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { HandshakeLineError, parseHandshakeLine } from "../src/index.js";
+import { negotiateVersion } from "../src/protocol/index.js";
+
+describe("parseHandshakeLine", () => {
+  it("parses unix, tcp and AutoMTLS lines", () => {
+    expect(parseHandshakeLine("1|1|unix|/tmp/p/plugin.sock|grpc\n")).toEqual({
+      coreVersion: 1,
+      interfaceVersion: 1,
+      network: "unix",
+      address: "/tmp/p/plugin.sock",
+      protocol: "grpc",
+      serverCert: undefined,
+    });
+    expect(parseHandshakeLine("1|2|tcp|127.0.0.1:12345|grpc|MIIB")).toMatchObject({ network: "tcp", interfaceVersion: 2, serverCert: "MIIB" });
+    // go-plugin always prints the sixth field, empty without AutoMTLS.
+    expect(parseHandshakeLine("1|1|unix|/s|grpc|").serverCert).toBeUndefined();
+  });
+
+  it.each([
+    ["hello world", /at least 4/],
+    ["2|1|unix|/s|grpc", /core protocol version "2"/],
+    ["1|x|unix|/s|grpc", /interface version "x"/],
+    ["1|1|udp|/s|grpc", /network "udp"/],
+    ["1|1|unix||grpc", /address is empty/],
+    ["1|1|unix|/s|netrpc", /protocol "netrpc"/],
+    ["1|1|unix|/s", /protocol "netrpc"/],
+  ])("rejects %j", (line, message) => {
+    expect(() => parseHandshakeLine(line)).toThrow(HandshakeLineError);
+    expect(() => parseHandshakeLine(line)).toThrow(message);
+  });
+});
+
+describe("negotiateVersion (PLUGIN_PROTOCOL_VERSIONS)", () => {
+  it("picks the highest common version", () => {
+    expect(negotiateVersion("1,2,3", [1, 2])).toBe(2);
+    expect(negotiateVersion(" 2 , 1 ", [1])).toBe(1);
+  });
+  it("without a host list, offers the plugin's highest", () => {
+    expect(negotiateVersion(undefined, [1, 3, 2])).toBe(3);
+  });
+  it("with no common version, offers the plugin's lowest so the host can refuse it by name", () => {
+    expect(negotiateVersion("5", [2, 3])).toBe(2);
+  });
+  it("rejects a malformed list", () => {
+    expect(() => negotiateVersion("1,two", [1])).toThrow(/comma-separated list of integers/);
+  });
+});
