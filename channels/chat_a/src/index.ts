@@ -1,0 +1,18 @@
+/**
+ * @errand/channel-chat-a: Errand's built-in chat_a channel (Block Kit
+ * messages through Slack's `chat.postMessage`). Load `chatA` in-process with
+ * `loadChannel`, or run the package's bin `errand-channel-chat-a` as a plugin.
+ * @packageDocumentation
+ */
+export { type ChatAClient, createChatAClient, type PostedMessage, postMessageBody } from "./api-client.js";
+export { chatA, chatA as default, type ChatAState } from "./channel.js";
+export { type ChatAConfig, DEFAULT_API_BASE_URL, DEFAULT_MIN_INTERVAL_MS, parseChatAConfig } from "./config.js";
+export type { Block, ChatAMessage, TextObject } from "./render/blocks.js";
+export { renderComplete } from "./render/complete.js";
+export { escapeMrkdwn, fitMrkdwn, mrkdwnLink, safeUrl } from "./render/escape.js";
+export { fitMessage } from "./render/fit.js";
+export { BUDGET, SLACK_LIMITS } from "./render/limits.js";
+export { renderNotify } from "./render/notify.js";
+export { renderStart } from "./render/start.js";
+export { type SlackErrorBody, slackError } from "./slack-errors.js";
+export { VERSION } from "./version.js";

@@ -1,0 +1,31 @@
+import { type Ticket, ticketLink, truncate } from "@errand/channel-sdk";
+import { context, type Block } from "./blocks.js";
+import { escapeMrkdwn, fitMrkdwn, mrkdwnLink } from "./escape.js";
+import { BUDGET } from "./limits.js";
+
+/** What every renderer needs besides the ticket. */
+export interface RenderContext {
+  /** Correlation id of the task run; shown when present. */
+  taskRunId?: string;
+}
+
+/** The ticket's label (`#123 Title`) and its link in mrkdwn. */
+export function ticketParts(ticket: Ticket): { label: string; link: string } {
+  const { url, label } = ticketLink(ticket, { maxLabelLength: BUDGET.label });
+  return { label, link: mrkdwnLink(url, label, BUDGET.url) };
+}
+
+/** The context line under a message: task run and labels, when known. */
+export function footer(ticket: Ticket, ctx: RenderContext): Block[] {
+  const items: string[] = [];
+  if (ctx.taskRunId) items.push(`Task run \`${escapeMrkdwn(truncate(ctx.taskRunId.replace(/`/g, "'"), 100))}\``);
+  if (ticket.source) items.push(`Source: ${escapeMrkdwn(truncate(ticket.source, 100))}`);
+  const labels = ticket.labels.filter((l) => l.trim() !== "");
+  if (labels.length > 0) items.push(`Labels: ${escapeMrkdwn(truncate(labels.join(", "), BUDGET.labels))}`);
+  return items.length > 0 ? [context(items)] : [];
+}
+
+/** Plain-text fallback: one line, escaped, within its budget. */
+export function fallback(text: string): string {
+  return fitMrkdwn(text.replace(/\s+/g, " ").trim(), BUDGET.fallbackText) || " ";
+}

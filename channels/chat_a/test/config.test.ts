@@ -1,0 +1,73 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_API_BASE_URL, parseChatAConfig, VERSION } from "../src/index.js";
+
+const secrets = { "chat-a-token": "xoxb-1234-secret-value" };
+const base = { channel_id: "C0123456789", token_secret: "chat-a-token" };
+
+function problem(config: Record<string, unknown>, given = secrets) {
+  try {
+    parseChatAConfig(config, given);
+  } catch (error) {
+    return error as { code: string; message: string; hint?: string };
+  }
+  throw new Error("expected the config to be refused");
+}
+
+describe("parseChatAConfig", () => {
+  it("resolves the token secret and defaults the API base URL and pace", () => {
+    expect(parseChatAConfig(base, secrets)).toEqual({
+      channelId: "C0123456789",
+      tokenSecret: "chat-a-token",
+      token: "xoxb-1234-secret-value",
+      apiBaseUrl: DEFAULT_API_BASE_URL,
+      minIntervalMs: 1000,
+    });
+  });
+
+  it("refuses a channel name where an ID belongs, and says how to find the ID", () => {
+    for (const name of ["#general", "general", "Team Alerts"]) {
+      const error = problem({ ...base, channel_id: name });
+      expect(error.code).toBe("ERR_INVALID_CONFIG");
+      expect(error.message).toContain("looks like a channel name");
+      expect(error.hint).toContain("C0123456789");
+    }
+    expect(problem({ ...base, channel_id: "X12" }).message).toContain("is not a channel ID");
+  });
+
+  it("refuses an inline token without echoing it", () => {
+    const error = problem({ ...base, token: "xoxb-inline-secret" });
+    expect(error.message).toContain("inline token");
+    expect(JSON.stringify(error)).not.toContain("xoxb-inline-secret");
+    expect(error.message + (error.hint ?? "")).not.toContain("xoxb-inline-secret");
+  });
+
+  it("names a missing secret but never prints secret values", () => {
+    const error = problem(base, {});
+    expect(error.message).toContain('"chat-a-token"');
+    expect(problem({ channel_id: "C0123456789" }).message).toContain("token_secret is required");
+  });
+
+  it("accepts https and loopback http base URLs only, trimming a trailing slash", () => {
+    expect(parseChatAConfig({ ...base, api_base_url: "https://chat.example.com/api/" }, secrets).apiBaseUrl).toBe("https://chat.example.com/api");
+    expect(parseChatAConfig({ ...base, api_base_url: "http://127.0.0.1:9999/api" }, secrets).apiBaseUrl).toBe("http://127.0.0.1:9999/api");
+    expect(problem({ ...base, api_base_url: "http://chat.example.com/api" }).message).toContain("https");
+    expect(problem({ ...base, api_base_url: "not a url" }).message).toContain("not a valid URL");
+    expect(problem({ ...base, api_base_url: "https://x.example/api?token=1" }).message).toContain("query");
+  });
+
+  it("allows a faster pace only against a custom endpoint", () => {
+    expect(problem({ ...base, min_interval_ms: 100 }).message).toContain("custom api_base_url");
+    expect(parseChatAConfig({ ...base, api_base_url: "http://localhost:1/api", min_interval_ms: 100 }, secrets).minIntervalMs).toBe(100);
+    expect(problem({ ...base, min_interval_ms: -1 }).message).toContain("integer");
+  });
+
+  it("refuses unknown keys, naming them", () => {
+    expect(problem({ ...base, chanel_id: "C1" }).message).toContain('"chanel_id"');
+  });
+
+  it("keeps VERSION equal to the package version", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+  });
+});
