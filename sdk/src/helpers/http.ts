@@ -1,100 +1,20 @@
-import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
+import { InvalidArgumentError, isChannelError, RejectedError, toChannelError, UnavailableError } from "../errors.js";
+import { parseJsonBody, readBody } from "./http-body.js";
+import { httpStatusError } from "./http-status-error.js";
+import { redactUrl, snippet } from "./redact.js";
+import type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from "./http-types.js";
+import { resolveUrl, retryAfterOf, secretParts } from "./http-url.js";
+import { retry } from "./retry.js";
+import { scrubError, secretForms } from "./scrub.js";
+import { isTransientNetworkError } from "./transport-error.js";
+
+export type { HttpCallOptions, HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from "./http-types.js";
 
 // undici is loaded on the first request, not at import: it takes ~100 ms to
 // load, which would otherwise add to every plugin's cold start.
 let undici: Promise<typeof import("undici")> | undefined;
 const loadUndici = () => (undici ??= import("undici"));
-import { InvalidArgumentError, isChannelError, RejectedError, toChannelError, UnavailableError } from "../errors.js";
-import { parseJsonBody, readBody } from "./http-body.js";
-import { httpStatusError } from "./http-status-error.js";
-import { redactUrl, snippet } from "./redact.js";
-import { retry, type RetryOptions } from "./retry.js";
-import { parseRetryAfter, parseRetryAfterBody } from "./retry-after.js";
-import { scrubError, secretForms } from "./scrub.js";
-import type { Throttle } from "./throttle.js";
-import { isTransientNetworkError } from "./transport-error.js";
-
-/** Options of {@link createHttpClient}. */
-export interface HttpClientOptions {
-  /** Resolves relative request URLs (`"/api/chat.postMessage"`). */
-  baseUrl?: string;
-  /** Timeout of one attempt, in ms: headers and body. Default 2500. */
-  timeoutMs?: number;
-  /** Headers sent with every request. */
-  headers?: Record<string, string>;
-  /** `User-Agent` header. Default `"errand-channel-sdk"`. */
-  userAgent?: string;
-  /**
-   * Secret values never to print (tokens, webhook URLs). Values of
-   * `Authorization`, `Cookie` and header names containing token, secret or
-   * key are masked without being listed. A function is called per request.
-   */
-  redact?: Iterable<string> | (() => Iterable<string>);
-  /** Every URL of this client is a secret: errors show only its origin. */
-  secretUrl?: boolean;
-  /**
-   * Retries of every request (see {@link retry}); default `{ budgetMs: 4000 }`
-   * so a call fits the 5 s target. `false` sends each request once.
-   */
-  retry?: RetryOptions | false;
-  /** Throttle used for requests that give a `throttleKey`. */
-  throttle?: Throttle;
-  /** Most bytes read of a response body. Default 1 MiB. */
-  maxResponseBytes?: number;
-  /** undici dispatcher (an Agent, a ProxyAgent). Default the global one. */
-  dispatcher?: Dispatcher;
-}
-
-/** One request of {@link HttpClient.request}. */
-export interface HttpRequest {
-  /** Default `POST` when a body is given, else `GET`. */
-  method?: string;
-  /** Absolute URL, or relative to `baseUrl`. */
-  url: string;
-  /** Query parameters appended to the URL; undefined values are left out. */
-  query?: Record<string, string | number | boolean | undefined>;
-  /** Sent as JSON with `content-type: application/json`. */
-  json?: unknown;
-  /** Raw body (when `json` is not given). */
-  body?: string | Uint8Array;
-  headers?: Record<string, string>;
-  /** The caller's signal (the handler's `ctx.signal`). */
-  signal?: AbortSignal;
-  /** Overrides the client's per-attempt timeout. */
-  timeoutMs?: number;
-  /** Overrides the client's retry options (merged), or `false` for one attempt. */
-  retry?: RetryOptions | false;
-  /** Waits for a slot of this key of the client's throttle before each attempt. */
-  throttleKey?: string;
-  /** This URL is a secret: errors show only its origin. */
-  secretUrl?: boolean;
-}
-
-/** A successful (2xx) response. */
-export interface HttpResponse<T = unknown> {
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** The body as text. */
-  text: string;
-  /** The parsed body when it is JSON, else undefined. */
-  json: T | undefined;
-  /** How many attempts it took. */
-  attempts: number;
-}
-
-/** Options of the shorthand methods. */
-export type HttpCallOptions = Omit<HttpRequest, "url" | "method" | "json">;
-
-/** An HTTP client whose failures are typed SDK errors. See {@link createHttpClient}. */
-export interface HttpClient {
-  /** Sends a request; resolves on 2xx, else throws a typed `ChannelError`. */
-  request<T = unknown>(request: HttpRequest): Promise<HttpResponse<T>>;
-  /** `GET url`. */
-  get<T = unknown>(url: string, options?: HttpCallOptions): Promise<HttpResponse<T>>;
-  /** `POST url` with a JSON body. */
-  postJson<T = unknown>(url: string, json: unknown, options?: HttpCallOptions): Promise<HttpResponse<T>>;
-}
 
 const SECRET_HEADER = /authorization|cookie|token|secret|key/i;
 
@@ -124,7 +44,8 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const values = [...listed];
     for (const headers of [options.headers, req.headers]) {
       for (const [name, value] of Object.entries(headers ?? {})) {
-        if (SECRET_HEADER.test(name)) values.push(value, ...value.split(/\s+/));
+        // "Bearer xoxb-…": mask the whole value and its token part, not the scheme word.
+        if (SECRET_HEADER.test(name)) values.push(value, ...value.split(/\s+/).filter((part) => part.length >= 8));
       }
     }
     if (secretUrl) values.push(url.href, url.pathname.slice(1), url.search.slice(1), ...secretParts(url));
@@ -145,7 +66,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     let body = req.body;
     if (req.json !== undefined) {
       body = JSON.stringify(req.json);
-      headers["content-type"] ??= "application/json; charset=utf-8";
+      if (!Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
+        headers["content-type"] = "application/json; charset=utf-8";
+      }
     }
     const maxBytes = options.maxResponseBytes ?? 1024 * 1024;
     try {
@@ -168,8 +91,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         }
         return { status: response.statusCode, headers: response.headers, text: read.text, json: json as T, attempts: 1 };
       }
-      const retryAfterMs =
-        response.statusCode === 429 ? retryAfterOf(response.headers, json) : undefined;
+      const retryAfterMs = response.statusCode === 429 ? retryAfterOf(response.headers, json) : undefined;
       throw httpStatusError({
         method,
         url: shownUrl,
@@ -216,48 +138,4 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     get: (url, callOptions) => request({ ...callOptions, url, method: "GET" }),
     postJson: (url, json, callOptions) => request({ ...callOptions, url, method: "POST", json }),
   };
-}
-
-function resolveUrl(req: HttpRequest, baseUrl: string | undefined): URL {
-  let url: URL;
-  try {
-    url = baseUrl ? new URL(req.url, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`) : new URL(req.url);
-  } catch {
-    throw new InvalidArgumentError(`the request URL is not valid (${redactUrl(req.url)})`, {
-      hint: baseUrl ? "check baseUrl" : "give an absolute http(s) URL or set baseUrl",
-    });
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new InvalidArgumentError(`the request URL must use http or https, not ${url.protocol}`);
-  }
-  for (const [name, value] of Object.entries(req.query ?? {})) {
-    if (value !== undefined) url.searchParams.append(name, String(value));
-  }
-  return url;
-}
-
-/**
- * Parts of a secret URL that may be echoed on their own: path segments and
- * query values that look like ids or tokens (8+ characters and not a plain
- * word such as "webhooks").
- */
-function secretParts(url: URL): string[] {
-  const parts = [...url.pathname.split("/").map(safeDecode), ...url.searchParams.values()];
-  return parts.filter((part) => part.length >= 8 && !/^[a-z-]+$/.test(part));
-}
-
-function safeDecode(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
-}
-
-function retryAfterOf(headers: IncomingHttpHeaders, json: unknown): number | undefined {
-  return (
-    parseRetryAfter(headers["retry-after"]) ??
-    parseRetryAfterBody(json) ??
-    parseRetryAfter(headers["x-ratelimit-reset-after"])
-  );
 }
