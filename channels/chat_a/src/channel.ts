@@ -1,9 +1,11 @@
 import {
   createThrottle,
   defineChannel,
+  isChannelError,
   type Logger,
   type NotifyContext,
   type NotifyResult,
+  RateLimitedError,
   retry,
   type Throttle,
 } from "@errand/channel-sdk";
@@ -24,19 +26,24 @@ export interface ChatAState {
   throttle: Throttle;
   /** One delivery at a time, in order. */
   queue: SerialQueue;
+  /**
+   * Until when the platform asked us to hold back (a 429's Retry-After). The
+   * throttle honours it too, but cannot tell how long its next slot is away.
+   */
+  pause: { until: number };
 }
 
 /** Retries end 1 s before the 5-second call target, so the answer still arrives in time. */
 const RETRY_BUDGET_MS = 4000;
 
 // Instances in one process that post to the same channel share its pace.
-const lanes = new Map<string, { throttle: Throttle; queue: SerialQueue }>();
+const lanes = new Map<string, { throttle: Throttle; queue: SerialQueue; pause: { until: number } }>();
 
 function laneFor(config: ChatAConfig) {
   const key = `${config.apiBaseUrl}|${config.channelId}|${config.minIntervalMs}`;
   let lane = lanes.get(key);
   if (!lane) {
-    lane = { throttle: createThrottle({ intervalMs: config.minIntervalMs }), queue: createSerialQueue() };
+    lane = { throttle: createThrottle({ intervalMs: config.minIntervalMs }), queue: createSerialQueue(), pause: { until: 0 } };
     lanes.set(key, lane);
   }
   return lane;
@@ -48,21 +55,35 @@ function laneFor(config: ChatAConfig) {
  * failures and 429s (after their `Retry-After`) within the budget.
  */
 async function deliver(message: ChatAMessage, ctx: NotifyContext<ChatAState>): Promise<NotifyResult> {
-  const { config, client, throttle, queue } = ctx.state;
+  const { config, client, throttle, queue, pause } = ctx.state;
   const release = await queue.acquire(ctx.signal);
   try {
     const posted = await retry(
-      async ({ signal }) => {
+      async ({ signal, remainingMs }) => {
+        const waitMs = pause.until - Date.now();
+        // Waiting out a long Retry-After would only end in a deadline error.
+        if (waitMs >= remainingMs) {
+          throw new RateLimitedError(`chat_a: channel ${config.channelId} is rate-limited for another ${waitMs} ms, longer than the call may wait`, {
+            retryAfterMs: waitMs,
+            hint: "the platform asked to slow down; the message was not sent",
+          });
+        }
         await throttle.wait(config.channelId, signal);
-        return client.postMessage(message, signal);
+        try {
+          return await client.postMessage(message, signal);
+        } catch (error) {
+          if (isChannelError(error) && error.retryAfterMs !== undefined) {
+            throttle.penalize(config.channelId, error.retryAfterMs);
+            pause.until = Math.max(pause.until, Date.now() + error.retryAfterMs);
+          }
+          throw error;
+        }
       },
       {
         signal: ctx.signal,
         budgetMs: RETRY_BUDGET_MS,
-        onRetry: ({ attempt, error, delayMs }) => {
-          if (error.retryAfterMs !== undefined) throttle.penalize(config.channelId, error.retryAfterMs);
-          ctx.logger.warn("retrying chat.postMessage", { attempt, delayMs, code: error.code, error: error.message });
-        },
+        onRetry: ({ attempt, error, delayMs }) =>
+          ctx.logger.warn("retrying chat.postMessage", { attempt, delayMs, code: error.code, error: error.message }),
       },
     );
     return { deliveryId: posted.ts ? `${posted.channel}/${posted.ts}` : undefined };

@@ -117,6 +117,11 @@ describe("chat_a in-process against the fake platform", () => {
       expect(error.code).toBe("ERR_RATE_LIMITED");
       expect(error.retryAfterMs).toBe(30_000);
       expect(fake.requests).toHaveLength(1);
+      // The next message does not wait 30 s only to miss its deadline, nor ask again.
+      const next = await rejectionOf(channel.notify("still limited", fixtures.tickets.basic));
+      expect(next.code).toBe("ERR_RATE_LIMITED");
+      expect(next.message).toContain("longer than the call may wait");
+      expect(fake.requests).toHaveLength(1);
       expect(Date.now() - started).toBeLessThan(1000);
       await channel.close();
     });

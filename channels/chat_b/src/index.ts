@@ -1,0 +1,19 @@
+/**
+ * @errand/channel-chat-b: Errand's built-in chat_b channel (embeds through a
+ * Discord-style incoming webhook). Load `chatB` in-process with
+ * `loadChannel`, or run the package's bin `errand-channel-chat-b` as a plugin.
+ * @packageDocumentation
+ */
+export { type ChatBClient, createChatBClient, type ExecutedMessage } from "./api-client.js";
+export { chatB, chatB as default, type ChatBState } from "./channel.js";
+export { type ChatBConfig, parseChatBConfig } from "./config.js";
+export { readRateLimit, type RateLimitInfo, WebhookBucket } from "./rate-limit.js";
+export { renderCompleteEmbed } from "./render/complete.js";
+export type { Embed, EmbedField } from "./render/embed.js";
+export { escapeMarkdown, fitMarkdown, markdownLink, safeUrl } from "./render/escape.js";
+export { BUDGET, COLORS, DISCORD_LIMITS } from "./render/limits.js";
+export { type ChatBMessage, embedsLength, fitEmbeds } from "./render/message.js";
+export { renderNotifyEmbed } from "./render/notify.js";
+export { type Identity, renderComplete, renderNotify, renderStart, toMessage } from "./render/payload.js";
+export { renderStartEmbed } from "./render/start.js";
+export { VERSION } from "./version.js";

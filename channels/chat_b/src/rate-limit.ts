@@ -1,0 +1,69 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { sleep } from "@errand/channel-sdk";
+
+/** What a response's rate-limit headers say about the webhook's bucket. */
+export interface RateLimitInfo {
+  limit?: number;
+  remaining?: number;
+  /** Time until the bucket refills, in ms (from `X-RateLimit-Reset-After`, relative, so no clock skew). */
+  resetAfterMs?: number;
+  bucket?: string;
+}
+
+const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+const number = (value: string | undefined): number | undefined => {
+  if (value === undefined || !/^\d+(\.\d+)?$/.test(value.trim())) return undefined;
+  return Number(value);
+};
+
+/**
+ * Reads the platform's rate-limit headers (`X-RateLimit-Limit`,
+ * `-Remaining`, `-Reset-After`, `-Bucket`; https://discord.com/developers/docs/topics/rate-limits#header-format).
+ */
+export function readRateLimit(headers: IncomingHttpHeaders): RateLimitInfo {
+  const resetAfter = number(header(headers, "x-ratelimit-reset-after"));
+  return {
+    limit: number(header(headers, "x-ratelimit-limit")),
+    remaining: number(header(headers, "x-ratelimit-remaining")),
+    resetAfterMs: resetAfter === undefined ? undefined : Math.ceil(resetAfter * 1000),
+    bucket: header(headers, "x-ratelimit-bucket"),
+  };
+}
+
+/**
+ * A webhook's bucket as the platform last described it. The platform asks
+ * clients not to hard-code its limits but to follow these headers: when a
+ * response says no request remains, the next one waits for the reset.
+ */
+export class WebhookBucket {
+  private resumeAt = 0;
+  /** The last headers seen, for logs and the benchmark. */
+  last: RateLimitInfo = {};
+
+  /** Takes note of a successful (or refused) response's headers. */
+  update(headers: IncomingHttpHeaders, now = Date.now()): void {
+    const info = readRateLimit(headers);
+    this.last = info;
+    if (info.remaining === 0 && info.resetAfterMs !== undefined) this.pause(info.resetAfterMs, now);
+  }
+
+  /** Holds the next request back for `ms` (a 429's retry_after, or an exhausted bucket). */
+  pause(ms: number, now = Date.now()): void {
+    this.resumeAt = Math.max(this.resumeAt, now + ms);
+  }
+
+  /** How long the next request has to wait, in ms. */
+  waitMs(now = Date.now()): number {
+    return Math.max(0, this.resumeAt - now);
+  }
+
+  /** Waits until the bucket allows the next request, or `signal` aborts. */
+  async ready(signal: AbortSignal): Promise<void> {
+    const ms = this.waitMs();
+    if (ms > 0) await sleep(ms, signal);
+  }
+}

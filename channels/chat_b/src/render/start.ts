@@ -1,0 +1,19 @@
+import { type Ticket, truncate } from "@errand/channel-sdk";
+import { type Embed, escapeMarkdown, field, footer, type RenderContext, taskRunFields, ticketParts, title } from "./embed.js";
+import { COLORS } from "./limits.js";
+
+/** NotifyStart: "Agent started working on: <title>, using <engine>", linked to the ticket. */
+export function renderStartEmbed(ticket: Ticket, engine: string, ctx: RenderContext = {}): Embed {
+  const { label, url, link } = ticketParts(ticket);
+  const name = truncate(engine.trim(), 100);
+  const embed: Embed = {
+    title: title(`🚀 Started: ${label}`),
+    description: `Agent started working on: **${link}**${name ? `, using **${escapeMarkdown(name)}**` : ""}`,
+    color: COLORS.start,
+    fields: [...(name ? [field("Engine", escapeMarkdown(name), true)] : []), ...taskRunFields(ctx)],
+  };
+  if (url) embed.url = url;
+  const foot = footer(ticket);
+  if (foot) embed.footer = foot;
+  return embed;
+}

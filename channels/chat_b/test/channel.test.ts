@@ -1,0 +1,151 @@
+import { fixtures } from "@errand/channel-sdk/testing";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type FakeDiscord, startFakeDiscord } from "./fake-discord.js";
+import { loadChatB, rejectionOf } from "./helpers.js";
+
+let fake: FakeDiscord;
+beforeEach(async () => {
+  fake = await startFakeDiscord({ windowMs: 400 });
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+const description = (i: number) => (fake.accepted[i]!.body.embeds as { description?: string }[])[0]!.description;
+
+describe("chat_b in-process against the fake webhook", () => {
+  it("delivers all four messages as JSON with wait=true, name and avatar, and returns the message id", async () => {
+    const { channel, logger, url } = await loadChatB(fake, { username: "Errand", avatar_url: "https://cdn.example.com/e.png" });
+    const start = await channel.notifyStart(fixtures.tickets.basic, { engine: "claude-code", taskRunId: "run-1" });
+    await channel.notifyComplete(fixtures.tickets.basic, fixtures.results.success, { taskRunId: "run-1" });
+    await channel.notifyComplete(fixtures.tickets.basic, fixtures.results.failure, { taskRunId: "run-1" });
+    await channel.notify("halfway there", fixtures.tickets.basic, { taskRunId: "run-1" });
+    expect(start.deliveryId).toBe(fake.accepted[0]!.id);
+    expect(fake.accepted).toHaveLength(4);
+    expect(fake.requests.every((r) => r.query.get("wait") === "true" && r.headers["content-type"] === "application/json; charset=utf-8")).toBe(true);
+    expect(fake.accepted.map((m) => m.body.username)).toEqual(["Errand", "Errand", "Errand", "Errand"]);
+    expect(description(3)).toBe("halfway there");
+    expect(JSON.stringify(logger.records)).not.toContain(url);
+    await channel.close();
+  });
+
+  it("delivers unicode and extreme lengths within the limits", async () => {
+    const { channel } = await loadChatB(fake);
+    await channel.notifyComplete(fixtures.tickets.unicode, fixtures.results.unicode);
+    await channel.notify(fixtures.tickets.longText.description, fixtures.tickets.longText);
+    await channel.notifyComplete(fixtures.tickets.longText, fixtures.results.longSummary);
+    expect(fake.accepted).toHaveLength(3);
+    expect(JSON.stringify(fake.accepted[0]!.body)).toContain("👩🏽‍💻 👨‍👩‍👧‍👦 🇯🇵");
+    await channel.close();
+  });
+
+  describe("the platform's errors become clear, final errors; the URL never shows", () => {
+    it("unknown webhook (404, code 10015)", async () => {
+      const url = `${fake.url}/api/webhooks/999/whatever-token`;
+      const { channel, logger } = await loadChatB(fake, {}, url);
+      const error = await rejectionOf(channel.notify("x", fixtures.tickets.basic));
+      expect(error.code).toBe("ERR_NOT_FOUND");
+      expect(error.message).toContain("Unknown Webhook");
+      expect(error.hint).toContain('"chat-b-webhook"');
+      expect(fake.requests).toHaveLength(1);
+      const seen = JSON.stringify([error.message, error.hint, error.stack, logger.records]);
+      expect(seen).not.toContain("whatever-token");
+      expect(seen).not.toContain("/999/");
+      await channel.close();
+    });
+
+    it("wrong token (401, code 50027)", async () => {
+      const url = `${fake.url}/api/webhooks/111/stolen-or-old-token`;
+      const { channel } = await loadChatB(fake, {}, url);
+      const error = await rejectionOf(channel.notifyStart(fixtures.tickets.basic, { engine: "e" }));
+      expect(error.code).toBe("ERR_UNAUTHENTICATED");
+      expect(error.message).toContain("Invalid Webhook Token");
+      expect(error.message).not.toContain("stolen-or-old-token");
+      expect(fake.requests).toHaveLength(1);
+      await channel.close();
+    });
+
+    it("a refused body (400, code 50035) is not retried and keeps the platform's details", async () => {
+      const { channel } = await loadChatB(fake);
+      fake.script({ status: 400, json: { code: 50035, errors: { embeds: { "0": { title: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: "Must be 256 or fewer in length." }] } } } }, message: "Invalid Form Body" } });
+      const error = await rejectionOf(channel.notify("x", fixtures.tickets.basic));
+      expect(error.code).toBe("ERR_INVALID_ARGUMENT");
+      expect(error.message).toContain("Invalid Form Body");
+      expect(error.hint).toContain("bug in the chat_b channel");
+      expect(fake.requests).toHaveLength(1);
+      await channel.close();
+    });
+  });
+
+  describe("rate limits and transient failures", () => {
+    it("a burst of 12 follows the bucket headers: in order, no 429", async () => {
+      const { channel } = await loadChatB(fake);
+      const started = Date.now();
+      await Promise.all(Array.from({ length: 12 }, (_, i) => channel.notify(`message ${i}`, fixtures.tickets.basic, { timeoutMs: 10_000 })));
+      expect(fake.rateLimited).toBe(0);
+      expect(fake.accepted.map((_, i) => description(i))).toEqual(Array.from({ length: 12 }, (_, i) => `message ${i}`));
+      // 12 requests at 5 per 400 ms need two waits for a refill.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(780);
+      await channel.close();
+    });
+
+    it("honours a 429's retry_after and then delivers", async () => {
+      const { channel } = await loadChatB(fake);
+      fake.script({ status: 429, json: { message: "You are being rate limited.", retry_after: 0.6, global: false }, headers: { "retry-after": "1" } });
+      await channel.notify("after a 429", fixtures.tickets.basic);
+      expect(fake.requests.map((r) => r.status)).toEqual([429, 200]);
+      expect(fake.requests[1]!.receivedAt - fake.requests[0]!.receivedAt).toBeGreaterThanOrEqual(590);
+      await channel.close();
+    });
+
+    it("retries a 502 once and delivers exactly one message", async () => {
+      const { channel } = await loadChatB(fake);
+      fake.script({ status: 502, json: { message: "Bad Gateway" } });
+      await channel.notify("after a 502", fixtures.tickets.basic);
+      expect(fake.requests.map((r) => r.status)).toEqual([502, 200]);
+      expect(fake.accepted).toHaveLength(1);
+      await channel.close();
+    });
+
+    it("gives up at once when retry_after exceeds what is left of the 5-second target", async () => {
+      const { channel } = await loadChatB(fake);
+      fake.script({ status: 429, json: { message: "You are being rate limited.", retry_after: 42.5, global: true }, headers: { "x-ratelimit-global": "true" } });
+      const started = Date.now();
+      const error = await rejectionOf(channel.notify("limited", fixtures.tickets.basic));
+      expect(error.code).toBe("ERR_RATE_LIMITED");
+      expect(error.retryAfterMs).toBe(42_500);
+      const next = await rejectionOf(channel.notify("still limited", fixtures.tickets.basic));
+      expect(next.code).toBe("ERR_RATE_LIMITED");
+      expect(next.message).toContain("longer than the call may wait");
+      expect(fake.requests).toHaveLength(1);
+      expect(Date.now() - started).toBeLessThan(1000);
+      await channel.close();
+    });
+
+    it("a queued message can be cancelled; the others keep their order", async () => {
+      const { channel } = await loadChatB(fake);
+      const controller = new AbortController();
+      const first = channel.notify("one", fixtures.tickets.basic);
+      const second = channel.notify("two", fixtures.tickets.basic, { signal: controller.signal });
+      const third = channel.notify("three", fixtures.tickets.basic);
+      controller.abort();
+      expect((await rejectionOf(second)).code).toBe("ERR_CANCELLED");
+      await Promise.all([first, third]);
+      expect(fake.requests).toHaveLength(2);
+      expect([description(0), description(1)]).toEqual(["one", "three"]);
+      await channel.close();
+    });
+
+    it("keeps the platform's real pace: 6 messages at 5 per 2 s, without a 429", async () => {
+      await fake.close();
+      fake = await startFakeDiscord();
+      const { channel } = await loadChatB(fake);
+      const started = Date.now();
+      await Promise.all(Array.from({ length: 6 }, (_, i) => channel.notify(`m${i}`, fixtures.tickets.basic)));
+      expect(fake.rateLimited).toBe(0);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1950);
+      expect(Date.now() - started).toBeLessThan(3000);
+      await channel.close();
+    });
+  });
+});

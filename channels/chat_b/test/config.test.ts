@@ -1,0 +1,59 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseChatBConfig, VERSION } from "../src/index.js";
+
+const URL_VALUE = "https://discord.com/api/webhooks/123456789012345678/s3cr3t-token_value";
+const secrets = { "chat-b-webhook": URL_VALUE };
+const base = { webhook_url_secret: "chat-b-webhook" };
+
+function problem(config: Record<string, unknown>, given: Record<string, string> = secrets) {
+  try {
+    parseChatBConfig(config, given);
+  } catch (error) {
+    const e = error as { code: string; message: string; hint?: string };
+    // The URL is the credential: no error may show more than its origin.
+    expect(`${e.message} ${e.hint}`).not.toContain("s3cr3t");
+    expect(`${e.message} ${e.hint}`).not.toContain("123456789012345678");
+    return e;
+  }
+  throw new Error("expected the config to be refused");
+}
+
+describe("parseChatBConfig", () => {
+  it("resolves the webhook URL and the optional display name and avatar", () => {
+    expect(parseChatBConfig({ ...base, username: "Errand", avatar_url: "https://cdn.example.com/errand.png" }, secrets)).toEqual({
+      webhookUrlSecret: "chat-b-webhook",
+      webhookUrl: URL_VALUE,
+      webhookId: "123456789012345678",
+      shownUrl: "https://discord.com/…",
+      username: "Errand",
+      avatarUrl: "https://cdn.example.com/errand.png",
+    });
+  });
+
+  it("refuses an inline webhook URL", () => {
+    expect(problem({ ...base, webhook_url: URL_VALUE }).message).toContain("inline webhook URL");
+  });
+
+  it("names a missing secret and refuses secrets that are no webhook URL, showing only the origin", () => {
+    expect(problem(base, {}).message).toContain('"chat-b-webhook"');
+    expect(problem(base, { "chat-b-webhook": "not a url s3cr3t" }).message).toContain("valid URL");
+    expect(problem(base, { "chat-b-webhook": "http://discord.com/api/webhooks/123456789012345678/s3cr3t" }).message).toContain("https");
+    const wrongPath = problem(base, { "chat-b-webhook": "https://hooks.example.com/services/T0/B0/s3cr3t" });
+    expect(wrongPath.message).toContain("https://hooks.example.com/api/webhooks/<id>/<token>");
+    expect(problem(base, { "chat-b-webhook": `${URL_VALUE}?wait=true` }).message).toContain("webhook URL of the form");
+  });
+
+  it("refuses display names the platform refuses", () => {
+    expect(problem({ ...base, username: "My Discord Bot" }).message).toContain('"discord"');
+    expect(problem({ ...base, username: "clyde" }).message).toContain('"clyde"');
+    expect(problem({ ...base, username: "x".repeat(81) }).message).toContain("1 to 80");
+    expect(problem({ ...base, avatar_url: "ftp://x" }).message).toContain("avatar_url");
+    expect(problem({ ...base, colour: 1 }).message).toContain('"colour"');
+  });
+
+  it("keeps VERSION equal to the package version", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+  });
+});
