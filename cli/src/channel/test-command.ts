@@ -50,7 +50,7 @@ export async function testCommand(dir: string | undefined, command: string[], op
       only: list(options.only),
       skip: list(options.skip),
       concurrency: options.concurrency ? Number(options.concurrency) : undefined,
-      onResult: (r) => log(formatResult(r)),
+      onResult: (r) => r.reason !== "not selected" && log(formatResult(r)),
     },
   );
   const durationMs = Math.round(performance.now() - started);

@@ -11,7 +11,7 @@ async function withCallsInFlight(env: CheckEnvironment, defer: (f: () => unknown
   open.sink?.behave({ hang: true });
   const ticket = fixtures.tickets.basic;
   for (let i = 0; i < 3; i++) void timedCall(open, { kind: "notify", message: `in flight ${i}`, ticket });
-  if (open.sink) await open.sink.waitForRequests(1, 3000).catch(() => undefined);
+  if (open.sink) await open.sink.waitForRequests(1, 1500).catch(() => undefined);
   else await new Promise((r) => setTimeout(r, 50));
   return open;
 }
