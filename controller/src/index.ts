@@ -5,3 +5,4 @@
  */
 export * from "./config/index.js";
 export * from "./webhook/index.js";
+export * from "./logging/index.js";

@@ -19,6 +19,11 @@ export interface DeliverDeps {
 const unavailable = () =>
   new WebhookError(503, WebhookErrorCode.Unavailable, "the event could not be handed on; retry later", { "retry-after": "5" });
 
+async function runHandlers(outcome: SourceOutcome, ctx: DeliveryContext, deps: DeliverDeps): Promise<void> {
+  if (outcome.tickets.length > 0) await deps.onTickets(outcome.tickets, ctx);
+  if (outcome.approvals.length > 0) await deps.onApprovals?.(outcome.approvals, ctx);
+}
+
 /**
  * Hands a mapped delivery to the handlers, once per delivery id. Resolves
  * with the 200 reply; rejects with a 503 {@link WebhookError} when the
@@ -43,12 +48,19 @@ export async function deliver(
       throw new WebhookError(503, WebhookErrorCode.DeliveryInProgress, "this delivery id is being handled; retry later", { "retry-after": "1" });
     }
   }
-  const controller = new AbortController();
-  const full: DeliveryContext = { ...ctx, signal: controller.signal };
-  const work = (async () => {
-    if (outcome.tickets.length > 0) await deps.onTickets(outcome.tickets, full);
-    if (outcome.approvals.length > 0) await deps.onApprovals?.(outcome.approvals, full);
-  })();
+  // The signal is made on first use: most handlers never look at it, and an
+  // AbortController per request is measurable on the hot path.
+  let controller: AbortController | undefined;
+  let timedOut = false;
+  const full: DeliveryContext = {
+    ...ctx,
+    get signal() {
+      controller ??= new AbortController();
+      if (timedOut && !controller.signal.aborted) controller.abort(new Error("webhook handler timed out"));
+      return controller.signal;
+    },
+  };
+  const work = runHandlers(outcome, full, deps);
   const settled = work.then(
     () => (key === undefined ? undefined : deps.dedupe.commit(key)),
     (error: unknown) => {
@@ -56,27 +68,31 @@ export async function deliver(
       return key === undefined ? undefined : deps.dedupe.release(key);
     },
   );
-  const tracked = settled.catch((error: unknown) => deps.logger.error("dedupe store failed", { error }));
-  deps.pending.add(tracked);
-  void tracked.finally(() => deps.pending.delete(tracked));
-
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), deps.handlerTimeoutMs);
-  });
   try {
-    const result = await Promise.race([work.then(() => "ok" as const), timeout]);
-    if (result === "timeout") {
-      controller.abort(new Error("webhook handler timed out"));
-      deps.logger.error("handler timed out", { source: ctx.source, delivery_id: ctx.deliveryId, timeout_ms: deps.handlerTimeoutMs });
-      throw unavailable();
-    }
-    await settled;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller?.abort(new Error("webhook handler timed out"));
+        deps.logger.error("handler timed out", { source: ctx.source, delivery_id: ctx.deliveryId, timeout_ms: deps.handlerTimeoutMs });
+        // The hand-off goes on without its request; shutdown waits for it.
+        const tracked = settled.catch((error: unknown) => deps.logger.error("dedupe store failed", { error }));
+        deps.pending.add(tracked);
+        void tracked.finally(() => deps.pending.delete(tracked));
+        reject(unavailable());
+      }, deps.handlerTimeoutMs);
+      settled.then(
+        () => {
+          clearTimeout(timer);
+          work.then(resolve, () => reject(unavailable()));
+        },
+        () => {
+          clearTimeout(timer);
+          reject(unavailable());
+        },
+      );
+    });
   } catch (error) {
-    if (error instanceof WebhookError) throw error;
-    throw unavailable();
-  } finally {
-    clearTimeout(timer);
+    throw error instanceof WebhookError ? error : unavailable();
   }
   const reply: WebhookReply = { status: "accepted", tickets: outcome.tickets.map((t) => t.id) };
   if (outcome.approvals.length > 0) reply.approvals = outcome.approvals.length;

@@ -7,6 +7,8 @@ export type WebhookReply =
   | { status: "ignored"; reason: string }
   | { status: "duplicate" };
 
+const JSON_TYPE = "application/json; charset=utf-8";
+
 /** Sends a JSON body, unless the connection is already gone or answered. */
 export function sendJson(
   res: ServerResponse,
@@ -17,11 +19,11 @@ export function sendJson(
 ): void {
   if (res.headersSent || res.destroyed) return;
   const body = JSON.stringify(payload);
-  res.statusCode = status;
-  res.setHeader("content-type", "application/json; charset=utf-8");
-  res.setHeader("content-length", Buffer.byteLength(body));
-  if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-  if (close) res.setHeader("connection", "close");
+  // One writeHead call with every header is the cheapest path through node:http.
+  const all: Record<string, string | number> = { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) };
+  if (headers) Object.assign(all, headers);
+  if (close) all.connection = "close";
+  res.writeHead(status, all);
   res.end(body);
 }
 

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { createLogger, type Logger } from "@errand/channel-sdk";
 import { ConfigError } from "../../config/config-error.js";
 import { loadWebhookConfig } from "../../config/load-config.js";
+import { createBufferedWriter } from "../../logging/buffered-writer.js";
 import type { WebhookConfig } from "../../config/webhook-config.js";
 import { createWebhookServer } from "../../webhook/server.js";
 import { toSpecTicket } from "../../webhook/spec-ticket.js";
@@ -52,7 +53,9 @@ async function serve(options: ServeOptions): Promise<number> {
   }
   if (options.host !== undefined) config.host = options.host;
   const secrets = [...Object.values(config.secrets), config.generic?.secret].filter((s): s is string => !!s);
-  const logger = createLogger({ fields: { component: "webhook" }, redact: () => secrets });
+  const write = createBufferedWriter();
+  process.once("exit", () => write.flush());
+  const logger = createLogger({ fields: { component: "webhook" }, redact: () => secrets, write });
   for (const warning of warnings) logger.warn(warning);
 
   const server = createWebhookServer({

@@ -1,0 +1,12 @@
+// The peer: @octokit/webhooks' Node middleware verifying the same requests.
+import { createServer } from "node:http";
+import { createNodeMiddleware, Webhooks } from "@octokit/webhooks";
+
+const webhooks = new Webhooks({ secret: process.env.BENCH_SECRET });
+let tickets = 0;
+webhooks.on(["issues.opened", "issues.labeled"], async () => {
+  tickets++;
+});
+const middleware = createNodeMiddleware(webhooks, { path: "/webhooks/github", log: { debug() {}, info() {}, warn() {}, error() {} } });
+const server = createServer(middleware);
+server.listen(0, "127.0.0.1", () => process.stdout.write(`ready ${server.address().port}\n`));
