@@ -1,0 +1,40 @@
+import { Command } from "commander";
+import { CLI_VERSION } from "../util/version.js";
+import { TEMPLATE_IDS } from "./templates.js";
+
+/** What the user asked for on the command line. */
+export interface CreateFlags {
+  dir?: string;
+  name?: string;
+  description?: string;
+  packageName?: string;
+  author?: string;
+  template?: string;
+  yes: boolean;
+  install: boolean;
+  force: boolean;
+  sdk?: string;
+}
+
+/** Parses create-channel's arguments; throws CommanderError on --help, --version and usage errors. */
+export function parseCreateArgs(argv: string[]): CreateFlags {
+  const program = new Command("create-channel")
+    .description("Scaffold an Errand notification channel plugin package.")
+    .version(CLI_VERSION)
+    .argument("[dir]", "directory to create")
+    .option("--name <name>", "channel name (notifications.channels[].backend)")
+    .option("--description <text>", "package description")
+    .option("--package-name <name>", "npm package name (default errand-channel-<name>)")
+    .option("--author <name>", "package author")
+    .option("--template <id>", `starting point: ${TEMPLATE_IDS.join(", ")}`)
+    .option("-y, --yes", "ask nothing; use defaults for what is not given", false)
+    .option("--no-install", "do not run npm install")
+    .option("--force", "write into a non-empty directory, replacing it", false)
+    .option("--sdk <spec>", "npm spec of the @errand/channel-sdk dependency (a version range, file: path or tarball)")
+    .addHelpText("after", "\nExamples:\n  npx create-channel my-channel\n  npx create-channel team-alerts --yes --template webhook --name team_alerts")
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  program.parse(argv, { from: "user" });
+  const o = program.opts<Omit<CreateFlags, "dir">>();
+  return { ...o, dir: program.args[0] };
+}

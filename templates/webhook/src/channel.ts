@@ -1,0 +1,66 @@
+import {
+  createHttpClient,
+  createThrottle,
+  defineChannel,
+  formatCost,
+  formatDuration,
+  type HttpClient,
+  type NotifyContext,
+  ticketLink,
+  truncate,
+  type Ticket,
+} from "@errand/channel-sdk";
+import { createRequire } from "node:module";
+import { parseConfig, type WebhookConfig } from "./config.js";
+
+const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
+
+/** Most characters of one message the target accepts. Adjust to your chat service. */
+const MAX_TEXT = 2000;
+
+interface State {
+  config: WebhookConfig;
+  http: HttpClient;
+}
+
+function link(ticket: Ticket): string {
+  const { url, label } = ticketLink(ticket);
+  return url ? `[${label}](${url})` : label;
+}
+
+async function post(ctx: NotifyContext<State>, text: string) {
+  const { config, http } = ctx.state;
+  // The SDK client retries 429 (after Retry-After) and 5xx within a 4 s
+  // budget, aborts at the call's deadline, and never prints the secret URL.
+  await http.postJson(config.webhookUrl, { text: truncate(text, MAX_TEXT) }, {
+    signal: ctx.signal,
+    throttleKey: config.webhookUrl,
+  });
+  return {};
+}
+
+/** The {{name}} channel: posts every notification to an incoming webhook. */
+export const channel = defineChannel<State>({
+  name: "{{name}}",
+  version: pkg.version,
+  init(config, secrets) {
+    return {
+      config: parseConfig(config, secrets),
+      http: createHttpClient({
+        secretUrl: true,
+        userAgent: `{{packageName}}/${pkg.version}`,
+        // Incoming webhooks allow about one message per second.
+        throttle: createThrottle({ intervalMs: 1000 }),
+      }),
+    };
+  },
+  notify: (message, ticket, ctx) => post(ctx, `${message}\n${link(ticket)}`),
+  notifyStart: (ticket, ctx) => post(ctx, `🚀 Agent started working on ${link(ticket)} using ${ctx.engine || "the default engine"}`),
+  notifyComplete: (ticket, result, ctx) => {
+    const facts = [formatDuration(result.durationMs), formatCost(result.costUsd)].filter(Boolean).join(" · ");
+    const text = result.success
+      ? `✅ Completed ${link(ticket)}${result.pullRequestUrl ? `\nPull request: ${result.pullRequestUrl}` : ""}${facts ? `\n${facts}` : ""}${result.summary ? `\n${result.summary}` : ""}`
+      : `❌ Failed on ${link(ticket)}${result.failureReason ? `\nReason: ${result.failureReason}` : ""}`;
+    return post(ctx, text);
+  },
+});
