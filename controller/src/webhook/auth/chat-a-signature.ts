@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, createSecretKey } from "node:crypto";
 import type { Authenticator } from "./authenticator.js";
 import { firstHeader } from "./authenticator.js";
 import { safeEqualHexDigest } from "./constant-time.js";
@@ -12,6 +12,7 @@ const TIMESTAMP = ["x-chat-request-timestamp", "x-slack-request-timestamp"] as c
  * with the timestamp within five minutes of server time.
  */
 export function createChatASignatureAuthenticator(secret: string): Authenticator {
+  const key = createSecretKey(Buffer.from(secret, "utf8"));
   return {
     checkHeaders(headers, nowMs) {
       if (firstHeader(headers, SIGNATURE) === undefined) return "missing signature header X-Chat-Signature or X-Slack-Signature";
@@ -21,7 +22,7 @@ export function createChatASignatureAuthenticator(secret: string): Authenticator
       const given = firstHeader(headers, SIGNATURE) ?? "";
       const timestamp = (firstHeader(headers, TIMESTAMP) ?? "").trim();
       if (!given.startsWith("v0=")) return "signature must have the form v0=<hex>";
-      const expected = createHmac("sha256", secret).update(`v0:${timestamp}:`).update(body).digest();
+      const expected = createHmac("sha256", key).update(`v0:${timestamp}:`).update(body).digest();
       return safeEqualHexDigest(given.slice(3).trim(), expected) ? undefined : "signature does not match the timestamp and body";
     },
   };
