@@ -12,7 +12,7 @@ export interface PostedMessage {
 
 /** One `chat.postMessage` call: no retries, no throttling (the channel does both). */
 export interface ChatAClient {
-  postMessage(message: ChatAMessage, signal: AbortSignal): Promise<PostedMessage>;
+  postMessage(message: ChatAMessage, signal: AbortSignal, timeoutMs?: number): Promise<PostedMessage>;
 }
 
 /** The exact JSON body of `chat.postMessage` for `message`. */
@@ -48,9 +48,9 @@ export function createChatAClient(config: ChatAConfig, logger: Logger, http?: Ht
       userAgent: "errand-channel-chat-a",
     });
   return {
-    async postMessage(message, signal) {
+    async postMessage(message, signal, timeoutMs) {
       const body = postMessageBody(config.channelId, message);
-      const response = await client.postJson<Record<string, unknown>>("chat.postMessage", body, { signal });
+      const response = await client.postJson<Record<string, unknown>>("chat.postMessage", body, { signal, timeoutMs });
       const json = response.json;
       if (!json || typeof json !== "object") {
         throw slackError({ ok: false, error: "invalid_response" }, config);

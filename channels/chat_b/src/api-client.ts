@@ -18,7 +18,7 @@ export interface ExecutedMessage {
 
 /** One execute-webhook call: no retries, no rate limiting (the channel does both). */
 export interface ChatBClient {
-  execute(message: ChatBMessage, signal: AbortSignal): Promise<ExecutedMessage>;
+  execute(message: ChatBMessage, signal: AbortSignal, timeoutMs?: number): Promise<ExecutedMessage>;
 }
 
 /** Per-attempt timeout: two attempts fit in the 5-second call target. */
@@ -35,10 +35,10 @@ export function createChatBClient(config: ChatBConfig, http?: HttpClient): ChatB
   const client =
     http ?? createHttpClient({ secretUrl: true, redact: [config.webhookUrl], retry: false, timeoutMs: ATTEMPT_TIMEOUT_MS, userAgent: "errand-channel-chat-b" });
   return {
-    async execute(message, signal) {
+    async execute(message, signal, timeoutMs) {
       let response: HttpResponse<Record<string, unknown>>;
       try {
-        response = await client.postJson<Record<string, unknown>>(config.webhookUrl, message, { signal, query: { wait: "true" } });
+        response = await client.postJson<Record<string, unknown>>(config.webhookUrl, message, { signal, timeoutMs, query: { wait: "true" } });
       } catch (error) {
         throw explain(error, config);
       }

@@ -35,20 +35,45 @@ export function readRateLimit(headers: IncomingHttpHeaders): RateLimitInfo {
 }
 
 /**
+ * Until headers say otherwise: 5 requests per 2 seconds per webhook, the
+ * rate webhooks have long reported (X-RateLimit-Limit: 5, a 2 s reset; see
+ * discord/discord-api-docs#367 and #6753).
+ */
+export const DEFAULT_WINDOW = { limit: 5, windowMs: 2000 } as const;
+
+/**
  * A webhook's bucket as the platform last described it. The platform asks
- * clients not to hard-code its limits but to follow these headers: when a
- * response says no request remains, the next one waits for the reset.
+ * clients not to hard-code its limits but to follow these headers
+ * (https://discord.com/developers/docs/topics/rate-limits): when a response
+ * says no request remains, the next one waits for the reset. Before any
+ * headers arrive (the first burst, or an endpoint that sends none), a
+ * sliding window of {@link DEFAULT_WINDOW} keeps the burst inside the
+ * usual limit.
  */
 export class WebhookBucket {
   private resumeAt = 0;
+  private readonly sent: number[] = [];
   /** The last headers seen, for logs and the benchmark. */
   last: RateLimitInfo = {};
+
+  constructor(private readonly fallback: { limit: number; windowMs: number } = DEFAULT_WINDOW) {}
+
+  /** Takes note of a request leaving now (for the fallback window). */
+  sending(now = Date.now()): void {
+    this.sent.push(now);
+    if (this.sent.length > this.fallback.limit) this.sent.shift();
+  }
 
   /** Takes note of a successful (or refused) response's headers. */
   update(headers: IncomingHttpHeaders, now = Date.now()): void {
     const info = readRateLimit(headers);
     this.last = info;
     if (info.remaining === 0 && info.resetAfterMs !== undefined) this.pause(info.resetAfterMs, now);
+  }
+
+  /** True while the platform's headers describe the bucket. */
+  private get informed(): boolean {
+    return this.last.remaining !== undefined && this.last.resetAfterMs !== undefined;
   }
 
   /** Holds the next request back for `ms` (a 429's retry_after, or an exhausted bucket). */
@@ -58,7 +83,10 @@ export class WebhookBucket {
 
   /** How long the next request has to wait, in ms. */
   waitMs(now = Date.now()): number {
-    return Math.max(0, this.resumeAt - now);
+    const paused = this.resumeAt - now;
+    const oldest = this.sent[0];
+    const windowed = !this.informed && this.sent.length >= this.fallback.limit && oldest !== undefined ? oldest + this.fallback.windowMs - now : 0;
+    return Math.max(0, paused, windowed);
   }
 
   /** Waits until the bucket allows the next request, or `signal` aborts. */
