@@ -72,6 +72,12 @@ export async function deliver(message: ChatAMessage, ctx: NotifyContext<ChatASta
             lane.pausedUntil = Math.max(lane.pausedUntil, Date.now() + error.retryAfterMs);
           }
           throw error;
+        } finally {
+          // Count the interval from the answer, not from the send: the platform
+          // sees arrival times, and a slow first request (a new connection)
+          // followed by a fast one would otherwise arrive less than 1 s apart.
+          lane.throttle.penalize(config.channelId, lane.minIntervalMs);
+          lane.lastSlotAt = Date.now();
         }
       },
       {
