@@ -5,7 +5,7 @@ import { DEFAULT_API_BASE_URL, parseChatAConfig, VERSION } from "../src/index.js
 const secrets = { "chat-a-token": "xoxb-1234-secret-value" };
 const base = { channel_id: "C0123456789", token_secret: "chat-a-token" };
 
-function problem(config: Record<string, unknown>, given = secrets) {
+function problem(config: Record<string, unknown>, given: Record<string, string> = secrets) {
   try {
     parseChatAConfig(config, given);
   } catch (error) {

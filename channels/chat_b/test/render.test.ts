@@ -44,6 +44,16 @@ describe("limits", () => {
     }
   });
 
+  it("links only well-formed http(s) URLs", () => {
+    for (const externalUrl of ["javascript:alert(1)", "https://x.example/has space", `https://x.example/${"a".repeat(3000)}`]) {
+      const ticket = { ...fixtures.tickets.basic, externalUrl, repoUrl: "" };
+      for (const message of [renderStart(ticket, "e"), renderNotify("m", ticket), renderComplete(ticket, fixtures.results.failure)]) {
+        expect(validateMessage(message as unknown as Record<string, unknown>)).toBeUndefined();
+        expect(JSON.stringify(message)).not.toContain("javascript:");
+      }
+    }
+  });
+
   it("tells success from failure by colour and icon", () => {
     const ok = renderComplete(fixtures.tickets.basic, fixtures.results.success).embeds[0]!;
     const failed = renderComplete(fixtures.tickets.basic, fixtures.results.failure).embeds[0]!;

@@ -1,5 +1,5 @@
 import { type Ticket, ticketLink, truncate } from "@errand/channel-sdk";
-import { escapeMarkdown, markdownLink } from "./escape.js";
+import { escapeMarkdown, markdownLink, safeUrl } from "./escape.js";
 import { BUDGET, DISCORD_LIMITS } from "./limits.js";
 
 /** An embed field. */
@@ -27,7 +27,8 @@ export interface RenderContext {
 /** The ticket's label (`#123 Title`), URL and markdown link. */
 export function ticketParts(ticket: Ticket): { label: string; url: string | undefined; link: string } {
   const { url, label } = ticketLink(ticket, { maxLabelLength: BUDGET.label });
-  return { label, url, link: markdownLink(url, label, BUDGET.url) };
+  // Only a well-formed http(s) URL may become the embed's `url`; anything else is refused by the platform.
+  return { label, url: safeUrl(url, BUDGET.url), link: markdownLink(url, label, BUDGET.url) };
 }
 
 /** An embed title: one line of plain text, at most 256 characters. */
