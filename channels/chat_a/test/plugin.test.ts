@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeSlack, startFakeSlack } from "./fake-slack.js";
 import { rejectionOf, TOKEN } from "./helpers.js";
 
-const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../bin/errand-channel-chat-a.js", import.meta.url));
 
 let fake: FakeSlack;
 let channel: RemoteChannel | undefined;

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeDiscord, startFakeDiscord } from "./fake-discord.js";
 import { rejectionOf } from "./helpers.js";
 
-const BIN = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../bin/errand-channel-chat-b.js", import.meta.url));
 
 let fake: FakeDiscord;
 let channel: RemoteChannel | undefined;
