@@ -5,6 +5,6 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     // Globs, so a package's tests join the run as soon as its config exists.
-    projects: ["{sdk,proto,controller,cli}/vitest.config.ts", "examples/*/vitest.config.ts", "channels/*/vitest.config.ts"],
+    projects: ["{sdk,proto,controller,cli,test}/vitest.config.ts", "examples/*/vitest.config.ts", "channels/*/vitest.config.ts"],
   },
 });

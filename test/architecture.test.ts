@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// Repository-wide rules that no single package's tests can see.
+const root = fileURLToPath(new URL("..", import.meta.url));
+const packages = ["sdk", "controller", "cli", "examples/webhook-post", "channels/chat_a", "channels/chat_b"];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".ts") && !e.name.endsWith(".d.ts"))
+    .map((e) => join(e.parentPath, e.name))
+    .filter((f) => !f.includes(`${join("src", "gen")}`));
+}
+
+// `import … from "./x.js"`, `export … from "./x.js"` and side-effect `import "./x.js"`.
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:[^;]*?from\s+)?["'](\.{1,2}\/[^"']+)["']/g;
+
+function importGraph(files: string[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const targets: string[] = [];
+    for (const match of readFileSync(file, "utf8").matchAll(IMPORT)) {
+      targets.push(resolve(dirname(file), match[1]!.replace(/\.js$/, ".ts")));
+    }
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+function findCycle(graph: Map<string, string[]>): string[] | undefined {
+  const state = new Map<string, "visiting" | "done">();
+  const stack: string[] = [];
+  const visit = (node: string): string[] | undefined => {
+    if (state.get(node) === "done") return undefined;
+    if (state.get(node) === "visiting") return [...stack.slice(stack.indexOf(node)), node];
+    state.set(node, "visiting");
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    stack.pop();
+    state.set(node, "done");
+    return undefined;
+  };
+  for (const node of graph.keys()) {
+    const cycle = visit(node);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
+describe("architecture", () => {
+  it.each(packages)("%s has no cyclic imports", (pkg) => {
+    const cycle = findCycle(importGraph(sources(join(root, pkg, "src"))));
+    expect(cycle?.map((f) => relative(root, f)).join(" → ")).toBeUndefined();
+  });
+
+  it("the cycle finder finds a cycle", () => {
+    const graph = new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a"]],
+    ]);
+    expect(findCycle(graph)).toEqual(["a", "b", "c", "a"]);
+  });
+
+  it.each(packages)("%s declares engines node >=20.19 and is ESM", (pkg) => {
+    const manifest = JSON.parse(readFileSync(join(root, pkg, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.type).toBe("module");
+    expect(manifest.engines).toEqual({ node: ">=20.19" });
+  });
+});
