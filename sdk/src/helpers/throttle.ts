@@ -7,7 +7,25 @@ export interface ThrottleOptions {
    * (1000 for "1 message per second per channel").
    */
   intervalMs: number;
+  /**
+   * What `intervalMs` is measured from:
+   * - `"start"` (default): from one slot's grant to the next, i.e. between
+   *   request starts;
+   * - `"completion"`: from the end of one slot (its `release`, or the end of
+   *   `run`'s function) to the next grant. A slot is then held while its work
+   *   runs, so a key has at most one slot in use. Use it when the target
+   *   counts arrival times and an answer may be slow: with start spacing, a
+   *   slow request (a new connection) followed by a fast one can arrive less
+   *   than `intervalMs` apart.
+   */
+  spacing?: "start" | "completion";
 }
+
+/**
+ * Ends a slot of a {@link Throttle} (see {@link ThrottleOptions.spacing});
+ * calling it again does nothing. With `"start"` spacing it does nothing at all.
+ */
+export type ReleaseSlot = () => void;
 
 /**
  * A per-key rate limiter. Callers of one key get their slots in FIFO order,
@@ -20,13 +38,17 @@ export interface Throttle {
    * waiting, the caller leaves the queue at once and the promise rejects with
    * `toChannelError(signal.reason)` (`CancelledError` or
    * `DeadlineExceededError`); the others keep their order.
+   *
+   * Resolves with the slot's `release`. With `"completion"` spacing, call it
+   * (in a `finally`) when the work is done: the key's next slot comes
+   * `intervalMs` after it, and not before it is called.
    */
-  wait(key: string, signal?: AbortSignal): Promise<void>;
+  wait(key: string, signal?: AbortSignal): Promise<ReleaseSlot>;
   /**
    * Waits for a slot of `key`, then runs `fn`. When `fn` throws an error with
    * `retryAfterMs` (a `RateLimitedError`), the key is {@link penalize}d by
    * that much before the error is rethrown, so the next caller of the key
-   * honours the target's Retry-After.
+   * honours the target's Retry-After. The slot is released when `fn` ends.
    */
   run<T>(key: string, fn: () => T | Promise<T>, signal?: AbortSignal): Promise<T>;
   /**
@@ -34,6 +56,14 @@ export interface Throttle {
    * 429's Retry-After). A shorter penalty never shortens an existing pause.
    */
   penalize(key: string, ms: number): void;
+  /**
+   * Milliseconds until `key`'s next slot is due: 0 when a caller would get
+   * one at once. Callers already queued for the key are not counted. While
+   * a `"completion"`-spaced slot is held it is at least `intervalMs` (the
+   * slot's end is not known yet). Use it to decide whether waiting for a
+   * slot still fits in a time budget.
+   */
+  msUntilSlot(key: string): number;
   /** Callers of `key` waiting for a slot. */
   pending(key: string): number;
   /** Keys the throttle currently remembers (busy or recently used). */
@@ -41,7 +71,7 @@ export interface Throttle {
 }
 
 interface Waiter {
-  resolve: () => void;
+  resolve: (release: ReleaseSlot) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
@@ -52,6 +82,8 @@ interface KeyState {
   nextAt: number;
   queue: Waiter[];
   timer: NodeJS.Timeout | undefined;
+  /** A `"completion"`-spaced slot is in use: nothing is granted until it is released. */
+  held: boolean;
 }
 
 /**
@@ -71,6 +103,12 @@ export function createThrottle(options: ThrottleOptions): Throttle {
   if (!Number.isFinite(intervalMs) || intervalMs < 0) {
     throw new RangeError(`createThrottle: intervalMs must be a finite number >= 0, got ${intervalMs}`);
   }
+  const spacing = options.spacing ?? "start";
+  if (spacing !== "start" && spacing !== "completion") {
+    throw new RangeError(`createThrottle: spacing must be "start" or "completion", got ${String(spacing)}`);
+  }
+  const holds = spacing === "completion";
+  const noop: ReleaseSlot = () => {};
   const keys = new Map<string, KeyState>();
 
   const schedule = (key: string, state: KeyState) => {
@@ -84,6 +122,8 @@ export function createThrottle(options: ThrottleOptions): Throttle {
 
   const tick = (key: string, state: KeyState) => {
     state.timer = undefined;
+    // A held slot's release schedules the next grant.
+    if (state.held) return;
     const now = Date.now();
     if (now < state.nextAt) {
       schedule(key, state);
@@ -94,35 +134,49 @@ export function createThrottle(options: ThrottleOptions): Throttle {
       keys.delete(key);
       return;
     }
-    grant(state, waiter, now);
+    grant(key, state, waiter, now);
     schedule(key, state);
   };
 
-  const grant = (state: KeyState, waiter: Waiter, now: number) => {
+  const take = (key: string, state: KeyState, now: number): ReleaseSlot => {
     state.nextAt = now + intervalMs;
+    if (!holds) return noop;
+    state.held = true;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      state.held = false;
+      state.nextAt = Math.max(state.nextAt, Date.now() + intervalMs);
+      schedule(key, state);
+    };
+  };
+
+  const grant = (key: string, state: KeyState, waiter: Waiter, now: number) => {
+    const release = take(key, state, now);
     if (waiter.onAbort) waiter.signal?.removeEventListener("abort", waiter.onAbort);
-    waiter.resolve();
+    waiter.resolve(release);
   };
 
   const stateOf = (key: string): KeyState => {
     let state = keys.get(key);
     if (!state) {
-      state = { nextAt: 0, queue: [], timer: undefined };
+      state = { nextAt: 0, queue: [], timer: undefined, held: false };
       keys.set(key, state);
     }
     return state;
   };
 
-  const wait = (key: string, signal?: AbortSignal): Promise<void> => {
+  const wait = (key: string, signal?: AbortSignal): Promise<ReleaseSlot> => {
     if (signal?.aborted) return Promise.reject(toChannelError(signal.reason));
     const state = stateOf(key);
     const now = Date.now();
-    if (state.queue.length === 0 && now >= state.nextAt) {
-      state.nextAt = now + intervalMs;
+    if (state.queue.length === 0 && !state.held && now >= state.nextAt) {
+      const release = take(key, state, now);
       schedule(key, state);
-      return Promise.resolve();
+      return Promise.resolve(release);
     }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<ReleaseSlot>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
       if (signal) {
         waiter.onAbort = () => {
@@ -134,7 +188,7 @@ export function createThrottle(options: ThrottleOptions): Throttle {
         signal.addEventListener("abort", waiter.onAbort, { once: true });
       }
       state.queue.push(waiter);
-      if (state.queue.length === 1) schedule(key, state);
+      if (state.queue.length === 1 && !state.held) schedule(key, state);
     });
   };
 
@@ -150,16 +204,24 @@ export function createThrottle(options: ThrottleOptions): Throttle {
   return {
     wait,
     async run<T>(key: string, fn: () => T | Promise<T>, signal?: AbortSignal): Promise<T> {
-      await wait(key, signal);
+      const release = await wait(key, signal);
       try {
         return await fn();
       } catch (error) {
         const retryAfterMs = isChannelError(error) ? error.retryAfterMs : undefined;
         if (retryAfterMs !== undefined) penalize(key, retryAfterMs);
         throw error;
+      } finally {
+        release();
       }
     },
     penalize,
+    msUntilSlot(key) {
+      const state = keys.get(key);
+      if (!state) return 0;
+      const due = Math.max(0, state.nextAt - Date.now());
+      return state.held ? Math.max(due, intervalMs) : due;
+    },
     pending: (key) => keys.get(key)?.queue.length ?? 0,
     get size() {
       return keys.size;

@@ -119,6 +119,70 @@ describe("createThrottle", () => {
     expect(since(start)).toBeGreaterThanOrEqual(250 - SLACK);
   });
 
+  it("msUntilSlot says how long until a key's next slot: 0 when free, the interval or a penalty otherwise", async () => {
+    const throttle = createThrottle({ intervalMs: 400 });
+    expect(throttle.msUntilSlot("k")).toBe(0);
+    await throttle.wait("k");
+    expect(throttle.msUntilSlot("k")).toBeGreaterThan(300);
+    expect(throttle.msUntilSlot("k")).toBeLessThanOrEqual(400);
+    expect(throttle.msUntilSlot("other")).toBe(0);
+    throttle.penalize("k", 5000);
+    expect(throttle.msUntilSlot("k")).toBeGreaterThan(4900);
+    const quick = createThrottle({ intervalMs: 40 });
+    await quick.wait("k");
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(quick.msUntilSlot("k")).toBe(0);
+  });
+
+  it("with completion spacing, measures the interval from the end of the previous slot", async () => {
+    const throttle = createThrottle({ intervalMs: 150, spacing: "completion" });
+    const marks: number[] = [];
+    const start = performance.now();
+    // The first slot's work takes 300 ms, longer than the interval.
+    const first = throttle.run("k", async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      marks.push(since(start));
+    });
+    const second = throttle.run("k", () => marks.push(since(start)));
+    await Promise.all([first, second]);
+    expect(marks[0]).toBeGreaterThanOrEqual(300 - SLACK);
+    // Not at 150 ms (start spacing) but 150 ms after the first slot ended.
+    expect(marks[1]! - marks[0]!).toBeGreaterThanOrEqual(150 - SLACK);
+  });
+
+  it("with completion spacing, a slot from wait is held until its release, which is idempotent", async () => {
+    const throttle = createThrottle({ intervalMs: 50, spacing: "completion" });
+    const release = await throttle.wait("k");
+    expect(throttle.msUntilSlot("k")).toBeGreaterThanOrEqual(50);
+    let granted = false;
+    const next = throttle.wait("k").then((r) => {
+      granted = true;
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(granted).toBe(false);
+    const released = performance.now();
+    release();
+    release();
+    (await next)();
+    expect(performance.now() - released).toBeGreaterThanOrEqual(50 - SLACK);
+    expect(throttle.pending("k")).toBe(0);
+  });
+
+  it("with completion spacing, a penalty during a held slot still applies after its release", async () => {
+    const throttle = createThrottle({ intervalMs: 20, spacing: "completion" });
+    const release = await throttle.wait("k");
+    throttle.penalize("k", 300);
+    const start = performance.now();
+    release();
+    await throttle.wait("k");
+    expect(since(start)).toBeGreaterThanOrEqual(300 - SLACK - 10);
+  });
+
+  it("rejects an unknown spacing", () => {
+    expect(() => createThrottle({ intervalMs: 1, spacing: "end" as "start" })).toThrow(/spacing/);
+  });
+
   it("forgets idle keys once their next slot has come", async () => {
     const throttle = createThrottle({ intervalMs: 30 });
     await Promise.all(Array.from({ length: 500 }, (_, i) => throttle.wait(`key-${i}`)));
