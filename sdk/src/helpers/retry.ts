@@ -18,6 +18,13 @@ export interface RetryAttempt {
   signal: AbortSignal;
   /** Milliseconds left of the budget when the attempt started. */
   remainingMs: number;
+  /**
+   * Milliseconds left of the budget now. Read it after any wait inside the
+   * attempt (a throttle slot) to size the attempt's own timeout, e.g.
+   * `Math.min(2000, timeLeftMs() - 100)`, so the attempt fails with its own,
+   * specific error a little before the budget aborts it.
+   */
+  timeLeftMs(): number;
 }
 
 /** Passed to {@link RetryOptions.onRetry} before each wait. */
@@ -45,6 +52,21 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** Most attempts, the first included. Default 5. */
   maxAttempts?: number;
+  /**
+   * A retry is started only if at least this many ms of the budget remain
+   * when it would start (after its wait); otherwise retry gives up at once
+   * with the last failure. An attempt with less time would most likely be
+   * cut off by the budget and only delay the answer. Default 250.
+   */
+  minAttemptMs?: number;
+  /**
+   * How long the next attempt will have to wait anyway before it can send,
+   * in ms: a throttle's `msUntilSlot(key)` when the attempt waits for a slot.
+   * It is counted, not slept (the attempt does its own waiting): retry gives
+   * up when `max(backoff, readyInMs()) + minAttemptMs` does not fit in what
+   * is left of the budget.
+   */
+  readyInMs?: () => number;
   /** Decides which failures are retried. Default: `error.retryable` (rate limits, 5xx, network). */
   shouldRetry?: (error: ChannelError) => boolean;
   /** Called before each wait; log here. */
@@ -65,11 +87,16 @@ const DEFAULT_BUDGET_MS = 4000;
  * `RateLimitedError` with `retryAfterMs` waits exactly that long instead of
  * the backoff.
  *
- * When the next wait would end past the budget (or `maxAttempts` is reached),
- * retry fails at once, without sleeping, with an error of the last failure's
- * class whose message says how many attempts were made, in how long, and
- * why it gave up; the last failure is its `cause`. When the budget runs out
- * during an attempt, the error is a `DeadlineExceededError`.
+ * When the next wait would end past the budget, would leave less than
+ * `minAttemptMs` for the next attempt, or `maxAttempts` is reached, retry
+ * fails at once, without sleeping, with an error of the last failure's
+ * class and code whose message says how many attempts were made, in how
+ * long, and why it gave up; the last failure is its `cause`. The same holds
+ * when the budget runs out *during* a retry: the call fails with what the
+ * target last answered (`gave up after 3 attempts in 4001 ms (the budget ran
+ * out during attempt 3); last error: …`), not with a deadline. Only when
+ * the very first attempt outlives the budget, with no failure to report,
+ * the error is a `DeadlineExceededError`.
  *
  * @example
  * await retry(({ signal }) => http.postJson(url, body, { signal }), { signal: ctx.signal });
@@ -79,11 +106,13 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
   const baseDelayMs = options.baseDelayMs ?? 200;
   const maxDelayMs = options.maxDelayMs ?? 2000;
   const maxAttempts = options.maxAttempts ?? 5;
+  const minAttemptMs = options.minAttemptMs ?? 250;
   const shouldRetry = options.shouldRetry ?? ((error: ChannelError) => error.retryable);
   const random = options.random ?? Math.random;
   const callerSignal = options.signal;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  const timeLeftMs = () => Math.max(0, budgetMs - elapsed());
 
   if (callerSignal?.aborted) throw toChannelError(callerSignal.reason);
   // One budget signal for the whole call: its reason says what ran out.
@@ -99,14 +128,15 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
     for (let attempt = 1; ; attempt++) {
       let error: ChannelError;
       try {
-        return await fn({ attempt, signal, remainingMs: Math.max(0, budgetMs - elapsed()) });
+        return await fn({ attempt, signal, remainingMs: timeLeftMs(), timeLeftMs });
       } catch (thrown) {
         if (callerSignal?.aborted) throw toChannelError(callerSignal.reason);
         if (budget.signal.aborted) {
+          // What the target last said is more useful than "too late".
+          if (lastError) throw giveUp(lastError, attempt, elapsed(), `the budget ran out during attempt ${attempt}`);
           throw new DeadlineExceededError(
-            `gave up after ${attempt} attempt${attempt === 1 ? "" : "s"} in ${elapsed()} ms: the retry budget of ${budgetMs} ms ran out during attempt ${attempt}` +
-              (lastError ? `; the previous attempt failed with: ${lastError.message}` : ""),
-            { cause: lastError ?? thrown, hint: "the target is too slow; check its status or raise the budget" },
+            `gave up after 1 attempt in ${elapsed()} ms: the retry budget of ${budgetMs} ms ran out during attempt 1`,
+            { cause: thrown, hint: "the target is too slow; check its status or raise the budget" },
           );
         }
         error = toAttemptError(thrown, callerSignal);
@@ -122,6 +152,14 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
           error.retryAfterMs !== undefined
             ? `the target asked to wait ${delayMs} ms but only ${Math.max(0, remaining)} ms of the ${budgetMs} ms budget remain`
             : `the next backoff of ${delayMs} ms would exceed the ${budgetMs} ms budget (${Math.max(0, remaining)} ms left)`;
+        throw giveUp(error, attempt, elapsed(), why);
+      }
+      const waitMs = Math.max(delayMs, options.readyInMs?.() ?? 0);
+      if (waitMs + minAttemptMs > remaining) {
+        const why =
+          waitMs >= remaining
+            ? `the next attempt must wait ${waitMs} ms for its slot but only ${Math.max(0, remaining)} ms of the ${budgetMs} ms budget remain`
+            : `after waiting ${waitMs} ms only ${remaining - waitMs} ms would be left for attempt ${attempt + 1}, less than minAttemptMs (${minAttemptMs} ms)`;
         throw giveUp(error, attempt, elapsed(), why);
       }
       options.onRetry?.({ attempt, error, delayMs });

@@ -122,7 +122,8 @@ describe("retry", () => {
         attempts++;
         throw new UnavailableError("503");
       },
-      { budgetMs: 500, baseDelayMs: 100, maxDelayMs: 400, maxAttempts: 100, random: () => 0.999 },
+      // minAttemptMs 0: this is about the backoff alone (minAttemptMs has its own test).
+      { budgetMs: 500, baseDelayMs: 100, maxDelayMs: 400, maxAttempts: 100, random: () => 0.999, minAttemptMs: 0 },
     ).catch((e: unknown) => e)) as ChannelError;
     const elapsed = since(start);
     expect(error).toBeInstanceOf(UnavailableError);
@@ -139,20 +140,80 @@ describe("retry", () => {
     expect(calls).toEqual([1, 2, 3]);
   });
 
-  it("aborts a running attempt when the budget runs out, with DeadlineExceededError", async () => {
+  it("aborts a running retry when the budget runs out, failing with the last error instead of a deadline", async () => {
+    const first = new UnavailableError("first failed", { hint: "try later" });
     const start = performance.now();
     const error = (await retry(
       ({ attempt, signal }) =>
         new Promise((_resolve, reject) => {
-          if (attempt === 1) reject(new UnavailableError("first failed"));
+          if (attempt === 1) reject(first);
           signal.addEventListener("abort", () => reject(signal.reason));
         }),
       { budgetMs: 300, baseDelayMs: 1 },
     ).catch((e: unknown) => e)) as ChannelError;
-    expect(error).toBeInstanceOf(DeadlineExceededError);
-    expect(error.message).toMatch(/^gave up after 2 attempts in \d+ ms: the retry budget of 300 ms ran out during attempt 2; the previous attempt failed with: first failed$/);
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error.code).toBe(ErrorCode.Unavailable);
+    expect(error.message).toMatch(/^gave up after 2 attempts in \d+ ms \(the budget ran out during attempt 2\); last error: first failed$/);
+    expect(error.cause).toBe(first);
+    expect(error.hint).toBe("try later");
     expect(since(start)).toBeGreaterThanOrEqual(290);
     expect(since(start)).toBeLessThan(1000);
+  });
+
+  it("fails with DeadlineExceededError when the very first attempt outlives the budget", async () => {
+    const start = performance.now();
+    const error = (await retry(
+      ({ signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+      { budgetMs: 200 },
+    ).catch((e: unknown) => e)) as ChannelError;
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect(error.message).toMatch(/^gave up after 1 attempt in \d+ ms: the retry budget of 200 ms ran out during attempt 1$/);
+    expect(since(start)).toBeGreaterThanOrEqual(190);
+    expect(since(start)).toBeLessThan(1000);
+  });
+
+  it("does not start a retry with less than minAttemptMs left, and gives up with the last error", async () => {
+    const limited = new RateLimitedError("429", { retryAfterMs: 250 });
+    const { fn, calls } = failing(limited);
+    const start = performance.now();
+    const error = (await retry(fn, { budgetMs: 500, minAttemptMs: 300 }).catch((e: unknown) => e)) as ChannelError;
+    expect(since(start)).toBeLessThan(200);
+    expect(calls).toEqual([1]);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error.message).toMatch(/^gave up after 1 attempt in \d+ ms \(after waiting 250 ms only \d+ ms would be left for attempt 2, less than minAttemptMs \(300 ms\)\); last error: 429$/);
+    expect(error.cause).toBe(limited);
+    // The same wait with room for an attempt is taken.
+    expect(await retry(failing(limited).fn, { budgetMs: 1000, minAttemptMs: 300 })).toBe("ok");
+  });
+
+  it("counts readyInMs (a throttle's wait) against the budget without sleeping it", async () => {
+    const { fn, calls } = failing(new UnavailableError("503"));
+    const start = performance.now();
+    const error = (await retry(fn, { budgetMs: 1000, baseDelayMs: 1, readyInMs: () => 5000 }).catch((e: unknown) => e)) as ChannelError;
+    expect(since(start)).toBeLessThan(200);
+    expect(calls).toEqual([1]);
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error.message).toMatch(/the next attempt must wait 5000 ms for its slot but only \d+ ms of the 1000 ms budget remain\); last error: 503$/);
+    const delays: number[] = [];
+    const slept = performance.now();
+    expect(await retry(failing(new UnavailableError("503")).fn, { baseDelayMs: 1, readyInMs: () => 300, onRetry: (e) => delays.push(e.delayMs) })).toBe("ok");
+    expect(delays).toEqual([0]);
+    expect(since(slept)).toBeLessThan(250);
+  });
+
+  it("tells an attempt how much of the budget is left now", async () => {
+    const left: number[] = [];
+    await retry(
+      async ({ remainingMs, timeLeftMs }) => {
+        left.push(remainingMs);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        left.push(timeLeftMs());
+      },
+      { budgetMs: 1000 },
+    );
+    expect(left[0]).toBeGreaterThan(990);
+    expect(left[1]).toBeLessThanOrEqual(810);
+    expect(left[1]).toBeGreaterThan(500);
   });
 
   it("gives each attempt the remaining budget", async () => {
