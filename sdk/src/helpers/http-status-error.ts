@@ -1,4 +1,5 @@
 import { type ChannelError, createChannelError, ErrorCode } from "../errors.js";
+import { attachResponse, type HttpErrorResponse } from "./http-error-response.js";
 
 /** What {@link httpStatusError} needs to describe a failed response. */
 export interface HttpFailure {
@@ -10,6 +11,8 @@ export interface HttpFailure {
   bodySnippet: string;
   /** Delay the target asked for (429), in ms. */
   retryAfterMs?: number;
+  /** The redacted answer, readable later with `httpErrorResponse(error)`. */
+  response?: HttpErrorResponse;
 }
 
 /**
@@ -48,5 +51,6 @@ export function httpStatusError(failure: HttpFailure): ChannelError {
   const wait = failure.retryAfterMs !== undefined ? ` (retry after ${failure.retryAfterMs} ms)` : "";
   const message = `${failure.method} ${failure.url} answered HTTP ${failure.status}${wait}${body}`;
   const hint = failure.status < 400 ? "redirects are not followed; use the final URL" : hints[code];
-  return createChannelError(code, message, { hint, retryAfterMs: failure.retryAfterMs });
+  const error = createChannelError(code, message, { hint, retryAfterMs: failure.retryAfterMs });
+  return failure.response ? attachResponse(error, failure.response) : error;
 }

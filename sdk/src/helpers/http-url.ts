@@ -41,11 +41,16 @@ function safeDecode(part: string): string {
   }
 }
 
-/** A 429's delay: Retry-After, else JSON retry_after, else X-RateLimit-Reset-After (seconds). */
+/**
+ * A 429's delay: the JSON body's `retry_after`, else `Retry-After`, else
+ * `X-RateLimit-Reset-After` (seconds). The body comes first because
+ * platforms that send both give it in float seconds (`0.337`) and round the
+ * header up to whole seconds (`1`).
+ */
 export function retryAfterOf(headers: IncomingHttpHeaders, json: unknown): number | undefined {
   return (
-    parseRetryAfter(headers["retry-after"]) ??
     parseRetryAfterBody(json) ??
+    parseRetryAfter(headers["retry-after"]) ??
     parseRetryAfter(headers["x-ratelimit-reset-after"])
   );
 }

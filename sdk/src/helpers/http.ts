@@ -1,6 +1,15 @@
 import type { Dispatcher } from "undici";
-import { InvalidArgumentError, isChannelError, RejectedError, toChannelError, UnavailableError } from "../errors.js";
+import {
+  type ChannelError,
+  InvalidArgumentError,
+  isChannelError,
+  RateLimitedError,
+  RejectedError,
+  toChannelError,
+  UnavailableError,
+} from "../errors.js";
 import { parseJsonBody, readBody } from "./http-body.js";
+import { redactedResponse } from "./http-error-response.js";
 import { httpStatusError } from "./http-status-error.js";
 import { redactUrl, snippet } from "./redact.js";
 import type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from "./http-types.js";
@@ -17,6 +26,8 @@ let undici: Promise<typeof import("undici")> | undefined;
 const loadUndici = () => (undici ??= import("undici"));
 
 const SECRET_HEADER = /authorization|cookie|token|secret|key/i;
+/** How much earlier than the retry budget an attempt's own timeout fires. */
+const BUDGET_MARGIN_MS = 100;
 
 /**
  * Creates an HTTP client on undici whose failures are typed SDK errors:
@@ -52,13 +63,27 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     return secretForms(values);
   };
 
-  const once = async <T>(req: HttpRequest, signal: AbortSignal | undefined): Promise<HttpResponse<T>> => {
+  /** What every attempt of one request shares: the method, URL and how to show it. */
+  const prepare = (req: HttpRequest) => {
     const method = (req.method ?? (req.json !== undefined || req.body !== undefined ? "POST" : "GET")).toUpperCase();
     const url = resolveUrl(req, options.baseUrl);
     const secretUrl = req.secretUrl ?? options.secretUrl ?? false;
     const secrets = secretsFor(req, url, secretUrl);
-    const shownUrl = redactUrl(url, { secretUrl, secrets });
-    const timeoutMs = req.timeoutMs ?? options.timeoutMs ?? 2500;
+    return { method, url, secrets, shownUrl: redactUrl(url, { secretUrl, secrets }) };
+  };
+  type Prepared = ReturnType<typeof prepare>;
+
+  const once = async <T>(
+    req: HttpRequest,
+    { method, url, secrets, shownUrl }: Prepared,
+    signal: AbortSignal | undefined,
+    timeLeftMs?: () => number,
+  ): Promise<HttpResponse<T>> => {
+    const configuredMs = req.timeoutMs ?? options.timeoutMs ?? 2500;
+    // Inside its own retry, an attempt ends a little before the budget does,
+    // so it fails with its own error (what the target did) rather than
+    // being cut off by the budget. Read after the throttle wait.
+    const timeoutMs = timeLeftMs ? Math.max(1, Math.min(configuredMs, timeLeftMs() - BUDGET_MARGIN_MS)) : configuredMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const headers: Record<string, string> = { "user-agent": options.userAgent ?? "errand-channel-sdk" };
@@ -98,6 +123,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         status: response.statusCode,
         bodySnippet: snippet(read.text, secrets),
         retryAfterMs,
+        response: redactedResponse(response.statusCode, response.headers, json, read.truncated, secrets),
       });
     } catch (error) {
       if (isChannelError(error)) throw error;
@@ -122,15 +148,36 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
 
   const request = async <T>(req: HttpRequest): Promise<HttpResponse<T>> => {
     const retryOptions = req.retry === false || clientRetry === false ? false : { ...clientRetry, ...req.retry };
-    const attempt = (signal: AbortSignal | undefined) =>
-      req.throttleKey !== undefined && options.throttle
-        ? options.throttle.run(req.throttleKey, () => once<T>(req, signal), signal)
-        : once<T>(req, signal);
+    const prepared = prepare(req);
+    const key = req.throttleKey;
+    const throttle = key === undefined ? undefined : options.throttle;
+    const attempt = (signal: AbortSignal | undefined, timeLeftMs?: () => number) =>
+      throttle && key !== undefined
+        ? throttle.run(key, () => once<T>(req, prepared, signal, timeLeftMs), signal)
+        : once<T>(req, prepared, signal, timeLeftMs);
     if (retryOptions === false) return attempt(req.signal);
-    return retry(async ({ attempt: n, signal }) => ({ ...(await attempt(signal)), attempts: n }), {
-      ...retryOptions,
-      signal: req.signal,
-    });
+    let paused: ChannelError | undefined;
+    const shouldRetry = retryOptions.shouldRetry ?? ((error: ChannelError) => error.retryable);
+    return retry(
+      async ({ attempt: n, signal, timeLeftMs }) => {
+        const waitMs = throttle && key !== undefined ? throttle.msUntilSlot(key) : 0;
+        if (waitMs > 0 && waitMs >= timeLeftMs()) {
+          // Waiting out a long pause (a 429's Retry-After) would only end in a deadline error.
+          paused = new RateLimitedError(
+            `${prepared.method} ${prepared.shownUrl} is rate-limited for another ${waitMs} ms, longer than the call may wait (${timeLeftMs()} ms left)`,
+            { retryAfterMs: waitMs, hint: "the target asked to slow down; the request was not sent" },
+          );
+          throw paused;
+        }
+        return { ...(await attempt(signal, timeLeftMs)), attempts: n };
+      },
+      {
+        ...retryOptions,
+        signal: req.signal,
+        shouldRetry: (error) => error !== paused && shouldRetry(error),
+        readyInMs: throttle && key !== undefined ? () => throttle.msUntilSlot(key) : retryOptions.readyInMs,
+      },
+    );
   };
 
   return {

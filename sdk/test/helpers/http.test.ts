@@ -10,6 +10,7 @@ import {
   UnavailableError,
 } from "../../src/errors.js";
 import { createHttpClient } from "../../src/helpers/http.js";
+import { httpErrorResponse } from "../../src/helpers/http-error-response.js";
 import { createThrottle } from "../../src/helpers/throttle.js";
 import { type Sink, startSink } from "../../src/testing/sink.js";
 
@@ -248,6 +249,81 @@ describe("createHttpClient: retries, throttle, timeouts and cancellation", () =>
     const error = await failure(createHttpClient({ retry: false }).get(url));
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error.message).toContain("ECONNREFUSED");
+  });
+});
+
+describe("createHttpClient: the answer behind an error and the budget", () => {
+  it("keeps a failed answer's status, headers and JSON body on the error, readable through retry's give-up", async () => {
+    sink.behave({ status: 400, json: { code: 50035, message: "Invalid Form Body", errors: { embeds: { "0": {} } } }, headers: { "x-ratelimit-remaining": "4" } });
+    const error = await failure(createHttpClient({ retry: false }).postJson(`${sink.url}/hook`, {}));
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(httpErrorResponse(error)).toMatchObject({
+      status: 400,
+      headers: { "x-ratelimit-remaining": "4", "content-type": expect.stringContaining("application/json") },
+      json: { code: 50035, message: "Invalid Form Body", errors: { embeds: { "0": {} } } },
+      truncated: false,
+    });
+    // Not enumerable: JSON.stringify(error) and logs stay as they were.
+    expect(Object.keys(error)).not.toContain("response");
+    sink.behave({ status: 503, json: { message: "down" }, headers: { "x-request-id": "r-9" } });
+    const gaveUp = await failure(createHttpClient({ retry: { budgetMs: 400, baseDelayMs: 1 } }).get(`${sink.url}/x`));
+    expect(gaveUp.message).toMatch(/^gave up after/);
+    expect(httpErrorResponse(gaveUp)).toMatchObject({ status: 503, headers: { "x-request-id": "r-9" }, json: { message: "down" } });
+    expect(httpErrorResponse(new Error("unrelated"))).toBeUndefined();
+  });
+
+  it("masks auth-ish headers and known secrets in the answer it keeps", async () => {
+    const token = "T0KEN-9f8e7d6c5b4a";
+    sink.behave({
+      status: 401,
+      json: { error: "invalid_auth", echo: `/hooks/${token}`, nested: [{ url: `${sink.url}/hooks/${token}` }] },
+      headers: { "set-cookie": "session=abc123456789", "x-api-key-hint": "K3Y", "x-note": `see /hooks/${token}` },
+    });
+    const error = await failure(createHttpClient({ secretUrl: true, retry: false }).postJson(`${sink.url}/hooks/${token}`, {}));
+    const response = httpErrorResponse(error)!;
+    expect(response.headers["set-cookie"]).toBe("[redacted]");
+    expect(response.headers["x-api-key-hint"]).toBe("[redacted]");
+    // The path of a secret URL is itself a secret.
+    expect(response.headers["x-note"]).toBe("see /[redacted]");
+    expect(JSON.stringify(response)).not.toContain(token);
+    expect(response.json).toMatchObject({ error: "invalid_auth", echo: "/[redacted]" });
+  });
+
+  it("marks a failed answer larger than maxResponseBytes as truncated, without JSON", async () => {
+    sink.behave({ status: 500, json: { filler: "x".repeat(5000) } });
+    const error = await failure(createHttpClient({ retry: false, maxResponseBytes: 1000 }).get(`${sink.url}/big`));
+    expect(httpErrorResponse(error)).toMatchObject({ status: 500, truncated: true });
+    expect(httpErrorResponse(error)?.json).toBeUndefined();
+  });
+
+  it("prefers a JSON retry_after in float seconds over a whole-second Retry-After header", async () => {
+    sink.behave({ status: 429, retryAfter: 1, json: { message: "You are being rate limited.", retry_after: 0.35 } });
+    const error = await failure(createHttpClient({ retry: false }).get(`${sink.url}/limited`));
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error.retryAfterMs).toBe(350);
+  });
+
+  it("cuts an attempt's timeout to what is left of the budget, so it ends with the target's failure, not a deadline", async () => {
+    sink.behave({ hang: true });
+    const start = performance.now();
+    const error = await failure(createHttpClient({ timeoutMs: 5000, retry: { budgetMs: 600 } }).get(`${sink.url}/h`));
+    expect(error).toBeInstanceOf(UnavailableError);
+    expect(error.message).toMatch(/^gave up after 1 attempt in \d+ ms .*; last error: GET http:\/\/127\.0\.0\.1:\d+\/h got no complete answer within 5\d\d ms$/);
+    expect(since(start)).toBeGreaterThanOrEqual(450);
+    expect(since(start)).toBeLessThan(600 + 200);
+  });
+
+  it("fails at once with RateLimitedError when its throttle key is paused longer than the budget", async () => {
+    const throttle = createThrottle({ intervalMs: 100 });
+    const http = createHttpClient({ throttle });
+    throttle.penalize("C1", 30_000);
+    const start = performance.now();
+    const error = await failure(http.postJson(`${sink.url}/c`, {}, { throttleKey: "C1" }));
+    expect(since(start)).toBeLessThan(200);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error.message).toMatch(new RegExp(`^POST ${sink.url}/c is rate-limited for another \\d+ ms, longer than the call may wait`));
+    expect(error.retryAfterMs).toBeGreaterThan(29_000);
+    expect(sink.requests).toHaveLength(0);
   });
 });
 
