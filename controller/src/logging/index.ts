@@ -1,1 +1,2 @@
 export * from "./buffered-writer.js";
+export * from "./json-logger.js";

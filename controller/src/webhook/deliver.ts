@@ -1,4 +1,5 @@
 import type { Logger } from "@errand/channel-sdk";
+import type { DeadlineQueue } from "./deadlines.js";
 import type { DedupeStore } from "./dedupe/dedupe-store.js";
 import { WebhookError, WebhookErrorCode } from "./errors.js";
 import type { ApprovalHandler, DeliveryContext, TicketHandler } from "./handlers.js";
@@ -10,91 +11,152 @@ export interface DeliverDeps {
   onTickets: TicketHandler;
   onApprovals: ApprovalHandler | undefined;
   dedupe: DedupeStore;
-  handlerTimeoutMs: number;
+  /** Hand-off deadlines (webhook.timeouts.handler_ms). */
+  deadlines: DeadlineQueue;
   logger: Logger;
   /** Settling hand-offs, awaited on shutdown. */
   pending: Set<Promise<unknown>>;
 }
 
+/**
+ * Receives the 200 reply, or the error to answer with: a {@link WebhookError}
+ * (503) or, when the dedupe store itself failed, whatever it threw.
+ */
+export type DeliverCallback = (error: unknown, reply?: WebhookReply) => void;
+
+const DUPLICATE: WebhookReply = { status: "duplicate" };
+const TIMED_OUT = "webhook handler timed out";
+
 const unavailable = () =>
   new WebhookError(503, WebhookErrorCode.Unavailable, "the event could not be handed on; retry later", { "retry-after": "5" });
+const inProgress = () =>
+  new WebhookError(503, WebhookErrorCode.DeliveryInProgress, "this delivery id is being handled; retry later", { "retry-after": "1" });
 
-async function runHandlers(outcome: SourceOutcome, ctx: DeliveryContext, deps: DeliverDeps): Promise<void> {
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+}
+
+/** Runs `op`, then `ok` or `fail`, without a promise hop when `op` is synchronous. */
+function then<T>(op: () => T | PromiseLike<T>, ok: (value: T) => void, fail: (error: unknown) => void): void {
+  let result: T | PromiseLike<T>;
+  try {
+    result = op();
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  if (isThenable(result)) result.then(ok, fail);
+  else ok(result);
+}
+
+async function runBoth(outcome: SourceOutcome, ctx: DeliveryContext, deps: DeliverDeps): Promise<void> {
   if (outcome.tickets.length > 0) await deps.onTickets(outcome.tickets, ctx);
-  if (outcome.approvals.length > 0) await deps.onApprovals?.(outcome.approvals, ctx);
+  await deps.onApprovals?.(outcome.approvals, ctx);
+}
+
+function runHandlers(outcome: SourceOutcome, ctx: DeliveryContext, deps: DeliverDeps): void | PromiseLike<void> {
+  if (outcome.approvals.length > 0) return runBoth(outcome, ctx, deps);
+  return outcome.tickets.length > 0 ? deps.onTickets(outcome.tickets, ctx) : undefined;
+}
+
+function acceptedReply(outcome: SourceOutcome): WebhookReply {
+  const tickets = new Array<string>(outcome.tickets.length);
+  for (let i = 0; i < tickets.length; i++) tickets[i] = (outcome.tickets[i] as { id: string }).id;
+  return outcome.approvals.length > 0 ? { status: "accepted", tickets, approvals: outcome.approvals.length } : { status: "accepted", tickets };
 }
 
 /**
- * Hands a mapped delivery to the handlers, once per delivery id. Resolves
- * with the 200 reply; rejects with a 503 {@link WebhookError} when the
- * handler failed or ran out of time. A hand-off that outlives its timeout
- * keeps its dedupe claim until it settles, so a retry that arrives meanwhile
- * is told to come back later rather than handled twice.
+ * Hands a mapped delivery to the handlers, once per delivery id, and calls
+ * `done` with the 200 reply or a 503 {@link WebhookError} when the handler
+ * failed or ran out of time. A hand-off that outlives its timeout keeps its
+ * dedupe claim until it settles, so a retry that arrives meanwhile is told
+ * to come back later rather than handled twice. Synchronous stores and
+ * handlers are followed without a promise hop.
  */
-export async function deliver(
-  outcome: SourceOutcome,
-  ctx: Omit<DeliveryContext, "signal">,
-  deps: DeliverDeps,
-): Promise<WebhookReply> {
+export function deliver(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal">, deps: DeliverDeps, done: DeliverCallback): void {
   if (outcome.approvals.length > 0 && !deps.onApprovals) {
     deps.logger.warn("approval callback dropped: no approval handler is configured", { source: ctx.source, delivery_id: ctx.deliveryId });
-    return { status: "ignored", reason: "no approval handler is configured" };
+    done(undefined, { status: "ignored", reason: "no approval handler is configured" });
+    return;
   }
-  const key = ctx.deliveryId === undefined ? undefined : `${ctx.source}:${ctx.deliveryId}`;
-  if (key !== undefined) {
-    const claim = await deps.dedupe.claim(key);
-    if (claim === "duplicate") return { status: "duplicate" };
-    if (claim === "in_flight") {
-      throw new WebhookError(503, WebhookErrorCode.DeliveryInProgress, "this delivery id is being handled; retry later", { "retry-after": "1" });
-    }
+  if (ctx.deliveryId === undefined) {
+    handOff(outcome, ctx, undefined, deps, done);
+    return;
   }
-  // The signal is made on first use: most handlers never look at it, and an
-  // AbortController per request is measurable on the hot path.
+  const key = `${ctx.source}:${ctx.deliveryId}`;
+  then(
+    () => deps.dedupe.claim(key),
+    (claim) => {
+      if (claim === "duplicate") done(undefined, DUPLICATE);
+      else if (claim === "in_flight") done(inProgress());
+      else handOff(outcome, ctx, key, deps, done);
+    },
+    done,
+  );
+}
+
+function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal">, key: string | undefined, deps: DeliverDeps, done: DeliverCallback): void {
+  // No closure below refers to the outcome: a closure that outlives the
+  // request (a promise reaction, a deadline) would keep the parsed event alive.
+  const reply = acceptedReply(outcome);
+  // The signal is made on first use: most handlers never look at it.
   let controller: AbortController | undefined;
   let timedOut = false;
+  let lateSettled: (() => void) | undefined;
   const full: DeliveryContext = {
-    ...ctx,
+    source: ctx.source,
+    deliveryId: ctx.deliveryId,
     get signal() {
       controller ??= new AbortController();
-      if (timedOut && !controller.signal.aborted) controller.abort(new Error("webhook handler timed out"));
+      if (timedOut && !controller.signal.aborted) controller.abort(new Error(TIMED_OUT));
       return controller.signal;
     },
   };
-  const work = runHandlers(outcome, full, deps);
-  const settled = work.then(
-    () => (key === undefined ? undefined : deps.dedupe.commit(key)),
-    (error: unknown) => {
-      deps.logger.error("handler failed", { source: ctx.source, delivery_id: ctx.deliveryId, error });
-      return key === undefined ? undefined : deps.dedupe.release(key);
-    },
-  );
+  let deadline: ReturnType<DeadlineQueue["add"]> | undefined;
+  const settle = (error: WebhookError | undefined) => {
+    if (timedOut) {
+      lateSettled?.();
+      return;
+    }
+    if (deadline !== undefined) deps.deadlines.cancel(deadline);
+    if (error === undefined) done(undefined, reply);
+    else done(error);
+  };
+  const storeFailed = (error: unknown) => {
+    deps.logger.error("dedupe store failed", { source: ctx.source, delivery_id: ctx.deliveryId, error });
+    settle(unavailable());
+  };
+  const succeeded = () => {
+    if (key === undefined) settle(undefined);
+    else then(() => deps.dedupe.commit(key), () => settle(undefined), storeFailed);
+  };
+  const failed = (error: unknown) => {
+    deps.logger.error("handler failed", { source: ctx.source, delivery_id: ctx.deliveryId, error });
+    // Released, the id lets the sender's retry through.
+    if (key === undefined) settle(unavailable());
+    else then(() => deps.dedupe.release(key), () => settle(unavailable()), storeFailed);
+  };
+
+  let work: void | PromiseLike<void>;
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller?.abort(new Error("webhook handler timed out"));
-        deps.logger.error("handler timed out", { source: ctx.source, delivery_id: ctx.deliveryId, timeout_ms: deps.handlerTimeoutMs });
-        // The hand-off goes on without its request; shutdown waits for it.
-        const tracked = settled.catch((error: unknown) => deps.logger.error("dedupe store failed", { error }));
-        deps.pending.add(tracked);
-        void tracked.finally(() => deps.pending.delete(tracked));
-        reject(unavailable());
-      }, deps.handlerTimeoutMs);
-      settled.then(
-        () => {
-          clearTimeout(timer);
-          work.then(resolve, () => reject(unavailable()));
-        },
-        () => {
-          clearTimeout(timer);
-          reject(unavailable());
-        },
-      );
-    });
+    work = runHandlers(outcome, full, deps);
   } catch (error) {
-    throw error instanceof WebhookError ? error : unavailable();
+    failed(error);
+    return;
   }
-  const reply: WebhookReply = { status: "accepted", tickets: outcome.tickets.map((t) => t.id) };
-  if (outcome.approvals.length > 0) reply.approvals = outcome.approvals.length;
-  return reply;
+  if (!isThenable(work)) {
+    succeeded();
+    return;
+  }
+  deadline = deps.deadlines.add(() => {
+    timedOut = true;
+    controller?.abort(new Error(TIMED_OUT));
+    deps.logger.error("handler timed out", { source: ctx.source, delivery_id: ctx.deliveryId, timeout_ms: deps.deadlines.ms });
+    // The hand-off goes on without its request; shutdown waits for it.
+    const tracked = new Promise<void>((resolve) => (lateSettled = resolve));
+    deps.pending.add(tracked);
+    void tracked.then(() => deps.pending.delete(tracked));
+    done(unavailable());
+  });
+  work.then(succeeded, failed);
 }

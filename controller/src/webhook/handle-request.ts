@@ -32,96 +32,120 @@ function mediaTypeOf(req: IncomingMessage): string {
   return (semi === -1 ? value : value.slice(0, semi)).trim().toLowerCase();
 }
 
-/** Creates the `request` listener of the webhook server. */
+/**
+ * Creates the `request` listener of the webhook server. A webhook POST runs
+ * as plain callbacks: headers are checked, the body is read, authenticated,
+ * parsed and mapped inside its `end` event, and the answer is written as
+ * soon as the hand-off settled; the only promise hop is the ticket
+ * handler's own (and the dedupe store's, if it is asynchronous).
+ */
 export function createRequestHandler(deps: RequestDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const { logger, metrics } = deps;
 
   const finish = (source: string, outcome: Outcome, started: number, tickets: number, fields: Record<string, unknown>) => {
     const seconds = (performance.now() - started) / 1000;
     metrics.observe(source, outcome, seconds, tickets);
-    const level = outcome === "unavailable" || outcome === "internal_error" ? "warn" : "info";
-    logger[level]("webhook request", { source, outcome, ...fields, duration_ms: Math.round(seconds * 1e4) / 10 });
+    fields.duration_ms = Math.round(seconds * 1e4) / 10;
+    logger[outcome === "unavailable" || outcome === "internal_error" ? "warn" : "info"]("webhook request", fields);
   };
 
-  const serveSource = async (req: IncomingMessage, res: ServerResponse, sourceId: SourceId, started: number) => {
+  const fail = (req: IncomingMessage, res: ServerResponse, source: string, error: unknown, started: number) => {
+    const deliveryId = deliveryIdOf(req, deps.sources, source);
+    if (error instanceof ClientGoneError) {
+      finish(source, "client_gone", started, 0, { source, outcome: "client_gone", delivery_id: deliveryId });
+      return;
+    }
+    const known = error instanceof WebhookError;
+    const failure = known ? error : new WebhookError(500, "ERR_INTERNAL" as WebhookErrorCode, "internal error");
+    if (!known) logger.error("webhook request failed unexpectedly", { source, error });
+    // A refused body that was not read leaves the connection unusable: close it.
+    sendError(res, failure, deps.stopping() || failure.status === 413 || !req.complete);
+    const outcome = outcomeOfStatus(failure.status, failure.code);
+    finish(source, outcome, started, 0, { source, outcome, delivery_id: deliveryId, status: failure.status, error: failure.code, message: failure.message });
+  };
+
+  const serveSource = (req: IncomingMessage, res: ServerResponse, sourceId: SourceId, started: number) => {
     const source = deps.sources.get(sourceId);
     if (!source) {
-      throw new WebhookError(404, WebhookErrorCode.SourceNotConfigured, `the ${sourceId} source is not configured: ${ENABLE_HINT[sourceId]}`);
+      const message = `the ${sourceId} source is not configured: ${ENABLE_HINT[sourceId]}`;
+      return fail(req, res, sourceId, new WebhookError(404, WebhookErrorCode.SourceNotConfigured, message), started);
     }
     const headers = req.headers;
     const now = deps.now();
     const headerFailure = source.auth.checkHeaders(headers, now);
-    if (headerFailure !== undefined) throw unauthenticated(headerFailure);
-    const body = await readBody(req, deps.maxBodyBytes);
-    const bodyFailure = source.auth.checkBody(headers, body, now);
-    if (bodyFailure !== undefined) throw unauthenticated(bodyFailure);
-    const mediaType = mediaTypeOf(req);
-    if (!source.mediaTypes.includes(mediaType)) {
-      throw new WebhookError(415, WebhookErrorCode.UnsupportedMediaType, `content type ${mediaType} is not accepted; send ${source.mediaTypes.join(" or ")}`);
-    }
-    const outcome = source.map(body, mediaType, headers);
-    const deliveryId = firstHeader(headers, source.deliveryHeaders);
-    if (outcome.ignored !== undefined) {
-      sendJson(res, 200, { status: "ignored", reason: outcome.ignored }, undefined, deps.stopping());
-      finish(sourceId, "ignored", started, 0, { delivery_id: deliveryId, status: 200, reason: outcome.ignored });
-      return;
-    }
-    const reply = await deliver(outcome, { source: sourceId, deliveryId }, deps);
-    sendJson(res, 200, reply, undefined, deps.stopping());
-    const tickets = reply.status === "accepted" ? reply.tickets : [];
-    const status = reply.status === "ignored" ? "ignored" : reply.status;
-    finish(sourceId, status, started, tickets.length, { delivery_id: deliveryId, status: 200, tickets, approvals: outcome.approvals.length || undefined });
+    if (headerFailure !== undefined) return fail(req, res, sourceId, unauthenticated(headerFailure), started);
+    readBody(req, deps.maxBodyBytes, (bodyError, body) => {
+      try {
+        if (bodyError !== undefined) throw bodyError;
+        // Authenticated on the raw bytes before anything parses them.
+        const bodyFailure = source.auth.checkBody(headers, body, now);
+        if (bodyFailure !== undefined) throw unauthenticated(bodyFailure);
+        const mediaType = mediaTypeOf(req);
+        if (!source.mediaTypes.includes(mediaType)) {
+          throw new WebhookError(415, WebhookErrorCode.UnsupportedMediaType, `content type ${mediaType} is not accepted; send ${source.mediaTypes.join(" or ")}`);
+        }
+        const outcome = source.map(body, mediaType, headers);
+        const deliveryId = firstHeader(headers, source.deliveryHeaders);
+        if (outcome.ignored !== undefined) {
+          sendJson(res, 200, { status: "ignored", reason: outcome.ignored }, undefined, deps.stopping());
+          finish(sourceId, "ignored", started, 0, { source: sourceId, outcome: "ignored", delivery_id: deliveryId, status: 200, reason: outcome.ignored });
+          return;
+        }
+        const approvals = outcome.approvals.length || undefined;
+        deliver(outcome, { source: sourceId, deliveryId }, deps, (error, reply) => {
+          try {
+            if (reply === undefined) throw error;
+            sendJson(res, 200, reply, undefined, deps.stopping());
+            const tickets = reply.status === "accepted" ? reply.tickets : [];
+            finish(sourceId, reply.status, started, tickets.length, { source: sourceId, outcome: reply.status, delivery_id: deliveryId, status: 200, tickets, approvals });
+          } catch (failure) {
+            fail(req, res, sourceId, failure, started);
+          }
+        });
+      } catch (error) {
+        fail(req, res, sourceId, error, started);
+      }
+    });
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const started = performance.now();
-    const path = routePath(req.url);
-    const method = req.method ?? "GET";
-    let source: string = NO_SOURCE;
+  const serveOther = async (req: IncomingMessage, res: ServerResponse, path: string, method: string, started: number) => {
     try {
-      if (path === "/healthz" || (path === "/metrics" && deps.exposeMetrics)) {
-        if (method !== "GET" && method !== "HEAD") {
-          throw new WebhookError(405, WebhookErrorCode.MethodNotAllowed, `${path} answers GET and HEAD only`, { allow: "GET, HEAD" });
-        }
-        if (path === "/healthz") return sendText(res, 200, "ok", undefined, method === "HEAD");
-        const text = await metrics.registry.metrics();
-        return sendText(res, 200, text, metrics.registry.contentType, method === "HEAD");
+      if (method !== "GET" && method !== "HEAD") {
+        throw new WebhookError(405, WebhookErrorCode.MethodNotAllowed, `${path} answers GET and HEAD only`, { allow: "GET, HEAD" });
       }
-      const sourceId = ROUTES.get(path);
-      if (sourceId === undefined) {
-        throw new WebhookError(404, WebhookErrorCode.NotFound, `no route ${path}; webhook routes are ${ROUTE_LIST} (POST) and /healthz (GET)`);
-      }
-      source = sourceId;
-      if (method !== "POST") {
-        throw new WebhookError(405, WebhookErrorCode.MethodNotAllowed, `${path} accepts POST only`, { allow: "POST" });
-      }
-      await serveSource(req, res, sourceId, started);
+      if (path === "/healthz") return sendText(res, 200, "ok", undefined, method === "HEAD");
+      const text = await metrics.registry.metrics();
+      return sendText(res, 200, text, metrics.registry.contentType, method === "HEAD");
     } catch (error) {
-      if (error instanceof ClientGoneError) {
-        finish(source, "client_gone", started, 0, { delivery_id: deliveryIdOf(req, deps, source) });
-        return;
-      }
-      const known = error instanceof WebhookError;
-      const failure = known ? error : new WebhookError(500, "ERR_INTERNAL" as WebhookErrorCode, "internal error");
-      if (!known) logger.error("webhook request failed unexpectedly", { source, error });
-      // A refused body that was not read leaves the connection unusable: close it.
-      const close = deps.stopping() || failure.status === 413 || !req.complete;
-      sendError(res, failure, close);
-      finish(source, outcomeOfStatus(failure.status, failure.code), started, 0, {
-        delivery_id: deliveryIdOf(req, deps, source),
-        status: failure.status,
-        error: failure.code,
-        message: failure.message,
-      });
+      fail(req, res, NO_SOURCE, error, started);
     }
   };
 
   return (req, res) => {
-    void handle(req, res);
+    const started = performance.now();
+    const path = routePath(req.url);
+    const method = req.method ?? "GET";
+    if (path === "/healthz" || (path === "/metrics" && deps.exposeMetrics)) {
+      void serveOther(req, res, path, method, started);
+      return;
+    }
+    const sourceId = ROUTES.get(path);
+    if (sourceId === undefined) {
+      const message = `no route ${path}; webhook routes are ${ROUTE_LIST} (POST) and /healthz (GET)`;
+      return fail(req, res, NO_SOURCE, new WebhookError(404, WebhookErrorCode.NotFound, message), started);
+    }
+    if (method !== "POST") {
+      return fail(req, res, sourceId, new WebhookError(405, WebhookErrorCode.MethodNotAllowed, `${path} accepts POST only`, { allow: "POST" }), started);
+    }
+    try {
+      serveSource(req, res, sourceId, started);
+    } catch (error) {
+      fail(req, res, sourceId, error, started);
+    }
   };
 }
 
-function deliveryIdOf(req: IncomingMessage, deps: RequestDeps, source: string): string | undefined {
-  const found = deps.sources.get(source as SourceId);
+function deliveryIdOf(req: IncomingMessage, sources: ReadonlyMap<SourceId, WebhookSource>, source: string): string | undefined {
+  const found = sources.get(source as SourceId);
   return found ? firstHeader(req.headers, found.deliveryHeaders) : undefined;
 }

@@ -6,6 +6,11 @@ export class ClientGoneError extends Error {
   override readonly name = "ClientGoneError";
 }
 
+/** Receives the whole body, or why there is none. */
+export type BodyCallback = (error: WebhookError | ClientGoneError | undefined, body: Buffer) => void;
+
+const NO_BODY = Buffer.alloc(0);
+
 function tooLarge(limit: number): WebhookError {
   return new WebhookError(413, WebhookErrorCode.PayloadTooLarge, `body is larger than webhook.max_body_bytes (${limit} bytes)`, {
     connection: "close",
@@ -13,43 +18,46 @@ function tooLarge(limit: number): WebhookError {
 }
 
 /**
- * Reads a request body of at most `limit` bytes. A declared Content-Length
- * over the limit is refused before a byte is read; a chunked body is refused
- * as soon as it crosses the limit, and what was read so far is dropped.
+ * Reads a request body of at most `limit` bytes and calls `done` once. A
+ * declared Content-Length over the limit is refused before a byte is read;
+ * a chunked body is refused as soon as it crosses the limit, and what was
+ * read so far is dropped. A callback rather than a promise: the rest of the
+ * request runs in the `end` event, without a microtask hop.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, done: BodyCallback): void {
   const declared = req.headers["content-length"];
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge(limit));
-  return new Promise<Buffer>((resolve, reject) => {
-    let chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onGone);
-      req.off("close", onGone);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        chunks = [];
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
+  if (declared !== undefined && Number(declared) > limit) {
+    done(tooLarge(limit), NO_BODY);
+    return;
+  }
+  let first: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  let size = 0;
+  const cleanup = () => {
+    req.off("data", onData);
+    req.off("end", onEnd);
+    req.off("error", onGone);
+    req.off("close", onGone);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
       cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    };
-    const onGone = () => {
-      cleanup();
-      reject(new ClientGoneError("the client closed the connection before sending the whole body"));
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onGone);
-    req.on("close", onGone);
-  });
+      first = chunks = undefined;
+      done(tooLarge(limit), NO_BODY);
+    } else if (first === undefined) first = chunk;
+    else (chunks ??= [first]).push(chunk);
+  };
+  const onEnd = () => {
+    cleanup();
+    done(undefined, chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? NO_BODY));
+  };
+  const onGone = () => {
+    cleanup();
+    done(new ClientGoneError("the client closed the connection before sending the whole body"), NO_BODY);
+  };
+  req.on("data", onData);
+  req.on("end", onEnd);
+  req.on("error", onGone);
+  req.on("close", onGone);
 }

@@ -21,7 +21,7 @@ export function sendJson(
   const body = JSON.stringify(payload);
   // One writeHead call with every header is the cheapest path through node:http.
   const all: Record<string, string | number> = { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) };
-  if (headers) Object.assign(all, headers);
+  if (headers !== undefined) Object.assign(all, headers);
   if (close) all.connection = "close";
   res.writeHead(status, all);
   res.end(body);

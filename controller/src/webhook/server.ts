@@ -4,6 +4,7 @@ import { type Logger, silentLogger } from "@errand/channel-sdk";
 import type { Registry } from "prom-client";
 import type { SourceId, WebhookConfig } from "../config/webhook-config.js";
 import { createClientErrorHandler } from "./client-error.js";
+import { DeadlineQueue } from "./deadlines.js";
 import type { DedupeStore } from "./dedupe/dedupe-store.js";
 import { createMemoryDedupeStore } from "./dedupe/memory-dedupe-store.js";
 import { createRequestHandler } from "./handle-request.js";
@@ -77,7 +78,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     onTickets: options.onTickets,
     onApprovals: options.onApprovals,
     dedupe: options.dedupeStore ?? createMemoryDedupeStore(config.dedupe),
-    handlerTimeoutMs: t.handlerMs,
+    deadlines: new DeadlineQueue(t.handlerMs),
     logger,
     pending,
   }));

@@ -1,0 +1,132 @@
+import type { Logger, LogFields, LogLevel } from "@errand/channel-sdk";
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const RESERVED = new Set(["time", "level", "msg"]);
+const REDACTED = "[redacted]";
+
+/** Options of {@link createJsonLogger}. */
+export interface JsonLoggerOptions {
+  /** Lowest level written; default `ERRAND_LOG_LEVEL` or `info`. */
+  level?: LogLevel;
+  /** Fields on every record. */
+  fields?: LogFields;
+  /** Where a finished line (with its newline) goes; default standard error. */
+  write?: (line: string) => void;
+  /**
+   * Secret values to mask wherever they appear in a line, raw or JSON-escaped.
+   * Read once: pass every secret the process holds before logging starts.
+   */
+  secrets?: Iterable<string>;
+}
+
+function serializeError(error: Error): LogFields {
+  const out: LogFields = { name: error.name, message: error.message };
+  const code = (error as { code?: unknown }).code;
+  if (code !== undefined) out.code = code;
+  return out;
+}
+
+function replacer(_key: string, value: unknown): unknown {
+  if (value instanceof Error) return serializeError(value);
+  if (typeof value === "bigint") return value.toString();
+  return value;
+}
+
+/** One field value as JSON, or undefined when JSON.stringify would drop the field. */
+function encodeValue(value: unknown): string | undefined {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value);
+    case "number":
+      return Number.isFinite(value) ? String(value) : "null";
+    case "boolean":
+      return value ? "true" : "false";
+    case "bigint":
+      return `"${value.toString()}"`;
+    case "object":
+      return JSON.stringify(value, replacer);
+    default:
+      return undefined; // undefined, functions and symbols are left out, as JSON.stringify does
+  }
+}
+
+/**
+ * A {@link Logger} writing the same JSON lines as the SDK's `createLogger`
+ * (`{"time","level","msg",…fields}`, errors as `{name,message,code}`, every
+ * configured secret masked), built for a per-request log line: the base
+ * fields are encoded once, each record is concatenated field by field instead
+ * of spread into an object and serialized with a replacer, the timestamp is
+ * reused within a millisecond, and the secret forms are computed once, so
+ * masking costs one substring search per form.
+ */
+export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
+  const envLevel = process.env.ERRAND_LOG_LEVEL;
+  const level = options.level ?? (envLevel !== undefined && envLevel in RANK ? (envLevel as LogLevel) : "info");
+  const minimum = RANK[level];
+  const write = options.write ?? ((line: string) => void process.stderr.write(line));
+  const forms: string[] = [];
+  for (const secret of options.secrets ?? []) {
+    // Very short values would mask ordinary words; real secrets are longer.
+    if (secret.length < 4) continue;
+    for (const form of [secret, JSON.stringify(secret).slice(1, -1)]) if (!forms.includes(form)) forms.push(form);
+  }
+  const keys = new Map<string, string>();
+  const keyOf = (key: string) => {
+    let encoded = keys.get(key);
+    if (encoded === undefined) {
+      encoded = `,${JSON.stringify(key)}:`;
+      if (keys.size < 1000) keys.set(key, encoded);
+    }
+    return encoded;
+  };
+  let lastMs = -1;
+  let lastTime = "";
+  const timeNow = () => {
+    const ms = Date.now();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastTime = JSON.stringify(new Date(ms).toISOString());
+    }
+    return lastTime;
+  };
+  const mask = (line: string) => {
+    for (const form of forms) if (line.includes(form)) line = line.split(form).join(REDACTED);
+    return line;
+  };
+
+  const make = (base: LogFields): Logger => {
+    let encodedBase = "";
+    for (const key of Object.keys(base)) {
+      const value = encodeValue(base[key]);
+      if (value !== undefined) encodedBase += keyOf(key) + value;
+    }
+    const log = (lvl: LogLevel, message: string, extra?: LogFields) => {
+      if (RANK[lvl] < minimum) return;
+      let line = `{"time":${timeNow()},"level":"${lvl}","msg":${JSON.stringify(message)}`;
+      let fields = encodedBase;
+      if (extra !== undefined) {
+        for (const key in extra) {
+          if (!Object.hasOwn(extra, key)) continue;
+          if (RESERVED.has(key) || Object.hasOwn(base, key)) {
+            // A field overriding another keeps the SDK's spread semantics (and its key order).
+            line = JSON.stringify({ time: JSON.parse(lastTime), level: lvl, msg: message, ...base, ...extra }, replacer).slice(0, -1);
+            fields = "";
+            break;
+          }
+          const value = encodeValue(extra[key]);
+          if (value !== undefined) fields += keyOf(key) + value;
+        }
+      }
+      line = `${line}${fields}}\n`;
+      write(forms.length > 0 ? mask(line) : line);
+    };
+    return {
+      debug: (m, f) => log("debug", m, f),
+      info: (m, f) => log("info", m, f),
+      warn: (m, f) => log("warn", m, f),
+      error: (m, f) => log("error", m, f),
+      child: (more) => make({ ...base, ...more }),
+    };
+  };
+  return make(options.fields ?? {});
+}
