@@ -1,25 +1,24 @@
-import { defineChannel } from "@errand/channel-sdk";
+import { createDeliveryLane, type DeliveryLane, defineChannel } from "@errand/channel-sdk";
 import { createChatBClient } from "./api-client.js";
 import { type ChatBConfig, parseChatBConfig } from "./config.js";
 import { type ChatBState, deliver } from "./deliver.js";
 import { WebhookBucket } from "./rate-limit.js";
 import { renderComplete, renderNotify, renderStart } from "./render/payload.js";
-import { createSerialQueue, type SerialQueue } from "./serial-queue.js";
 import { VERSION } from "./version.js";
 
 export type { ChatBState };
 
-// Instances in one process that share a webhook share its bucket.
-const lanes = new Map<string, { bucket: WebhookBucket; queue: SerialQueue }>();
+// Instances in one process that share a webhook share its bucket and lane.
+const lanes = new Map<string, { bucket: WebhookBucket; lane: DeliveryLane }>();
 
 function laneFor(config: ChatBConfig) {
   const key = `${config.shownUrl}|${config.webhookId}`;
-  let lane = lanes.get(key);
-  if (!lane) {
-    lane = { bucket: new WebhookBucket(), queue: createSerialQueue() };
-    lanes.set(key, lane);
-  }
-  return lane;
+  const found = lanes.get(key);
+  if (found) return found;
+  const bucket = new WebhookBucket();
+  const entry = { bucket, lane: createDeliveryLane({ pacer: bucket, name: "chat_b: the webhook" }) };
+  lanes.set(key, entry);
+  return entry;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { sleep } from "@errand/channel-sdk";
+import { type Pacer, sleep } from "@errand/channel-sdk";
 
 /** What a response's rate-limit headers say about the webhook's bucket. */
 export interface RateLimitInfo {
@@ -49,8 +49,12 @@ export const DEFAULT_WINDOW = { limit: 5, windowMs: 2000 } as const;
  * headers arrive (the first burst, or an endpoint that sends none), a
  * sliding window of {@link DEFAULT_WINDOW} keeps the burst inside the
  * usual limit.
+ *
+ * It is the {@link Pacer} of the webhook's delivery lane. It stays here
+ * rather than in the SDK: it follows this platform's header set and its
+ * undocumented default window.
  */
-export class WebhookBucket {
+export class WebhookBucket implements Pacer {
   private resumeAt = 0;
   private readonly sent: number[] = [];
   /** The last headers seen, for logs and the benchmark. */
@@ -90,8 +94,26 @@ export class WebhookBucket {
   }
 
   /** Waits until the bucket allows the next request, or `signal` aborts. */
-  async ready(signal: AbortSignal): Promise<void> {
+  async ready(signal?: AbortSignal): Promise<void> {
     const ms = this.waitMs();
     if (ms > 0) await sleep(ms, signal);
+  }
+
+  // The Pacer side: one bucket per webhook, so the lane's key is not needed.
+
+  /** {@link Pacer.msUntilSlot}: {@link waitMs}. */
+  msUntilSlot(): number {
+    return this.waitMs();
+  }
+
+  /** {@link Pacer.wait}: waits until the bucket allows a request and notes that it leaves. */
+  async wait(_key: string, signal?: AbortSignal): Promise<void> {
+    await this.ready(signal);
+    this.sending();
+  }
+
+  /** {@link Pacer.penalize}: {@link pause}. */
+  penalize(_key: string, ms: number): void {
+    this.pause(ms);
   }
 }
