@@ -41,7 +41,11 @@ const BUDGET_MARGIN_MS = 100;
  * may still retry; only the caller's own deadline is `DeadlineExceededError`.
  *
  * Messages name method, redacted URL, status and a 200-character body
- * snippet; secrets never appear in them or in their `cause` chain.
+ * snippet; secrets never appear in them or in their `cause` chain. The
+ * redacted answer of a non-2xx status is kept for
+ * `httpErrorResponse(error)`. Inside its own retry, an attempt's timeout is
+ * cut to what is left of the budget, and a request whose throttle key is
+ * paused longer than that fails at once with `RateLimitedError`.
  *
  * @example
  * const http = createHttpClient({ throttle: createThrottle({ intervalMs: 1000 }), secretUrl: true });
