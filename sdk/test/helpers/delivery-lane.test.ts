@@ -1,33 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CancelledError, type ChannelError, RateLimitedError, UnavailableError } from "../../src/errors.js";
+import { CancelledError, RateLimitedError, UnavailableError } from "../../src/errors.js";
 import { createDeliveryLane, type Pacer } from "../../src/helpers/delivery-lane.js";
 import { createHttpClient } from "../../src/helpers/http.js";
 import { type Sink, startSink } from "../../src/testing/sink.js";
+import { failure } from "./failure.js";
 
 const since = (start: number) => performance.now() - start;
 
 let sink: Sink;
-beforeEach(async () => {
-  sink = await startSink();
-});
-afterEach(async () => {
-  await sink.close();
-});
+beforeEach(async () => void (sink = await startSink()));
+afterEach(() => sink.close());
 
 const http = createHttpClient({ retry: false });
 /** One attempt: a POST of `{ n }` with the lane's signal and timeout. */
 const post = (n: number, path = "/c") => (attempt: { signal: AbortSignal; timeoutMs: number }) =>
   http.postJson(`${sink.url}${path}`, { n }, { signal: attempt.signal, timeoutMs: attempt.timeoutMs });
 const sent = () => sink.requests.map((r) => [(r.json as { n: number }).n, r.status]);
-
-async function failure(promise: Promise<unknown>): Promise<ChannelError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ChannelError;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("createDeliveryLane", () => {
   it("delivers in call order even when the first send is retried", async () => {

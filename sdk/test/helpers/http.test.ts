@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   CancelledError,
-  type ChannelError,
   DeadlineExceededError,
   ErrorCode,
   InvalidArgumentError,
@@ -11,19 +10,11 @@ import {
 } from "../../src/errors.js";
 import { createHttpClient } from "../../src/helpers/http.js";
 import { httpErrorResponse } from "../../src/helpers/http-error-response.js";
+import { failure } from "./failure.js";
 import { createThrottle } from "../../src/helpers/throttle.js";
 import { type Sink, startSink } from "../../src/testing/sink.js";
 
 const since = (start: number) => performance.now() - start;
-
-async function failure(promise: Promise<unknown>): Promise<ChannelError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ChannelError;
-  }
-  throw new Error("expected the request to fail");
-}
 
 /** Every message, stack and hint along the cause chain. */
 function everyText(error: unknown): string {
