@@ -37,8 +37,11 @@ function link(ticket: Ticket): string {
 
 async function post(ctx: NotifyContext<State>, text: string) {
   const { config, http } = ctx.state;
-  // Retries 429 (after Retry-After) and 5xx within a 4 s budget; the
-  // throttle keeps to one message per second per channel.
+  // Retries 429 (after Retry-After) and 5xx within a 4 s budget, each attempt
+  // timed to fit it; when no attempt fits any more, the call fails with the
+  // service's last error. The throttle keeps to one message per second per
+  // channel; a channel paused by a Retry-After longer than the budget fails
+  // at once with ERR_RATE_LIMITED instead of waiting for the deadline.
   const response = await http.postJson<PostMessageResponse>(
     "chat.postMessage",
     { channel: config.channelId, text: truncate(text, MAX_TEXT) },

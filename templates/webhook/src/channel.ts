@@ -30,8 +30,10 @@ function link(ticket: Ticket): string {
 
 async function post(ctx: NotifyContext<State>, text: string) {
   const { config, http } = ctx.state;
-  // The SDK client retries 429 (after Retry-After) and 5xx within a 4 s
-  // budget, aborts at the call's deadline, and never prints the secret URL.
+  // The SDK client retries 429 (after Retry-After, or the JSON retry_after)
+  // and 5xx within a 4 s budget, ending with the target's last error when no
+  // attempt fits any more; it aborts at the call's deadline, fails at once
+  // when a Retry-After outlasts the budget, and never prints the secret URL.
   await http.postJson(config.webhookUrl, { text: truncate(text, MAX_TEXT) }, {
     signal: ctx.signal,
     throttleKey: config.webhookUrl,
