@@ -16,13 +16,16 @@ describe("helpers index", () => {
     const helpers = await import("../../src/helpers/index.js");
     expect(Object.keys(helpers).sort()).toEqual([
       "TRANSIENT_NETWORK_CODES",
+      "createDeliveryLane",
       "createHttpClient",
+      "createSerialQueue",
       "createThrottle",
       "errorCodeForStatus",
       "formatCost",
       "formatCount",
       "formatDuration",
       "formatTokens",
+      "httpErrorResponse",
       "httpStatusError",
       "isTransientNetworkError",
       "measure",
