@@ -35,3 +35,17 @@ describe("memory dedupe store", () => {
     expect(store.size).toBe(3);
   });
 });
+
+describe("memory dedupe store expiry", () => {
+  it("drops expired ids from memory, not only from answers", () => {
+    let now = 0;
+    const store = createMemoryDedupeStore({ ttlSeconds: 10, now: () => now });
+    store.claim("a");
+    store.commit("a");
+    store.claim("b");
+    now = 20_000;
+    store.claim("c");
+    expect(store.size).toBe(1);
+    expect(store.claim("a")).toBe("new");
+  });
+});

@@ -11,25 +11,46 @@ export interface MemoryDedupeOptions {
 }
 
 interface Entry {
+  readonly key: string;
   done: boolean;
   expiresAt: number;
 }
 
 /**
- * A bounded in-memory {@link DedupeStore}. A Map keeps insertion order and
- * every entry is (re)inserted with the same TTL, so the first entries are
- * always the oldest: expiry and size eviction both pop from the front.
+ * A bounded in-memory {@link DedupeStore}. Every entry is written with the
+ * same TTL, so entries in write order are also in expiry order: a FIFO of
+ * the written entries gives the oldest at once, for expiry and for size
+ * eviction alike. The FIFO is an array with a moving head rather than the
+ * Map's own order, because iterating a Map from the front walks over every
+ * slot deleted since its last rehash (thousands, under load, on each call).
+ * A FIFO item whose key was written again or released is stale and skipped.
+ * An entry expires `ttlSeconds` after its commit; one that expired behind a
+ * still valid older entry is treated as absent and dropped when it reaches
+ * the front.
  */
 export function createMemoryDedupeStore(options: MemoryDedupeOptions = {}): DedupeStore & { readonly size: number } {
   const maxEntries = options.maxEntries ?? 10_000;
   const ttlMs = (options.ttlSeconds ?? 86_400) * 1000;
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
+  let fifo: Entry[] = [];
+  let head = 0;
 
-  const sweep = (at: number) => {
-    for (const [key, entry] of entries) {
-      if (entry.expiresAt > at && entries.size <= maxEntries) break;
-      entries.delete(key);
+  const write = (key: string, done: boolean, at: number) => {
+    const entry: Entry = { key, done, expiresAt: at + ttlMs };
+    entries.set(key, entry);
+    fifo.push(entry);
+    while (head < fifo.length) {
+      const oldest = fifo[head] as Entry;
+      const live = entries.get(oldest.key) === oldest;
+      if (live && entries.size <= maxEntries && oldest.expiresAt > at) break;
+      head++;
+      if (live) entries.delete(oldest.key);
+    }
+    // Drop the consumed prefix now and then; amortized, a copy per item at most.
+    if (head > 1024 && head * 2 > fifo.length) {
+      fifo = fifo.slice(head);
+      head = 0;
     }
   };
 
@@ -41,15 +62,19 @@ export function createMemoryDedupeStore(options: MemoryDedupeOptions = {}): Dedu
       const at = now();
       const entry = entries.get(key);
       if (entry && entry.expiresAt > at) return entry.done ? "duplicate" : "in_flight";
-      entries.delete(key);
-      entries.set(key, { done: false, expiresAt: at + ttlMs });
-      sweep(at);
+      write(key, false, at);
       return "new";
     },
     commit(key: string) {
-      entries.delete(key);
-      entries.set(key, { done: true, expiresAt: now() + ttlMs });
-      sweep(now());
+      const entry = entries.get(key);
+      if (entry === undefined) {
+        write(key, true, now());
+        return;
+      }
+      // Updated in place, the entry keeps its place in the FIFO (its claim
+      // time), which is at most handler_ms earlier than a re-insertion would be.
+      entry.done = true;
+      entry.expiresAt = now() + ttlMs;
     },
     release(key: string) {
       entries.delete(key);
