@@ -8,7 +8,9 @@ const capture = () => {
 };
 const withoutTime = (line: string) => {
   const { time, ...rest } = JSON.parse(line) as Record<string, unknown>;
-  expect(typeof time).toBe("string");
+  expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  expect(new Date(time as string).toISOString()).toBe(time);
+  expect(Math.abs(Date.parse(time as string) - Date.now())).toBeLessThan(60_000);
   return rest;
 };
 

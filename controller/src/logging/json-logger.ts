@@ -32,6 +32,17 @@ function replacer(_key: string, value: unknown): unknown {
   return value;
 }
 
+/** An array of strings (ticket ids, say) without the replacer's call per item; anything else through it. */
+function encodeArray(items: unknown[]): string {
+  let out = "[";
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item !== "string") return JSON.stringify(items, replacer);
+    out += (i === 0 ? "" : ",") + JSON.stringify(item);
+  }
+  return `${out}]`;
+}
+
 /** One field value as JSON, or undefined when JSON.stringify would drop the field. */
 function encodeValue(value: unknown): string | undefined {
   switch (typeof value) {
@@ -44,7 +55,7 @@ function encodeValue(value: unknown): string | undefined {
     case "bigint":
       return `"${value.toString()}"`;
     case "object":
-      return JSON.stringify(value, replacer);
+      return Array.isArray(value) ? encodeArray(value) : JSON.stringify(value, replacer);
     default:
       return undefined; // undefined, functions and symbols are left out, as JSON.stringify does
   }
@@ -79,15 +90,18 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
     }
     return encoded;
   };
-  let lastMs = -1;
-  let lastTime = "";
+  // `"2026-01-02T03:04:05.678Z"`: the part up to the second is formatted once a second.
+  let lastSecond = -1;
+  let secondPrefix = "";
   const timeNow = () => {
     const ms = Date.now();
-    if (ms !== lastMs) {
-      lastMs = ms;
-      lastTime = JSON.stringify(new Date(ms).toISOString());
+    const second = Math.floor(ms / 1000);
+    if (second !== lastSecond) {
+      lastSecond = second;
+      secondPrefix = `"${new Date(second * 1000).toISOString().slice(0, 20)}`;
     }
-    return lastTime;
+    const frac = ms - second * 1000;
+    return `${secondPrefix}${frac < 10 ? "00" : frac < 100 ? "0" : ""}${frac}Z"`;
   };
   const mask = (line: string) => {
     for (const form of forms) if (line.includes(form)) line = line.split(form).join(REDACTED);
@@ -109,7 +123,7 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
           if (!Object.hasOwn(extra, key)) continue;
           if (RESERVED.has(key) || Object.hasOwn(base, key)) {
             // A field overriding another keeps the SDK's spread semantics (and its key order).
-            line = JSON.stringify({ time: JSON.parse(lastTime), level: lvl, msg: message, ...base, ...extra }, replacer).slice(0, -1);
+            line = JSON.stringify({ time: JSON.parse(timeNow()) as string, level: lvl, msg: message, ...base, ...extra }, replacer).slice(0, -1);
             fields = "";
             break;
           }

@@ -6,7 +6,7 @@ import { type DeliverDeps, deliver } from "./deliver.js";
 import { unauthenticated, WebhookError, WebhookErrorCode } from "./errors.js";
 import { NO_SOURCE, type Outcome, outcomeOfStatus, type WebhookMetrics } from "./metrics.js";
 import { ClientGoneError, readBody } from "./read-body.js";
-import { sendError, sendJson, sendText } from "./responses.js";
+import { replyJson, sendError, sendJson, sendText } from "./responses.js";
 import { ENABLE_HINT, ROUTES, routePath } from "./routes.js";
 import type { WebhookSource } from "./sources/source.js";
 
@@ -95,7 +95,7 @@ export function createRequestHandler(deps: RequestDeps): (req: IncomingMessage, 
         deliver(outcome, { source: sourceId, deliveryId }, deps, (error, reply) => {
           try {
             if (reply === undefined) throw error;
-            sendJson(res, 200, reply, undefined, deps.stopping());
+            sendJson(res, 200, undefined, undefined, deps.stopping(), replyJson(reply));
             const tickets = reply.status === "accepted" ? reply.tickets : [];
             finish(sourceId, reply.status, started, tickets.length, { source: sourceId, outcome: reply.status, delivery_id: deliveryId, status: 200, tickets, approvals });
           } catch (failure) {

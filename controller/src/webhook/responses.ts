@@ -9,16 +9,29 @@ export type WebhookReply =
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** Sends a JSON body, unless the connection is already gone or answered. */
+const DUPLICATE_JSON = JSON.stringify({ status: "duplicate" });
+
+/** The JSON text of a 200 answer; the common shapes without a generic stringify. */
+export function replyJson(reply: WebhookReply): string {
+  if (reply.status === "duplicate") return DUPLICATE_JSON;
+  if (reply.status !== "accepted") return JSON.stringify(reply);
+  let ids = "";
+  for (let i = 0; i < reply.tickets.length; i++) ids += (i === 0 ? "" : ",") + JSON.stringify(reply.tickets[i]);
+  const approvals = reply.approvals === undefined ? "" : `,"approvals":${reply.approvals}`;
+  return `{"status":"accepted","tickets":[${ids}]${approvals}}`;
+}
+
+/** Sends a JSON body (a value, or its JSON text), unless the connection is already gone or answered. */
 export function sendJson(
   res: ServerResponse,
   status: number,
   payload: unknown,
   headers?: Readonly<Record<string, string>>,
   close = false,
+  text?: string,
 ): void {
   if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify(payload);
+  const body = text ?? JSON.stringify(payload);
   // One writeHead call with every header is the cheapest path through node:http.
   const all: Record<string, string | number> = { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) };
   if (headers !== undefined) Object.assign(all, headers);
