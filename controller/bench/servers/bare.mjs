@@ -11,3 +11,5 @@ const server = createServer((req, res) => {
   });
 });
 server.listen(0, "127.0.0.1", () => process.stdout.write(`ready ${server.address().port}\n`));
+// Exit normally on SIGTERM so `--cpu-prof` can write its profile.
+process.on("SIGTERM", () => process.exit(0));

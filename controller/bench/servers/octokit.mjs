@@ -10,3 +10,5 @@ webhooks.on(["issues.opened", "issues.labeled"], async () => {
 const middleware = createNodeMiddleware(webhooks, { path: "/webhooks/github", log: { debug() {}, info() {}, warn() {}, error() {} } });
 const server = createServer(middleware);
 server.listen(0, "127.0.0.1", () => process.stdout.write(`ready ${server.address().port}\n`));
+// Exit normally on SIGTERM so `--cpu-prof` can write its profile.
+process.on("SIGTERM", () => process.exit(0));
