@@ -2,7 +2,6 @@
 // JSON log line per request (to stderr, which the bench discards) and an
 // async ticket handler, wired as `errand webhook serve` wires them (buffered log writer included).
 // BENCH_ERRAND_MODULE: another build of @errand/controller to compare against (a path to its dist/index.js).
-// BENCH_LOGGER: `json` (the controller's createJsonLogger) or `sdk` (the SDK's createLogger).
 import { createLogger } from "@errand/channel-sdk";
 
 const controller = await import(process.env.BENCH_ERRAND_MODULE || "@errand/controller");
@@ -10,10 +9,7 @@ const { createBufferedWriter, createWebhookServer, parseWebhookConfig } = contro
 const secret = process.env.BENCH_SECRET;
 const { config } = parseWebhookConfig({ webhook: { host: "127.0.0.1", port: 0, secrets: { codehost_a: secret } } }, { env: {}, baseDir: "." });
 const write = createBufferedWriter();
-const logger =
-  (process.env.BENCH_LOGGER ?? "json") === "json" && controller.createJsonLogger
-    ? controller.createJsonLogger({ fields: { component: "webhook" }, secrets: [secret], write })
-    : createLogger({ fields: { component: "webhook" }, redact: () => [secret], write });
+const logger = createLogger({ fields: { component: "webhook" }, secrets: [secret], write });
 let tickets = 0;
 const server = createWebhookServer({
   config,

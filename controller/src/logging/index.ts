@@ -1,2 +1,1 @@
 export * from "./buffered-writer.js";
-export * from "./json-logger.js";

@@ -55,7 +55,7 @@ async function serve(options: ServeOptions): Promise<number> {
   const secrets = [...Object.values(config.secrets), config.generic?.secret].filter((s): s is string => !!s);
   const write = createBufferedWriter();
   process.once("exit", () => write.flush());
-  const logger = createLogger({ fields: { component: "webhook" }, redact: () => secrets, write });
+  const logger = createLogger({ fields: { component: "webhook" }, secrets, write });
   for (const warning of warnings) logger.warn(warning);
 
   const server = createWebhookServer({
