@@ -93,19 +93,26 @@ export class ChannelRuntime<State> {
   }
 
   private invoke(call: NotificationCall, signal: AbortSignal) {
+    const base = this.logger;
+    let logger: Logger | undefined;
     const ctx = {
       signal,
       taskRunId: call.taskRunId,
+      engine: call.kind === "notifyStart" ? call.engine : "",
       config: this.config,
       secrets: this.secrets,
       state: this.state as State,
-      logger: this.logger.child({ call: call.kind, taskRunId: call.taskRunId || undefined }),
+      // Made on first use: most calls never log, and a child logger encodes its fields.
+      get logger(): Logger {
+        logger ??= base.child({ call: call.kind, taskRunId: call.taskRunId || undefined });
+        return logger;
+      },
     };
     switch (call.kind) {
       case "notify":
         return this.definition.notify(call.message, call.ticket, ctx);
       case "notifyStart":
-        return this.definition.notifyStart(call.ticket, { ...ctx, engine: call.engine });
+        return this.definition.notifyStart(call.ticket, ctx);
       case "notifyComplete":
         return this.definition.notifyComplete(call.ticket, call.result, ctx);
     }
