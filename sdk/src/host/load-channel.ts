@@ -48,13 +48,13 @@ export async function loadChannel<State>(definition: ChannelDefinition<State>, o
 
   const run = async (call: NotificationCall, options: CallOptions): Promise<NotifyResult> => {
     const timeoutMs = options.timeoutMs ?? CALL_TARGET_MS;
-    const { signal, dispose } = deadlineSignal(
+    const { controller, dispose } = deadlineSignal(
       timeoutMs,
       () => new DeadlineExceededError(`${definition.name}.${call.kind} did not finish within ${timeoutMs} ms`),
       options.signal,
     );
     try {
-      return await runtime.dispatch(call, signal);
+      return await runtime.dispatch(call, controller);
     } finally {
       dispose();
     }

@@ -48,8 +48,8 @@ function fail(callback: sendUnaryData<never>, error: ChannelError) {
   callback(toStatus(error) as Parameters<typeof callback>[0]);
 }
 
-/** An AbortSignal tied to the call: client cancellation and its deadline. */
-function signalForCall(call: ServerUnaryCall<unknown, unknown>): { signal: AbortSignal; dispose: () => void } {
+/** An AbortController tied to the call: client cancellation and its deadline abort it. */
+function controllerForCall(call: ServerUnaryCall<unknown, unknown>): { controller: AbortController; dispose: () => void } {
   const controller = new AbortController();
   const deadline = call.getDeadline();
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : Number(deadline);
@@ -64,7 +64,7 @@ function signalForCall(call: ServerUnaryCall<unknown, unknown>): { signal: Abort
     timer = setTimeout(() => controller.abort(expired()), Math.max(0, deadlineMs - Date.now()));
   }
   return {
-    signal: controller.signal,
+    controller,
     dispose: () => {
       clearTimeout(timer);
       call.removeListener("cancelled", onCancel);
@@ -122,11 +122,11 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
         fail(callback, new CancelledError(`channel ${definition.name} is shutting down`));
         return;
       }
-      const { signal, dispose } = signalForCall(call);
+      const { controller, dispose } = controllerForCall(call);
       try {
-        await ensureInitialized();
+        if (!runtime.isInitialized) await ensureInitialized();
         const notification = toCall(call.request);
-        const result = await runtime.dispatch(notification, signal);
+        const result = await runtime.dispatch(notification, controller);
         callback(null, { deliveryId: result.deliveryId ?? "" });
       } catch (error) {
         const channelError = toChannelError(error);

@@ -72,22 +72,19 @@ export class ChannelRuntime<State> {
   }
 
   /**
-   * Runs one notification. Rejects with a typed ChannelError; resolves or
-   * rejects no later than the signal's abort, whatever the handler does.
+   * Runs one notification. `controller` belongs to the caller, whose deadline
+   * or cancellation aborts it; the runtime aborts it too on shutdown. Rejects
+   * with a typed ChannelError; settles no later than the abort, whatever the
+   * handler does.
    */
-  async dispatch(call: NotificationCall, signal: AbortSignal): Promise<NotifyResult> {
+  async dispatch(call: NotificationCall, controller: AbortController): Promise<NotifyResult> {
     if (this.closed) throw new CancelledError(`channel ${this.definition.name} is closed`);
     if (!call.ticket) throw new InvalidArgumentError(`${call.kind}: the request has no ticket`);
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
     this.inFlight.add(controller);
     try {
       const result = await runWithSignal(() => this.invoke(call, controller.signal), controller.signal);
       return result ?? {};
     } finally {
-      signal.removeEventListener("abort", onAbort);
       this.inFlight.delete(controller);
     }
   }

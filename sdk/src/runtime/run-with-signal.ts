@@ -30,21 +30,21 @@ export function runWithSignal<T>(work: () => T | Promise<T>, signal: AbortSignal
 }
 
 /**
- * A signal that aborts when `parent` does or after `timeoutMs`, with a
- * DeadlineExceededError-compatible reason. `dispose` clears the timer.
+ * A controller that aborts when `parent` does or after `timeoutMs`, with the
+ * reason `makeReason()` gives. `dispose` clears the timer and the listener.
  */
 export function deadlineSignal(
   timeoutMs: number,
   makeReason: () => Error,
   parent?: AbortSignal,
-): { signal: AbortSignal; dispose: () => void } {
+): { controller: AbortController; dispose: () => void } {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(makeReason()), Math.max(0, timeoutMs));
   const onParentAbort = () => controller.abort(parent?.reason);
   if (parent?.aborted) onParentAbort();
   else parent?.addEventListener("abort", onParentAbort, { once: true });
   return {
-    signal: controller.signal,
+    controller,
     dispose: () => {
       clearTimeout(timer);
       parent?.removeEventListener("abort", onParentAbort);
