@@ -31,4 +31,5 @@ export { sleep } from "./sleep.js";
 export { createThrottle, type ReleaseSlot, type Throttle, type ThrottleOptions } from "./throttle.js";
 export { type TicketLink, type TicketLinkOptions, ticketLink } from "./ticket-link.js";
 export { isTransientNetworkError, TRANSIENT_NETWORK_CODES, toAttemptError } from "./transport-error.js";
-export { type LengthUnit, measure, type TruncateOptions, truncate } from "./truncate.js";
+export { type LengthUnit, measure, type TruncateOptions, truncate, truncateEscaped } from "./truncate.js";
+export { safeHttpUrl } from "./safe-url.js";

@@ -33,10 +33,12 @@ describe("helpers index", () => {
       "parseRetryAfterBody",
       "redactUrl",
       "retry",
+      "safeHttpUrl",
       "sleep",
       "ticketLink",
       "toAttemptError",
       "truncate",
+      "truncateEscaped",
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import { truncate } from "@errand/channel-sdk";
+import { safeHttpUrl, truncateEscaped } from "@errand/channel-sdk";
 
 /**
  * Escapes the three characters chat A's mrkdwn gives meaning to: `&`, `<`
@@ -16,15 +16,7 @@ export function escapeMrkdwn(text: string): string {
  * `&amp;`, ending with "…" when cut.
  */
 export function fitMrkdwn(text: string, limit: number): string {
-  const escaped = escapeMrkdwn(text);
-  if (escaped.length <= limit) return escaped;
-  let rawLimit = limit;
-  for (;;) {
-    const candidate = escapeMrkdwn(truncate(text, rawLimit));
-    if (candidate.length <= limit || rawLimit <= 0) return candidate.length <= limit ? candidate : "";
-    // Shrink in proportion to the overshoot: entities make escaped text longer than raw.
-    rawLimit = Math.min(rawLimit - 1, Math.floor((rawLimit * limit) / candidate.length));
-  }
+  return truncateEscaped(text, limit, escapeMrkdwn);
 }
 
 /**
@@ -33,16 +25,7 @@ export function fitMrkdwn(text: string, limit: number): string {
  * whitespace percent-encoded. Anything else gives `undefined`.
  */
 export function safeUrl(url: string | undefined, maxLength: number): string | undefined {
-  if (!url) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    return undefined;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return undefined;
-  const href = parsed.href.replace(/[|<>\s]/g, (c) => encodeURIComponent(c));
-  return href.length <= maxLength ? href : undefined;
+  return safeHttpUrl(url, maxLength, /[|<>\s]/g);
 }
 
 /** `<url|label>` with the label escaped, or the escaped label alone without a usable URL. */
