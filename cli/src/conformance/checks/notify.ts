@@ -1,3 +1,4 @@
+import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import { fixtures } from "@errand/channel-sdk/testing";
 import type { CheckDefinition } from "../check.js";
 import { CALL_TARGET_MS, expectOk, openChannel, timedCall } from "../harness.js";
@@ -7,6 +8,35 @@ import { concurrencyFor } from "./rate.js";
 export const NOTIFY_MESSAGE = "Conformance check: tests are running";
 
 const FIX_SPEED = `answer within ${CALL_TARGET_MS} ms: keep retries inside a budget (the SDK's retry() defaults to 4 s) and return typed errors`;
+
+interface AllThreeSpec {
+  id: string;
+  title: string;
+  /** How each call is named in a failure: Notify, NotifyStart, NotifyComplete. */
+  labels: readonly [string, string, string];
+  /** The engine sent with NotifyStart; default the harness's. */
+  engine?: string;
+  fix: string;
+  ticket: () => Ticket;
+  message: (ticket: Ticket) => string;
+  result: () => TaskResult;
+}
+
+/** A check that sends the same kind of fixture through Notify, NotifyStart and NotifyComplete. */
+function allThree(spec: AllThreeSpec): CheckDefinition {
+  return {
+    id: spec.id,
+    title: spec.title,
+    async run(env, defer) {
+      const open = await openChannel(env, defer);
+      const ticket = spec.ticket();
+      const [notify, start, complete] = spec.labels;
+      expectOk(open, notify, await timedCall(open, { kind: "notify", message: spec.message(ticket), ticket }), spec.fix);
+      expectOk(open, start, await timedCall(open, { kind: "notifyStart", ticket, engine: spec.engine }), spec.fix);
+      expectOk(open, complete, await timedCall(open, { kind: "notifyComplete", ticket, result: spec.result() }), spec.fix);
+    },
+  };
+}
 
 /** Notify, NotifyStart and NotifyComplete (success and failure) with realistic fixtures. */
 export const basicChecks: CheckDefinition[] = [
@@ -46,56 +76,34 @@ export const basicChecks: CheckDefinition[] = [
       expectOk(open, "NotifyComplete (failure)", r, FIX_SPEED);
     },
   },
-  {
+  allThree({
     id: "notify.minimal",
     title: "a ticket and result with empty fields are handled",
-    async run(env, defer) {
-      const open = await openChannel(env, defer);
-      const fix = "treat every ticket and result field as possibly empty (proto3 sends unset fields as empty)";
-      expectOk(open, "Notify (minimal ticket)", await timedCall(open, { kind: "notify", message: "", ticket: fixtures.tickets.minimal }), fix);
-      expectOk(open, "NotifyStart (minimal ticket)", await timedCall(open, { kind: "notifyStart", ticket: fixtures.tickets.minimal, engine: "" }), fix);
-      expectOk(
-        open,
-        "NotifyComplete (minimal result)",
-        await timedCall(open, { kind: "notifyComplete", ticket: fixtures.tickets.minimal, result: fixtures.results.minimalSuccess }),
-        fix,
-      );
-    },
-  },
-  {
+    labels: ["Notify (minimal ticket)", "NotifyStart (minimal ticket)", "NotifyComplete (minimal result)"],
+    engine: "",
+    fix: "treat every ticket and result field as possibly empty (proto3 sends unset fields as empty)",
+    ticket: () => fixtures.tickets.minimal,
+    message: () => "",
+    result: () => fixtures.results.minimalSuccess,
+  }),
+  allThree({
     id: "notify.unicode",
     title: "emoji, RTL, CJK and combining marks are handled",
-    async run(env, defer) {
-      const open = await openChannel(env, defer);
-      const ticket = fixtures.tickets.unicode;
-      const fix = "handle text as Unicode: truncate by grapheme (the SDK's truncate()), never by byte or code unit";
-      expectOk(open, "Notify (unicode)", await timedCall(open, { kind: "notify", message: ticket.title, ticket }), fix);
-      expectOk(open, "NotifyStart (unicode)", await timedCall(open, { kind: "notifyStart", ticket }), fix);
-      expectOk(
-        open,
-        "NotifyComplete (unicode)",
-        await timedCall(open, { kind: "notifyComplete", ticket, result: fixtures.results.unicode }),
-        fix,
-      );
-    },
-  },
-  {
+    labels: ["Notify (unicode)", "NotifyStart (unicode)", "NotifyComplete (unicode)"],
+    fix: "handle text as Unicode: truncate by grapheme (the SDK's truncate()), never by byte or code unit",
+    ticket: () => fixtures.tickets.unicode,
+    message: (ticket) => ticket.title,
+    result: () => fixtures.results.unicode,
+  }),
+  allThree({
     id: "notify.long-text",
     title: "very long titles, descriptions and summaries are handled",
-    async run(env, defer) {
-      const open = await openChannel(env, defer);
-      const ticket = fixtures.tickets.longText;
-      const fix = "truncate text to the target's limits (the SDK's truncate()) instead of sending it whole or failing";
-      expectOk(open, "Notify (long text)", await timedCall(open, { kind: "notify", message: ticket.description, ticket }), fix);
-      expectOk(open, "NotifyStart (long text)", await timedCall(open, { kind: "notifyStart", ticket }), fix);
-      expectOk(
-        open,
-        "NotifyComplete (long summary)",
-        await timedCall(open, { kind: "notifyComplete", ticket, result: fixtures.results.longSummary }),
-        fix,
-      );
-    },
-  },
+    labels: ["Notify (long text)", "NotifyStart (long text)", "NotifyComplete (long summary)"],
+    fix: "truncate text to the target's limits (the SDK's truncate()) instead of sending it whole or failing",
+    ticket: () => fixtures.tickets.longText,
+    message: (ticket) => ticket.description,
+    result: () => fixtures.results.longSummary,
+  }),
   {
     id: "notify.concurrent",
     title: "concurrent calls all succeed within 5 s",
