@@ -83,7 +83,8 @@ export function tail(session: PluginSession): string {
   return text ? `\nplugin stderr (last lines):\n${text}` : "";
 }
 
-type Call =
+/** One notification the harness can send. */
+export type Call =
   | { kind: "notify"; message: string; ticket: Ticket }
   | { kind: "notifyStart"; ticket: Ticket; engine?: string }
   | { kind: "notifyComplete"; ticket: Ticket; result: TaskResult };

@@ -1,7 +1,7 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import { fixtures } from "@errand/channel-sdk/testing";
 import type { CheckDefinition } from "../check.js";
-import { CALL_TARGET_MS, expectOk, openChannel, timedCall } from "../harness.js";
+import { CALL_TARGET_MS, type Call, expectOk, openChannel, timedCall } from "../harness.js";
 import { concurrencyFor } from "./rate.js";
 
 /** The message text of the Notify checks: plain ASCII so a target check can find it in any encoding. */
@@ -38,44 +38,32 @@ function allThree(spec: AllThreeSpec): CheckDefinition {
   };
 }
 
+/** A check that makes one call with the basic fixtures and expects it to succeed in time. */
+function singleCall(id: string, title: string, label: string, call: () => Call): CheckDefinition {
+  return {
+    id,
+    title,
+    async run(env, defer) {
+      const open = await openChannel(env, defer);
+      expectOk(open, label, await timedCall(open, call()), FIX_SPEED);
+    },
+  };
+}
+
 /** Notify, NotifyStart and NotifyComplete (success and failure) with realistic fixtures. */
 export const basicChecks: CheckDefinition[] = [
-  {
-    id: "notify.basic",
-    title: "Notify succeeds within 5 s",
-    async run(env, defer) {
-      const open = await openChannel(env, defer);
-      const r = await timedCall(open, { kind: "notify", message: NOTIFY_MESSAGE, ticket: fixtures.tickets.basic });
-      expectOk(open, "Notify", r, FIX_SPEED);
-    },
-  },
-  {
-    id: "notify.start",
-    title: "NotifyStart succeeds within 5 s",
-    async run(env, defer) {
-      const open = await openChannel(env, defer);
-      const r = await timedCall(open, { kind: "notifyStart", ticket: fixtures.tickets.basic });
-      expectOk(open, "NotifyStart", r, FIX_SPEED);
-    },
-  },
-  {
-    id: "notify.complete-success",
-    title: "NotifyComplete with a success succeeds within 5 s",
-    async run(env, defer) {
-      const open = await openChannel(env, defer);
-      const r = await timedCall(open, { kind: "notifyComplete", ticket: fixtures.tickets.basic, result: fixtures.results.success });
-      expectOk(open, "NotifyComplete (success)", r, FIX_SPEED);
-    },
-  },
-  {
-    id: "notify.complete-failure",
-    title: "NotifyComplete with a failure succeeds within 5 s",
-    async run(env, defer) {
-      const open = await openChannel(env, defer);
-      const r = await timedCall(open, { kind: "notifyComplete", ticket: fixtures.tickets.basic, result: fixtures.results.failure });
-      expectOk(open, "NotifyComplete (failure)", r, FIX_SPEED);
-    },
-  },
+  singleCall("notify.basic", "Notify succeeds within 5 s", "Notify", () => ({ kind: "notify", message: NOTIFY_MESSAGE, ticket: fixtures.tickets.basic })),
+  singleCall("notify.start", "NotifyStart succeeds within 5 s", "NotifyStart", () => ({ kind: "notifyStart", ticket: fixtures.tickets.basic })),
+  singleCall("notify.complete-success", "NotifyComplete with a success succeeds within 5 s", "NotifyComplete (success)", () => ({
+    kind: "notifyComplete",
+    ticket: fixtures.tickets.basic,
+    result: fixtures.results.success,
+  })),
+  singleCall("notify.complete-failure", "NotifyComplete with a failure succeeds within 5 s", "NotifyComplete (failure)", () => ({
+    kind: "notifyComplete",
+    ticket: fixtures.tickets.basic,
+    result: fixtures.results.failure,
+  })),
   allThree({
     id: "notify.minimal",
     title: "a ticket and result with empty fields are handled",
