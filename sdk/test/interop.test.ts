@@ -4,9 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/index.js";
-import { launchPlugin, NotifyStartResponse, type PluginProcess } from "../src/protocol/index.js";
-import { ECHO_PLUGIN } from "./support/echo-plugin.js";
+import { NotifyStartResponse, type PluginProcess } from "../src/protocol/index.js";
+import { ECHO_PLUGIN, launchEcho } from "./support/echo-plugin.js";
 
 // These tests need Debian's golang-go + golang-github-hashicorp-go-plugin-dev
 // + golang-google-grpc-dev, and python3-grpcio + protobuf-compiler +
@@ -67,14 +66,7 @@ describe.runIf(pythonReady || required)("interop: a Python client built from the
     execFileSync("protoc", ["-I", ".", "-I", "/usr/include", `--python_out=${pythonPath}`, "errand/v1/common.proto", "errand/v1/notifications.proto"], {
       cwd: here("../../proto"),
     });
-    plugin = await launchPlugin({
-      command: process.execPath,
-      args: [ECHO_PLUGIN],
-      startTimeoutMs: 10_000,
-      supportedVersions: [1],
-      transport: "unix",
-      logger: silentLogger,
-    });
+    plugin = await launchEcho();
   });
   afterAll(() => plugin?.child.kill());
 

@@ -4,35 +4,26 @@ import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { credentials, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, silentLogger } from "../src/index.js";
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../src/index.js";
 import {
   callHealth,
   certificateFieldToPem,
   createClients,
   generateCertificate,
   HealthCheckResponse_ServingStatus,
-  launchPlugin,
   type PluginClients,
   type PluginProcess,
   unaryCall,
 } from "../src/protocol/index.js";
-import { connectEcho, ECHO_PLUGIN, ticket, waitForExit } from "./support/echo-plugin.js";
+import { connectEcho, ECHO_PLUGIN, launchEcho, ticket, waitForExit } from "./support/echo-plugin.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-async function launch(extra: Partial<Parameters<typeof launchPlugin>[0]> = {}): Promise<PluginProcess> {
-  const proc = await launchPlugin({
-    command: process.execPath,
-    args: [ECHO_PLUGIN],
-    startTimeoutMs: 10_000,
-    supportedVersions: [1],
-    transport: "unix",
-    logger: silentLogger,
-    ...extra,
-  });
+async function launch(extra: Parameters<typeof launchEcho>[0] = {}): Promise<PluginProcess> {
+  const proc = await launchEcho(extra);
   cleanups.push(() => proc.child.kill("SIGKILL"));
   return proc;
 }
@@ -158,39 +149,18 @@ describe("plugin process protocol (go-plugin compatible)", () => {
   });
 
   it("fails to start with the plugin's stderr in the error when it exits before the handshake", async () => {
-    const error = await launchPlugin({
-      command: process.execPath,
-      args: ["-e", "console.error('boom: missing dependency'); process.exit(4)"],
-      startTimeoutMs: 5000,
-      supportedVersions: [1],
-      transport: "unix",
-      logger: silentLogger,
-    }).catch((e: unknown) => e);
+    const error = await launchEcho({ args: ["-e", "console.error('boom: missing dependency'); process.exit(4)"], startTimeoutMs: 5000 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "ERR_PLUGIN_START" });
     expect((error as Error).message).toMatch(/exited \(code 4.*boom: missing dependency/s);
   });
 
   it("fails to start when the first stdout line is not a handshake line", async () => {
-    const error = await launchPlugin({
-      command: process.execPath,
-      args: ["-e", "console.log('hello world'); setTimeout(() => {}, 10000)"],
-      startTimeoutMs: 5000,
-      supportedVersions: [1],
-      transport: "unix",
-      logger: silentLogger,
-    }).catch((e: unknown) => e);
+    const error = await launchEcho({ args: ["-e", "console.log('hello world'); setTimeout(() => {}, 10000)"], startTimeoutMs: 5000 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "ERR_PLUGIN_START", hint: expect.stringMatching(/only its handshake line/) });
   });
 
   it("times out a plugin that never prints its handshake line", async () => {
-    const error = await launchPlugin({
-      command: process.execPath,
-      args: ["-e", "setTimeout(() => {}, 10000)"],
-      startTimeoutMs: 300,
-      supportedVersions: [1],
-      transport: "unix",
-      logger: silentLogger,
-    }).catch((e: unknown) => e);
+    const error = await launchEcho({ args: ["-e", "setTimeout(() => {}, 10000)"], startTimeoutMs: 300 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "ERR_PLUGIN_START" });
     expect((error as Error).message).toMatch(/no handshake line within 300 ms/);
   });

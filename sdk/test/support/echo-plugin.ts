@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectChannel, type ConnectOptions, silentLogger, type Ticket } from "../../src/index.js";
+import { type LaunchOptions, launchPlugin } from "../../src/protocol/index.js";
 
 /** Path of the well-behaved fixture plugin (see its header for the title-driven behaviours). */
 export const ECHO_PLUGIN = fileURLToPath(new URL("../fixtures/plugins/echo.mjs", import.meta.url));
@@ -30,6 +31,19 @@ export function connectEcho(options: Partial<ConnectOptions> = {}) {
     args: [ECHO_PLUGIN],
     logger: silentLogger,
     ...options,
+  });
+}
+
+/** Launches the echo plugin at the protocol level (no health check, no Handshake); `extra` overrides any option. */
+export function launchEcho(extra: Partial<LaunchOptions> = {}) {
+  return launchPlugin({
+    command: process.execPath,
+    args: [ECHO_PLUGIN],
+    startTimeoutMs: 10_000,
+    supportedVersions: [1],
+    transport: "unix",
+    logger: silentLogger,
+    ...extra,
   });
 }
 
