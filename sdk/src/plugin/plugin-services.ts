@@ -34,8 +34,6 @@ export interface ServiceHost<State> {
   runtime: ChannelRuntime<State>;
   definition: ChannelDefinition<State>;
   logger: Logger;
-  /** The version negotiated on the handshake line. */
-  interfaceVersion: number;
   /** Config and secrets the plugin found in its environment (used when no Handshake comes). */
   environmentSecrets: Record<string, string>;
   /** Called when the host asks the plugin to exit (GRPCController/Shutdown). */

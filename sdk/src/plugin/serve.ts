@@ -81,7 +81,6 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
     runtime,
     definition,
     logger,
-    interfaceVersion: env.interfaceVersion,
     environmentSecrets: secrets,
     requestShutdown: (reason: string) => shutdown(reason),
     isShuttingDown: () => shuttingDown,
