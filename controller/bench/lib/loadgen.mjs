@@ -14,6 +14,8 @@ let seq = 0;
 export async function autocannonLoad(port, seconds, rate = 0) {
   const run = seq++;
   let n = 0;
+  // This process does nothing else meanwhile, so its CPU time is the generator's.
+  const cpuBefore = process.cpuUsage();
   const r = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -36,7 +38,17 @@ export async function autocannonLoad(port, seconds, rate = 0) {
       },
     ],
   });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+  const cpu = process.cpuUsage(cpuBefore);
+  const total = r.requests.total;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    generatorCpuUs: (cpu.user + cpu.system) / total,
+  };
 }
 
 /** True when Debian's `wrk` is on the PATH. */
@@ -84,16 +96,28 @@ function ms(text) {
   return Number(m[1]) * (m[2] === "us" ? 1e-3 : m[2] === "s" ? 1e3 : 1);
 }
 
-/** wrk, one thread, as a separate process; a unique delivery id per request. */
+// "0m1.230s" as microseconds.
+function shellTimeUs(text) {
+  const m = /^(\d+)m([\d.]+)s$/.exec(text);
+  return m ? (Number(m[1]) * 60 + Number(m[2])) * 1e6 : Number.NaN;
+}
+
+/**
+ * wrk, one thread, as a separate process; a unique delivery id per request.
+ * Run under `sh`, whose `times` then prints wrk's own CPU time (the shell's
+ * children), which a finished process no longer shows in /proc.
+ */
 export function wrkLoad(port, seconds) {
   const prefix = `wrk-${process.pid}-${seq++}`;
   const args = ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", wrkScript(), `http://127.0.0.1:${port}${PATH}`, "--", prefix];
   return new Promise((resolve, reject) => {
-    execFile("wrk", args, (error, stdout) => {
+    execFile("sh", ["-c", 'wrk "$@" && times', "sh", ...args], (error, stdout) => {
       if (error) return reject(error);
       const pick = (re) => re.exec(stdout)?.[1];
       const total = Number(pick(/(\d+) requests in/));
       const errs = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+      // `times`: the shell's user and system time, then its children's.
+      const children = /\n(\S+) (\S+)\s*$/.exec(stdout.trimEnd());
       resolve({
         rps: Number(pick(/Requests\/sec:\s+([\d.]+)/)),
         p50: ms(pick(/\s50%\s+(\S+)/)),
@@ -101,6 +125,7 @@ export function wrkLoad(port, seconds) {
         total,
         non2xx: Number(pick(/Non-2xx or 3xx responses: (\d+)/) ?? 0),
         errors: errs ? errs.slice(1).reduce((a, v) => a + Number(v), 0) : 0,
+        generatorCpuUs: children ? (shellTimeUs(children[1]) + shellTimeUs(children[2])) / total : Number.NaN,
       });
     });
   });
