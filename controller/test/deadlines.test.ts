@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DeadlineQueue } from "../src/webhook/deadlines.js";
 
@@ -37,5 +39,22 @@ describe("DeadlineQueue", () => {
       process.off("uncaughtException", onError);
     }
     expect(fired).toEqual(["second"]);
+  });
+
+  // A real process: what matters is whether Node's event loop is held open.
+  it("does not keep a process alive: cancelled deadlines leave no timer, pending ones do not hold the loop", { timeout: 15_000 }, async () => {
+    // The built module (npm test builds first): Node 20 cannot load the .ts source by itself.
+    const source = fileURLToPath(new URL("../dist/webhook/deadlines.js", import.meta.url));
+    const script = `
+      const { DeadlineQueue } = await import(${JSON.stringify(source)});
+      const queue = new DeadlineQueue(60_000);
+      queue.cancel(queue.add(() => {}));
+      queue.add(() => console.log("expired"));
+    `;
+    // Killed after 10 s (the deadline is 60 s away): a held loop fails the test instead of hanging it.
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ["--input-type=module", "-e", script], { timeout: 10_000 }, (error, out) => (error ? reject(error) : resolve(out)));
+    });
+    expect(stdout).toBe("");
   });
 });

@@ -34,6 +34,11 @@ export class DeadlineQueue {
   /** Forgets a deadline; a no-op once it expired. */
   cancel(deadline: Deadline): void {
     this.#entries.delete(deadline);
+    // An armed timer with nothing left to expire would hold the process up to `ms` after its last request.
+    if (this.#entries.size === 0 && this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
   }
 
   /** Deadlines not yet expired nor cancelled. */
@@ -44,6 +49,8 @@ export class DeadlineQueue {
   #arm(delay: number): void {
     clearTimeout(this.#timer);
     this.#timer = setTimeout(this.#fire, Math.max(1, Math.ceil(delay)));
+    // The work a deadline guards keeps the process alive by itself (a socket, a handler's I/O); the timer must not.
+    this.#timer.unref();
   }
 
   readonly #fire = (): void => {
