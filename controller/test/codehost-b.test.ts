@@ -26,15 +26,29 @@ describe("code host B", () => {
     expect(t.tickets[1]).toMatchObject({ id: "7", ticketType: "merge_request", externalUrl: "https://hostb.example/g/p/-/merge_requests/7" });
   });
 
-  it("acknowledges other object kinds with 200 and rejects bodies without object_kind", async () => {
+  it("acknowledges other object kinds, and events without object_kind, with 200; rejects an issue without its attributes", async () => {
     const t = await startServer({ secrets: { gitlab: TOKEN } });
     const push = await postJson(t.base, "/webhooks/gitlab", { object_kind: "push" }, { "x-gitlab-token": TOKEN });
     expect(push.json).toEqual({ status: "ignored", reason: 'object_kind "push" is not ingested' });
-    const none = await postJson(t.base, "/webhooks/gitlab", { hello: 1 }, { "x-gitlab-token": TOKEN });
-    expect(none.status).toBe(400);
+    // The vendor's group member hooks carry event_name and no object_kind; a 4xx would get the hook disabled.
+    const member = await postJson(t.base, "/webhooks/gitlab", { event_name: "user_add_to_group", group_id: 78 }, { "x-gitlab-token": TOKEN });
+    expect(member.status).toBe(200);
+    expect(member.json).toEqual({ status: "ignored", reason: 'event without object_kind (event_name "user_add_to_group") is not ingested' });
+    const bare = await postJson(t.base, "/webhooks/gitlab", { hello: 1 }, { "x-gitlab-token": TOKEN });
+    expect(bare.json).toEqual({ status: "ignored", reason: "event without object_kind is not ingested" });
     const noAttrs = await postJson(t.base, "/webhooks/gitlab", { object_kind: "issue" }, { "x-gitlab-token": TOKEN });
     expect(noAttrs.status).toBe(400);
     expect(t.tickets).toHaveLength(0);
+  });
+
+  it("drops a redelivery by the neutral X-HostB-Event-UUID as by the vendor's X-Gitlab-Event-UUID", async () => {
+    const t = await startServer({ secrets: { codehost_b: TOKEN } });
+    const send = (header: string) => postJson(t.base, "/webhooks/codehost-b", issue, { "x-hostb-token": TOKEN, [header]: `uuid-${header}` });
+    expect((await send("x-hostb-event-uuid")).json.status).toBe("accepted");
+    expect((await send("x-hostb-event-uuid")).json).toEqual({ status: "duplicate" });
+    expect((await send("x-gitlab-event-uuid")).json.status).toBe("accepted");
+    expect((await send("x-gitlab-event-uuid")).json).toEqual({ status: "duplicate" });
+    expect(t.tickets).toHaveLength(2);
   });
 
   it("refuses a missing or wrong token with 401 without echoing the secret", async () => {

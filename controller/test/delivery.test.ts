@@ -100,4 +100,32 @@ describe("hand-off: nothing lost, nothing twice", () => {
     expect(lines.join("")).not.toContain(secret);
     expect(lines.join("")).not.toContain(hostASignature(secret, body).slice(7));
   });
+
+  // A store that is down must never turn into a 500 or a lost ticket: 503 makes the sender retry.
+  it.each([
+    ["claim", "throws"],
+    ["claim", "rejects"],
+    ["commit", "throws"],
+    ["commit", "rejects"],
+  ] as const)("answers 503 ERR_UNAVAILABLE when the dedupe store's %s %s, and logs it without the secret", async (op, how) => {
+    const lines: string[] = [];
+    const logger = createLogger({ write: (line) => lines.push(line), secrets: ["hunter2"] });
+    const fail = () => {
+      const error = new Error("dedupe backend unreachable: password=hunter2");
+      if (how === "throws") throw error;
+      return Promise.reject(error);
+    };
+    const store = { claim: () => "new" as const, commit: () => {}, release: () => {}, [op]: fail };
+    const t = await startServer({}, { dedupeStore: store, logger });
+    const r = await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": `store-${op}-${how}` });
+    expect(r.status).toBe(503);
+    expect(r.headers["retry-after"]).toBe("5");
+    expect(r.json.error.code).toBe("ERR_UNAVAILABLE");
+    expect(r.text).not.toContain("hunter2");
+    const logged = lines.join("");
+    expect(logged).toContain("dedupe store failed");
+    expect(logged).not.toContain("hunter2");
+    // A failed claim hands nothing on; a failed commit comes after the handler ran (the retry may deliver again).
+    expect(t.tickets).toHaveLength(op === "claim" ? 0 : 1);
+  });
 });

@@ -16,6 +16,14 @@ describe("generic source", () => {
     const noId = await postJson(t.base, "/webhooks/generic", { title: "no id" }, auth);
     expect(noId.status).toBe(400);
     expect(noId.json.error.code).toBe("ERR_MISSING_FIELD");
+    // Digits a JSON number cannot carry are refused rather than turned into another id.
+    for (const id of ["12345678901234567890123", "9007199254740992", "1.5"]) {
+      const res = await postJson(t.base, "/webhooks/generic", `{"id":${id},"title":"x"}`, auth);
+      expect(res.status).toBe(400);
+      expect(res.json.error.code).toBe("ERR_INVALID_BODY");
+      expect(res.json.error.message).toMatch(/^id is (too large|not a whole number).*send the id as a JSON string$/);
+    }
+    expect((await postJson(t.base, "/webhooks/generic", `{"id":"12345678901234567890123"}`, auth)).json.tickets).toEqual(["12345678901234567890123"]);
     expect((await postJson(t.base, "/webhooks/generic", [1, 2], auth)).status).toBe(400);
     expect((await postJson(t.base, "/webhooks/generic", "{", auth)).status).toBe(400);
   });

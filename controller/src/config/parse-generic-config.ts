@@ -35,8 +35,16 @@ export function parseGenericConfig(
     problems.push({ key: `${PREFIX}.auth_mode`, message: "is missing although a secret is set", fix: "set auth_mode to hmac, bearer or standard_webhooks" });
   }
   if (authMode === "standard_webhooks" && secret !== undefined) checkWhsec(secret, problems);
-  if (authMode === "none" && modeRaw === undefined && raw.secret === undefined) {
-    warnings.push("webhook.generic has no auth_mode: the generic source accepts unauthenticated requests; set webhook.generic.auth_mode and secret in production");
+  if (authMode === "none" && modeRaw !== undefined && raw.secret !== undefined) {
+    problems.push({
+      key: `${PREFIX}.secret`,
+      message: "is set but auth_mode is none, so it would never be checked",
+      fix: "set auth_mode to hmac, bearer or standard_webhooks, or remove the secret",
+    });
+  }
+  if (authMode === "none" && raw.secret === undefined) {
+    const why = modeRaw === undefined ? "has no auth_mode" : "has auth_mode none";
+    warnings.push(`webhook.generic ${why}: the generic source accepts unauthenticated requests; set webhook.generic.auth_mode and secret in production`);
   }
   const signatureHeader = readString(raw, "signature_header", PREFIX, WEBHOOK_DEFAULTS.signatureHeader, problems);
   if (!/^[A-Za-z0-9-]+$/.test(signatureHeader)) {

@@ -34,10 +34,14 @@ export function resolveSecret(
     if (keys.length === 1 && typeof ref.env === "string") return fromEnv(ref.env, key, ctx, problems);
     if (keys.length === 1 && typeof ref.file === "string") return fromFile(ref.file, key, ctx, problems);
   }
+  // YAML reads an unquoted 12345678 or true as a number or a boolean, not as the text the sender was given.
+  const scalar = typeof raw === "number" || typeof raw === "boolean";
   problems.push({
     key,
-    message: "must be a string, { env: NAME } or { file: PATH }",
-    fix: "write the secret inline, or point to an environment variable or a file that holds it",
+    message: scalar ? `is the ${typeof raw} ${String(raw)}, not a string` : "must be a string, { env: NAME } or { file: PATH }",
+    fix: scalar
+      ? `quote it in the YAML file ("${String(raw)}"), or point to an environment variable or a file that holds it`
+      : "write the secret inline, or point to an environment variable or a file that holds it",
   });
   return undefined;
 }

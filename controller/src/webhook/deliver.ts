@@ -18,11 +18,8 @@ export interface DeliverDeps {
   pending: Set<Promise<unknown>>;
 }
 
-/**
- * Receives the 200 reply, or the error to answer with: a {@link WebhookError}
- * (503) or, when the dedupe store itself failed, whatever it threw.
- */
-export type DeliverCallback = (error: unknown, reply?: WebhookReply) => void;
+/** Receives the 200 reply, or the {@link WebhookError} (503) to answer with. */
+export type DeliverCallback = (error: WebhookError | undefined, reply?: WebhookReply) => void;
 
 const DUPLICATE: WebhookReply = { status: "duplicate" };
 const TIMED_OUT = "webhook handler timed out";
@@ -91,7 +88,11 @@ export function deliver(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "sign
       else if (claim === "in_flight") done(inProgress());
       else handOff(outcome, ctx, key, deps, done);
     },
-    done,
+    // Nothing was handed on: the sender's retry is the way to get it through, as for a failed commit.
+    (error) => {
+      deps.logger.error("dedupe store failed", { source: ctx.source, delivery_id: ctx.deliveryId, error });
+      done(unavailable());
+    },
   );
 }
 

@@ -17,7 +17,9 @@ export function createCodehostBSource(secret: string): WebhookSource {
     deliveryHeaders: ["x-hostb-event-uuid", "x-gitlab-event-uuid", "idempotency-key"],
     map(body) {
       const payload = parseJsonObject(body);
-      if (typeof payload.object_kind !== "string") throw badRequest("body lacks object_kind");
+      // Some of the vendor's events (group member hooks, for one) carry event_name and no object_kind:
+      // acknowledged like any other kind not ingested, since repeated 4xx answers get a hook disabled.
+      if (typeof payload.object_kind !== "string") return ignored(`event without object_kind${eventName(payload.event_name)} is not ingested`);
       const kind = payload.object_kind;
       if (!KINDS.has(kind)) return ignored(`object_kind ${JSON.stringify(kind)} is not ingested`);
       const attributes = payload.object_attributes;
@@ -38,4 +40,8 @@ export function createCodehostBSource(secret: string): WebhookSource {
       ]);
     },
   };
+}
+
+function eventName(value: unknown): string {
+  return typeof value === "string" && value !== "" ? ` (event_name ${JSON.stringify(value)})` : "";
 }

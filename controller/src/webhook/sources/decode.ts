@@ -33,9 +33,17 @@ export function text(value: unknown): string {
   return "";
 }
 
-/** An identifier: a non-empty string or a whole number, as text; 400 otherwise. */
+/**
+ * An identifier: a non-empty string, or a whole number JSON carries exactly,
+ * as text; 400 otherwise. Beyond 2^53 - 1 a JSON number has already lost
+ * digits when it is parsed, and a wrong id is worse than a refused one.
+ */
 export function requireId(value: unknown, path: string): string {
-  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value === "number") {
+    if (Number.isSafeInteger(value)) return String(value);
+    const why = Number.isInteger(value) ? "too large to be carried exactly as a JSON number (over 2^53 - 1)" : "not a whole number";
+    throw badRequest(`${path} is ${why}; send the id as a JSON string`);
+  }
   if (typeof value === "string" && value.trim() !== "") return value;
   throw badRequest(`${path} is missing or not an identifier`, WebhookErrorCode.MissingField);
 }
