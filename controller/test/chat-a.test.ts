@@ -66,6 +66,24 @@ describe("chat A", () => {
     expect(t.approvals).toHaveLength(0);
   });
 
+  it("acknowledges payloads that are not interactions (no type, Events API envelopes) without a ticket", async () => {
+    const t = await startServer({ secrets: { chat_a: SECRET } });
+    const post = (payload: unknown) => {
+      const json = JSON.stringify(payload);
+      return postJson(t.base, "/webhooks/chat", json, chatAHeaders(SECRET, json, nowSeconds()));
+    };
+    expect((await post({})).json).toEqual({ status: "ignored", reason: "payload has no type: not an interaction or a slash command" });
+    expect((await post({ type: "url_verification", challenge: "abc" })).json).toEqual({
+      status: "ignored",
+      reason: "url_verification is an Events API payload; this route serves interactivity and slash commands only",
+    });
+    expect((await post({ type: "event_callback", event: { type: "app_mention" } })).json.status).toBe("ignored");
+    expect(t.tickets).toHaveLength(0);
+    // A shortcut has no actions: still an interaction, titled by its type.
+    expect((await post({ type: "shortcut", trigger_id: "trig-s", callback_id: "start_agent" })).json).toEqual({ status: "accepted", tickets: ["trig-s"] });
+    expect(t.tickets[0]).toMatchObject({ id: "trig-s", title: "shortcut", ticketType: "slack_interaction" });
+  });
+
   it("routes agent_approval_ actions to the approval handler and never makes a ticket of them", async () => {
     const t = await startServer({ secrets: { chat_a: SECRET } });
     const form = new URLSearchParams({ payload: JSON.stringify(blockActions("agent_approval_approve", "run-7")) }).toString();

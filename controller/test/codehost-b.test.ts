@@ -57,6 +57,7 @@ describe("code host B", () => {
     const wrong = await postJson(t.base, "/webhooks/codehost-b", issue, { "x-hostb-token": `${TOKEN}x` });
     const prefix = await postJson(t.base, "/webhooks/codehost-b", issue, { "x-hostb-token": TOKEN.slice(0, 5) });
     expect([none.status, wrong.status, prefix.status]).toEqual([401, 401, 401]);
+    expect(none.json.error.message).toBe("missing token header X-HostB-Token or X-Gitlab-Token");
     for (const r of [none, wrong, prefix]) expect(r.text).not.toContain(TOKEN);
     expect(t.tickets).toHaveLength(0);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { postJson } from "./helpers/http.js";
 import { hasHead, rawConnect } from "./helpers/raw.js";
-import { startServer } from "./helpers/server.js";
+import { requestCount, startServer } from "./helpers/server.js";
 
 const head = (path: string, extra: string) => `POST ${path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n${extra}\r\n`;
 
@@ -68,6 +68,10 @@ describe("limits and slow clients", () => {
     expect(text.startsWith("HTTP/1.1 408")).toBe(true);
     await c.closed;
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    // The client's close after the 408 is not a second, malformed request.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await requestCount(t, "request_timeout")).toBe(1);
+    expect(await requestCount(t, "bad_request")).toBe(0);
   });
 
   it("times out a client that sends its body too slowly", async () => {

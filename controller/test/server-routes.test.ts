@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { postJson, send } from "./helpers/http.js";
-import { startServer } from "./helpers/server.js";
+import { hasHead, rawConnect } from "./helpers/raw.js";
+import { requestCount, startServer } from "./helpers/server.js";
 
 describe("routes", () => {
   it("answers GET and HEAD /healthz with ok, anything else with 405 and Allow", async () => {
@@ -21,6 +22,29 @@ describe("routes", () => {
       expect(res.headers.allow).toBe("POST");
       expect(res.json.error.code).toBe("ERR_METHOD_NOT_ALLOWED");
     }
+  });
+
+  it("answers CONNECT with 405 and Allow, closes the connection, and counts it once", async () => {
+    const t = await startServer({});
+    const c = await rawConnect(t.port);
+    c.socket.write("CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n");
+    await c.closed;
+    const text = c.received();
+    expect(text).toMatch(/^HTTP\/1.1 405 Method Not Allowed\r\n/);
+    expect(text.toLowerCase()).toContain("\r\nallow: get, head, post\r\n");
+    expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)).error.code).toBe("ERR_METHOD_NOT_ALLOWED");
+    expect(await requestCount(t, "method_not_allowed")).toBe(1);
+  });
+
+  it("routes a request target in absolute form by its path", async () => {
+    const t = await startServer({});
+    const c = await rawConnect(t.port);
+    const body = JSON.stringify({ actions: [{ id: 5, entity_type: "story", action: "update", name: "S5" }] });
+    c.socket.write(`POST http://127.0.0.1:${t.port}/webhooks/tracker?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    const text = await c.waitFor((s) => hasHead(s) && s.endsWith("}"));
+    expect(text).toMatch(/^HTTP\/1.1 200 /);
+    expect(text).toContain('{"status":"accepted","tickets":["5"]}');
+    c.socket.destroy();
   });
 
   it("answers 404 for unknown routes, the singular /webhook prefix included", async () => {

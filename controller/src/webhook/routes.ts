@@ -25,12 +25,20 @@ export const ENABLE_HINT: Readonly<Record<SourceId, string>> = {
   generic: "set webhook.generic (auth_mode, secret and optionally field_mapping)",
 };
 
+const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
+
 /**
  * The path of a request URL without its query string and without one
  * trailing slash, so `/webhooks/github/?x=1` routes like `/webhooks/github`.
+ * The absolute form some proxies forward (`http://host/webhooks/github`,
+ * RFC 9112 3.2.2) routes by its path too.
  */
 export function routePath(url: string | undefined): string {
   if (url === undefined) return "/";
+  if (url.charCodeAt(0) !== 47 /* "/" */) {
+    const authority = ABSOLUTE_FORM.exec(url);
+    if (authority !== null) url = url.slice(authority[0].length) || "/";
+  }
   const q = url.indexOf("?");
   let path = q === -1 ? url : url.slice(0, q);
   if (path.length > 1 && path.endsWith("/")) path = path.slice(0, -1);

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { type Logger, silentLogger } from "@errand/channel-sdk";
 import type { Registry } from "prom-client";
 import type { SourceId, WebhookConfig } from "../config/webhook-config.js";
-import { createClientErrorHandler } from "./client-error.js";
+import { createClientErrorHandler, createConnectHandler } from "./client-error.js";
 import { DeadlineQueue } from "./deadlines.js";
 import type { DedupeStore } from "./dedupe/dedupe-store.js";
 import { createMemoryDedupeStore } from "./dedupe/memory-dedupe-store.js";
@@ -83,6 +83,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     pending,
   }));
   server.on("clientError", createClientErrorHandler(logger, metrics));
+  server.on("connect", createConnectHandler(logger, metrics));
 
   const stop = async (): Promise<void> => {
     stopping = true;

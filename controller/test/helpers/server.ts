@@ -56,3 +56,10 @@ export async function startServer(webhook: Record<string, unknown>, options: Sta
   const address = await server.start();
   return { base: `http://127.0.0.1:${address.port}`, port: address.port, server, tickets, approvals, deliveries };
 }
+
+/** The server's `errand_webhook_requests_total` for one outcome, summed over sources. */
+export async function requestCount(t: TestServer, outcome: string): Promise<number> {
+  const metrics = await t.server.registry.getMetricsAsJSON();
+  const requests = metrics.find((m) => m.name === "errand_webhook_requests_total");
+  return (requests?.values ?? []).filter((v) => v.labels.outcome === outcome).reduce((sum, v) => sum + v.value, 0);
+}

@@ -31,7 +31,13 @@ export function createHmacAuthenticator(options: HmacAuthOptions): Authenticator
   };
 }
 
-/** `x-hub-signature-256` as `X-Hub-Signature-256`, for messages. */
+/** Words that header names spell in mixed case, as the spec and the vendors write them. */
+const MIXED_CASE: Readonly<Record<string, string>> = { hosta: "HostA", hostb: "HostB", github: "GitHub" };
+
+/** `x-hub-signature-256` as `X-Hub-Signature-256`, `x-hostb-token` as `X-HostB-Token`, for messages. */
 export function display(header: string): string {
-  return header.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+  return header
+    .split("-")
+    .map((word) => MIXED_CASE[word] ?? word.charAt(0).toUpperCase() + word.slice(1))
+    .join("-");
 }

@@ -2,16 +2,24 @@ import { createHash } from "node:crypto";
 import { createChatASignatureAuthenticator } from "../auth/chat-a-signature.js";
 import { badRequest } from "../errors.js";
 import { isObject, type JsonObject, makeTicket, parseForm, parseJsonObject, text } from "./decode.js";
-import { type ApprovalCallback, accepted, type WebhookSource } from "./source.js";
+import { type ApprovalCallback, accepted, ignored, type WebhookSource } from "./source.js";
 
 /** Action ids with this prefix are approval callbacks, never tickets (spec 4.5). */
 export const APPROVAL_PREFIX = "agent_approval_";
 
 /**
+ * Envelope types of the vendor's Events API: sent to a URL configured for
+ * event subscriptions, not interactions. Turned into tickets they would
+ * start agent runs nobody asked for.
+ */
+const EVENTS_API_TYPES = new Set(["url_verification", "event_callback", "app_rate_limited"]);
+
+/**
  * Chat A (spec 4.5): interactive payloads as JSON or as a form with a
  * `payload` field, and slash commands (a form without `payload`). A payload
  * with any `agent_approval_` action goes to the approval handler only; every
- * other interaction becomes one `slack_interaction` ticket.
+ * other interaction becomes one `slack_interaction` ticket. A payload without
+ * a `type`, or an Events API envelope, is acknowledged and ignored.
  */
 export function createChatASource(secret: string): WebhookSource {
   return {
@@ -26,13 +34,18 @@ export function createChatASource(secret: string): WebhookSource {
       if (approvals.length > 0) {
         return { tickets: [], approvals: approvals.map((a) => toApproval(a, payload)) };
       }
+      const type = text(payload.type);
+      if (type === "") return ignored("payload has no type: not an interaction or a slash command");
+      if (EVENTS_API_TYPES.has(type)) {
+        return ignored(`${type} is an Events API payload; this route serves interactivity and slash commands only`);
+      }
       const first = actions[0];
-      const isCommand = payload.type === "slash_command";
+      const isCommand = type === "slash_command";
       const title = isCommand
         ? `${text(payload.command)} ${text(payload.text)}`.trim()
         : first
           ? text(first.value) || actionText(first) || text(first.action_id)
-          : text(payload.type);
+          : type;
       return accepted([
         makeTicket({
           id: text(payload.trigger_id) || fallbackId(body),
