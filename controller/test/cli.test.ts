@@ -1,61 +1,22 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { postJson, send } from "./helpers/http.js";
+import { once } from "node:events";
+import { describe, expect, it } from "vitest";
+import { readAll, runCli, writeConfig } from "./helpers/cli.js";
+import { type HttpResult, postJson, send } from "./helpers/http.js";
 import { hostASignature } from "./helpers/sign.js";
 
-// The linked bin, as a user gets it after `npm install` (build first: npx tsc -b controller).
-const BIN = resolve(import.meta.dirname, "../../node_modules/.bin/errand");
-const dir = mkdtempSync(join(tmpdir(), "errand-cli-"));
 const SECRET = "cli-test-secret-value";
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
-});
 
-interface Running {
-  child: ChildProcess;
-  port: number;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Running & { ready: Promise<number> } {
-  const child = spawn(BIN, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  let err = "";
-  child.stdout?.on("data", (d) => (out += d));
-  const ready = new Promise<number>((ok, fail) => {
-    child.stderr?.on("data", (d) => {
-      err += d;
-      const m = /"msg":"webhook server listening".*?"port":(\d+)/.exec(err);
-      if (m) ok(Number(m[1]));
-    });
-    child.on("exit", () => fail(new Error(`exited early: ${err}`)));
-  });
-  // Runs that are meant to fail never become ready; only awaited readiness may reject a test.
-  ready.catch(() => {});
-  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
-  return { child, port: 0, stdout: () => out, stderr: () => err, exited, ready };
-}
-
-function config(text: string): string {
-  const path = join(dir, `c${Math.random().toString(36).slice(2)}.yaml`);
-  writeFileSync(path, text);
-  return path;
-}
+const story = (id: number, name = `Story ${id}`) => ({ actions: [{ id, entity_type: "story", action: "update", name }] });
+/** The answer, or the connection error's code once the server stopped listening. */
+const answerOrRefusal = (request: Promise<HttpResult>) => request.catch((e: NodeJS.ErrnoException) => e.code ?? e.message);
 
 const issue = (n: number) =>
   JSON.stringify({ action: "opened", issue: { number: n, title: `Issue ${n}`, body: "Body", html_url: `https://hosta.example/o/r/issues/${n}`, labels: [{ name: "agent" }] }, repository: { html_url: "https://hosta.example/o/r" } });
 
 describe("errand webhook serve", () => {
   it("prints one JSON line per ticket on stdout with the spec's field names, logs on stderr", async () => {
-    const file = config(`webhook:\n  enabled: true\n  port: 1\n  host: 127.0.0.1\n  secrets:\n    github: { env: GH_SECRET }\n`);
-    const p = run(["webhook", "serve", "--config", file, "--port", "0"], { GH_SECRET: SECRET });
+    const file = writeConfig(`webhook:\n  enabled: true\n  port: 1\n  host: 127.0.0.1\n  secrets:\n    github: { env: GH_SECRET }\n`);
+    const p = runCli(["webhook", "serve", "--config", file, "--port", "0"], { env: { GH_SECRET: SECRET } });
     const port = await p.ready;
     const base = `http://127.0.0.1:${port}`;
     for (const n of [1, 2]) {
@@ -82,8 +43,8 @@ describe("errand webhook serve", () => {
   });
 
   it("adds raw_event with --raw-event", async () => {
-    const file = config(`webhook:\n  host: 127.0.0.1\n  generic:\n    auth_mode: bearer\n    secret: ${SECRET}\n`);
-    const p = run(["webhook", "serve", "-c", file, "-p", "0", "--raw-event"]);
+    const file = writeConfig(`webhook:\n  host: 127.0.0.1\n  generic:\n    auth_mode: bearer\n    secret: ${SECRET}\n`);
+    const p = runCli(["webhook", "serve", "-c", file, "-p", "0", "--raw-event"]);
     const base = `http://127.0.0.1:${await p.ready}`;
     await postJson(base, "/webhooks/generic", { id: 5, extra: { deep: true } }, { authorization: `Bearer ${SECRET}` });
     p.child.kill("SIGTERM");
@@ -92,25 +53,87 @@ describe("errand webhook serve", () => {
   });
 
   it("exits 1 naming the key and the fix for a bad configuration, with nothing on stdout", async () => {
-    const file = config("webhook:\n  generic:\n    auth_mode: hmac\n");
-    const p = run(["webhook", "serve", "--config", file]);
+    const file = writeConfig("webhook:\n  generic:\n    auth_mode: hmac\n");
+    const p = runCli(["webhook", "serve", "--config", file]);
     expect(await p.exited).toBe(1);
     expect(p.stderr()).toContain("webhook.generic.secret: is required when auth_mode is hmac");
     expect(p.stdout()).toBe("");
   });
 
   it("refuses a configuration with webhook.enabled: false", async () => {
-    const p = run(["webhook", "serve", "--config", config("webhook:\n  enabled: false\n")]);
+    const p = runCli(["webhook", "serve", "--config", writeConfig("webhook:\n  enabled: false\n")]);
     expect(await p.exited).toBe(1);
     expect(p.stderr()).toContain("set webhook.enabled: true");
   });
 
   it("rejects a bad --port and a missing --config as usage errors", async () => {
-    const a = run(["webhook", "serve", "--config", "x.yaml", "--port", "http"]);
+    const a = runCli(["webhook", "serve", "--config", "x.yaml", "--port", "http"]);
     expect(await a.exited).not.toBe(0);
     expect(a.stderr()).toContain("give a port from 0 to 65535");
-    const b = run(["webhook", "serve"]);
+    const b = runCli(["webhook", "serve"]);
     expect(await b.exited).not.toBe(0);
     expect(b.stderr()).toContain("--config");
+  });
+
+  it("answers 503 once stdout's reader went away, logs why once, stops and exits 141 without crashing", async () => {
+    const file = writeConfig(`webhook:\n  host: 127.0.0.1\n  secrets:\n    github: { env: GH_SECRET }\n`);
+    const p = runCli(["webhook", "serve", "--config", file, "--port", "0"], { env: { GH_SECRET: SECRET }, readStdout: false });
+    const base = `http://127.0.0.1:${await p.ready}`;
+    expect((await postJson(base, "/webhooks/tracker", story(1))).status).toBe(200);
+    const [first] = await once(p.child.stdout, "data");
+    expect(JSON.parse(String(first)).ticket.id).toBe("1");
+    // As when `| head -n 1` exits: the child's next write to stdout fails with EPIPE.
+    p.child.stdout.destroy();
+    await once(p.child.stdout, "close");
+
+    const body = issue(2);
+    const after = await Promise.all([
+      postJson(base, "/webhooks/github", body, { "x-github-event": "issues", "x-hub-signature-256": hostASignature(SECRET, body) }),
+      postJson(base, "/webhooks/tracker", story(3)),
+      postJson(base, "/webhooks/tracker", story(4)),
+    ].map(answerOrRefusal));
+    // The first ticket to hit the broken pipe is answered 503; the others too, or refused once the server stopped.
+    expect(after.some((r) => typeof r === "object")).toBe(true);
+    for (const r of after) {
+      if (typeof r === "object") expect([r.status, r.json?.error?.code, r.headers["retry-after"]]).toEqual([503, "ERR_UNAVAILABLE", "5"]);
+      else expect(["ECONNREFUSED", "ECONNRESET"]).toContain(r);
+    }
+
+    // 141 is the documented code (docs/webhooks.md): what a shell reports for a producer killed by SIGPIPE.
+    expect(await p.exited).toBe(141);
+    expect(p.stderr()).not.toMatch(/Unhandled 'error' event|\n\s+at /);
+    const logs = p.stderr().trimEnd().split("\n").map((l) => JSON.parse(l));
+    const stopping = logs.filter((l) => l.msg === "stdout was closed by its reader (EPIPE); stopping: tickets are no longer accepted");
+    expect(stopping).toHaveLength(1);
+    expect(stopping[0].level).toBe("error");
+    expect(logs.filter((l) => l.outcome === "accepted").map((l) => l.tickets)).toEqual([["1"]]);
+    expect(logs.at(-1).msg).toBe("webhook server stopped");
+  });
+
+  it("on SIGTERM answers the request in flight, refuses new connections and exits 0 promptly", async () => {
+    const file = writeConfig(`webhook:\n  host: 127.0.0.1\n  max_body_bytes: 8388608\n`);
+    const p = runCli(["webhook", "serve", "--config", file, "--port", "0"], { readStdout: false });
+    const base = `http://127.0.0.1:${await p.ready}`;
+    const exitedAt = p.exited.then((code) => ({ code, at: Date.now() }));
+    // Far more than the stdout pipe (or socket pair) and our read buffer hold: with stdout unread, the
+    // ticket's write, and so its request, stays in flight until the test reads.
+    const name = "x".repeat(4 * 1024 * 1024);
+    const inFlight = postJson(base, "/webhooks/tracker", story(7, name));
+    await once(p.child.stdout, "readable");
+
+    p.child.kill("SIGTERM");
+    await p.waitForStderr(/"msg":"shutting down"/);
+    expect(await answerOrRefusal(send(base, "/healthz", { method: "GET" }))).toBe("ECONNREFUSED");
+
+    const stdout = readAll(p.child.stdout);
+    const res = await inFlight;
+    const answeredAt = Date.now();
+    expect([res.status, res.json, res.headers.connection]).toEqual([200, { status: "accepted", tickets: ["7"] }, "close"]);
+    const exit = await exitedAt;
+    expect(exit.code).toBe(0);
+    // Well under webhook.timeouts.handler_ms (8 s): no timer holds the process after the last request.
+    expect(exit.at - answeredAt).toBeLessThan(3000);
+    const tickets = (await stdout).trimEnd().split("\n").map((l) => JSON.parse(l).ticket);
+    expect(tickets).toMatchObject([{ id: "7", title: name }]);
   });
 });

@@ -1,11 +1,15 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { createLogger, type Logger } from "@errand/channel-sdk";
+import { createLogger } from "@errand/channel-sdk";
 import { ConfigError } from "../../config/config-error.js";
 import { loadWebhookConfig } from "../../config/load-config.js";
 import { createBufferedWriter } from "../../logging/buffered-writer.js";
 import type { WebhookConfig } from "../../config/webhook-config.js";
 import { createWebhookServer } from "../../webhook/server.js";
 import { toSpecTicket } from "../../webhook/spec-ticket.js";
+import { createLineOutput, describeFailure } from "../line-output.js";
+
+/** Exit code when stdout's reader went away: what a shell reports for a producer killed by SIGPIPE (128 + 13). */
+const EXIT_STDOUT_CLOSED = 141;
 
 interface ServeOptions {
   config: string;
@@ -23,7 +27,8 @@ function parsePort(value: string): number {
 /**
  * `errand webhook serve --config <file> [--port N]`: runs only the intake and
  * writes each ticket to stdout as one JSON line `{"source":…,"ticket":{…}}`.
- * Logs go to stderr, so stdout can be piped into a script.
+ * Logs go to stderr, so stdout can be piped into a script. If stdout breaks
+ * (its reader exited), tickets are refused with 503 and the server stops.
  */
 export function createWebhookServeCommand(): Command {
   return new Command("serve")
@@ -55,13 +60,18 @@ async function serve(options: ServeOptions): Promise<number> {
   const secrets = [...Object.values(config.secrets), config.generic?.secret].filter((s): s is string => !!s);
   const write = createBufferedWriter();
   process.once("exit", () => write.flush());
+  // With stderr gone there is nowhere to log to; tickets on stdout can still flow, so this must not crash.
+  process.stderr.on("error", () => {});
   const logger = createLogger({ fields: { component: "webhook" }, secrets, write });
   for (const warning of warnings) logger.warn(warning);
+  const output = createLineOutput(process.stdout);
+  void output.broken.then((error) => logger.error(`${describeFailure(error)}; stopping: tickets are no longer accepted`, { error }));
 
   const server = createWebhookServer({
     config,
     logger,
-    onTickets: (tickets, ctx) => writeLines(tickets.map((t) => JSON.stringify({ source: ctx.source, ticket: toSpecTicket(t, options.rawEvent) }))),
+    // Resolves once the lines are handed to stdout, so 200 means "printed"; a rejection is answered 503.
+    onTickets: (tickets, ctx) => output.write(tickets.map((t) => JSON.stringify({ source: ctx.source, ticket: toSpecTicket(t, options.rawEvent) }))),
     onApprovals: (approvals, ctx) => {
       for (const a of approvals) {
         logger.info("approval callback received", { source: ctx.source, delivery_id: ctx.deliveryId, action_id: a.actionId, value: a.value, user_id: a.userId });
@@ -75,27 +85,25 @@ async function serve(options: ServeOptions): Promise<number> {
     process.stderr.write(`errand: cannot listen on ${config.host}:${options.port ?? config.port} (${code ?? String(error)}); pick another port with --port or webhook.port\n`);
     return 1;
   }
-  await waitForSignal(logger);
+  const reason = await waitForStop(output.broken);
+  if (typeof reason === "string") logger.info("shutting down", { signal: reason });
   await server.stop();
-  return 0;
+  // Also when stdout broke during a shutdown a signal began: the reader still went away before the end.
+  if (output.failure === undefined) return 0;
+  return (output.failure as NodeJS.ErrnoException).code === "EPIPE" ? EXIT_STDOUT_CLOSED : 1;
 }
 
-/** Resolves once the lines are handed to the stdout pipe, so 200 means "printed". */
-function writeLines(lines: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    process.stdout.write(`${lines.join("\n")}\n`, (error) => (error ? reject(error) : resolve()));
-  });
-}
-
-function waitForSignal(logger: Logger): Promise<void> {
+/** Resolves with the signal or the stdout failure that ends the run. */
+function waitForStop(broken: Promise<Error>): Promise<NodeJS.Signals | Error> {
   return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      logger.info("shutting down", { signal });
-      process.off("SIGTERM", onSignal);
-      process.off("SIGINT", onSignal);
-      resolve();
+    // Listening only until the first stop cause lets a second SIGTERM or SIGINT end a slow shutdown at once.
+    const stop = (reason: NodeJS.Signals | Error) => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      resolve(reason);
     };
-    process.on("SIGTERM", onSignal);
-    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+    void broken.then(stop);
   });
 }
