@@ -77,6 +77,22 @@ describe("chat_a in-process against the fake platform", () => {
     });
   });
 
+  it("a token with a line break, NUL or non-ASCII character is refused at start, not on every notification", async () => {
+    for (const token of [`${TOKEN}\nsecond-line`, `${TOKEN}\u0000`, `${TOKEN}✓`]) {
+      const error = await rejectionOf(loadChatA(fake, { min_interval_ms: 100 }, { "chat-a-token": token }));
+      expect(error.code).toBe("ERR_INVALID_CONFIG");
+      expect(error.message).toContain('the secret "chat-a-token" named by token_secret contains');
+      expect(error.hint).toContain("copy the bot token");
+      expect(`${error.message} ${error.hint}`).not.toContain(TOKEN);
+    }
+    expect(fake.requests).toHaveLength(0);
+    // A file's trailing newline is not a problem: the token works.
+    const { channel } = await loadChatA(fake, { min_interval_ms: 100 }, { "chat-a-token": `${TOKEN}\n` });
+    await channel.notify("hi", fixtures.tickets.basic);
+    expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    await channel.close();
+  });
+
   describe("transient failures", () => {
     it("retries a 5xx and an internal_error, then delivers once", async () => {
       const { channel, logger } = await loadChatA(fake, { min_interval_ms: 100 });

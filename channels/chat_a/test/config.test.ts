@@ -48,6 +48,33 @@ describe("parseChatAConfig", () => {
     expect(problem({ channel_id: "C0123456789" }).message).toContain("token_secret is required");
   });
 
+  it("refuses a token that could never be sent, naming the secret, what is wrong and where, never the token", () => {
+    const cases: [string, string][] = [
+      ["xoxb-1234-secret\nvalue", "contains a line break at character 17"],
+      ["xoxb-1234-secret\r\nvalue", "contains a line break at character 17"],
+      ["xoxb-1234-secret-value✓", "contains a character that is not printable ASCII (U+2713) at character 23"],
+      ["xoxb-1234-secret\u0000value", "contains a control character (U+0000) at character 17"],
+      ["xoxb-1234-secret value", "contains a space or tab at character 17"],
+      ["xoxb-1234-secret\u00a0value", "contains a space character (U+00A0) at character 17"],
+      ["\u200bxoxb-1234-secret-value", "contains a character that is not printable ASCII (U+200B) at character 1"],
+      ["  xoxb-1234-secret\tvalue\n", "contains a space or tab at character 19"],
+      ['"xoxb-1234-secret-value"', "is wrapped in quotes"],
+    ];
+    for (const [value, what] of cases) {
+      const error = problem(base, { "chat-a-token": value });
+      expect(error.code).toBe("ERR_INVALID_CONFIG");
+      expect(error.message).toBe(`chat_a: the secret "chat-a-token" named by token_secret ${what}, so it cannot be a bot token`);
+      expect(error.hint).toContain('copy the bot token (xoxb-…) again from OAuth & Permissions and store it in the secret "chat-a-token" alone');
+      expect(`${error.message} ${error.hint}`).not.toMatch(/secret-?value|1234/);
+    }
+  });
+
+  it("drops whitespace around the token, such as the trailing newline of a file", () => {
+    for (const value of ["xoxb-1234-secret-value\n", "xoxb-1234-secret-value\r\n", "  xoxb-1234-secret-value \n\n"]) {
+      expect(parseChatAConfig(base, { "chat-a-token": value }).token).toBe("xoxb-1234-secret-value");
+    }
+  });
+
   it("accepts https and loopback http base URLs only, trimming a trailing slash", () => {
     expect(parseChatAConfig({ ...base, api_base_url: "https://chat.example.com/api/" }, secrets).apiBaseUrl).toBe("https://chat.example.com/api");
     expect(parseChatAConfig({ ...base, api_base_url: "http://127.0.0.1:9999/api" }, secrets).apiBaseUrl).toBe("http://127.0.0.1:9999/api");

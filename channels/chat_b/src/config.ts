@@ -48,13 +48,13 @@ export function parseChatBConfig(config: ChannelConfig, secrets: ChannelSecrets)
     });
   }
   const webhookUrlSecret = secretName.trim();
-  const value = secrets[webhookUrlSecret]?.trim();
-  if (!value) {
+  const raw = secrets[webhookUrlSecret] ?? "";
+  if (raw.trim() === "") {
     throw new InvalidConfigError(`chat_b: the secret ${JSON.stringify(webhookUrlSecret)} named by webhook_url_secret was not provided or is empty`, {
       hint: "create the secret with the webhook URL and make it available to the controller",
     });
   }
-  const { url, id, shown } = parseWebhookUrl(value, webhookUrlSecret);
+  const { url, id, shown } = parseWebhookUrl(raw, webhookUrlSecret);
   return {
     webhookUrlSecret,
     webhookUrl: url,
@@ -65,15 +65,60 @@ export function parseChatBConfig(config: ChannelConfig, secrets: ChannelSecrets)
   };
 }
 
-function parseWebhookUrl(value: string, secretName: string): { url: string; id: string; shown: string } {
+/**
+ * Refuses a webhook URL with characters a copied URL never has. The URL
+ * parser would not: it silently drops line breaks and tabs and
+ * percent-encodes spaces, NUL and non-ASCII characters, so such a URL passed
+ * and every notification then failed with "Invalid Webhook Token" or
+ * "Unknown Webhook". Whitespace around the URL (a file's trailing newline) is
+ * dropped, as before. Shows where the character is, never the URL.
+ */
+function checkUrlText(raw: string, secretName: string): void {
+  const problem = secretTextProblem(raw);
+  if (problem === undefined) return;
+  throw new InvalidConfigError(`chat_b: the secret ${JSON.stringify(secretName)} named by webhook_url_secret ${problem}, so it is not a usable webhook URL`, {
+    hint: `copy the webhook URL again (channel settings → Integrations → Webhooks → Copy Webhook URL) and store it in the secret ${JSON.stringify(secretName)} alone, without quotes, spaces or line breaks`,
+  });
+}
+
+/**
+ * What makes `raw` unusable as text that travels in an HTTP request line or
+ * header (after dropping surrounding whitespace), phrased to follow "the
+ * secret …", or undefined when every character is printable ASCII.
+ */
+function secretTextProblem(raw: string): string | undefined {
+  const value = raw.trim();
+  // Positions count characters of the stored value, so a user can find them in an editor.
+  let position = [...raw.slice(0, raw.length - raw.trimStart().length)].length;
+  for (const char of value) {
+    position++;
+    if (!/^[\x21-\x7e]$/.test(char)) return `contains ${describeChar(char)} at character ${position}`;
+  }
+  if (/^(["'`]).*\1$/s.test(value)) return "is wrapped in quotes";
+  return undefined;
+}
+
+function describeChar(char: string): string {
+  const code = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+  if (/[\n\r\v\f\u0085\u2028\u2029]/.test(char)) return "a line break";
+  if (char === " " || char === "\t") return "a space or tab";
+  if (/\s/.test(char)) return `a space character (${code})`;
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(char)) return `a control character (${code})`;
+  return `a character that is not printable ASCII (${code})`;
+}
+
+function parseWebhookUrl(raw: string, secretName: string): { url: string; id: string; shown: string } {
   let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(raw.trim());
   } catch {
+    // Quotes are the likelier mistake, and the clearer message.
+    if (/^(["'`]).*\1$/s.test(raw.trim())) checkUrlText(raw, secretName);
     throw new InvalidConfigError(`chat_b: the secret ${JSON.stringify(secretName)} does not hold a valid URL`, {
       hint: "copy the whole webhook URL (https://…/api/webhooks/<id>/<token>) into the secret",
     });
   }
+  checkUrlText(raw, secretName);
   const shown = `${url.protocol}//${url.host}/…`;
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
     throw new InvalidConfigError(`chat_b: the webhook URL (${shown}) must use https (plain http is allowed only for localhost)`, {

@@ -65,6 +65,22 @@ describe("chat_b in-process against the fake webhook", () => {
       await channel.close();
     });
 
+    it("a webhook URL with a line break, NUL or non-ASCII character is refused at start, not answered 401 on every notification", async () => {
+      const good = fake.webhookUrl("111");
+      for (const url of [`${good.slice(0, -3)}\n${good.slice(-3)}`, `${good}\u0000`, `${good}✓`]) {
+        const error = await rejectionOf(loadChatB(fake, {}, url));
+        expect(error.code).toBe("ERR_INVALID_CONFIG");
+        expect(error.message).toContain('the secret "chat-b-webhook" named by webhook_url_secret contains');
+        expect(error.hint).toContain("copy the webhook URL again");
+        expect(`${error.message} ${error.hint}`).not.toContain("token-one");
+      }
+      expect(fake.requests).toHaveLength(0);
+      const { channel } = await loadChatB(fake, {}, `${good}\n`);
+      await channel.notify("hi", fixtures.tickets.basic);
+      expect(fake.accepted).toHaveLength(1);
+      await channel.close();
+    });
+
     it("a refused body (400, code 50035) is not retried and keeps the platform's details", async () => {
       const { channel } = await loadChatB(fake);
       fake.script({ status: 400, json: { code: 50035, errors: { embeds: { "0": { title: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: "Must be 256 or fewer in length." }] } } } }, message: "Invalid Form Body" } });

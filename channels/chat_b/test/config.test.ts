@@ -44,6 +44,29 @@ describe("parseChatBConfig", () => {
     expect(problem(base, { "chat-b-webhook": `${URL_VALUE}?wait=true` }).message).toContain("webhook URL of the form");
   });
 
+  it("refuses a webhook URL with characters a copied URL never has, instead of letting the URL parser drop or encode them", () => {
+    const cases: [string, string][] = [
+      [`${URL_VALUE.slice(0, 60)}\n${URL_VALUE.slice(60)}`, "contains a line break at character 61"],
+      [`${URL_VALUE}✓`, "contains a character that is not printable ASCII (U+2713) at character 71"],
+      [`${URL_VALUE.slice(0, 60)}\u0000${URL_VALUE.slice(60)}`, "contains a control character (U+0000) at character 61"],
+      [`${URL_VALUE.slice(0, 60)}\t${URL_VALUE.slice(60)}`, "contains a space or tab at character 61"],
+      [`${URL_VALUE} ${URL_VALUE}`, "contains a space or tab at character 71"],
+      [`'${URL_VALUE}'`, "is wrapped in quotes"],
+    ];
+    for (const [value, what] of cases) {
+      const error = problem(base, { "chat-b-webhook": value });
+      expect(error.code).toBe("ERR_INVALID_CONFIG");
+      expect(error.message).toBe(`chat_b: the secret "chat-b-webhook" named by webhook_url_secret ${what}, so it is not a usable webhook URL`);
+      expect(error.hint).toContain('copy the webhook URL again (channel settings → Integrations → Webhooks → Copy Webhook URL) and store it in the secret "chat-b-webhook" alone');
+    }
+  });
+
+  it("drops whitespace around the webhook URL, such as the trailing newline of a file", () => {
+    for (const value of [`${URL_VALUE}\n`, `${URL_VALUE}\r\n`, `  ${URL_VALUE}\n\n`]) {
+      expect(parseChatBConfig(base, { "chat-b-webhook": value }).webhookUrl).toBe(URL_VALUE);
+    }
+  });
+
   it("refuses display names the platform refuses", () => {
     expect(problem({ ...base, username: "My Discord Bot" }).message).toContain('"discord"');
     expect(problem({ ...base, username: "clyde" }).message).toContain('"clyde"');
