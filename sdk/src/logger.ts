@@ -1,3 +1,6 @@
+import { errorFields, safeFields, safeMerge, safeRecord, safeString } from "./safe-json.js";
+import { writeStderr } from "./stderr-sink.js";
+
 /** Severity of a log record, lowest first. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -41,15 +44,8 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 const RESERVED = new Set(["time", "level", "msg"]);
 const REDACTED = "[redacted]";
 
-function serializeError(error: Error): LogFields {
-  const out: LogFields = { name: error.name, message: error.message };
-  const code = (error as { code?: unknown }).code;
-  if (code !== undefined) out.code = code;
-  return out;
-}
-
 function replacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error) return serializeError(value);
+  if (value instanceof Error) return errorFields(value);
   if (typeof value === "bigint") return value.toString();
   return value;
 }
@@ -105,16 +101,24 @@ function secretForms(secrets: Iterable<string>, into: string[] = []): string[] {
 /**
  * Creates a logger that writes one JSON object per line:
  * `{"time":"…","level":"info","msg":"…",…fields}`, errors as
- * `{name,message,code}`. Built for hot paths (a line per webhook request):
- * base fields are encoded once, a record is concatenated field by field, the
- * timestamp prefix is reused within a second, and masking is one substring
- * search per secret form.
+ * `{name,message,code}`, bigints as strings. Built for hot paths (a line per
+ * webhook request): base fields are encoded once, a record is concatenated
+ * field by field, the timestamp prefix is reused within a second, and masking
+ * is one substring search per secret form.
+ *
+ * A log call never throws: a value JSON.stringify refuses is written as a
+ * marker string (`"[Circular]"` for a reference back to a container,
+ * `"[Unserializable: toJSON threw Error: …]"` for a throwing toJSON or
+ * getter, `"[Too deep]"` below 100 levels) and the rest of the record as
+ * usual. The default sink, stderr, drops lines once stderr is gone (EPIPE
+ * after the reading process died) instead of crashing the process; a `write`
+ * or `redact` that throws loses that one line.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const envLevel = process.env.ERRAND_LOG_LEVEL;
   const level = options.level ?? (envLevel !== undefined && envLevel in RANK ? (envLevel as LogLevel) : "info");
   const minimum = RANK[level];
-  const write = options.write ?? ((line: string) => void process.stderr.write(line));
+  const write = options.write ?? writeStderr;
   const forms = secretForms(options.secrets ?? []);
   const redact = options.redact;
   const keys = new Map<string, string>();
@@ -146,12 +150,15 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
   const make = (base: LogFields): Logger => {
     let encodedBase = "";
-    for (const key of Object.keys(base)) {
-      const value = encodeValue(base[key]);
-      if (value !== undefined) encodedBase += keyOf(key) + value;
+    try {
+      for (const key of Object.keys(base)) {
+        const value = encodeValue(base[key]);
+        if (value !== undefined) encodedBase += keyOf(key) + value;
+      }
+    } catch {
+      encodedBase = safeFields(base, keyOf);
     }
-    const log = (lvl: LogLevel, message: string, extra?: LogFields) => {
-      if (RANK[lvl] < minimum) return;
+    const encode = (lvl: LogLevel, message: string, extra: LogFields | undefined): string => {
       let line = `{"time":${timeNow()},"level":"${lvl}","msg":${JSON.stringify(message)}`;
       let fields = encodedBase;
       if (extra !== undefined) {
@@ -167,16 +174,41 @@ export function createLogger(options: LoggerOptions = {}): Logger {
           if (value !== undefined) fields += keyOf(key) + value;
         }
       }
-      line = `${line}${fields}}\n`;
-      const all = redact ? secretForms(redact(), [...forms]) : forms;
-      write(all.length > 0 ? mask(line, all) : line);
+      return `${line}${fields}}\n`;
+    };
+    const log = (lvl: LogLevel, message: string, extra?: LogFields) => {
+      if (RANK[lvl] < minimum) return;
+      // Typed callers always pass a string; plain JavaScript may not.
+      const text = typeof message === "string" ? message : safeString(message);
+      let line: string;
+      try {
+        line = encode(lvl, text, extra);
+      } catch {
+        // A circular value, a throwing toJSON or getter: a log call must never fail its caller.
+        line = safeRecord(timeNow(), lvl, text, base, extra);
+      }
+      try {
+        const all = redact ? secretForms(redact(), [...forms]) : forms;
+        write(all.length > 0 ? mask(line, all) : line);
+      } catch {
+        // A failing sink or redact callback loses this line, never the caller's
+        // work; without the secrets to mask, dropping it is the safe choice.
+      }
     };
     return {
       debug: (m, f) => log("debug", m, f),
       info: (m, f) => log("info", m, f),
       warn: (m, f) => log("warn", m, f),
       error: (m, f) => log("error", m, f),
-      child: (more) => make({ ...base, ...more }),
+      child: (more) => {
+        let merged: LogFields;
+        try {
+          merged = { ...base, ...more };
+        } catch {
+          merged = safeMerge(base, more);
+        }
+        return make(merged);
+      },
     };
   };
   return make(options.fields ?? {});

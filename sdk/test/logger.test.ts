@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { createLogger, InvalidConfigError, redactSecrets } from "../src/index.js";
 
@@ -95,5 +96,128 @@ describe("createLogger line format", () => {
     logger.warn("w");
     logger.error("e");
     expect(out.lines.map((l) => JSON.parse(l).level)).toEqual(["warn", "error"]);
+  });
+});
+
+describe("createLogger never throws", () => {
+  const capture = () => {
+    const lines: string[] = [];
+    return { lines, write: (l: string) => lines.push(l), records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+  };
+  const circular = () => {
+    const res: Record<string, unknown> = { status: 500, list: [1] };
+    res.self = res;
+    (res.list as unknown[]).push(res);
+    return res;
+  };
+
+  it("writes a circular value as [Circular], keeping the rest of the record and the fields around it", () => {
+    const out = capture();
+    const logger = createLogger({ fields: { channel: "c" }, write: out.write });
+    logger.info("got response", { before: 1, res: circular(), after: 2n });
+    const shared = { a: 1 };
+    logger.info("shared is not circular", { pair: [shared, shared], res: circular() });
+    expect(out.records()).toMatchObject([
+      { msg: "got response", channel: "c", before: 1, res: { status: 500, list: [1, "[Circular]"], self: "[Circular]" }, after: "2" },
+      { msg: "shared is not circular", pair: [{ a: 1 }, { a: 1 }] },
+    ]);
+    expect(Object.keys(out.records()[0]!)).toEqual(["time", "level", "msg", "channel", "before", "res", "after"]);
+  });
+
+  it("writes a throwing toJSON or getter as a marker string, and errors inside as usual", () => {
+    const out = capture();
+    const logger = createLogger({ write: out.write });
+    const hostile = {
+      ok: "yes",
+      get bad(): string {
+        throw new Error("getter boom");
+      },
+    };
+    const badJson = { toJSON: () => { throw new TypeError("toJSON boom"); } };
+    const loop = circular();
+    logger.warn("hostile", { hostile, badJson, error: Object.assign(new Error("e"), { code: "ERR_X", loop }), nested: { deep: [badJson] } });
+    expect(out.records()[0]).toMatchObject({
+      hostile: { ok: "yes", bad: "[Unserializable: a getter threw Error: getter boom]" },
+      badJson: "[Unserializable: toJSON threw TypeError: toJSON boom]",
+      error: { name: "Error", message: "e", code: "ERR_X" },
+      nested: { deep: ["[Unserializable: toJSON threw TypeError: toJSON boom]"] },
+    });
+  });
+
+  it("survives a throwing getter on the fields object itself, in child fields, and a circular base", () => {
+    const out = capture();
+    const fields = Object.defineProperty({ fine: 1 }, "broken", {
+      enumerable: true,
+      get() {
+        throw new Error("fields getter");
+      },
+    });
+    const logger = createLogger({ fields: { loop: circular() }, write: out.write });
+    logger.info("a", fields);
+    const child = logger.child(fields);
+    child.info("b", { x: 1 });
+    child.info("c", { loop: "override" });
+    expect(out.records()).toMatchObject([
+      { msg: "a", loop: { self: "[Circular]" }, fine: 1, broken: "[Unserializable: a getter threw Error: fields getter]" },
+      { msg: "b", fine: 1, broken: "[Unserializable: a getter threw Error: fields getter]", x: 1 },
+      { msg: "c", loop: "override" },
+    ]);
+  });
+
+  it("nests to any depth without overflowing the stack", () => {
+    const out = capture();
+    let deep: unknown = "bottom";
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    createLogger({ write: out.write }).info("deep", { deep });
+    expect(out.lines[0]).toContain('"[Too deep]"');
+    expect(() => JSON.parse(out.lines[0]!)).not.toThrow();
+  });
+
+  it("turns a message that is not a string (plain JavaScript callers) into one", () => {
+    const out = capture();
+    const logger = createLogger({ write: out.write }) as unknown as { info(m: unknown, f?: unknown): void };
+    logger.info(undefined);
+    logger.info({ not: "a string" });
+    logger.info(Object.create(null));
+    logger.info(new Error("as message"));
+    expect(out.records().map((r) => r.msg)).toEqual(["undefined", "[object Object]", expect.stringMatching(/^\[Unprintable: TypeError/), "Error: as message"]);
+  });
+
+  it("a write or redact callback that throws loses the line, never the caller's work", () => {
+    const throwing = createLogger({
+      write: () => {
+        throw new Error("disk full");
+      },
+    });
+    expect(() => throwing.error("x", { a: 1 })).not.toThrow();
+    const lines: string[] = [];
+    const redacting = createLogger({
+      write: (l) => lines.push(l),
+      redact: () => {
+        throw new Error("no secrets");
+      },
+    });
+    expect(() => redacting.info("token xoxb-123")).not.toThrow();
+    expect(lines).toEqual([]);
+  });
+
+  it("the default sink keeps the process alive when stderr is gone (EPIPE)", async () => {
+    // A real process whose stderr reader goes away, as a plugin's does when its host is killed.
+    const script = `
+      const { createLogger } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
+      const logger = createLogger();
+      process.stdout.write("ready\\n");
+      setTimeout(() => {
+        for (let i = 0; i < 2000; i++) logger.info("after the reader left", { i, pad: "x".repeat(100) });
+        setTimeout(() => process.stdout.write("survived\\n"), 100);
+      }, 200);
+    `;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+    child.stderr.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect({ code, stdout }).toEqual({ code: 0, stdout: "ready\nsurvived\n" });
   });
 });
