@@ -10,6 +10,7 @@ import {
 } from "../errors.js";
 import { parseJsonBody, readBody } from "./http-body.js";
 import { redactedResponse } from "./http-error-response.js";
+import { MAX_TIMER_DELAY_MS } from "./long-timer.js";
 import { httpStatusError } from "./http-status-error.js";
 import { redactUrl, snippet } from "./redact.js";
 import type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from "./http-types.js";
@@ -84,11 +85,17 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     timeLeftMs?: () => number,
   ): Promise<HttpResponse<T>> => {
     const configuredMs = req.timeoutMs ?? options.timeoutMs ?? 2500;
+    if (typeof configuredMs !== "number" || Number.isNaN(configuredMs) || configuredMs < 0) {
+      throw new InvalidArgumentError(`${method} ${shownUrl}: timeoutMs must be a number of milliseconds >= 0, got ${String(configuredMs)}`, {
+        hint: "set the HTTP client's timeoutMs (one attempt's timeout) to a number, 2500 by default",
+      });
+    }
     // Inside its own retry, an attempt ends a little before the budget does,
     // so it fails with its own error (what the target did) rather than
     // being cut off by the budget. Read after the throttle wait.
     const timeoutMs = timeLeftMs ? Math.max(1, Math.min(configuredMs, timeLeftMs() - BUDGET_MARGIN_MS)) : configuredMs;
-    const timeout = AbortSignal.timeout(timeoutMs);
+    // Longer than a timer holds would fire at once; 24.8 days is "never" for one request.
+    const timeout = AbortSignal.timeout(Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
     const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
     const headers: Record<string, string> = { "user-agent": options.userAgent ?? "errand-channel-sdk" };
     Object.assign(headers, options.headers, req.headers);

@@ -2,8 +2,10 @@ import {
   type ChannelError,
   createChannelError,
   DeadlineExceededError,
+  InvalidArgumentError,
   toChannelError,
 } from "../errors.js";
+import { checkDelay, setLongTimeout } from "./long-timer.js";
 import { sleep } from "./sleep.js";
 import { toAttemptError } from "./transport-error.js";
 
@@ -110,6 +112,7 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
   const shouldRetry = options.shouldRetry ?? ((error: ChannelError) => error.retryable);
   const random = options.random ?? Math.random;
   const callerSignal = options.signal;
+  checkOptions(budgetMs, baseDelayMs, maxDelayMs, minAttemptMs, maxAttempts);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const timeLeftMs = () => Math.max(0, budgetMs - elapsed());
@@ -117,7 +120,7 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
   if (callerSignal?.aborted) throw toChannelError(callerSignal.reason);
   // One budget signal for the whole call: its reason says what ran out.
   const budget = new AbortController();
-  const budgetTimer = setTimeout(
+  const budgetTimer = setLongTimeout(
     () => budget.abort(new DeadlineExceededError(`the retry budget of ${budgetMs} ms ran out`)),
     budgetMs,
   );
@@ -145,7 +148,9 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
       if (!shouldRetry(error)) throw error;
       if (attempt >= maxAttempts) throw giveUp(error, attempt, elapsed(), `maxAttempts (${maxAttempts}) reached`);
       const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
-      const delayMs = error.retryAfterMs ?? Math.floor(random() * backoff);
+      // A Retry-After that is not a number (NaN from a hostile header) falls back to the backoff.
+      const asked = error.retryAfterMs;
+      const delayMs = typeof asked === "number" && !Number.isNaN(asked) ? Math.max(0, asked) : Math.floor(random() * backoff);
       const remaining = budgetMs - elapsed();
       if (delayMs >= remaining) {
         const why =
@@ -171,7 +176,19 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
       }
     }
   } finally {
-    clearTimeout(budgetTimer);
+    budgetTimer.clear();
+  }
+}
+
+const OPTION_HINT = "pass retry options as numbers of milliseconds; the default budget (4000) fits the 5-second call target";
+
+function checkOptions(budgetMs: number, baseDelayMs: number, maxDelayMs: number, minAttemptMs: number, maxAttempts: number) {
+  checkDelay("retry: budgetMs", budgetMs, OPTION_HINT);
+  checkDelay("retry: baseDelayMs", baseDelayMs, OPTION_HINT);
+  checkDelay("retry: maxDelayMs", maxDelayMs, OPTION_HINT);
+  checkDelay("retry: minAttemptMs", minAttemptMs, OPTION_HINT);
+  if (typeof maxAttempts !== "number" || !(maxAttempts >= 1) || (!Number.isInteger(maxAttempts) && maxAttempts !== Infinity)) {
+    throw new InvalidArgumentError(`retry: maxAttempts must be an integer >= 1, got ${String(maxAttempts)}`, { hint: OPTION_HINT });
   }
 }
 

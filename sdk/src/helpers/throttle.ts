@@ -1,4 +1,5 @@
 import { isChannelError, toChannelError } from "../errors.js";
+import { MAX_TIMER_DELAY_MS } from "./long-timer.js";
 
 /** Options of {@link createThrottle}. */
 export interface ThrottleOptions {
@@ -54,6 +55,9 @@ export interface Throttle {
   /**
    * Pauses `key`: its next slot comes no earlier than `ms` from now (a
    * 429's Retry-After). A shorter penalty never shortens an existing pause.
+   * Any finite length works, also one beyond what a Node timer holds (it is
+   * waited in chunks of about 24.8 days); `ms` that is not a finite number
+   * above 0 is ignored.
    */
   penalize(key: string, ms: number): void;
   /**
@@ -113,7 +117,9 @@ export function createThrottle(options: ThrottleOptions): Throttle {
 
   const schedule = (key: string, state: KeyState) => {
     if (state.timer) clearTimeout(state.timer);
-    const delay = Math.max(0, state.nextAt - Date.now());
+    // A pause longer than a timer holds (a Retry-After of days) is waited in
+    // chunks: tick finds the slot not yet due and schedules the next chunk.
+    const delay = Math.min(MAX_TIMER_DELAY_MS, Math.max(0, state.nextAt - Date.now()));
     state.timer = setTimeout(() => tick(key, state), delay);
     // Only an idle key's cleanup timer may let the process exit; a waiter
     // is someone awaiting a promise and must keep the process alive.
