@@ -5,6 +5,8 @@ import {
   ErrorCode,
   isErrorCode,
 } from "../errors.js";
+import { truncate } from "../helpers/truncate.js";
+import { redactSecrets } from "../logger.js";
 
 // Trailer keys that carry the SDK's own error details across the wire, so a
 // host gets back the exact error class the plugin threw, not just a status.
@@ -12,13 +14,56 @@ const CODE_KEY = "errand-error-code";
 const HINT_KEY = "errand-error-hint";
 const RETRY_AFTER_KEY = "errand-retry-after-ms";
 
-/** The gRPC status a plugin answers with for `error`. */
-export function toStatus(error: ChannelError): Partial<StatusObject> {
+/**
+ * Most UTF-8 bytes of an error message a plugin sends (the status details).
+ * Message and hint travel in HTTP/2 trailers, percent-encoded (up to three
+ * times their size), and a grpc-js host accepts header lists of 64 KiB at
+ * most: a larger status is refused, the host sees only its deadline, and
+ * the connection stays upset for seconds. 8 KiB plus a 2 KiB hint stay far
+ * below that even when every character needs escaping.
+ */
+export const MAX_STATUS_MESSAGE_BYTES = 8 * 1024;
+/** Most UTF-8 bytes of an error's hint a plugin sends (the `errand-error-hint` trailer). */
+export const MAX_STATUS_HINT_BYTES = 2 * 1024;
+
+/** Options of {@link toStatus}. */
+export interface ToStatusOptions {
+  /** Secret values masked as `[redacted]` in the message and hint, as the logger masks them. */
+  secrets?: Iterable<string>;
+}
+
+// A lone surrogate makes encodeURI (grpc-js, for the details) and
+// encodeURIComponent (the hint) throw, which would leave the call unanswered.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `raw` with lone surrogates replaced, cut to `limit` UTF-8 bytes (between characters) with a marker that says so. */
+function bound(raw: string, limit: number, what: string): string {
+  const text = raw.replace(LONE_SURROGATE, "\uFFFD");
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= limit) return text;
+  // A code unit is at least one byte, so the cut lies within the first `limit`
+  // code units; the margin keeps the character at the cut whole.
+  return truncate(text.slice(0, limit + 64), limit, { unit: "bytes", ellipsis: `… [${what} truncated: ${bytes} bytes in all]` });
+}
+
+/**
+ * The gRPC status a plugin answers with for `error`: the message as details,
+ * code, hint and Retry-After in trailers. Secrets listed in `options` are
+ * masked first, then the message is cut to {@link MAX_STATUS_MESSAGE_BYTES}
+ * and the hint to {@link MAX_STATUS_HINT_BYTES}, each with a marker
+ * (`… [message truncated: 104857 bytes in all]`), so no error can be too
+ * large to send.
+ */
+export function toStatus(error: ChannelError, options: ToStatusOptions = {}): Partial<StatusObject> {
+  const secrets = [...(options.secrets ?? [])];
   const metadata = new Metadata();
   metadata.set(CODE_KEY, error.code);
-  if (error.hint) metadata.set(HINT_KEY, encodeURIComponent(error.hint));
+  if (error.hint) {
+    metadata.set(HINT_KEY, encodeURIComponent(bound(redactSecrets(String(error.hint), secrets), MAX_STATUS_HINT_BYTES, "hint")));
+  }
   if (error.retryAfterMs !== undefined) metadata.set(RETRY_AFTER_KEY, String(Math.round(error.retryAfterMs)));
-  return { code: error.grpcStatus, details: error.message, metadata };
+  const details = bound(redactSecrets(String(error.message), secrets), MAX_STATUS_MESSAGE_BYTES, "message");
+  return { code: error.grpcStatus, details, metadata };
 }
 
 const codeByStatus: Partial<Record<GrpcStatus, ErrorCode>> = {

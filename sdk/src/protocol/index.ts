@@ -34,6 +34,12 @@ export { GRPCControllerClient, GRPCControllerService } from "../gen/plugin/grpc_
 export { parseHandshakeLine, HandshakeLineError, type HandshakeLine } from "../host/handshake-line.js";
 export { launchPlugin, type LaunchOptions, type PluginProcess, type PluginExit } from "../host/plugin-process.js";
 export { createClients, unaryCall, callHealth, callShutdown, type PluginClients, type UnaryOptions } from "../host/grpc-clients.js";
-export { fromServiceError, toStatus } from "../grpc/status-mapping.js";
+export {
+  fromServiceError,
+  MAX_STATUS_HINT_BYTES,
+  MAX_STATUS_MESSAGE_BYTES,
+  toStatus,
+  type ToStatusOptions,
+} from "../grpc/status-mapping.js";
 export { generateCertificate, certificateFieldToPem, type GeneratedCertificate } from "../grpc/auto-mtls.js";
 export { negotiateVersion, NOT_LAUNCHED_BY_HOST_MESSAGE } from "../plugin/plugin-env.js";
