@@ -1,3 +1,4 @@
+import { X509Certificate } from "node:crypto";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../version.js";
 
 /** What the host told the plugin through its environment (go-plugin's variables). */
@@ -31,9 +32,12 @@ To configure it in the controller, add it to notifications.channels[]
 (${MAGIC_COOKIE_KEY} is not set to the expected value.)
 `;
 
+// Plain decimal digits only: Number() would also take "0x1", "1e0" and " 1".
+const DECIMAL = /^[0-9]+$/;
+
 function parsePort(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
-  const port = Number(value);
+  const port = DECIMAL.test(value) ? Number(value) : Number.NaN;
   if (!Number.isInteger(port) || port < 1 || port > 65_535) {
     throw new PluginEnvironmentError(`${name}=${JSON.stringify(value)} is not a TCP port (1-65535)`);
   }
@@ -48,16 +52,18 @@ function parsePort(value: string | undefined, fallback: number, name: string): n
 export function negotiateVersion(hostList: string | undefined, supported: readonly number[]): number {
   const ours = [...supported].sort((a, b) => b - a);
   if (hostList === undefined || hostList.trim() === "") return ours[0]!;
-  const theirs = hostList
+  const listed = hostList
     .split(",")
     .map((v) => v.trim())
-    .filter((v) => v !== "")
-    .map(Number);
-  if (theirs.some((v) => !Number.isInteger(v))) {
+    .filter((v) => v !== "");
+  const wrong = listed.find((v) => !DECIMAL.test(v));
+  if (wrong !== undefined) {
     throw new PluginEnvironmentError(
-      `PLUGIN_PROTOCOL_VERSIONS=${JSON.stringify(hostList)} is not a comma-separated list of integers`,
+      `PLUGIN_PROTOCOL_VERSIONS=${JSON.stringify(hostList)} is not a comma-separated list of integers ` +
+        `(${JSON.stringify(wrong)} is not a plain decimal number); the host must list its interface versions like "1" or "1,2"`,
     );
   }
+  const theirs = listed.map(Number);
   // Like go-plugin, a plugin that shares no version with the host still
   // starts, offering its lowest version, so the host can refuse it with an
   // error that names both sides instead of seeing a plugin die silently.
@@ -75,9 +81,12 @@ export function readPluginEnvironment(
   if (env[MAGIC_COOKIE_KEY] !== MAGIC_COOKIE_VALUE) {
     throw new PluginEnvironmentError(NOT_LAUNCHED_BY_HOST_MESSAGE);
   }
-  const transport = env.ERRAND_PLUGIN_TRANSPORT ?? "unix";
+  // Empty counts as unset, as it does for PLUGIN_UNIX_SOCKET_DIR.
+  const transport = env.ERRAND_PLUGIN_TRANSPORT || "unix";
   if (transport !== "unix" && transport !== "tcp") {
-    throw new PluginEnvironmentError(`ERRAND_PLUGIN_TRANSPORT=${JSON.stringify(transport)} must be "unix" or "tcp"`);
+    throw new PluginEnvironmentError(
+      `ERRAND_PLUGIN_TRANSPORT=${JSON.stringify(transport)} must be "unix" or "tcp" (lower case), or unset for "unix"`,
+    );
   }
   const minPort = parsePort(env.PLUGIN_MIN_PORT, 10_000, "PLUGIN_MIN_PORT");
   const maxPort = parsePort(env.PLUGIN_MAX_PORT, 25_000, "PLUGIN_MAX_PORT");
@@ -90,6 +99,27 @@ export function readPluginEnvironment(
     minPort,
     maxPort,
     socketDir: env.PLUGIN_UNIX_SOCKET_DIR || undefined,
-    clientCertPem: env.PLUGIN_CLIENT_CERT || undefined,
+    clientCertPem: checkClientCertificate(env.PLUGIN_CLIENT_CERT || undefined),
   };
+}
+
+/**
+ * The host's AutoMTLS certificate, proven to be one: TLS would otherwise
+ * start with it and then refuse every connection with an opaque error,
+ * while the plugin logs nothing.
+ */
+function checkClientCertificate(pem: string | undefined): string | undefined {
+  if (pem === undefined) return undefined;
+  const fix =
+    "the host must put its client certificate, PEM-encoded (-----BEGIN CERTIFICATE-----…), in PLUGIN_CLIENT_CERT for AutoMTLS, or leave the variable unset";
+  if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
+    throw new PluginEnvironmentError(`PLUGIN_CLIENT_CERT is not a PEM certificate (no "-----BEGIN CERTIFICATE-----" line); ${fix}`);
+  }
+  try {
+    new X509Certificate(pem);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new PluginEnvironmentError(`PLUGIN_CLIENT_CERT is not a readable PEM certificate (${reason}); ${fix}`);
+  }
+  return pem;
 }

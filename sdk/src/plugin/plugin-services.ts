@@ -2,12 +2,11 @@ import {
   type handleUnaryCall,
   type sendUnaryData,
   type ServerUnaryCall,
-  type ServerWritableStream,
   type UntypedServiceImplementation,
   status as GrpcStatus,
 } from "@grpc/grpc-js";
-import { interfaceVersionsOf, type ChannelDefinition, type NotifyResult } from "../channel.js";
-import { CancelledError, DeadlineExceededError, type ChannelError, toChannelError } from "../errors.js";
+import { interfaceVersionsOf, type ChannelDefinition, type NotifyResult, type TaskResult, type Ticket } from "../channel.js";
+import { CancelledError, DeadlineExceededError, InvalidArgumentError, type ChannelError, toChannelError } from "../errors.js";
 import type {
   HandshakeRequest,
   HandshakeResponse,
@@ -17,17 +16,34 @@ import type {
   NotifyRequest,
   NotifyStartRequest,
 } from "../gen/errand/v1/notifications.js";
-import {
-  type HealthCheckRequest,
-  type HealthCheckResponse,
-  HealthCheckResponse_ServingStatus as Serving,
-} from "../gen/grpc/health/v1/health.js";
 import type { Empty } from "../gen/plugin/grpc_controller.js";
 import { toStatus } from "../grpc/status-mapping.js";
 import { readEnvironmentConfig } from "./environment-secrets.js";
 import type { Logger } from "../logger.js";
 import type { ChannelRuntime, NotificationCall } from "../runtime/channel-runtime.js";
-import { HEALTH_SERVICE_NAME } from "../version.js";
+import { UndecodableRequest } from "./request-decoding.js";
+
+/** Counts the calls being answered, so shutdown can wait until they are. */
+export class CallTracker {
+  private active = 0;
+  private waiters: (() => void)[] = [];
+
+  /** A call starts; the function returned ends it (idempotent). */
+  begin(): () => void {
+    this.active++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      if (--this.active === 0) for (const resolve of this.waiters.splice(0)) resolve();
+    };
+  }
+
+  /** Resolves once no call is being answered. */
+  idle(): Promise<void> {
+    return this.active === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+}
 
 /** What the services need from the process that serves them. */
 export interface ServiceHost<State> {
@@ -40,10 +56,25 @@ export interface ServiceHost<State> {
   requestShutdown(reason: string): void;
   /** True once shutdown has begun. */
   isShuttingDown(): boolean;
+  /** Secret values known now, masked in errors sent to the host as in the logs. */
+  secrets(): Iterable<string>;
+  /** Tracks every call until it is answered. */
+  calls: CallTracker;
 }
 
-function fail(callback: sendUnaryData<never>, error: ChannelError) {
-  callback(toStatus(error) as Parameters<typeof callback>[0]);
+function missing(method: string, field: string, hint: string): InvalidArgumentError {
+  return new InvalidArgumentError(`${method}: ${field} is missing`, { hint });
+}
+
+function requireTicket(method: string, ticket: Ticket | undefined): Ticket {
+  if (!ticket) throw missing(method, "ticket", `the host must send the ticket the notification is about (field ticket of ${method}Request)`);
+  return ticket;
+}
+
+function requireResult(result: TaskResult | undefined): TaskResult {
+  // Never a made-up failure: a host that lost the result must hear about it.
+  if (!result) throw missing("NotifyComplete", "result", "the host must send the task's TaskResult (success, summary, …) with NotifyComplete");
+  return result;
 }
 
 /** An AbortController tied to the call: client cancellation and its deadline abort it. */
@@ -73,6 +104,9 @@ function controllerForCall(call: ServerUnaryCall<unknown, unknown>): { controlle
 /** The errand.v1.NotificationChannel implementation around a runtime. */
 export function notificationChannelService<State>(host: ServiceHost<State>): UntypedServiceImplementation {
   const { runtime, definition, logger } = host;
+  const fail = (callback: sendUnaryData<never>, error: ChannelError) => {
+    callback(toStatus(error, { secrets: host.secrets() }) as Parameters<typeof callback>[0]);
+  };
   const supported = interfaceVersionsOf(definition as ChannelDefinition<unknown>);
   let initializing: Promise<void> | undefined;
 
@@ -87,7 +121,25 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
   };
 
   const handshake: handleUnaryCall<HandshakeRequest, HandshakeResponse> = async (call, callback) => {
-    const request = call.request;
+    const end = host.calls.begin();
+    try {
+      await answerHandshake(call, callback);
+    } finally {
+      end();
+    }
+  };
+
+  const answerHandshake: handleUnaryCall<HandshakeRequest, HandshakeResponse> = async (call, callback) => {
+    const request = call.request as HandshakeRequest | UndecodableRequest;
+    if (request instanceof UndecodableRequest) {
+      logger.warn("refused a request that could not be decoded", { error: request.error });
+      fail(callback, request.error);
+      return;
+    }
+    if (host.isShuttingDown()) {
+      fail(callback, new CancelledError(`channel ${definition.name} is shutting down`));
+      return;
+    }
     const requested = request.interfaceVersion;
     if (!supported.includes(requested)) {
       logger.error("handshake refused: unsupported interface version", { requested, supported });
@@ -116,14 +168,21 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
 
   const unary = <Req>(toCall: (request: Req) => NotificationCall): handleUnaryCall<Req, NotifyResult> =>
     async (call, callback) => {
+      const request = call.request as Req | UndecodableRequest;
+      if (request instanceof UndecodableRequest) {
+        logger.warn("refused a request that could not be decoded", { error: request.error });
+        fail(callback, request.error);
+        return;
+      }
       if (host.isShuttingDown()) {
         fail(callback, new CancelledError(`channel ${definition.name} is shutting down`));
         return;
       }
+      const end = host.calls.begin();
       const { controller, dispose } = controllerForCall(call);
       try {
+        const notification = toCall(request);
         if (!runtime.isInitialized) await ensureInitialized();
-        const notification = toCall(call.request);
         const result = await runtime.dispatch(notification, controller);
         callback(null, { deliveryId: result.deliveryId ?? "" });
       } catch (error) {
@@ -132,46 +191,30 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
         fail(callback, channelError);
       } finally {
         dispose();
+        end();
       }
     };
 
   return {
     handshake,
-    notify: unary<NotifyRequest>((r) => ({ kind: "notify", message: r.message, ticket: r.ticket!, taskRunId: r.taskRunId })),
+    notify: unary<NotifyRequest>((r) => ({
+      kind: "notify",
+      message: r.message,
+      ticket: requireTicket("Notify", r.ticket),
+      taskRunId: r.taskRunId,
+    })),
     notifyStart: unary<NotifyStartRequest>((r) => ({
       kind: "notifyStart",
-      ticket: r.ticket!,
+      ticket: requireTicket("NotifyStart", r.ticket),
       taskRunId: r.taskRunId,
       engine: r.engine,
     })),
     notifyComplete: unary<NotifyCompleteRequest>((r) => ({
       kind: "notifyComplete",
-      ticket: r.ticket!,
+      ticket: requireTicket("NotifyComplete", r.ticket),
       taskRunId: r.taskRunId,
-      result: r.result ?? { success: false, summary: "", pullRequestUrl: "", failureReason: "" },
+      result: requireResult(r.result),
     })),
-  };
-}
-
-/** grpc.health.v1.Health: "plugin" (go-plugin's name) and "" answer SERVING until shutdown. */
-export function healthService(isShuttingDown: () => boolean): UntypedServiceImplementation {
-  const statusOf = (service: string): Serving | undefined => {
-    if (service !== "" && service !== HEALTH_SERVICE_NAME) return undefined;
-    return isShuttingDown() ? Serving.NOT_SERVING : Serving.SERVING;
-  };
-  return {
-    check: (call: ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>, callback: sendUnaryData<HealthCheckResponse>) => {
-      const status = statusOf(call.request.service);
-      if (status === undefined) {
-        callback({ code: GrpcStatus.NOT_FOUND, details: `unknown service ${JSON.stringify(call.request.service)}` });
-        return;
-      }
-      callback(null, { status });
-    },
-    watch: (call: ServerWritableStream<HealthCheckRequest, HealthCheckResponse>) => {
-      call.write({ status: statusOf(call.request.service) ?? Serving.SERVICE_UNKNOWN });
-      // The stream stays open until the host cancels it or the server stops.
-    },
   };
 }
 

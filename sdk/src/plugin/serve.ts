@@ -1,17 +1,18 @@
-import { rm } from "node:fs/promises";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { defineChannel, interfaceVersionsOf, type ChannelDefinition } from "../channel.js";
 import { CancelledError } from "../errors.js";
-import { NotificationChannelService } from "../gen/errand/v1/notifications.js";
 import { HealthService } from "../gen/grpc/health/v1/health.js";
 import { GRPCControllerService } from "../gen/plugin/grpc_controller.js";
-import { createLogger, type Logger } from "../logger.js";
+import { createLogger } from "../logger.js";
+import { guardStderr, writeStderr } from "../stderr-sink.js";
 import { ChannelRuntime } from "../runtime/channel-runtime.js";
 import { CORE_PROTOCOL_VERSION } from "../version.js";
 import { bindServer } from "./bind-server.js";
 import { readEnvironmentSecrets } from "./environment-secrets.js";
 import { PluginEnvironmentError, readPluginEnvironment } from "./plugin-env.js";
-import { controllerService, healthService, notificationChannelService } from "./plugin-services.js";
+import { healthService } from "./health-service.js";
+import { CallTracker, controllerService, notificationChannelService } from "./plugin-services.js";
+import { decodingGuardedService } from "./request-decoding.js";
 import { guardStdout, writeHandshakeLine } from "./stdout-guard.js";
 import { watchParent } from "./watch-parent.js";
 
@@ -29,19 +30,25 @@ export interface ServeOptions {
  * go-plugin's AutoMTLS, prints the single handshake line on stdout and
  * serves until the host calls Shutdown, sends SIGTERM or dies.
  *
+ * A start-up problem (no magic cookie, an invalid variable such as a
+ * PLUGIN_CLIENT_CERT that is not a PEM certificate or a
+ * PLUGIN_UNIX_SOCKET_DIR that is missing or too long for a socket path)
+ * is explained on stderr, naming the variable, and the process exits 1.
+ * Logging never crashes the plugin, also not once the host is gone and
+ * stderr with it, and the socket directory is removed on every exit.
+ *
  * Call it once, at the top level of the plugin's entry module.
  */
 export async function serve<State>(definition: ChannelDefinition<State>, options: ServeOptions = {}): Promise<void> {
   guardStdout();
+  guardStderr();
   defineChannel(definition);
   const supported = interfaceVersionsOf(definition as ChannelDefinition<unknown>);
   let env;
   try {
     env = readPluginEnvironment(process.env, supported);
   } catch (error) {
-    if (!(error instanceof PluginEnvironmentError)) throw error;
-    process.stderr.write(error.message.endsWith("\n") ? error.message : `${error.message}\n`);
-    process.exit(1);
+    return exitOnEnvironmentError(error);
   }
 
   const secrets = readEnvironmentSecrets(process.env);
@@ -55,26 +62,26 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
   let shuttingDown = false;
   const server = new Server({ "grpc.max_receive_message_length": 16 * 1024 * 1024 });
   const gracePeriodMs = options.gracePeriodMs ?? 500;
-  let cleanupDir: string | undefined;
+  const calls = new CallTracker();
+  const health = healthService(() => shuttingDown);
 
   const shutdown = (reason: string, exitCode = 0) => {
     if (shuttingDown) return;
     shuttingDown = true;
+    health.shutdown();
     logger.info("shutting down", { reason, activeCalls: runtime.activeCalls });
-    const forced = setTimeout(() => finish(), gracePeriodMs);
-    const finish = () => {
-      clearTimeout(forced);
-      server.forceShutdown();
-      void Promise.race([
-        runtime.close(new CancelledError(`channel ${definition.name} is shutting down: ${reason}`)),
-        new Promise((resolve) => setTimeout(resolve, 300)),
-      ])
-        .then(() => (cleanupDir ? rm(cleanupDir, { recursive: true, force: true }) : undefined))
-        .finally(() => process.exit(exitCode));
-    };
+    const cancelled = new CancelledError(`channel ${definition.name} is shutting down: ${reason}`);
     // In-flight calls learn of the shutdown at once through their signals.
-    runtime.abortAll(new CancelledError(`channel ${definition.name} is shutting down: ${reason}`));
-    server.tryShutdown(() => finish());
+    runtime.abortAll(cancelled);
+    // The server keeps listening until the channel is closed, so a host that
+    // asks meanwhile hears NOT_SERVING from health and CANCELLED from calls
+    // rather than a refused connection. The exit hook removes the socket directory.
+    void (async () => {
+      await within(calls.idle(), gracePeriodMs);
+      await within(runtime.close(cancelled), 300);
+      await within(new Promise<void>((resolve) => server.tryShutdown(() => resolve())), 100);
+      server.forceShutdown();
+    })().finally(() => process.exit(exitCode));
   };
 
   const host = {
@@ -84,9 +91,11 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
     environmentSecrets: secrets,
     requestShutdown: (reason: string) => shutdown(reason),
     isShuttingDown: () => shuttingDown,
+    secrets: () => Object.values(runtimeSecrets()),
+    calls,
   };
-  server.addService(NotificationChannelService, notificationChannelService(host));
-  server.addService(HealthService, healthService(() => shuttingDown));
+  server.addService(decodingGuardedService(), notificationChannelService(host));
+  server.addService(HealthService, health.implementation);
   server.addService(GRPCControllerService, controllerService((reason) => shutdown(reason)));
 
   let credentials = ServerCredentials.createInsecure();
@@ -94,11 +103,17 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
   if (env.clientCertPem) {
     const { generateCertificate } = await import("../grpc/auto-mtls.js");
     const cert = await generateCertificate();
-    credentials = ServerCredentials.createSsl(
-      Buffer.from(env.clientCertPem),
-      [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
-      true,
-    );
+    try {
+      credentials = ServerCredentials.createSsl(
+        Buffer.from(env.clientCertPem),
+        [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
+        true,
+      );
+    } catch (error) {
+      return exitOnEnvironmentError(
+        new PluginEnvironmentError(`PLUGIN_CLIENT_CERT cannot be used for AutoMTLS (${String(error)}); the host must send its client certificate as PEM, or leave the variable unset`),
+      );
+    }
     certField = cert.certBase64;
   }
 
@@ -106,20 +121,43 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
   try {
     bound = await bindServer(server, env, credentials);
   } catch (error) {
+    if (error instanceof PluginEnvironmentError) return exitOnEnvironmentError(error);
     logger.error("could not listen", { error });
     process.exit(1);
   }
-  cleanupDir = bound.cleanupDir;
 
   // SIGINT reaches the whole process group when a user presses Ctrl-C at the
   // host; like go-plugin plugins we leave it to the host to shut us down.
   process.on("SIGINT", () => logger.debug("ignoring SIGINT; the host decides when the plugin stops"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("unhandledRejection", (error) => logger.error("unhandled promise rejection in the channel", { error }));
+  // A monitor, not a handler: what follows an uncaught exception (exit 1, or
+  // the author's own handler) stays as Node and the author decide; the host
+  // gets a JSON line it can forward.
+  process.on("uncaughtExceptionMonitor", (error) => logger.error("uncaught exception in the channel", { error }));
   watchParent(options.parentCheckIntervalMs ?? 500, () => shutdown("the host process exited"));
 
   const fields = [CORE_PROTOCOL_VERSION, env.interfaceVersion, bound.network, bound.address, "grpc"];
   if (certField) fields.push(certField);
   logger.debug("serving", { network: bound.network, address: bound.address, tls: Boolean(certField) });
   writeHandshakeLine(fields.join("|"));
+}
+
+/** Settles when `work` does or after `ms`, whichever is first; never rejects. */
+function within(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    work.then(done, done);
+  });
+}
+
+/** A start-up problem the host's user must fix: explained in plain text on stderr (the host shows its tail), exit 1. */
+function exitOnEnvironmentError(error: unknown): never {
+  if (!(error instanceof PluginEnvironmentError)) throw error;
+  writeStderr(error.message.endsWith("\n") ? error.message : `${error.message}\n`);
+  process.exit(1);
 }
