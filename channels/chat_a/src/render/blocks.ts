@@ -31,7 +31,7 @@ export function header(text: string): Block {
 
 /** A section with already-escaped mrkdwn, cut to 3000 characters as a last resort. */
 export function section(mrkdwn: string): Block {
-  return { type: "section", text: { type: "mrkdwn", text: truncate(mrkdwn, SLACK_LIMITS.sectionText) || " " } };
+  return { type: "section", text: { type: "mrkdwn", text: cutMrkdwn(mrkdwn, SLACK_LIMITS.sectionText) || " " } };
 }
 
 /** A section of two-column fields (already-escaped mrkdwn); at most 10, each cut to 2000. */
@@ -40,7 +40,7 @@ export function fields(items: string[]): Block {
     type: "section",
     fields: items
       .slice(0, SLACK_LIMITS.sectionFields)
-      .map((text) => ({ type: "mrkdwn" as const, text: truncate(text, SLACK_LIMITS.sectionFieldText) || " " })),
+      .map((text) => ({ type: "mrkdwn" as const, text: cutMrkdwn(text, SLACK_LIMITS.sectionFieldText) || " " })),
   };
 }
 
@@ -50,8 +50,52 @@ export function context(items: string[]): Block {
     type: "context",
     elements: items
       .slice(0, SLACK_LIMITS.contextElements)
-      .map((text) => ({ type: "mrkdwn" as const, text: truncate(text, SLACK_LIMITS.textObject) || " " })),
+      .map((text) => ({ type: "mrkdwn" as const, text: cutMrkdwn(text, SLACK_LIMITS.textObject) || " " })),
   };
+}
+
+/**
+ * Sections holding `lines` (already-escaped mrkdwn, each meant to fit one
+ * section) in order, as few as possible, never splitting a line: a line
+ * carries a link, and a link split between two sections is broken in both.
+ */
+export function sectionsOfLines(lines: string[]): Block[] {
+  const out: Block[] = [];
+  let current = "";
+  for (const line of lines) {
+    if (current !== "" && current.length + 1 + line.length > SLACK_LIMITS.sectionText) {
+      out.push(section(current));
+      current = "";
+    }
+    current = current === "" ? line : `${current}\n${line}`;
+  }
+  if (current !== "") out.push(section(current));
+  return out;
+}
+
+/**
+ * Already-escaped mrkdwn cut to at most `limit` characters with "…", as a
+ * last resort: the renderers keep inside the limits, so this only guards a
+ * future mistake. The cut falls between grapheme clusters and never inside an
+ * entity such as `&amp;` or a `<…>` link or mention, which would leave
+ * markup the platform shows as garbage (or a link to a cut URL).
+ */
+export function cutMrkdwn(mrkdwn: string, limit: number): string {
+  if (mrkdwn.length <= limit) return mrkdwn;
+  const cut = truncate(mrkdwn, limit);
+  let end = cut.endsWith("…") ? cut.length - 1 : cut.length;
+  const amp = mrkdwn.lastIndexOf("&", end - 1);
+  if (amp >= 0) {
+    const entity = /^&(?:amp|lt|gt);/.exec(mrkdwn.slice(amp, amp + "&amp;".length))?.[0] ?? "";
+    if (amp + Math.max(entity.length, 1) > end) end = amp;
+  }
+  // Escaped text has no raw `<`, so every one opens markup this channel built.
+  const open = mrkdwn.lastIndexOf("<", end - 1);
+  if (open >= 0) {
+    const close = mrkdwn.indexOf(">", open);
+    if (close < 0 || close >= end) end = open;
+  }
+  return end < cut.length ? `${mrkdwn.slice(0, end)}…` : cut;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { type Ticket, ticketLink, truncate } from "@errand/channel-sdk";
 import { context, type Block } from "./blocks.js";
-import { escapeMrkdwn, fitMrkdwn, mrkdwnLink } from "./escape.js";
-import { BUDGET } from "./limits.js";
+import { escapeMrkdwn, fitMrkdwn, fitMrkdwnLink } from "./escape.js";
+import { BUDGET, SLACK_LIMITS } from "./limits.js";
 
 /** What every renderer needs besides the ticket. */
 export interface RenderContext {
@@ -9,10 +9,14 @@ export interface RenderContext {
   taskRunId?: string;
 }
 
-/** The ticket's label (`#123 Title`) and its link in mrkdwn. */
-export function ticketParts(ticket: Ticket): { label: string; link: string } {
+/**
+ * The ticket's label (`#123 Title`) and its link in mrkdwn, at most `room`
+ * characters: the label is shortened before the URL is ever cut, and without
+ * a usable URL (or room for it) the label stands alone, unlinked.
+ */
+export function ticketParts(ticket: Ticket, room: number = SLACK_LIMITS.sectionText): { label: string; link: string } {
   const { url, label } = ticketLink(ticket, { maxLabelLength: BUDGET.label });
-  return { label, link: mrkdwnLink(url, label, BUDGET.url) };
+  return { label, link: fitMrkdwnLink(url, label, room, { maxUrlLength: BUDGET.url }) ?? fitMrkdwn(label, room) };
 }
 
 /** The context line under a message: task run and labels, when known. */
