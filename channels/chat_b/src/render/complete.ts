@@ -1,7 +1,7 @@
 import { formatCost, formatDuration, formatTokens, type TaskResult, type Ticket } from "@errand/channel-sdk";
 import { type Embed, type EmbedField, field, footer, type RenderContext, taskRunFields, ticketParts, title } from "./embed.js";
-import { fitMarkdown, markdownLink, safeUrl } from "./escape.js";
-import { BUDGET, COLORS } from "./limits.js";
+import { fitMarkdown, fitMarkdownLink, safeUrl, shortUrlLabel } from "./escape.js";
+import { BUDGET, COLORS, DISCORD_LIMITS } from "./limits.js";
 
 /**
  * NotifyComplete. Success: green, ✅, linked to the pull request, with cost,
@@ -13,7 +13,8 @@ export function renderCompleteEmbed(ticket: Ticket, result: TaskResult, ctx: Ren
   let embed: Embed;
   if (result.success) {
     const pr = safeUrl(result.pullRequestUrl, BUDGET.url);
-    if (pr) fields.push(field("Pull request", markdownLink(pr, pr, BUDGET.url)));
+    const prValue = pullRequestValue(result.pullRequestUrl, pr);
+    if (prValue) fields.push(field("Pull request", prValue));
     fields.push(field("Ticket", link));
     const summary = result.summary.trim();
     embed = { title: title(`✅ Completed: ${label}`), color: COLORS.success, fields };
@@ -36,6 +37,24 @@ export function renderCompleteEmbed(ticket: Ticket, result: TaskResult, ctx: Ren
   const foot = footer(ticket);
   if (foot) embed.footer = foot;
   return embed;
+}
+
+/**
+ * The pull request field, linked to the full URL. When that link does not
+ * fit the field with the URL as its label, the label becomes host and path.
+ * A URL too long for a link in the field is shown as host and path in code
+ * (which no client turns into a link to the cut text) with a note: the
+ * embed's title still links to it when it is within the URL budget.
+ */
+function pullRequestValue(raw: string | undefined, linkable: string | undefined): string | undefined {
+  if (linkable) {
+    const link = fitMarkdownLink(linkable, linkable, DISCORD_LIMITS.fieldValue, { maxUrlLength: BUDGET.url, shortLabel: shortUrlLabel(linkable) });
+    if (link) return link;
+  }
+  const url = linkable ?? safeUrl(raw, Number.MAX_SAFE_INTEGER);
+  if (!url) return undefined;
+  const shown = `\`${shortUrlLabel(url).replace(/`/g, "%60")}\``;
+  return linkable ? `${shown} (the title links to it: the URL is too long for this field)` : `${shown} (not linked: the URL is too long for a link)`;
 }
 
 function factFields(result: TaskResult): EmbedField[] {

@@ -1,5 +1,5 @@
 import { type Ticket, ticketLink, truncate } from "@errand/channel-sdk";
-import { escapeMarkdown, markdownLink, safeUrl } from "./escape.js";
+import { cutMarkdown, escapeMarkdown, fitMarkdown, fitMarkdownLink, safeUrl } from "./escape.js";
 import { BUDGET, DISCORD_LIMITS } from "./limits.js";
 
 /** An embed field. */
@@ -24,11 +24,16 @@ export interface RenderContext {
   taskRunId?: string;
 }
 
-/** The ticket's label (`#123 Title`), URL and markdown link. */
-export function ticketParts(ticket: Ticket): { label: string; url: string | undefined; link: string } {
+/**
+ * The ticket's label (`#123 Title`), URL and markdown link, the link at most
+ * `room` characters: the label is shortened before the URL is ever cut, and
+ * without a usable URL (or room for it) the label stands alone, unlinked.
+ */
+export function ticketParts(ticket: Ticket, room: number = DISCORD_LIMITS.fieldValue): { label: string; url: string | undefined; link: string } {
   const { url, label } = ticketLink(ticket, { maxLabelLength: BUDGET.label });
+  const link = fitMarkdownLink(url, label, room, { maxUrlLength: BUDGET.url }) ?? fitMarkdown(label, room);
   // Only a well-formed http(s) URL may become the embed's `url`; anything else is refused by the platform.
-  return { label, url: safeUrl(url, BUDGET.url), link: markdownLink(url, label, BUDGET.url) };
+  return { label, url: safeUrl(url, BUDGET.url), link };
 }
 
 /** An embed title: one line of plain text, at most 256 characters. */
@@ -40,7 +45,7 @@ export function title(text: string): string {
 export function field(name: string, value: string, inline = false): EmbedField {
   return {
     name: truncate(name, DISCORD_LIMITS.fieldName) || "—",
-    value: truncate(value, DISCORD_LIMITS.fieldValue) || "—",
+    value: cutMarkdown(value, DISCORD_LIMITS.fieldValue) || "—",
     ...(inline ? { inline: true } : {}),
   };
 }

@@ -1,4 +1,4 @@
-import { safeHttpUrl, truncateEscaped } from "@errand/channel-sdk";
+import { safeHttpUrl, truncate, truncateEscaped } from "@errand/channel-sdk";
 
 /**
  * Escapes the platform's markdown so user text shows as written: emphasis,
@@ -23,7 +23,82 @@ export function safeUrl(url: string | undefined, maxLength: number): string | un
 
 /** `[label](url)` with the label escaped, or the escaped label alone without a usable URL. */
 export function markdownLink(url: string | undefined, label: string, maxUrlLength: number): string {
-  const safe = safeUrl(url, maxUrlLength);
-  const text = escapeMarkdown(label);
-  return safe ? `[${text}](${safe})` : text;
+  return fitMarkdownLink(url, label, Number.POSITIVE_INFINITY, { maxUrlLength }) ?? escapeMarkdown(label);
+}
+
+/** Options of {@link fitMarkdownLink}. */
+export interface FitLinkOptions {
+  /** Longest URL that may be linked. */
+  maxUrlLength: number;
+  /** Label used, cut to the room left, when the link with `label` does not fit. Default: `label`. */
+  shortLabel?: string;
+}
+
+// A shortened label needs a few characters to still say something.
+const MIN_LABEL_ROOM = 12;
+
+/**
+ * `[label](url)` in at most `room` characters, or `undefined` when `url`
+ * cannot be a link there. The URL is never cut (a cut URL leads somewhere
+ * else); when the whole link does not fit, only its label is shortened.
+ */
+export function fitMarkdownLink(url: string | undefined, label: string, room: number, options: FitLinkOptions): string | undefined {
+  const safe = safeUrl(url, options.maxUrlLength);
+  if (!safe) return undefined;
+  const whole = `[${escapeMarkdown(label)}](${safe})`;
+  if (whole.length <= room) return whole;
+  const labelRoom = room - safe.length - "[]()".length;
+  if (labelRoom < MIN_LABEL_ROOM) return undefined;
+  return `[${fitMarkdown(options.shortLabel ?? label, labelRoom)}](${safe})`;
+}
+
+/**
+ * A short, readable stand-in for a long URL: host and path, "?…" when a query
+ * or fragment is left out, at most `max` characters. The scheme is left out
+ * too: it tells a reader nothing, and a masked link whose label holds
+ * `https://` and a host is reported to show as literal text
+ * (discord/discord-api-docs#7721).
+ */
+export function shortUrlLabel(url: string, max = 80): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return truncate(url, max);
+  }
+  const path = parsed.pathname === "/" ? "" : parsed.pathname;
+  return truncate(`${parsed.host}${path}${parsed.search || parsed.hash ? "?…" : ""}`, max);
+}
+
+/**
+ * Markdown this channel built, cut to at most `limit` characters with "…",
+ * as a last resort: the renderers keep inside the limits, so this only
+ * guards a future mistake. The cut falls between grapheme clusters, never
+ * inside a `[label](url)` link (a cut URL leads somewhere else) and never
+ * between a backslash and the character it escapes.
+ */
+export function cutMarkdown(markdown: string, limit: number): string {
+  if (markdown.length <= limit) return markdown;
+  const cut = truncate(markdown, limit);
+  const end = safeEnd(markdown, cut.endsWith("…") ? cut.length - 1 : cut.length);
+  return end < cut.length ? `${markdown.slice(0, end)}…` : cut;
+}
+
+// User text has `\`, `[`, `]`, `(` and `)` escaped and link URLs have `(`
+// and `)` percent-encoded, so an unescaped `[` always opens a link of ours
+// and the next unescaped `)` closes it.
+function safeEnd(markdown: string, end: number): number {
+  let open = -1;
+  for (let i = 0; i < end; i++) {
+    const c = markdown[i];
+    if (c === "\\") {
+      if (i + 1 === end) return open >= 0 ? open : i;
+      i++;
+    } else if (c === "[" && open < 0) {
+      open = i;
+    } else if (c === ")" && open >= 0) {
+      open = -1;
+    }
+  }
+  return open >= 0 ? open : end;
 }

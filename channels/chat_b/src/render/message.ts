@@ -1,4 +1,5 @@
 import type { Embed } from "./embed.js";
+import { cutMarkdown } from "./escape.js";
 import { DISCORD_LIMITS } from "./limits.js";
 
 /** The JSON body of an execute-webhook request. */
@@ -27,28 +28,19 @@ export function embedsLength(embeds: Embed[]): number {
  */
 export function fitEmbeds(embeds: Embed[], budget: number = DISCORD_LIMITS.total): Embed[] {
   const out = embeds.slice(0, DISCORD_LIMITS.embeds).map((e) => ({ ...e, fields: e.fields?.slice(0, DISCORD_LIMITS.fields) }));
-  let over = embedsLength(out) - budget;
+  const over = () => embedsLength(out) - budget;
   for (const embed of out) {
-    if (over <= 0) break;
+    if (over() <= 0) break;
     if (embed.description) {
-      const keep = Math.max(0, embed.description.length - over - 1);
-      over -= embed.description.length - keep - (keep > 0 ? 1 : 0);
-      embed.description = keep > 0 ? `${cut(embed.description, keep)}…` : undefined;
+      const keep = embed.description.length - over();
+      embed.description = keep > 1 ? cutMarkdown(embed.description, keep) : undefined;
     }
   }
   for (const embed of out) {
     for (const f of [...(embed.fields ?? [])].sort((a, b) => b.value.length - a.value.length)) {
-      if (over <= 0) break;
-      const keep = Math.max(1, f.value.length - over - 1);
-      over -= f.value.length - keep - 1;
-      f.value = `${cut(f.value, keep)}…`;
+      if (over() <= 0) break;
+      f.value = cutMarkdown(f.value, Math.max(1, f.value.length - over()));
     }
   }
   return out.map(({ fields, ...rest }) => (fields && fields.length > 0 ? { ...rest, fields } : rest));
-}
-
-// Cut at a code-unit count without splitting a surrogate pair.
-function cut(text: string, length: number): string {
-  const code = text.charCodeAt(length - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? length - 1 : length);
 }

@@ -1,14 +1,16 @@
 import { type Ticket, truncate } from "@errand/channel-sdk";
 import { type Embed, escapeMarkdown, field, footer, type RenderContext, taskRunFields, ticketParts, title } from "./embed.js";
-import { COLORS } from "./limits.js";
+import { BUDGET, COLORS } from "./limits.js";
 
 /** NotifyStart: "Agent started working on: <title>, using <engine>", linked to the ticket. */
 export function renderStartEmbed(ticket: Ticket, engine: string, ctx: RenderContext = {}): Embed {
-  const { label, url, link } = ticketParts(ticket);
   const name = truncate(engine.trim(), 100);
+  const using = name ? `, using **${escapeMarkdown(name)}**` : "";
+  const lead = "Agent started working on: **";
+  const { label, url, link } = ticketParts(ticket, BUDGET.description - lead.length - "**".length - using.length);
   const embed: Embed = {
     title: title(`🚀 Started: ${label}`),
-    description: `Agent started working on: **${link}**${name ? `, using **${escapeMarkdown(name)}**` : ""}`,
+    description: `${lead}${link}**${using}`,
     color: COLORS.start,
     fields: [...(name ? [field("Engine", escapeMarkdown(name), true)] : []), ...taskRunFields(ctx)],
   };
