@@ -1,42 +1,7 @@
-/**
- * How the sink answers a request. Every field is optional; `{}` is the
- * default answer, 200 with `{"ok":true}`.
- */
-export interface SinkBehaviour {
-  /** HTTP status. Default 200. */
-  status?: number;
-  /** JSON body. Default `{"ok":true}` when neither `json` nor `body` is given. */
-  json?: unknown;
-  /** Raw body (sent as `text/plain` unless `headers` say otherwise). */
-  body?: string;
-  headers?: Record<string, string>;
-  /** Sets `Retry-After`: delay-seconds (`1`, `0.5`) or an HTTP-date string. */
-  retryAfter?: number | string;
-  /** Waits this long before answering (a slow target). */
-  delayMs?: number;
-  /** Never answers; the connection stays open until the sink closes. */
-  hang?: boolean;
-  /** Destroys the connection without answering (a network error at the client). */
-  drop?: boolean;
-  /**
-   * Answers this many requests, then the next step of the script applies.
-   * Without `times` the behaviour applies to every later request.
-   */
-  times?: number;
-}
+import { checkBehaviours, checkRateLimit } from "./sink-checks.js";
+import type { SinkBehaviour, SinkRateLimit } from "./sink-types.js";
 
-/**
- * A sliding-window rate limit: at most `max` answered requests per
- * `perMs` sliding window, per key (default: the request path). Requests over
- * it get 429 with `Retry-After` (whole seconds, rounded up) and a JSON body
- * `{"message":"rate limited","retry_after":<seconds, float>}`.
- */
-export interface SinkRateLimit {
-  max: number;
-  perMs: number;
-  /** Groups requests; default the path. */
-  key?: (request: { method: string; path: string; headers: Record<string, unknown> }) => string;
-}
+export type { SinkBehaviour, SinkRateLimit };
 
 interface Step {
   behaviour: SinkBehaviour;
@@ -47,12 +12,14 @@ interface Step {
 export class Script {
   private steps: Step[] = [];
 
-  constructor(behaviours: SinkBehaviour | readonly SinkBehaviour[] = []) {
-    this.replace(behaviours);
+  /** Throws InvalidArgumentError, prefixed with `label`, for a behaviour the sink could not play. */
+  constructor(behaviours: SinkBehaviour | readonly SinkBehaviour[] = [], label = "sink") {
+    this.replace(behaviours, label);
   }
 
-  replace(behaviours: SinkBehaviour | readonly SinkBehaviour[]): void {
+  replace(behaviours: SinkBehaviour | readonly SinkBehaviour[], label = "sink"): void {
     const list = Array.isArray(behaviours) ? behaviours : [behaviours as SinkBehaviour];
+    checkBehaviours(list, label);
     this.steps = list.map((behaviour) => ({ behaviour, remaining: behaviour.times ?? Number.POSITIVE_INFINITY }));
   }
 
@@ -74,7 +41,12 @@ export class Script {
 export class RateLimiter {
   private readonly windows = new Map<string, number[]>();
 
-  constructor(readonly limit: SinkRateLimit) {}
+  constructor(
+    readonly limit: SinkRateLimit,
+    label = "sink",
+  ) {
+    checkRateLimit(limit, label);
+  }
 
   /** Milliseconds until `key` may send again (0: allowed now, and counted). */
   take(key: string, now: number): number {

@@ -49,9 +49,12 @@ export interface Sink {
    * @example
    * sink.behave([{ status: 503, times: 2 }, { status: 200, json: { id: "m1" } }]);
    * sink.behave({ status: 429, retryAfter: 1, json: { retry_after: 1.0 }, times: 1 }, { path: "/hook" });
+   *
+   * Throws InvalidArgumentError, naming the step and field, for a behaviour
+   * the sink could not play (a status outside 100-999, a header Node refuses…).
    */
   behave(behaviour: SinkBehaviour | SinkBehaviour[], options?: { path?: string }): void;
-  /** Turns the rate limit on, changes it, or (undefined) turns it off. */
+  /** Turns the rate limit on, changes it, or (undefined) turns it off. Throws InvalidArgumentError for an unusable limit. */
   setRateLimit(limit: SinkRateLimit | undefined): void;
   /** Resolves with the requests once at least `count` arrived; rejects after `timeoutMs` (default 5000). */
   waitForRequests(count: number, timeoutMs?: number): Promise<SinkRequest[]>;
@@ -76,9 +79,9 @@ export interface Sink {
  */
 export async function startSink(options: SinkOptions = {}): Promise<Sink> {
   let requests: SinkRequest[] = [];
-  let global = new Script(options.behaviour ?? []);
+  let global = new Script(options.behaviour ?? [], "startSink: behaviour");
   let byPath = new Map<string, Script>();
-  let limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
+  let limiter = options.rateLimit ? new RateLimiter(options.rateLimit, "startSink") : undefined;
   const timers = new Set<NodeJS.Timeout>();
   const waiters = new Set<() => void>();
   let closed: Promise<void> | undefined;
@@ -101,7 +104,13 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     if (behaviour.retryAfter !== undefined) headers["retry-after"] = String(behaviour.retryAfter);
     Object.assign(headers, behaviour.headers);
     record.status = status;
-    res.writeHead(status, headers).end(body);
+    try {
+      res.writeHead(status, headers).end(body);
+    } catch (error) {
+      // Scripts are checked when given; this only guards the test process against what slipped through.
+      record.status = undefined;
+      res.socket?.destroy(error as Error);
+    }
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, rawBody: Buffer) => {
@@ -160,11 +169,11 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
       return [...requests];
     },
     behave(behaviour, behaveOptions = {}) {
-      if (behaveOptions.path === undefined) global.replace(behaviour);
-      else byPath.set(behaveOptions.path, new Script(behaviour));
+      if (behaveOptions.path === undefined) global.replace(behaviour, "sink.behave");
+      else byPath.set(behaveOptions.path, new Script(behaviour, `sink.behave (path ${behaveOptions.path})`));
     },
     setRateLimit(limit) {
-      limiter = limit ? new RateLimiter(limit) : undefined;
+      limiter = limit ? new RateLimiter(limit, "sink.setRateLimit") : undefined;
     },
     waitForRequests(count, timeoutMs = 5000) {
       return new Promise((resolve, reject) => {
