@@ -79,7 +79,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Correlation id of the task run; default empty. */
   taskRunId?: string;
-  /** Deadline of the call in milliseconds; default 5000 (the interface's target). */
+  /**
+   * Deadline of the call in milliseconds; default 5000 (the interface's
+   * target). Above 0 and at most 2^31-1, else the call rejects with
+   * InvalidArgumentError.
+   */
   timeoutMs?: number;
 }
 

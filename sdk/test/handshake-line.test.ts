@@ -25,9 +25,25 @@ describe("parseHandshakeLine", () => {
     ["1|1|unix||grpc", /address is empty/],
     ["1|1|unix|/s|netrpc", /protocol "netrpc"/],
     ["1|1|unix|/s", /protocol "netrpc"/],
+    ["1|0x1|unix|/s|grpc", /interface version "0x1"/],
+    ["1| 1|unix|/s|grpc", /interface version " 1"/],
+    ["0x1|1|unix|/s|grpc", /core protocol version "0x1"/],
+    ["1|1|tcp|localhost|grpc", /TCP address "localhost" is not a loopback "<IP>:<port>"/],
+    ["1|1|tcp|localhost:1234|grpc", /TCP address "localhost:1234" is not a loopback/],
+    ["1|1|tcp|10.0.0.1:80|grpc", /TCP address "10.0.0.1:80" is not a loopback/],
+    ["1|1|tcp|0.0.0.0:80|grpc", /TCP address "0.0.0.0:80" is not a loopback/],
+    ["1|1|tcp|[::2]:80|grpc", /TCP address "\[::2\]:80" is not a loopback/],
+    ["1|1|tcp|127.0.0.1|grpc", /TCP address "127.0.0.1" is not a loopback/],
+    ["1|1|tcp|127.0.0.300:80|grpc", /invalid IP address/],
+    ["1|1|tcp|127.0.0.1:0|grpc", /port 0, outside 1-65535/],
+    ["1|1|tcp|127.0.0.1:65536|grpc", /port 65536, outside 1-65535/],
   ])("rejects %j", (line, message) => {
     expect(() => parseHandshakeLine(line)).toThrow(HandshakeLineError);
     expect(() => parseHandshakeLine(line)).toThrow(message);
+  });
+
+  it.each(["127.0.0.1:1", "127.1.2.3:65535", "[::1]:1234"])("accepts the loopback TCP address %s", (address) => {
+    expect(parseHandshakeLine(`1|1|tcp|${address}|grpc`).address).toBe(address);
   });
 });
 

@@ -2,6 +2,7 @@ import { type ChannelCredentials, type Client, Metadata, type ServiceError } fro
 import { NotificationChannelClient } from "../gen/errand/v1/notifications.js";
 import { HealthClient, HealthCheckResponse_ServingStatus as Serving } from "../gen/grpc/health/v1/health.js";
 import { GRPCControllerClient } from "../gen/plugin/grpc_controller.js";
+import { checkDuration } from "../runtime/call-options.js";
 import { HEALTH_SERVICE_NAME } from "../version.js";
 
 /** The three services a host talks to, over one connection. */
@@ -40,6 +41,7 @@ type UnaryMethod = (
 
 /** Per-call options of {@link unaryCall}. */
 export interface UnaryOptions {
+  /** The call's deadline in milliseconds: above 0 and at most 2^31-1. */
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -56,7 +58,9 @@ type ResponseOf<F> = F extends (
 
 /**
  * Calls a unary method with a deadline; the AbortSignal cancels the call.
- * Rejects with the raw ServiceError so the caller can map it.
+ * Rejects with the raw ServiceError so the caller can map it, or with an
+ * InvalidArgumentError for a `timeoutMs` gRPC cannot express (which gRPC
+ * would otherwise throw later, outside any promise, and crash the process).
  */
 export function unaryCall<C extends Client, K extends keyof C>(
   client: C,
@@ -66,8 +70,9 @@ export function unaryCall<C extends Client, K extends keyof C>(
 ): Promise<ResponseOf<C[K]>> {
   const fn = client[method] as unknown as UnaryMethod;
   return new Promise((resolve, reject) => {
+    const timeoutMs = checkDuration(options.timeoutMs, "timeoutMs", `${String(method)} call`, 5000);
     const onAbort = () => call.cancel();
-    const call = fn.call(client, request, new Metadata(), { deadline: new Date(Date.now() + options.timeoutMs) }, (error, response) => {
+    const call = fn.call(client, request, new Metadata(), { deadline: new Date(Date.now() + timeoutMs) }, (error, response) => {
       options.signal?.removeEventListener("abort", onAbort);
       if (error) reject(error);
       else resolve(response as ResponseOf<C[K]>);

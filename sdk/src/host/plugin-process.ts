@@ -1,9 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { PluginStartError, VersionMismatchError } from "../errors.js";
+import { type ChannelError, PluginStartError, VersionMismatchError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { checkDuration } from "../runtime/call-options.js";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../version.js";
 import { type HandshakeLine, HandshakeLineError, parseHandshakeLine } from "./handshake-line.js";
+import { guardLogger } from "./host-logger.js";
+import { checkLaunchTarget, checkWorkingDirectory, describeCommand, workingDirectoryProblem } from "./launch-checks.js";
+import { stopProcess } from "./stop-process.js";
 
 /** How a plugin process ended. */
 export interface PluginExit {
@@ -18,6 +22,7 @@ export interface LaunchOptions {
   /** Extra environment; the host's environment is inherited. */
   env?: Record<string, string | undefined>;
   cwd?: string;
+  /** Time allowed for the handshake line, in milliseconds (above 0, at most 2^31-1). */
   startTimeoutMs: number;
   supportedVersions: readonly number[];
   transport: "unix" | "tcp";
@@ -47,6 +52,10 @@ function installExitHook() {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once("exit", () => {
+    // SIGKILL, not SIGTERM-then-wait: an 'exit' listener must be synchronous,
+    // so there is no later moment to escalate from. A plugin that would
+    // ignore SIGTERM would outlive the host; SDK plugins clean up their
+    // socket directory on their own side.
     for (const child of running) child.kill("SIGKILL");
   });
 }
@@ -59,7 +68,7 @@ function forwardStderr(child: ChildProcess, logger: Logger, tail: string[]) {
     let record: Record<string, unknown> | undefined;
     try {
       const parsed: unknown = JSON.parse(line);
-      if (parsed && typeof parsed === "object") record = parsed as Record<string, unknown>;
+      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) record = parsed as Record<string, unknown>;
     } catch {
       // plain text: logged as is
     }
@@ -68,18 +77,49 @@ function forwardStderr(child: ChildProcess, logger: Logger, tail: string[]) {
       return;
     }
     const { level, msg, time: _time, ...fields } = record;
-    const log = level === "error" || level === "warn" || level === "debug" ? logger[level] : logger.info;
-    log(typeof msg === "string" ? msg : line, fields);
+    const text = typeof msg === "string" ? msg : line;
+    // Called as methods: a class-based logger needs its `this`.
+    if (level === "error" || level === "warn" || level === "debug") logger[level](text, fields);
+    else logger.info(text, fields);
   });
 }
 
 /**
+ * Settles once the process is gone, however that shows: 'exit', or
+ * 'close'/'error' when spawn itself failed, and forgets it for the exit hook.
+ * @internal exported for tests
+ */
+export function watchExit(child: ChildProcess): Promise<PluginExit> {
+  return new Promise<PluginExit>((resolve) => {
+    const done = (exit: PluginExit) => {
+      running.delete(child);
+      resolve(exit);
+    };
+    child.once("exit", (code, signal) => done({ code, signal }));
+    // A failed spawn emits 'error' and 'close' but never 'exit'.
+    child.once("close", (code: number | null, signal: NodeJS.Signals | null) => done({ code: child.pid === undefined ? null : code, signal }));
+    child.on("error", () => {
+      if (child.pid === undefined) done({ code: null, signal: null });
+    });
+  });
+}
+
+type FirstLine = { line: string } | { failure: { message: string; hint: string; cause?: unknown } };
+
+/**
  * Starts a plugin process directly (no shell, so signals reach the plugin
  * itself), with go-plugin's environment, and waits for its handshake line.
- * Throws PluginStartError (with the plugin's last stderr lines) or
- * VersionMismatchError; the process is killed on any failure.
+ * Throws InvalidArgumentError for unusable options, PluginStartError (with
+ * the plugin's last stderr lines and a hint) or VersionMismatchError; on any
+ * failure the process is stopped (SIGTERM, then SIGKILL after a grace
+ * period) before the promise rejects.
  */
 export async function launchPlugin(options: LaunchOptions): Promise<PluginProcess> {
+  checkLaunchTarget(options, "launchPlugin");
+  const startTimeoutMs = checkDuration(options.startTimeoutMs, "options.startTimeoutMs", "launchPlugin", 10_000);
+  const describe = describeCommand(options);
+  checkWorkingDirectory(options);
+  const logger = guardLogger(options.logger);
   installExitHook();
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -89,75 +129,68 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
     ERRAND_PLUGIN_TRANSPORT: options.transport,
     PLUGIN_CLIENT_CERT: options.clientCertPem,
   };
-  const describe = [options.command, ...(options.args ?? [])].join(" ");
-  const child = spawn(options.command, options.args ?? [], {
-    env,
-    cwd: options.cwd,
-    stdio: ["ignore", "pipe", "pipe"],
-    shell: false,
-  });
+  let child: ChildProcess;
+  try {
+    child = spawn(options.command, options.args ?? [], { env, cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"], shell: false });
+  } catch (error) {
+    throw new PluginStartError(`${describe}: could not start: ${(error as Error).message}`, { hint: "check the command, its arguments and the environment", cause: error });
+  }
   running.add(child);
   const tail: string[] = [];
-  let exit: PluginExit | undefined;
-  const exited = new Promise<PluginExit>((resolve) => {
-    child.once("exit", (code, signal) => {
-      running.delete(child);
-      exit = { code, signal };
-      resolve(exit);
-    });
-  });
-  forwardStderr(child, options.logger, tail);
+  const exited = watchExit(child);
+  forwardStderr(child, logger, tail);
   const stderrTail = () => tail.join("\n");
 
   const extraStdout: string[] = [];
   const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
-  const fail = (message: string, hint: string, cause?: unknown) => {
-    child.kill("SIGKILL");
+  const fail = async (message: string, hint: string, cause?: unknown): Promise<ChannelError> => {
+    await stopProcess(child, exited);
     const output = stderrTail();
     return new PluginStartError(`${describe}: ${message}${output ? `\nplugin stderr:\n${output}` : ""}`, { hint, cause });
   };
 
-  const firstLine = await new Promise<string>((resolve, reject) => {
+  const first = await new Promise<FirstLine>((resolve) => {
     const timer = setTimeout(
-      () => reject(fail(`no handshake line within ${options.startTimeoutMs} ms`, "check that the plugin calls serve() and starts quickly, or raise startTimeoutMs")),
-      options.startTimeoutMs,
+      () => resolve({ failure: { message: `no handshake line within ${startTimeoutMs} ms`, hint: "check that the plugin calls serve() and starts quickly, or raise startTimeoutMs" } }),
+      startTimeoutMs,
     );
-    child.once("error", (error) => {
+    const settle = (outcome: FirstLine) => {
       clearTimeout(timer);
-      reject(fail(`could not start: ${error.message}`, "check the command path and that it is executable", error));
+      resolve(outcome);
+    };
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      const cwdProblem = error.code === "ENOENT" && options.cwd !== undefined ? workingDirectoryProblem(options.cwd) : undefined;
+      settle({
+        failure: cwdProblem
+          ? { message: `could not start: ${cwdProblem}`, hint: "set cwd to an existing directory, or leave it out", cause: error }
+          : { message: `could not start: ${error.message}`, hint: "check the command path and that it is executable", cause: error },
+      });
     });
-    void exited.then((e) => {
-      clearTimeout(timer);
-      // Give stderr a moment to drain so the message shows why it exited.
-      setTimeout(
-        () => reject(fail(`exited (code ${e.code}, signal ${e.signal}) before printing its handshake line`, "run the plugin with ERRAND_PLUGIN_MAGIC_COOKIE=errand-notification-channel to see its error")),
-        20,
-      );
-    });
-    lines.once("line", (line) => {
-      clearTimeout(timer);
-      resolve(line);
-    });
+    void exited.then((e) =>
+      settle({ failure: { message: `exited (code ${e.code}, signal ${e.signal}) before printing its handshake line`, hint: "run the plugin with ERRAND_PLUGIN_MAGIC_COOKIE=errand-notification-channel to see its error" } }),
+    );
+    lines.once("line", (line) => settle({ line }));
   });
+  if ("failure" in first) throw await fail(first.failure.message, first.failure.hint, first.failure.cause);
   lines.on("line", (line) => {
     extraStdout.push(line);
-    options.logger.warn("plugin wrote to stdout after its handshake line (only the handshake line belongs there)", { line });
+    logger.warn("plugin wrote to stdout after its handshake line (only the handshake line belongs there)", { line });
   });
 
   let line: HandshakeLine;
   try {
-    line = parseHandshakeLine(firstLine);
+    line = parseHandshakeLine(first.line);
   } catch (error) {
-    throw fail(error instanceof HandshakeLineError ? error.message : String(error), "the plugin must print only its handshake line on stdout; send logs to stderr", error);
+    throw await fail(error instanceof HandshakeLineError ? error.message : String(error), "the plugin must print only its handshake line on stdout; send logs to stderr", error);
   }
   if (!options.supportedVersions.includes(line.interfaceVersion)) {
-    child.kill("SIGKILL");
+    await stopProcess(child, exited);
     throw new VersionMismatchError(
       `${describe} offers interface version ${line.interfaceVersion} (it shares none with this host); this host supports ${options.supportedVersions.join(", ")}`,
       { hint: "upgrade the older side so both share an interface version" },
     );
   }
-  const proc: PluginProcess = { child, line, exited, exit, extraStdout, stderrTail };
+  const proc: PluginProcess = { child, line, exited, exit: undefined, extraStdout, stderrTail };
   void exited.then((e) => (proc.exit = e));
   return proc;
 }

@@ -1,14 +1,18 @@
 import { EventEmitter } from "node:events";
 import { type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
 import type { CallOptions, Channel, NotifyResult, StartCallOptions, TaskResult, Ticket } from "../channel.js";
-import { CancelledError, PluginExitedError, toChannelError } from "../errors.js";
+import { CancelledError, type ChannelError, PluginExitedError, toChannelError } from "../errors.js";
 import type { HandshakeResponse } from "../gen/errand/v1/common.js";
-import type { NotificationChannelClient, NotifyRequest } from "../gen/errand/v1/notifications.js";
+import type { NotifyRequest } from "../gen/errand/v1/notifications.js";
 import { fromServiceError } from "../grpc/status-mapping.js";
 import type { Logger } from "../logger.js";
-import { CALL_TARGET_MS } from "../version.js";
+import { checkNotificationCall } from "../runtime/call-checks.js";
+import { checkCallOptions, checkDuration } from "../runtime/call-options.js";
+import type { NotificationCall } from "../runtime/channel-runtime.js";
 import { type PluginClients, unaryCall } from "./grpc-clients.js";
+import { maskError } from "./host-logger.js";
 import type { PluginExit, PluginProcess } from "./plugin-process.js";
+import { settlesWithin } from "./stop-process.js";
 
 interface RemoteChannelParts {
   proc: PluginProcess;
@@ -16,6 +20,8 @@ interface RemoteChannelParts {
   handshake: HandshakeResponse;
   logger: Logger;
   shutdown: () => Promise<void>;
+  /** Secret values to mask in the errors calls return. */
+  secrets?: readonly string[];
 }
 
 /** Events of a {@link RemoteChannel}. */
@@ -68,42 +74,47 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
     return this.parts.proc.extraStdout;
   }
 
-  notify(message: string, ticket: Ticket, options: CallOptions = {}): Promise<NotifyResult> {
-    return this.call("notify", { message, ticket, taskRunId: options.taskRunId ?? "" }, options);
+  notify(message: string, ticket: Ticket, options?: CallOptions): Promise<NotifyResult> {
+    return this.call("notify", options, ({ taskRunId }) => ({ kind: "notify", message, ticket, taskRunId }));
   }
 
-  notifyStart(ticket: Ticket, options: StartCallOptions = {}): Promise<NotifyResult> {
-    return this.call("notifyStart", { ticket, taskRunId: options.taskRunId ?? "", engine: options.engine ?? "" }, options);
+  notifyStart(ticket: Ticket, options?: StartCallOptions): Promise<NotifyResult> {
+    return this.call("notifyStart", options, ({ taskRunId, engine }) => ({ kind: "notifyStart", ticket, taskRunId, engine }));
   }
 
-  notifyComplete(ticket: Ticket, result: TaskResult, options: CallOptions = {}): Promise<NotifyResult> {
-    return this.call("notifyComplete", { ticket, result, taskRunId: options.taskRunId ?? "" }, options);
+  notifyComplete(ticket: Ticket, result: TaskResult, options?: CallOptions): Promise<NotifyResult> {
+    return this.call("notifyComplete", options, ({ taskRunId }) => ({ kind: "notifyComplete", ticket, result, taskRunId }));
   }
 
-  private async call<M extends "notify" | "notifyStart" | "notifyComplete">(
-    method: M,
-    request: Parameters<NotificationChannelClient[M]>[0],
-    options: CallOptions,
+  private async call(
+    method: NotificationCall["kind"],
+    options: StartCallOptions | undefined,
+    toCall: (o: { taskRunId: string; engine: string }) => NotificationCall,
   ): Promise<NotifyResult> {
     const label = `${this.name}.${method}`;
-    if (this.parts.proc.exit) throw this.exitedError(label);
+    // The same checks as an in-process call, before anything is sent: the
+    // wire would otherwise change or refuse the values less clearly.
+    const { signal, taskRunId, engine, timeoutMs } = checkCallOptions(options, label);
+    const { kind: _kind, ...request } = checkNotificationCall(toCall({ taskRunId, engine }), label);
+    if (this.parts.proc.exit) throw this.masked(this.exitedError(label));
     if (this.closing) throw new CancelledError(`${label}: the channel is closed`);
     try {
-      const response = await unaryCall(this.parts.clients.channel, method as "notify", request as NotifyRequest, {
-        timeoutMs: options.timeoutMs ?? CALL_TARGET_MS,
-        signal: options.signal,
-      });
+      const response = await unaryCall(this.parts.clients.channel, method as "notify", request as NotifyRequest, { timeoutMs, signal });
       return response.deliveryId ? { deliveryId: response.deliveryId } : {};
     } catch (error) {
       // A call cut short by the process dying reports the death, not
       // UNAVAILABLE; the exit event can trail the broken connection a little.
-      if ((error as ServiceError).code === GrpcStatus.UNAVAILABLE) {
-        await Promise.race([this.parts.proc.exited, new Promise((resolve) => setTimeout(resolve, 250))]);
-      }
-      if (this.parts.proc.exit && !this.closing) throw this.exitedError(label);
-      if (options.signal?.aborted) throw toChannelError(options.signal.reason);
-      throw (error as ServiceError).code === undefined ? toChannelError(error) : fromServiceError(error as ServiceError, label);
+      if ((error as ServiceError).code === GrpcStatus.UNAVAILABLE) await settlesWithin(this.parts.proc.exited, 250);
+      if (this.parts.proc.exit && !this.closing) throw this.masked(this.exitedError(label));
+      if (signal?.aborted) throw toChannelError(signal.reason);
+      throw this.masked((error as ServiceError).code === undefined ? toChannelError(error) : fromServiceError(error as ServiceError, label));
     }
+  }
+
+  // Defence in depth: an SDK plugin masks its secrets itself, but a plugin's
+  // message or stderr tail may still quote one.
+  private masked(error: ChannelError): ChannelError {
+    return this.parts.secrets?.length ? maskError(error, this.parts.secrets) : error;
   }
 
   private exitedError(label: string): PluginExitedError {
@@ -117,25 +128,34 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
 
   /**
    * Stops the plugin: GRPCController/Shutdown, then SIGTERM after
-   * `graceMs`, then SIGKILL. Resolves once the process has exited.
+   * `graceMs` (default 2000; above 0, at most 2^31-1, else the promise
+   * rejects with InvalidArgumentError and nothing is stopped), then SIGKILL
+   * after one more second. Resolves once the process has exited, leaving no
+   * timer behind.
    */
-  close(graceMs = 2000): Promise<void> {
-    this.closing ??= this.stop(graceMs);
+  close(graceMs?: number): Promise<void> {
+    if (!this.closing) {
+      let grace: number;
+      try {
+        grace = checkDuration(graceMs, "graceMs", `${this.name}.close`, 2000);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      this.closing = this.stop(grace);
+    }
     return this.closing;
   }
 
   private async stop(graceMs: number): Promise<void> {
     const { proc } = this.parts;
     if (proc.exit) return;
-    const exited = proc.exited.then(() => true);
-    const within = (ms: number) => Promise.race([exited, new Promise<false>((r) => setTimeout(r, ms, false))]);
     await this.parts.shutdown().catch((error: unknown) => this.parts.logger.debug("Shutdown RPC failed", { error }));
-    if (await within(graceMs)) return;
+    if (await settlesWithin(proc.exited, graceMs)) return;
     this.parts.logger.warn("plugin ignored Shutdown; sending SIGTERM", { pid: this.pid });
     proc.child.kill("SIGTERM");
-    if (await within(1000)) return;
+    if (await settlesWithin(proc.exited, 1000)) return;
     this.parts.logger.warn("plugin ignored SIGTERM; sending SIGKILL", { pid: this.pid });
     proc.child.kill("SIGKILL");
-    await exited;
+    await proc.exited;
   }
 }

@@ -3,18 +3,14 @@ import type {
   ChannelDefinition,
   ChannelSecrets,
   NotifyResult,
-  TaskResult,
-  Ticket,
 } from "../channel.js";
-import { CancelledError, InvalidArgumentError, InvalidConfigError, toChannelError } from "../errors.js";
+import { CancelledError, InvalidConfigError, toChannelError } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { checkNotificationCall } from "./call-checks.js";
+import type { NotificationCall } from "./notification-call.js";
 import { runWithSignal } from "./run-with-signal.js";
 
-/** The three notification operations, as the runtime dispatches them. */
-export type NotificationCall =
-  | { kind: "notify"; message: string; ticket: Ticket; taskRunId: string }
-  | { kind: "notifyStart"; ticket: Ticket; taskRunId: string; engine: string }
-  | { kind: "notifyComplete"; ticket: Ticket; result: TaskResult; taskRunId: string };
+export type { NotificationCall };
 
 /**
  * One configured instance of a channel definition: runs `init` once, then
@@ -75,14 +71,15 @@ export class ChannelRuntime<State> {
    * Runs one notification. `controller` belongs to the caller, whose deadline
    * or cancellation aborts it; the runtime aborts it too on shutdown. Rejects
    * with a typed ChannelError; settles no later than the abort, whatever the
-   * handler does.
+   * handler does. A malformed call is refused before the handler runs (see
+   * checkNotificationCall); `label` prefixes that error's message.
    */
-  async dispatch(call: NotificationCall, controller: AbortController): Promise<NotifyResult> {
+  async dispatch(call: NotificationCall, controller: AbortController, label: string = call.kind): Promise<NotifyResult> {
     if (this.closed) throw new CancelledError(`channel ${this.definition.name} is closed`);
-    if (!call.ticket) throw new InvalidArgumentError(`${call.kind}: the request has no ticket`);
+    const checked = checkNotificationCall(call, label);
     this.inFlight.add(controller);
     try {
-      const result = await runWithSignal(() => this.invoke(call, controller.signal), controller.signal);
+      const result = await runWithSignal(() => this.invoke(checked, controller.signal), controller.signal);
       return result ?? {};
     } finally {
       this.inFlight.delete(controller);
