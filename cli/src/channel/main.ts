@@ -1,7 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { CLI_VERSION } from "../util/version.js";
 import { lintCommand } from "./lint-command.js";
-import { sendCommand } from "./send-command.js";
+import { parseTimeoutMs, sendCommand } from "./send-command.js";
 import { testCommand } from "./test-command.js";
 
 /** Splits `argv` at the first `--`: what follows is a plugin command. */
@@ -46,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--engine <name>", "engine for start", "claude-code")
     .option("--config <file>", "channel config JSON (the object of notifications.channels[].config)")
     .option("--secrets <file>", "secrets JSON (name → value)")
-    .option("--timeout <ms>", "call deadline", "5000")
+    .option("--timeout <ms>", "call deadline in milliseconds", parseTimeoutMs, 5000)
     .addHelpText("after", "\nExample:\n  channel send start --ticket ticket.json --config config.json --secrets secrets.json -- node dist/bin.js")
     .action(async (kind: string, options) => {
       exitCode = await sendCommand(kind, command, options);

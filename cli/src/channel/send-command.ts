@@ -2,6 +2,22 @@ import { readFile } from "node:fs/promises";
 import { connectChannel, createLogger, isChannelError, type TaskResult, type Ticket } from "@errand/channel-sdk";
 import { fixtures } from "@errand/channel-sdk/testing";
 import chalk from "chalk";
+import { InvalidArgumentError } from "commander";
+
+/** Longest call deadline: gRPC and Node timers cannot express more (about 24.8 days). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * commander argParser of `--timeout <ms>`: a number of milliseconds above 0,
+ * so a typo is a usage error (exit 2) rather than a deadline the SDK refuses.
+ */
+export function parseTimeoutMs(value: string): number {
+  const ms = Number(value);
+  if (value.trim() === "" || !Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS) {
+    throw new InvalidArgumentError(`use a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS}, such as 5000.`);
+  }
+  return ms;
+}
 
 /** Options of `channel send`. */
 export interface SendCommandOptions {
@@ -11,7 +27,8 @@ export interface SendCommandOptions {
   engine: string;
   config?: string;
   secrets?: string;
-  timeout: string;
+  /** Call deadline in milliseconds: a number once parsed by {@link parseTimeoutMs}, or the raw text. */
+  timeout: number | string;
 }
 
 async function readJson(file: string | undefined, what: string): Promise<Record<string, unknown> | undefined> {
@@ -44,6 +61,12 @@ export async function sendCommand(kind: string, command: string[], options: Send
   };
   if (!["start", "complete", "notify"].includes(kind)) return fail(`unknown kind "${kind}": use start, complete or notify`, 2);
   if (command.length === 0) return fail('give the plugin command after "--", for example: channel send start -- node dist/bin.js', 2);
+  let timeoutMs: number;
+  try {
+    timeoutMs = typeof options.timeout === "number" ? options.timeout : parseTimeoutMs(String(options.timeout));
+  } catch (error) {
+    return fail(`--timeout ${String(options.timeout)}: ${(error as Error).message}`, 2);
+  }
   let ticket: Ticket;
   let result: TaskResult;
   let config: Record<string, unknown> | undefined;
@@ -63,7 +86,6 @@ export async function sendCommand(kind: string, command: string[], options: Send
   } catch (error) {
     return fail(isChannelError(error) ? error.describe() : (error as Error).message, 2);
   }
-  const timeoutMs = Number(options.timeout);
   const started = performance.now();
   try {
     const outcome =
