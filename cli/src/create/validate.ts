@@ -1,18 +1,18 @@
 import { checkChannelName } from "@errand/channel-sdk";
+import validateNpmName from "validate-npm-package-name";
 
 /** Returns why `name` is not a valid channel name, or undefined. */
 export function validateChannelName(name: string): string | undefined {
   return checkChannelName(name);
 }
 
-/** Returns why `name` is not a publishable npm package name, or undefined. */
+/** Returns why `name` cannot be published as a new npm package (npm's own rules), or undefined. */
 export function validatePackageName(name: string): string | undefined {
   if (name.length === 0) return "the package name is missing";
-  if (name.length > 214) return "an npm package name has at most 214 characters";
-  if (!/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/.test(name)) {
-    return `package name ${JSON.stringify(name)} is invalid: use lowercase letters, digits, "-", "." or "_", optionally with a @scope/ (for example "errand-channel-teams")`;
-  }
-  return undefined;
+  const verdict = validateNpmName(name);
+  if (verdict.validForNewPackages) return undefined;
+  const reasons = [...(verdict.errors ?? []), ...(verdict.warnings ?? [])].join("; ");
+  return `package name ${JSON.stringify(name)} cannot be published to npm: ${reasons} (a name that works: "errand-channel-teams", or "@acme/errand-channel-teams")`;
 }
 
 /** A channel name derived from a directory name: `My Chat` → `my-chat`. */
