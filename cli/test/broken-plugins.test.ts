@@ -11,6 +11,7 @@ const cases: { file: string; fails: string[]; passes: string[]; startTimeoutMs?:
   { file: "broken/not-serving.mjs", fails: ["health.serving"], passes: ["handshake.v1", "notify.basic"] },
   { file: "broken/any-version.mjs", fails: ["handshake.unsupported-version"], passes: ["handshake.v1", "health.serving"] },
   { file: "broken/bad-name.mjs", fails: ["handshake.v1"], passes: ["health.serving", "handshake.unsupported-version"] },
+  { file: "broken/wrong-versions.mjs", fails: ["handshake.v1"], passes: ["health.serving", "handshake.unsupported-version"] },
   { file: "broken/never-answers.mjs", fails: ["notify.basic", "deadline.honoured"], passes: ["handshake.v1"] },
   { file: "broken/blocks-deadline.mjs", fails: ["deadline.honoured"], passes: ["notify.basic", "target.delivery"] },
   { file: "broken/crashes-on-unicode.mjs", fails: ["notify.unicode"], passes: ["notify.basic", "notify.complete-failure"] },

@@ -1,8 +1,11 @@
 import { Command, CommanderError } from "commander";
+import { guardStdio } from "../util/stdio.js";
 import { CLI_VERSION } from "../util/version.js";
 import { lintCommand } from "./lint-command.js";
 import { parseTimeoutMs, sendCommand } from "./send-command.js";
+import { stoppingPluginsOnSignal } from "./stop-on-signal.js";
 import { testCommand } from "./test-command.js";
+import { parseConcurrency, parseStartTimeout } from "./test-options.js";
 
 /** Splits `argv` at the first `--`: what follows is a plugin command. */
 function splitCommand(argv: string[]): [string[], string[]] {
@@ -12,6 +15,7 @@ function splitCommand(argv: string[]): [string[], string[]] {
 
 /** The `channel` CLI; resolves to the exit code. */
 export async function main(argv: string[]): Promise<number> {
+  guardStdio();
   const [own, command] = splitCommand(argv);
   let exitCode = 0;
   const program = new Command("channel")
@@ -29,11 +33,14 @@ export async function main(argv: string[]): Promise<number> {
     .option("--junit <file>", "write a JUnit XML report")
     .option("--only <ids>", "comma-separated check ids or groups to run")
     .option("--skip <ids>", "comma-separated check ids or groups to skip")
-    .option("--start-timeout <ms>", "time allowed for the handshake line (default 10000)")
-    .option("--concurrency <n>", "checks run at once (default 4)")
-    .addHelpText("after", "\nExamples:\n  channel test\n  channel test --junit reports/channel.xml\n  channel test --config conf.json -- ./my-plugin\n\nExit codes: 0 all passed, 1 a check failed, 2 the run could not start.")
+    .option("--start-timeout <ms>", "time allowed for the handshake line, 1 to 600000 (default 10000)", parseStartTimeout)
+    .option("--concurrency <n>", "checks run at once, 1 to 32 (default 4)", parseConcurrency)
+    .addHelpText(
+      "after",
+      "\nExamples:\n  channel test\n  channel test --junit reports/channel.xml\n  channel test --config conf.json -- ./my-plugin\n\nExit codes: 0 all passed, 1 a check failed, 2 the run could not start (or the JUnit report could not be written), 130/143 stopped by Ctrl-C/SIGTERM.",
+    )
     .action(async (dir: string, options) => {
-      exitCode = await testCommand(dir, command, options);
+      exitCode = await stoppingPluginsOnSignal("test", () => testCommand(dir, command, options));
     });
 
   program
@@ -57,8 +64,9 @@ export async function main(argv: string[]): Promise<number> {
     .description("check a plugin package before npm publish")
     .argument("[dir]", "plugin package directory", ".")
     .option("--json", "print the findings as JSON")
+    .addHelpText("after", "\nExit codes: 0 ready to publish (warnings allowed), 1 an error was found, 2 no package to lint, 130/143 stopped by Ctrl-C/SIGTERM.")
     .action(async (dir: string, options) => {
-      exitCode = await lintCommand(dir, options);
+      exitCode = await stoppingPluginsOnSignal("lint", () => lintCommand(dir, options));
     });
 
   try {

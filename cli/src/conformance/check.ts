@@ -29,6 +29,8 @@ export interface CheckEnvironment {
   target: PluginTarget;
   conformance: ConformanceConfig | undefined;
   startTimeoutMs: number;
+  /** What the plugin said about itself in a successful Handshake, filled in by the first check that saw one. */
+  observed?: { name?: string; version?: string };
 }
 
 /** One conformance check. Ids are stable; reports and `--only` use them. */

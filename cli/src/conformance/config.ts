@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { validateHeaderName, validateHeaderValue } from "node:http";
 
 /** How the sink answers a delivered notification. */
 export interface SinkAnswer {
@@ -24,6 +25,12 @@ export interface ConformanceConfig {
   rate: DeclaredRate | undefined;
   startTimeoutMs: number | undefined;
 }
+
+/**
+ * The longest start timeout: ten minutes is far beyond any real start, and
+ * keeps every timer well below Node's limit of 2^31-1 ms.
+ */
+export const MAX_START_TIMEOUT_MS = 600_000;
 
 /** The conventional file name in a plugin package's root. */
 export const CONFORMANCE_FILE = "errand-conformance.json";
@@ -71,7 +78,13 @@ export function parseConformanceConfig(raw: unknown, source: string): Conformanc
   if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 299) {
     throw bad(`"sink.status" must be a 2xx status code`);
   }
-  if (sinkRaw.headers !== undefined && !isObject(sinkRaw.headers)) throw bad(`"sink.headers" must be an object`);
+  if (sinkRaw.headers !== undefined) {
+    if (!isObject(sinkRaw.headers)) throw bad(`"sink.headers" must be an object of header names to string values`);
+    for (const [name, value] of Object.entries(sinkRaw.headers)) {
+      const problem = headerProblem(name, value);
+      if (problem) throw bad(`"sink.headers" ${JSON.stringify(name)}: ${problem}`);
+    }
+  }
   let rate: DeclaredRate | undefined;
   if (raw.rate !== undefined) {
     const r = raw.rate;
@@ -80,7 +93,9 @@ export function parseConformanceConfig(raw: unknown, source: string): Conformanc
     }
     rate = { perKey: r.perKey as number, intervalMs: r.intervalMs as number };
   }
-  if (raw.startTimeoutMs !== undefined && !isPositiveInt(raw.startTimeoutMs)) throw bad(`"startTimeoutMs" must be a positive integer`);
+  if (raw.startTimeoutMs !== undefined && !(isPositiveInt(raw.startTimeoutMs) && raw.startTimeoutMs <= MAX_START_TIMEOUT_MS)) {
+    throw bad(`"startTimeoutMs" must be a whole number of milliseconds from 1 to ${MAX_START_TIMEOUT_MS}`);
+  }
   return {
     source,
     config,
@@ -94,6 +109,22 @@ export function parseConformanceConfig(raw: unknown, source: string): Conformanc
     rate,
     startTimeoutMs: raw.startTimeoutMs as number | undefined,
   };
+}
+
+/** Why an HTTP server could not send this header, or undefined. */
+function headerProblem(name: string, value: unknown): string | undefined {
+  if (typeof value !== "string") return "the value must be a string";
+  try {
+    validateHeaderName(name);
+  } catch {
+    return "not a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only)";
+  }
+  try {
+    validateHeaderValue(name, value);
+  } catch {
+    return "the value holds characters HTTP headers cannot carry (such as a line break)";
+  }
+  return undefined;
 }
 
 function isPositiveInt(v: unknown): v is number {

@@ -1,5 +1,6 @@
 import { type Sink, startSink } from "@errand/channel-sdk/testing";
-import { unaryCall, type TaskResult, type Ticket } from "@errand/channel-sdk/protocol";
+import { type HandshakeResponse, unaryCall, type TaskResult, type Ticket } from "@errand/channel-sdk/protocol";
+import { status as GrpcStatus } from "@grpc/grpc-js";
 import { CheckFailure, type CheckEnvironment } from "./check.js";
 import { withSinkUrl } from "./config.js";
 import { type Relay, startRelay } from "./relay.js";
@@ -15,6 +16,7 @@ export interface OpenChannel {
   relay: Relay | undefined;
   name: string;
   version: string;
+  response: HandshakeResponse;
 }
 
 /** The result of one timed notification call. */
@@ -36,24 +38,60 @@ export async function startTarget(env: CheckEnvironment, defer: (f: () => unknow
   return { sink, relay };
 }
 
+/** What the conformance config gives the plugin, its `{{sink_url}}` pointing at this check's own sink. */
+export interface PluginInputs {
+  sink: Sink | undefined;
+  relay: Relay | undefined;
+  config: Record<string, unknown>;
+  secrets: Record<string, string>;
+  env: Record<string, string>;
+}
+
+/** Starts the check's sink (when there is a conformance config) and fills the placeholder everywhere. */
+export async function pluginInputs(env: CheckEnvironment, defer: (f: () => unknown) => void): Promise<PluginInputs> {
+  if (!env.conformance) return { sink: undefined, relay: undefined, config: {}, secrets: {}, env: {} };
+  const { sink, relay } = await startTarget(env, defer);
+  return {
+    sink,
+    relay,
+    config: withSinkUrl(env.conformance.config, relay.url),
+    secrets: withSinkUrl(env.conformance.secrets, relay.url),
+    env: withSinkUrl(env.conformance.env, relay.url),
+  };
+}
+
+/** Spawns the plugin for a check with the config's environment; it is stopped when the check ends. */
+export async function startPlugin(
+  env: CheckEnvironment,
+  defer: (f: () => unknown) => void,
+  options: { cookie?: boolean } = {},
+): Promise<{ session: PluginSession; inputs: PluginInputs }> {
+  const inputs = await pluginInputs(env, defer);
+  const session = PluginSession.spawn(env.target, { env: inputs.env, cookie: options.cookie });
+  defer(() => session.kill());
+  return { session, inputs };
+}
+
+/** The fix for a failed Handshake, by what the status says went wrong. */
+function handshakeFix(env: CheckEnvironment, code: number | undefined): string {
+  if (code === GrpcStatus.FAILED_PRECONDITION || code === GrpcStatus.INVALID_ARGUMENT || code === GrpcStatus.UNAUTHENTICATED) {
+    return env.conformance
+      ? `check that ${env.conformance.source} gives every config field and secret the channel needs`
+      : "the channel needs config: add errand-conformance.json (docs/conformance.md) or pass --config";
+  }
+  if (code === GrpcStatus.UNIMPLEMENTED) return "register the errand.v1.NotificationChannel service on the gRPC server (the SDK's serve() does this)";
+  if (code === undefined || code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.DEADLINE_EXCEEDED) {
+    return "the plugin must serve gRPC on the address its handshake line names, until it is told to stop; see its stderr for why it does not";
+  }
+  return "the Handshake's error above says what the channel refused; see its stderr for more";
+}
+
 /**
  * Spawns the plugin, reads its handshake line and completes the Handshake
  * with the conformance config (its `{{sink_url}}` pointing at a fresh sink).
  */
 export async function openChannel(env: CheckEnvironment, defer: (f: () => unknown) => void): Promise<OpenChannel> {
-  let sink: Sink | undefined;
-  let relay: Relay | undefined;
-  let config: Record<string, unknown> = {};
-  let secrets: Record<string, string> = {};
-  let extraEnv: Record<string, string> = {};
-  if (env.conformance) {
-    ({ sink, relay } = await startTarget(env, defer));
-    config = withSinkUrl(env.conformance.config, relay.url);
-    secrets = withSinkUrl(env.conformance.secrets, relay.url);
-    extraEnv = withSinkUrl(env.conformance.env, relay.url);
-  }
-  const session = PluginSession.spawn(env.target, { env: extraEnv });
-  defer(() => session.kill());
+  const { session, inputs } = await startPlugin(env, defer);
   try {
     await session.handshakeLine(env.startTimeoutMs);
   } catch (error) {
@@ -63,18 +101,21 @@ export async function openChannel(env: CheckEnvironment, defer: (f: () => unknow
       fix: "see startup.handshake-line",
     });
   }
+  let response: HandshakeResponse;
   try {
-    const response = await session.handshake(config, secrets);
-    return { session, sink, relay, name: response.name, version: response.version };
+    response = await session.handshake(inputs.config, inputs.secrets);
   } catch (error) {
+    const { code, text } = describeCallError(error);
     throw new CheckFailure({
       expected: "Handshake for interface version 1 with the conformance config succeeds",
-      actual: `Handshake failed with ${describeCallError(error).text}${tail(session)}`,
-      fix: env.conformance
-        ? `check that ${env.conformance.source} gives every config field and secret the channel needs`
-        : "the channel needs config: add errand-conformance.json (docs/conformance.md) or pass --config",
+      actual: `Handshake failed with ${text}${tail(session)}`,
+      fix: handshakeFix(env, code),
     });
   }
+  env.observed ??= {};
+  env.observed.name ??= response.name;
+  env.observed.version ??= response.version;
+  return { session, sink: inputs.sink, relay: inputs.relay, name: response.name, version: response.version, response };
 }
 
 /** Formats the plugin's stderr tail for a failure message. */

@@ -1,6 +1,9 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { extname, isAbsolute, join, resolve } from "node:path";
+import { commandProblem } from "../util/command-problem.js";
+import { type PackageJson, readPackageJson, TargetError } from "./package-json.js";
+
+export { type PackageJson, readPackageJson, TargetError } from "./package-json.js";
 
 /** What to run as the plugin, and what its package declares. */
 export interface PluginTarget {
@@ -13,34 +16,6 @@ export interface PluginTarget {
   manifestVersions?: number[];
 }
 
-/** The run cannot start: no package, no bin, ... */
-export class TargetError extends Error {
-  override readonly name = "TargetError";
-}
-
-/** The subset of package.json this tool reads. */
-export interface PackageJson {
-  name?: string;
-  version?: string;
-  bin?: string | Record<string, string>;
-  files?: string[];
-  engines?: Record<string, string>;
-  keywords?: string[];
-  errand?: { channel?: unknown; interfaceVersions?: unknown; template?: unknown };
-  [key: string]: unknown;
-}
-
-/** Reads `dir/package.json`. */
-export async function readPackageJson(dir: string): Promise<PackageJson> {
-  const file = join(dir, "package.json");
-  if (!existsSync(file)) throw new TargetError(`${dir} has no package.json; give a plugin package directory or "-- <command>"`);
-  try {
-    return JSON.parse(await readFile(file, "utf8")) as PackageJson;
-  } catch (error) {
-    throw new TargetError(`${file} is not valid JSON: ${(error as Error).message}`);
-  }
-}
-
 /** The bin entry that serves the channel: the only one, or the one named after the package or channel. */
 export function pickBin(pkg: PackageJson): string | undefined {
   if (typeof pkg.bin === "string") return pkg.bin;
@@ -51,23 +26,31 @@ export function pickBin(pkg: PackageJson): string | undefined {
   return entries.find(([name]) => name === unscoped || name === channel)?.[1];
 }
 
+/** What `channel test` accepts instead of a package directory. */
+export const TEST_USAGE = 'give a plugin package directory, or the plugin command after "--"';
+
 /** Resolves a package directory to the command the controller would run. */
-export async function targetFromPackage(dirArg: string): Promise<PluginTarget> {
+export async function targetFromPackage(dirArg: string, usage = TEST_USAGE): Promise<PluginTarget> {
   const dir = resolve(dirArg);
-  const pkg = await readPackageJson(dir);
+  const pkg = await readPackageJson(dir, usage);
+  const file = join(dir, "package.json");
   const bin = pickBin(pkg);
   if (!bin) {
-    throw new TargetError(`${join(dir, "package.json")} declares no "bin" that serves the channel; add "bin": { "<name>": "dist/bin.js" }`);
+    const badBin = pkg.problems.find((p) => p.startsWith('"bin"'));
+    throw new TargetError(`${file} declares no "bin" that serves the channel${badBin ? ` (${badBin})` : ""}; add "bin": { "<name>": "dist/bin.js" }`);
   }
-  const file = join(dir, bin);
-  if (!existsSync(file)) {
-    throw new TargetError(`the bin ${bin} of ${pkg.name ?? dir} does not exist (${file}); run "npm run build" first`);
+  const path = join(dir, bin);
+  if (!existsSync(path)) {
+    throw new TargetError(`the bin ${bin} of ${pkg.name ?? dir} does not exist (${path}); run "npm run build" first`);
   }
-  const js = [".js", ".mjs", ".cjs"].includes(extname(file));
+  const js = [".js", ".mjs", ".cjs"].includes(extname(path));
+  // A JavaScript bin runs through node, as npm's shim would; anything else must be executable itself.
+  const problem = js ? undefined : commandProblem(path);
+  if (problem) throw new TargetError(`the bin ${bin} of ${pkg.name ?? dir} ${problem}`);
   const versions = pkg.errand?.interfaceVersions;
   return {
-    command: js ? process.execPath : file,
-    args: js ? [file] : [],
+    command: js ? process.execPath : path,
+    args: js ? [path] : [],
     cwd: dir,
     manifestChannel: typeof pkg.errand?.channel === "string" ? pkg.errand.channel : undefined,
     manifestVersions: Array.isArray(versions) ? versions.filter((v): v is number => Number.isInteger(v)) : undefined,

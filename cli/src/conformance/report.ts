@@ -6,7 +6,8 @@ import type { PluginTarget } from "./plugin-target.js";
 export interface JsonReport {
   tool: "channel test";
   version: string;
-  plugin: { command: string; args: string[] };
+  /** `name` and `version` come from the plugin's Handshake, when one succeeded. */
+  plugin: { command: string; args: string[]; name?: string; version?: string };
   summary: { passed: number; failed: number; skipped: number; durationMs: number };
   checks: CheckResult[];
 }
@@ -18,11 +19,17 @@ export function summarize(results: CheckResult[], durationMs: number): JsonRepor
 }
 
 /** Builds the `--json` report. */
-export function jsonReport(target: PluginTarget, results: CheckResult[], durationMs: number, version: string): JsonReport {
+export function jsonReport(
+  target: PluginTarget,
+  results: CheckResult[],
+  durationMs: number,
+  version: string,
+  observed: { name?: string; version?: string } = {},
+): JsonReport {
   return {
     tool: "channel test",
     version,
-    plugin: { command: target.command, args: target.args },
+    plugin: { command: target.command, args: target.args, ...observed },
     summary: summarize(results, durationMs),
     checks: results,
   };

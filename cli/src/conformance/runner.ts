@@ -1,5 +1,5 @@
 import { CheckFailure, type CheckEnvironment, type CheckResult, CheckSkipped } from "./check.js";
-import { PHASES } from "./checks/index.js";
+import { CHECK_IDS, PHASES } from "./checks/index.js";
 
 /** Options of {@link runConformance}. */
 export interface RunOptions {
@@ -12,7 +12,13 @@ export interface RunOptions {
   onResult?: (result: CheckResult) => void;
 }
 
-const matches = (id: string, patterns: string[]) => patterns.some((p) => id === p || (p.endsWith(".") ? id.startsWith(p) : id.startsWith(`${p}.`)));
+const matchesOne = (id: string, p: string) => id === p || (p.endsWith(".") ? id.startsWith(p) : id.startsWith(`${p}.`));
+const matches = (id: string, patterns: string[]) => patterns.some((p) => matchesOne(id, p));
+
+/** The `--only`/`--skip` entries that select no check: a typo would otherwise select nothing and pass. */
+export function unknownSelectors(patterns: string[]): string[] {
+  return patterns.filter((p) => !CHECK_IDS.some((id) => matchesOne(id, p)));
+}
 
 /** Runs the conformance checks against a plugin; never throws for a failing plugin. */
 export async function runConformance(env: CheckEnvironment, options: RunOptions = {}): Promise<CheckResult[]> {

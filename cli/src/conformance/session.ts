@@ -9,6 +9,7 @@ import {
   type PluginClients,
   unaryCall,
 } from "@errand/channel-sdk/protocol";
+import { trackPlugin } from "./plugin-processes.js";
 import type { PluginTarget } from "./plugin-target.js";
 
 const COOKIE_KEY = "ERRAND_PLUGIN_MAGIC_COOKIE";
@@ -26,6 +27,8 @@ export interface SpawnOptions {
   /** Set the magic cookie (default true). */
   cookie?: boolean;
   env?: Record<string, string>;
+  /** PLUGIN_PROTOCOL_VERSIONS the host offers (default "1"). */
+  protocolVersions?: string;
 }
 
 /**
@@ -39,6 +42,9 @@ export class PluginSession {
   exit: SessionExit | undefined;
   readonly exited: Promise<SessionExit>;
   line: HandshakeLine | undefined;
+  /** Why the process could not be started (spawn ENOENT, EACCES, ...), if it could not. */
+  spawnError: Error | undefined;
+  private readonly stop: (graceMs?: number) => Promise<void>;
   private clientsCache: PluginClients | undefined;
   private readonly tail: string[] = [];
   private readonly lineWaiters = new Set<() => void>();
@@ -47,11 +53,12 @@ export class PluginSession {
     const env: Record<string, string | undefined> = {
       ...process.env,
       ...options.env,
-      PLUGIN_PROTOCOL_VERSIONS: "1",
+      PLUGIN_PROTOCOL_VERSIONS: options.protocolVersions ?? "1",
       ERRAND_PLUGIN_TRANSPORT: "unix",
       [COOKIE_KEY]: options.cookie === false ? undefined : COOKIE_VALUE,
     };
-    this.child = spawn(target.command, target.args, { cwd: target.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    // Its own process group, so that stopping it also stops what it started (a shell script's children).
+    this.child = spawn(target.command, target.args, { cwd: target.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => {
         this.exit = { code, signal, at: Date.now() };
@@ -59,12 +66,14 @@ export class PluginSession {
         for (const wake of this.lineWaiters) wake();
       });
       this.child.once("error", (error) => {
+        this.spawnError = error;
         this.tail.push(`could not start: ${error.message}`);
         this.exit = { code: null, signal: null, at: Date.now() };
         resolve(this.exit);
         for (const wake of this.lineWaiters) wake();
       });
     });
+    this.stop = trackPlugin(this.child, this.exited);
     createInterface({ input: this.child.stdout!, crlfDelay: Infinity }).on("line", (line) => {
       this.stdoutLines.push(line);
       for (const wake of this.lineWaiters) wake();
@@ -109,6 +118,7 @@ export class PluginSession {
   async handshakeLine(timeoutMs: number): Promise<HandshakeLine> {
     const first = await this.firstLine(timeoutMs);
     if (first === undefined) {
+      if (this.spawnError) throw new Error(`the plugin could not be started: ${this.spawnError.message}`);
       throw new Error(
         this.exit
           ? `the plugin exited (code ${this.exit.code}, signal ${this.exit.signal}) without printing a handshake line`
@@ -147,16 +157,17 @@ export class PluginSession {
   /** Resolves true when the process has exited within `ms`. */
   async exitsWithin(ms: number): Promise<boolean> {
     if (this.exit) return true;
-    return Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false))]);
+    let timer: NodeJS.Timeout | undefined;
+    const result = await Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(r, ms, false)))]);
+    // A pending timer would hold the process open after the summary.
+    clearTimeout(timer);
+    return result;
   }
 
-  /** Ends the process for good and closes the clients. */
+  /** Ends the process for good (SIGTERM, a grace, SIGKILL) and closes the clients. */
   async kill(): Promise<void> {
     this.clientsCache?.close();
-    if (!this.exit) {
-      this.child.kill("SIGKILL");
-      await this.exited;
-    }
+    await this.stop();
   }
 }
 

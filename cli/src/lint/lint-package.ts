@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, normalize, resolve } from "node:path";
 import { checkChannelName } from "@errand/channel-sdk";
 import { execa } from "execa";
+import { npmReason } from "../util/npm-reason.js";
 import { type PackageJson, pickBin, readPackageJson } from "../conformance/plugin-target.js";
 import { manifestHandshake } from "./manifest-handshake.js";
 
@@ -20,9 +21,10 @@ const NAME_CONVENTION = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?errand-channel-[a-z0-9][a
 /** Checks a plugin package before `npm publish`. */
 export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
   const dir = resolve(dirArg);
-  const pkg = await readPackageJson(dir);
+  const pkg = await readPackageJson(dir, "give the directory of a plugin package (channel lint [dir])");
   const findings: LintFinding[] = [];
   const add = (rule: string, severity: LintFinding["severity"], message: string, fix: string) => findings.push({ rule, severity, message, fix });
+  for (const problem of pkg.problems) add("package.json", "error", `package.json: ${problem}`, "fix the field's type; npm and the controller read it");
 
   if (!pkg.name) add("name", "error", "package.json has no name", 'set "name", for example "errand-channel-teams"');
   else if (!NAME_CONVENTION.test(pkg.name)) {
@@ -37,7 +39,7 @@ export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
   else if (!/>=?\s*(2[0-9]|[3-9][0-9])/.test(node)) {
     add("engines", "warning", `engines.node "${node}" does not clearly require Node 20 or later`, 'use ">=20.19"');
   }
-  if (pkg.devDependencies && (pkg.devDependencies as Record<string, string>)["@errand/channel-sdk"] && !(pkg.dependencies as Record<string, string> | undefined)?.["@errand/channel-sdk"]) {
+  if (pkg.devDependencies?.["@errand/channel-sdk"] && !pkg.dependencies?.["@errand/channel-sdk"]) {
     add("dependencies", "error", "@errand/channel-sdk is only a devDependency; the installed plugin cannot load it", 'move it to "dependencies"');
   }
 
@@ -51,8 +53,8 @@ export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
   }
 
   const packed = await packedFiles(dir);
-  if (packed === undefined) {
-    add("files", "error", "npm pack --dry-run failed", "run it yourself to see why");
+  if (typeof packed === "string") {
+    add("files", "error", `npm pack --dry-run failed: ${packed}`, "fix what npm names; until npm can pack the package it cannot be published");
   } else {
     const has = (file: string) => packed.has(normalize(file).replace(/^\.\//, ""));
     if (bin && !has(bin)) add("files", "error", `the bin ${bin} is not in the packed files`, `add its folder to "files" (for example "dist")`);
@@ -63,7 +65,7 @@ export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
 
   const manifestVersions = Array.isArray(pkg.errand?.interfaceVersions) ? (pkg.errand.interfaceVersions as number[]) : undefined;
   if (bin && existsSync(join(dir, bin)) && manifestVersions) {
-    const outcome = await manifestHandshake(dir, bin, manifestVersions);
+    const outcome = await manifestHandshake(dir, manifestVersions);
     if (outcome.error) {
       add("handshake", "error", `could not run the plugin's Handshake: ${outcome.error}`, "run channel test to see why the plugin does not start");
     } else {
@@ -93,12 +95,16 @@ function lintManifest(pkg: PackageJson, add: (rule: string, severity: LintFindin
   }
 }
 
-async function packedFiles(dir: string): Promise<Set<string> | undefined> {
-  try {
-    const { stdout } = await execa("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir });
-    const parsed = JSON.parse(stdout) as { files: { path: string }[] }[];
-    return new Set(parsed[0]?.files.map((f) => f.path) ?? []);
-  } catch {
-    return undefined;
+/** The files `npm pack` would publish, or npm's reason why it cannot pack. */
+async function packedFiles(dir: string): Promise<Set<string> | string> {
+  const result = await execa("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir, reject: false });
+  if (!result.failed) {
+    try {
+      const parsed = JSON.parse(result.stdout) as { files: { path: string }[] }[];
+      return new Set(parsed[0]?.files.map((f) => f.path) ?? []);
+    } catch {
+      // fall through: npm printed something that is not its JSON
+    }
   }
+  return npmReason(`${result.stderr}`) ?? result.shortMessage ?? "npm printed no list of files";
 }

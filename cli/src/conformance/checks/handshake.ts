@@ -2,17 +2,15 @@ import { callHealth } from "@errand/channel-sdk/protocol";
 import { checkChannelName } from "@errand/channel-sdk";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { CheckFailure, type CheckDefinition } from "../check.js";
-import { withSinkUrl } from "../config.js";
-import { openChannel, startTarget, tail } from "../harness.js";
-import { describeCallError, PluginSession } from "../session.js";
+import { openChannel, startPlugin, tail } from "../harness.js";
+import { describeCallError } from "../session.js";
 
 /** go-plugin's health check. */
 export const healthCheck: CheckDefinition = {
   id: "health.serving",
   title: "health service \"plugin\" is SERVING",
   async run(env, defer) {
-    const session = PluginSession.spawn(env.target, { env: env.conformance?.env });
-    defer(() => session.kill());
+    const { session } = await startPlugin(env, defer);
     await session.handshakeLine(env.startTimeoutMs);
     try {
       await callHealth(session.clients, 2000);
@@ -34,7 +32,10 @@ export const handshakeV1Check: CheckDefinition = {
   title: "Handshake for interface version 1 returns a valid name and version",
   async run(env, defer) {
     const open = await openChannel(env, defer);
+    const { interfaceVersion, supportedVersions } = open.response;
     const problems: string[] = [];
+    if (interfaceVersion !== 1) problems.push(`it answered interface version ${interfaceVersion} to a request for 1`);
+    if (!supportedVersions.includes(1)) problems.push(`its supported versions [${supportedVersions.join(", ")}] lack 1`);
     const nameProblem = checkChannelName(open.name);
     if (nameProblem) problems.push(nameProblem);
     if (!SEMVER.test(open.version)) problems.push(`version ${JSON.stringify(open.version)} is not a semantic version`);
@@ -43,9 +44,10 @@ export const handshakeV1Check: CheckDefinition = {
     }
     if (problems.length > 0) {
       throw new CheckFailure({
-        expected: 'a channel name such as "chat_a" (lowercase, digits, "_" or "-"), a semantic version, and the name package.json declares',
+        expected:
+          'interface version 1, supported versions that include 1, a channel name such as "chat_a" (lowercase, digits, "_" or "-"), a semantic version, and the name package.json declares',
         actual: problems.join("; "),
-        fix: "fix the name and version given to defineChannel() (and package.json errand.channel)",
+        fix: "answer the requested interface version and list every version you speak in supportedVersions; fix the name and version given to defineChannel() (and package.json errand.channel)",
       });
     }
   },
@@ -56,19 +58,11 @@ export const unsupportedVersionCheck: CheckDefinition = {
   id: "handshake.unsupported-version",
   title: "Handshake for an unsupported interface version is refused with FAILED_PRECONDITION",
   async run(env, defer) {
-    let config: Record<string, unknown> = {};
-    let secrets: Record<string, string> = {};
-    if (env.conformance) {
-      const { relay } = await startTarget(env, defer);
-      config = withSinkUrl(env.conformance.config, relay.url);
-      secrets = withSinkUrl(env.conformance.secrets, relay.url);
-    }
-    const session = PluginSession.spawn(env.target, { env: env.conformance?.env });
-    defer(() => session.kill());
+    const { session, inputs } = await startPlugin(env, defer);
     await session.handshakeLine(env.startTimeoutMs);
     let outcome: string;
     try {
-      const response = await session.handshake(config, secrets, 999);
+      const response = await session.handshake(inputs.config, inputs.secrets, 999);
       outcome = `it accepted version 999 and answered interface version ${response.interfaceVersion}`;
     } catch (error) {
       const { code, text } = describeCallError(error);

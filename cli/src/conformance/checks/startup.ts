@@ -1,7 +1,6 @@
 import { fixtures } from "@errand/channel-sdk/testing";
 import { CheckFailure, type CheckDefinition } from "../check.js";
-import { delay, openChannel, tail, timedCall } from "../harness.js";
-import { PluginSession } from "../session.js";
+import { delay, openChannel, startPlugin, tail, timedCall } from "../harness.js";
 
 const COOKIE_WAIT_MS = 3000;
 
@@ -10,9 +9,10 @@ export const cookieCheck: CheckDefinition = {
   id: "startup.cookie",
   title: "refuses to start without the magic cookie",
   async run(env, defer) {
-    const session = PluginSession.spawn(env.target, { cookie: false });
-    defer(() => session.kill());
+    const { session } = await startPlugin(env, defer, { cookie: false });
     const exited = await session.exitsWithin(COOKIE_WAIT_MS);
+    // A program that cannot even be started exits no more "with a non-zero code" than it refuses the cookie.
+    if (session.spawnError) throw cannotStart(session.spawnError);
     const handshake = session.stdoutLines.find((line) => /^\d+\|\d+\|(unix|tcp)\|/.test(line));
     if (handshake || !exited || session.exit?.code === 0) {
       const what = handshake
@@ -29,19 +29,27 @@ export const cookieCheck: CheckDefinition = {
   },
 };
 
+function cannotStart(error: Error): CheckFailure {
+  return new CheckFailure({
+    expected: "the plugin command can be started",
+    actual: `starting it failed: ${error.message}`,
+    fix: "give an executable that exists: chmod +x it, or run a script through its interpreter (-- node plugin.js)",
+  });
+}
+
 /** The first stdout line is a valid go-plugin handshake line, in time. */
 export const handshakeLineCheck: CheckDefinition = {
   id: "startup.handshake-line",
   title: "prints a valid handshake line within the start timeout",
   async run(env, defer) {
-    const session = PluginSession.spawn(env.target, { env: env.conformance?.env });
-    defer(() => session.kill());
+    const { session } = await startPlugin(env, defer);
     try {
       const line = await session.handshakeLine(env.startTimeoutMs);
       if (line.interfaceVersion !== 1) {
         throw new Error(`the line offers interface version ${line.interfaceVersion}, but the host offered only 1 (PLUGIN_PROTOCOL_VERSIONS=1)`);
       }
     } catch (error) {
+      if (session.spawnError) throw cannotStart(session.spawnError);
       throw new CheckFailure({
         expected: `a first stdout line such as "1|1|unix|/tmp/plugin123/plugin.sock|grpc" within ${env.startTimeoutMs} ms`,
         actual: `${(error as Error).message}${tail(session)}`,

@@ -1,0 +1,81 @@
+import type { ChildProcess } from "node:child_process";
+
+/**
+ * How long a plugin gets between SIGTERM and SIGKILL: go-plugin's kill
+ * window. An SDK plugin removes its socket folder on SIGTERM, which SIGKILL
+ * would never let it do.
+ */
+export const KILL_GRACE_MS = 2000;
+
+interface Live {
+  child: ChildProcess;
+  exited: Promise<unknown>;
+  stopping?: Promise<void>;
+}
+
+const live = new Set<Live>();
+let stoppingAll = false;
+
+/** Signals the plugin's whole process group (it leads one), so wrappers' children go too. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: nothing left in the group.
+  }
+}
+
+const running = (child: ChildProcess) => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+
+function stop(entry: Live, graceMs: number): Promise<void> {
+  entry.stopping ??= (async () => {
+    const { child } = entry;
+    if (running(child)) {
+      signalGroup(child, "SIGTERM");
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([entry.exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      if (running(child)) signalGroup(child, "SIGKILL");
+    }
+    await entry.exited;
+  })();
+  return entry.stopping;
+}
+
+/** Records a plugin process so that {@link stopAllPlugins} can end it; returns its stop function. */
+export function trackPlugin(child: ChildProcess, exited: Promise<unknown>): (graceMs?: number) => Promise<void> {
+  const entry: Live = { child, exited };
+  live.add(entry);
+  child.once("exit", () => {
+    live.delete(entry);
+    // Whatever the plugin started must not outlive it. Right at its exit its
+    // pid cannot have been reused yet, so the group is still its own.
+    signalGroup(child, "SIGKILL");
+  });
+  void exited.then(() => live.delete(entry));
+  // A check that starts a plugin while the run is being stopped gets it stopped at once.
+  if (stoppingAll) void stop(entry, KILL_GRACE_MS);
+  return (graceMs = KILL_GRACE_MS) => stop(entry, graceMs);
+}
+
+/** How many plugin processes are still running. */
+export function livePluginCount(): number {
+  return live.size;
+}
+
+/** Stops every plugin process (SIGTERM, a grace, SIGKILL), including any started meanwhile. */
+export async function stopAllPlugins(graceMs = KILL_GRACE_MS): Promise<void> {
+  stoppingAll = true;
+  while (live.size > 0) await Promise.all([...live].map((entry) => stop(entry, graceMs)));
+}
+
+/** SIGKILLs every plugin's group at once: for a second Ctrl-C, when waiting is not wanted. */
+export function killAllPluginsNow(): void {
+  for (const entry of live) if (running(entry.child)) signalGroup(entry.child, "SIGKILL");
+}
+
+/** True once {@link stopAllPlugins} was called: results after that are not the plugin's doing. */
+export function isStoppingAll(): boolean {
+  return stoppingAll;
+}
