@@ -29,9 +29,12 @@ export function parseCreateArgs(argv: string[]): CreateFlags {
     .option("--template <id>", `starting point: ${TEMPLATE_IDS.join(", ")}`)
     .option("-y, --yes", "ask nothing; use defaults for what is not given", false)
     .option("--no-install", "do not run npm install")
-    .option("--force", "write into a non-empty directory, replacing it", false)
+    .option("--force", "write into a non-empty directory: the template's files replace files of the same paths; every other file (.git too) is kept", false)
     .option("--sdk <spec>", "npm spec of the @errand/channel-sdk dependency (a version range, file: path or tarball)")
-    .addHelpText("after", "\nExamples:\n  npx create-channel my-channel\n  npx create-channel team-alerts --yes --template webhook --name team_alerts")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  npx create-channel my-channel\n  npx create-channel team-alerts --yes --template webhook --name team_alerts\n\nExit codes: 0 created, 1 failed (a failed npm install keeps the files and says how to finish), 2 invalid input, 130/143 stopped by Ctrl-C/SIGTERM (nothing left behind).",
+    )
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   program.parse(argv, { from: "user" });

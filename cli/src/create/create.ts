@@ -1,0 +1,134 @@
+import { existsSync, statSync } from "node:fs";
+import { readdir, rm } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
+import chalk from "chalk";
+import { exitCodeFor } from "../util/signals.js";
+import { CLI_VERSION } from "../util/version.js";
+import { type InstallOutcome, installDependencies } from "./install.js";
+import type { CreateFlags } from "./options.js";
+import { discard, entriesOf, forceConflicts, makeStaging, moveIntoEmpty, moveOver, PlacementError } from "./place.js";
+import type { Answers } from "./prompts.js";
+import { scaffold } from "./scaffold.js";
+import { TEMPLATES, templatesRoot } from "./templates.js";
+
+/** The SDK dependency written when --sdk is not given. */
+export const DEFAULT_SDK_SPEC = "^0.1.0";
+
+/** What a signal handler and the running steps share. */
+export interface Interruption {
+  aborter: AbortController;
+  signal: NodeJS.Signals | undefined;
+  /** What the current step does on a signal (with the exit code); unset: exit at once. */
+  onSignal: ((code: number) => void) | undefined;
+}
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
+
+/**
+ * Scaffolds into a staging folder, installs there (unless the target already
+ * holds files, see below), then moves the files into the target. Nothing of
+ * the user's is ever removed: an empty target gets everything moved in
+ * without replacing anything; a non-empty one (only with --force) gets the
+ * template's files written over the files of the same paths, and the
+ * install then runs in it, so that npm deals with what is there.
+ */
+export async function createChannel(
+  answers: Answers,
+  flags: CreateFlags,
+  interruption: Interruption,
+  fail: (message: string, code?: number) => number,
+): Promise<number> {
+  const exitCode = () => exitCodeFor(interruption.signal);
+  const target = resolve(answers.dir);
+  if (existsSync(target) && !statSync(target).isDirectory()) {
+    return fail(`${answers.dir} is a file, not a folder; choose another directory for the channel`, 2);
+  }
+  const nonEmpty = existsSync(target) && (await readdir(target)).length > 0;
+  if (nonEmpty && !flags.force) {
+    return fail(`${answers.dir} is not empty; choose another directory, or pass --force to write the template's files into it (replacing files of the same names, keeping every other file)`, 2);
+  }
+  const inPlace = nonEmpty;
+  const kind = TEMPLATES.find((t) => t.id === answers.template)!;
+  const staging = await makeStaging(target);
+  let keepStaging = false;
+  let placed = false;
+  interruption.onSignal = (code) => void discard(staging).finally(() => process.exit(code));
+  try {
+    const files = await scaffold(templatesRoot(), kind, staging.dir, {
+      name: answers.name,
+      packageName: answers.packageName,
+      description: answers.description,
+      author: answers.author,
+      sdkSpec: flags.sdk ?? DEFAULT_SDK_SPEC,
+      cliVersion: CLI_VERSION,
+    });
+    say(`${chalk.green("✓")} ${kind.id} template: ${files.length} files for channel ${chalk.bold(answers.name)} (${answers.packageName})`);
+    let install: InstallOutcome | undefined;
+    if (flags.install && !inPlace) {
+      say(`${chalk.cyan("…")} installing dependencies with npm (this can take a minute)`);
+      install = await installDependencies(staging.dir, interruption.aborter.signal);
+      if (interruption.signal) return exitCode();
+      // A failed install leaves a partial node_modules that would only mislead; the scaffold itself is kept.
+      if (!install.ok) for (const junk of ["node_modules", "package-lock.json"]) await rm(join(staging.dir, junk), { recursive: true, force: true });
+    }
+    if (interruption.signal) return exitCode();
+    // From here the files are the user's: a signal lets the move (and an install in place) finish or stop, then says where things are.
+    interruption.onSignal = () => {};
+    if (inPlace) {
+      const conflicts = await forceConflicts(target, files);
+      if (conflicts.length > 0) {
+        return fail(`--force writes only files, but in ${answers.dir} these are in the way (a folder where a file goes, or the reverse): ${conflicts.join(", ")}; nothing was changed`, 2);
+      }
+      await moveOver(staging, files);
+    } else {
+      const appeared = await entriesOf(staging);
+      if (appeared.length > 0) {
+        keepStaging = true;
+        return fail(
+          `${answers.dir} gained files while the channel was being generated (${appeared.slice(0, 5).join(", ")}); nothing was written into it. The generated channel is in ${staging.dir}: move its contents where you want them`,
+        );
+      }
+      try {
+        await moveIntoEmpty(staging);
+      } catch (error) {
+        if (!(error instanceof PlacementError)) throw error;
+        keepStaging = true;
+        return fail(`${error.message}; it was left as it is. The files not yet moved are in ${staging.dir}`);
+      }
+    }
+    placed = true;
+    say(`${chalk.green("✓")} created ${target}${inPlace ? " (the template's files written over, every other file kept)" : ""}`);
+    const cd = relative(process.cwd(), target) || ".";
+    const cdStep = cd === "." ? [] : [`cd ${shellWord(cd)}`];
+    if (flags.install && inPlace) {
+      say(`${chalk.cyan("…")} installing dependencies with npm in ${answers.dir} (this can take a minute)`);
+      install = await installDependencies(target, interruption.aborter.signal);
+    }
+    if (interruption.signal) {
+      process.stderr.write(`create-channel: interrupted; the channel's files are in ${target}: finish with ${[...cdStep, "npm install"].join(" && ")}\n`);
+      return exitCode();
+    }
+    if (install && !install.ok) {
+      fail(
+        `npm install failed: ${install.reason}\nThe channel's files are in place in ${target}. Finish with:\n  ${[...cdStep, "npm install"].join(" && ")}\n(create-channel --no-install skips this step, to install later.)`,
+      );
+    }
+    const steps = [
+      ...cdStep,
+      ...(install?.ok ? [] : ["npm install"]),
+      "npm run build",
+      "npm test",
+      "npx channel test        # conformance checks (README.md: how to get the channel command)",
+      "npx channel lint && npm publish",
+    ];
+    say(`\nNext steps:\n${steps.map((s) => `  ${s}`).join("\n")}\n\nThen add it to the controller:\n  notifications:\n    channels:\n      - backend: ${answers.name}\n        config: { ... }   # see README.md`);
+    return install && !install.ok ? 1 : 0;
+  } catch (error) {
+    // After a signal, errors are the cleanup racing the step it interrupted.
+    if (interruption.signal) return exitCode();
+    throw error;
+  } finally {
+    if (!placed && !keepStaging) await discard(staging);
+  }
+}
