@@ -33,7 +33,7 @@ export function parseCreateArgs(argv: string[]): CreateFlags {
     .option("--sdk <spec>", "npm spec of the @errand/channel-sdk dependency (a version range, file: path or tarball)")
     .addHelpText(
       "after",
-      "\nExamples:\n  npx create-channel my-channel\n  npx create-channel team-alerts --yes --template webhook --name team_alerts\n\nExit codes: 0 created, 1 failed (a failed npm install keeps the files and says how to finish), 2 invalid input, 130/143 stopped by Ctrl-C/SIGTERM (nothing left behind).",
+      "\nExamples:\n  npx create-channel my-channel\n  npx create-channel team-alerts --yes --template webhook --name team_alerts\n\nExit codes: 0 created, 1 failed (a failed npm install keeps the files and says how to finish), 2 invalid input, 130/143 stopped by Ctrl-C/SIGTERM (nothing is left behind unless the files were already moved in).",
     )
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
