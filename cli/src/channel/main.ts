@@ -54,6 +54,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--config <file>", "channel config JSON (the object of notifications.channels[].config)")
     .option("--secrets <file>", "secrets JSON (name → value)")
     .option("--timeout <ms>", "call deadline in milliseconds", parseTimeoutMs, 5000)
+    .option("--start-timeout <ms>", "time allowed for the plugin to start, 1 to 600000 (default 10000)", parseStartTimeout)
     .addHelpText("after", "\nExample:\n  channel send start --ticket ticket.json --config config.json --secrets secrets.json -- node dist/bin.js")
     .action(async (kind: string, options) => {
       exitCode = await sendCommand(kind, command, options);

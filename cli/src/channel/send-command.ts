@@ -29,6 +29,8 @@ export interface SendCommandOptions {
   secrets?: string;
   /** Call deadline in milliseconds: a number once parsed by {@link parseTimeoutMs}, or the raw text. */
   timeout: number | string;
+  /** Time allowed for the plugin to start, in milliseconds (the SDK's default when absent). */
+  startTimeout?: number;
 }
 
 async function readJson(file: string | undefined, what: string): Promise<Record<string, unknown> | undefined> {
@@ -82,7 +84,14 @@ export async function sendCommand(kind: string, command: string[], options: Send
   const [cmd, ...args] = command as [string, ...string[]];
   let channel;
   try {
-    channel = await connectChannel({ command: cmd, args, config, secrets, logger: createLogger({ level: "warn" }) });
+    channel = await connectChannel({
+      command: cmd,
+      args,
+      config,
+      secrets,
+      logger: createLogger({ level: "warn" }),
+      ...(options.startTimeout === undefined ? {} : { startTimeoutMs: options.startTimeout }),
+    });
   } catch (error) {
     return fail(isChannelError(error) ? error.describe() : (error as Error).message, 2);
   }

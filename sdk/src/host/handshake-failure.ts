@@ -52,7 +52,7 @@ export async function handshakeFailure(error: unknown, context: FailureContext):
   if (serviceError.code === GrpcStatus.DEADLINE_EXCEEDED) {
     return fail(
       `did not complete its Handshake within the start timeout of ${context.startTimeoutMs} ms (its init did not return)`,
-      "make the channel's init return quickly (defer slow work to the first call), or raise startTimeoutMs",
+      "make the channel's init return quickly (defer slow work to the first call), or give it more time (the host's start timeout: startTimeoutMs, or --start-timeout of the channel CLI)",
       error,
     );
   }

@@ -151,7 +151,7 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
 
   const first = await new Promise<FirstLine>((resolve) => {
     const timer = setTimeout(
-      () => resolve({ failure: { message: `no handshake line within ${startTimeoutMs} ms`, hint: "check that the plugin calls serve() and starts quickly, or raise startTimeoutMs" } }),
+      () => resolve({ failure: { message: `no handshake line within ${startTimeoutMs} ms`, hint: "check that the plugin calls serve() and starts quickly, or give it more time (the host's start timeout: startTimeoutMs, or --start-timeout of the channel CLI)" } }),
       startTimeoutMs,
     );
     const settle = (outcome: FirstLine) => {
