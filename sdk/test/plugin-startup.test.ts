@@ -59,6 +59,20 @@ describe("start-up errors name the variable and leave nothing behind", () => {
     }
   });
 
+  // A plugin that ran on without the config or secrets its host meant to give would fail later, far from the cause.
+  it.each([
+    ["ERRAND_CHANNEL_SECRETS", "{", /^ERRAND_CHANNEL_SECRETS is not valid JSON \(.*\); set it to a JSON object such as \{"token":"\.\.\."\}, or leave it unset$/m],
+    ["ERRAND_CHANNEL_SECRETS", '["s3cret"]', /^ERRAND_CHANNEL_SECRETS is an array, not a JSON object;/m],
+    ["ERRAND_CHANNEL_SECRETS", '{"token":12345}', /^ERRAND_CHANNEL_SECRETS: the secret "token" is a number, not a string; give every secret as a JSON string$/m],
+    ["ERRAND_CHANNEL_CONFIG", "channel_id=C1", /^ERRAND_CHANNEL_CONFIG is not valid JSON \(.*\); set it to a JSON object such as \{"channel_id":"C123"\}/m],
+    ["ERRAND_CHANNEL_CONFIG", "null", /^ERRAND_CHANNEL_CONFIG is null, not a JSON object;/m],
+  ])("%s=%s is a start-up error naming the variable, exit 1", async (name, value, message) => {
+    const outcome = await startPlugin(ECHO_PLUGIN, { [name]: value });
+    expect(outcome).toMatchObject({ code: 1, started: false, stdout: "" });
+    expect(outcome.stderr).toMatch(message);
+    expect(outcome.stderr).not.toContain("12345");
+  });
+
   it("interface versions must be plain decimal integers", async () => {
     const outcome = await startPlugin(ECHO_PLUGIN, { PLUGIN_PROTOCOL_VERSIONS: "0x1" });
     expect(outcome).toMatchObject({ code: 1, started: false, stdout: "" });

@@ -114,7 +114,7 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
   // initializes the channel from the environment instead.
   const ensureInitialized = () => {
     if (runtime.isInitialized) return Promise.resolve();
-    initializing ??= runtime.initialize(readEnvironmentConfig(process.env, logger), host.environmentSecrets).finally(() => {
+    initializing ??= runtime.initialize(readEnvironmentConfig(process.env), host.environmentSecrets).finally(() => {
       initializing = undefined;
     });
     return initializing;

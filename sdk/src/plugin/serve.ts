@@ -8,7 +8,7 @@ import { guardStderr, writeStderr } from "../stderr-sink.js";
 import { ChannelRuntime } from "../runtime/channel-runtime.js";
 import { CORE_PROTOCOL_VERSION } from "../version.js";
 import { bindServer } from "./bind-server.js";
-import { readEnvironmentSecrets } from "./environment-secrets.js";
+import { readEnvironmentConfig, readEnvironmentSecrets } from "./environment-secrets.js";
 import { PluginEnvironmentError, readPluginEnvironment } from "./plugin-env.js";
 import { healthService } from "./health-service.js";
 import { CallTracker, controllerService, notificationChannelService } from "./plugin-services.js";
@@ -45,13 +45,16 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
   defineChannel(definition);
   const supported = interfaceVersionsOf(definition as ChannelDefinition<unknown>);
   let env;
+  let secrets: Record<string, string>;
   try {
     env = readPluginEnvironment(process.env, supported);
+    secrets = readEnvironmentSecrets(process.env);
+    // Read again at the first call when no Handshake brings a config; checked now so a bad one stops the start.
+    readEnvironmentConfig(process.env);
   } catch (error) {
     return exitOnEnvironmentError(error);
   }
 
-  const secrets = readEnvironmentSecrets(process.env);
   const logger = createLogger({
     fields: { channel: definition.name, pid: process.pid },
     redact: () => Object.values(runtimeSecrets()),
