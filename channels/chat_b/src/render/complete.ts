@@ -40,15 +40,18 @@ export function renderCompleteEmbed(ticket: Ticket, result: TaskResult, ctx: Ren
 }
 
 /**
- * The pull request field, linked to the full URL. When that link does not
- * fit the field with the URL as its label, the label becomes host and path.
+ * The pull request field, linked to the full URL with host and path as its
+ * label: the platform prints a masked link whose label holds a URL with a
+ * scheme as literal text (discord/discord-api-docs#7721), so the URL itself
+ * is never the label.
  * A URL too long for a link in the field is shown as host and path in code
  * (which no client turns into a link to the cut text) with a note: the
  * embed's title still links to it when it is within the URL budget.
  */
 function pullRequestValue(raw: string | undefined, linkable: string | undefined): string | undefined {
   if (linkable) {
-    const link = fitMarkdownLink(linkable, linkable, DISCORD_LIMITS.fieldValue, { maxUrlLength: BUDGET.url, shortLabel: shortUrlLabel(linkable) });
+    const label = shortUrlLabel(linkable);
+    const link = fitMarkdownLink(linkable, label, DISCORD_LIMITS.fieldValue, { maxUrlLength: BUDGET.url, shortLabel: label });
     if (link) return link;
   }
   const url = linkable ?? safeUrl(raw, Number.MAX_SAFE_INTEGER);
