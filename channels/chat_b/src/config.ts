@@ -1,4 +1,4 @@
-import { type ChannelConfig, type ChannelSecrets, InvalidConfigError } from "@errand/channel-sdk";
+import { type ChannelConfig, type ChannelSecrets, credentialTextProblem, InvalidConfigError } from "@errand/channel-sdk";
 
 /** A validated chat_b config, with the webhook URL resolved. */
 export interface ChatBConfig {
@@ -74,37 +74,11 @@ export function parseChatBConfig(config: ChannelConfig, secrets: ChannelSecrets)
  * dropped, as before. Shows where the character is, never the URL.
  */
 function checkUrlText(raw: string, secretName: string): void {
-  const problem = secretTextProblem(raw);
+  const problem = credentialTextProblem(raw);
   if (problem === undefined) return;
   throw new InvalidConfigError(`chat_b: the secret ${JSON.stringify(secretName)} named by webhook_url_secret ${problem}, so it is not a usable webhook URL`, {
     hint: `copy the webhook URL again (channel settings → Integrations → Webhooks → Copy Webhook URL) and store it in the secret ${JSON.stringify(secretName)} alone, without quotes, spaces or line breaks`,
   });
-}
-
-/**
- * What makes `raw` unusable as text that travels in an HTTP request line or
- * header (after dropping surrounding whitespace), phrased to follow "the
- * secret …", or undefined when every character is printable ASCII.
- */
-function secretTextProblem(raw: string): string | undefined {
-  const value = raw.trim();
-  // Positions count characters of the stored value, so a user can find them in an editor.
-  let position = [...raw.slice(0, raw.length - raw.trimStart().length)].length;
-  for (const char of value) {
-    position++;
-    if (!/^[\x21-\x7e]$/.test(char)) return `contains ${describeChar(char)} at character ${position}`;
-  }
-  if (/^(["'`]).*\1$/s.test(value)) return "is wrapped in quotes";
-  return undefined;
-}
-
-function describeChar(char: string): string {
-  const code = `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
-  if (/[\n\r\v\f\u0085\u2028\u2029]/.test(char)) return "a line break";
-  if (char === " " || char === "\t") return "a space or tab";
-  if (/\s/.test(char)) return `a space character (${code})`;
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(char)) return `a control character (${code})`;
-  return `a character that is not printable ASCII (${code})`;
 }
 
 function parseWebhookUrl(raw: string, secretName: string): { url: string; id: string; shown: string } {

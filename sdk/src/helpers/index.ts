@@ -4,6 +4,7 @@
  * errors, and text formatting.
  * @packageDocumentation
  */
+export { credentialTextProblem } from "./credential-text.js";
 export {
   createDeliveryLane,
   type DeliveryLane,
