@@ -108,6 +108,14 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
     callback(toStatus(error, { secrets: host.secrets() }) as Parameters<typeof callback>[0]);
   };
   const supported = interfaceVersionsOf(definition as ChannelDefinition<unknown>);
+  /** Why a request must be answered before it reaches the channel (it did not decode, or shutdown began), or undefined. */
+  const refusal = (request: unknown): ChannelError | undefined => {
+    if (request instanceof UndecodableRequest) {
+      logger.warn("refused a request that could not be decoded", { error: request.error });
+      return request.error;
+    }
+    return host.isShuttingDown() ? new CancelledError(`channel ${definition.name} is shutting down`) : undefined;
+  };
   let initializing: Promise<void> | undefined;
 
   // A go-plugin host never calls Handshake, so the first notification
@@ -130,16 +138,12 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
   };
 
   const answerHandshake: handleUnaryCall<HandshakeRequest, HandshakeResponse> = async (call, callback) => {
-    const request = call.request as HandshakeRequest | UndecodableRequest;
-    if (request instanceof UndecodableRequest) {
-      logger.warn("refused a request that could not be decoded", { error: request.error });
-      fail(callback, request.error);
+    const refused = refusal(call.request);
+    if (refused) {
+      fail(callback, refused);
       return;
     }
-    if (host.isShuttingDown()) {
-      fail(callback, new CancelledError(`channel ${definition.name} is shutting down`));
-      return;
-    }
+    const request = call.request;
     const requested = request.interfaceVersion;
     if (!supported.includes(requested)) {
       logger.error("handshake refused: unsupported interface version", { requested, supported });
@@ -168,16 +172,12 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
 
   const unary = <Req>(toCall: (request: Req) => NotificationCall): handleUnaryCall<Req, NotifyResult> =>
     async (call, callback) => {
-      const request = call.request as Req | UndecodableRequest;
-      if (request instanceof UndecodableRequest) {
-        logger.warn("refused a request that could not be decoded", { error: request.error });
-        fail(callback, request.error);
+      const refused = refusal(call.request);
+      if (refused) {
+        fail(callback, refused);
         return;
       }
-      if (host.isShuttingDown()) {
-        fail(callback, new CancelledError(`channel ${definition.name} is shutting down`));
-        return;
-      }
+      const request = call.request;
       const end = host.calls.begin();
       const { controller, dispose } = controllerForCall(call);
       try {
