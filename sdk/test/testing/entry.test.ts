@@ -20,6 +20,7 @@ describe("helpers index", () => {
       "createHttpClient",
       "createSerialQueue",
       "createThrottle",
+      "credentialTextProblem",
       "errorCodeForStatus",
       "formatCost",
       "formatCount",
