@@ -104,6 +104,13 @@ describe("the socket directory goes on every way out", () => {
     expect(existsSync(socketDirOf(proc))).toBe(false);
   });
 
+  it.each(["SIGTERM", "SIGHUP"] as const)("%s shuts down gracefully: exit 0, directory removed", async (signal) => {
+    const proc = await launchRobust();
+    proc.child.kill(signal);
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    expect(existsSync(socketDirOf(proc))).toBe(false);
+  });
+
   it("process.exit inside a handler removes the directory", async () => {
     const proc = await launchRobust();
     const outcome = await rawUnary(targetOf(proc), "Notify", notifyRequest("exit:3"));

@@ -133,6 +133,9 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
   // host; like go-plugin plugins we leave it to the host to shut us down.
   process.on("SIGINT", () => logger.debug("ignoring SIGINT; the host decides when the plugin stops"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
+  // SIGHUP (the host's terminal or session went away) would otherwise end the
+  // process without its exit handlers and leave the socket directory behind.
+  process.on("SIGHUP", () => shutdown("SIGHUP"));
   process.on("unhandledRejection", (error) => logger.error("unhandled promise rejection in the channel", { error }));
   // A monitor, not a handler: what follows an uncaught exception (exit 1, or
   // the author's own handler) stays as Node and the author decide; the host
