@@ -13,6 +13,7 @@ export {
   type LaneSendOptions,
   type Pacer,
 } from "./delivery-lane.js";
+export { type FitLinkOptions, fitLink, type LinkMarkup, shortUrlLabel } from "./fit-link.js";
 export { formatCost, formatCount, formatDuration, formatTokens } from "./format.js";
 export {
   createHttpClient,

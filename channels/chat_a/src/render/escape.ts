@@ -1,4 +1,4 @@
-import { safeHttpUrl, truncate, truncateEscaped } from "@errand/channel-sdk";
+import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncateEscaped } from "@errand/channel-sdk";
 
 /**
  * Escapes the three characters chat A's mrkdwn gives meaning to: `&`, `<`
@@ -41,40 +41,18 @@ export interface FitLinkOptions {
   shortLabel?: string;
 }
 
-// A shortened label needs a few characters to still say something.
-const MIN_LABEL_ROOM = 12;
+// The URL's `&` is escaped too: the platform decodes entities in the whole
+// text, links included, so a raw `&lt;` in a query would otherwise change the URL.
+const MRKDWN_LINK: LinkMarkup = { escape: escapeMrkdwn, format: (href, label) => `<${escapeMrkdwn(href)}|${label}>` };
 
 /**
  * `<url|label>` in at most `room` characters, or `undefined` when `url`
  * cannot be a link there. The URL is never cut (a cut URL leads somewhere
- * else); when the whole link does not fit, only its label is shortened. The
- * URL's `&` is escaped too: the platform decodes entities in the whole text,
- * links included, so a raw `&lt;` in a query would otherwise change the URL.
+ * else); when the whole link does not fit, only its label is shortened.
  */
 export function fitMrkdwnLink(url: string | undefined, label: string, room: number, options: FitLinkOptions): string | undefined {
   const safe = safeUrl(url, options.maxUrlLength);
-  if (!safe) return undefined;
-  const href = escapeMrkdwn(safe);
-  const whole = `<${href}|${escapeMrkdwn(label)}>`;
-  if (whole.length <= room) return whole;
-  const labelRoom = room - href.length - "<|>".length;
-  if (labelRoom < MIN_LABEL_ROOM) return undefined;
-  return `<${href}|${fitMrkdwn(options.shortLabel ?? label, labelRoom)}>`;
+  return safe === undefined ? undefined : fitLink(safe, label, room, MRKDWN_LINK, { shortLabel: options.shortLabel });
 }
 
-/**
- * A short, readable stand-in for a long URL: host and path, "?…" when a query
- * or fragment is left out, at most `max` characters. The scheme is left out
- * too: it tells a reader nothing, and without it no client takes the label
- * for a second URL.
- */
-export function shortUrlLabel(url: string, max = 80): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return truncate(url, max);
-  }
-  const path = parsed.pathname === "/" ? "" : parsed.pathname;
-  return truncate(`${parsed.host}${path}${parsed.search || parsed.hash ? "?…" : ""}`, max);
-}
+export { shortUrlLabel };

@@ -1,4 +1,4 @@
-import { safeHttpUrl, truncate, truncateEscaped } from "@errand/channel-sdk";
+import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncate, truncateEscaped } from "@errand/channel-sdk";
 
 /**
  * Escapes the platform's markdown so user text shows as written: emphasis,
@@ -34,8 +34,7 @@ export interface FitLinkOptions {
   shortLabel?: string;
 }
 
-// A shortened label needs a few characters to still say something.
-const MIN_LABEL_ROOM = 12;
+const MARKDOWN_LINK: LinkMarkup = { escape: escapeMarkdown, format: (href, label) => `[${label}](${href})` };
 
 /**
  * `[label](url)` in at most `room` characters, or `undefined` when `url`
@@ -44,31 +43,10 @@ const MIN_LABEL_ROOM = 12;
  */
 export function fitMarkdownLink(url: string | undefined, label: string, room: number, options: FitLinkOptions): string | undefined {
   const safe = safeUrl(url, options.maxUrlLength);
-  if (!safe) return undefined;
-  const whole = `[${escapeMarkdown(label)}](${safe})`;
-  if (whole.length <= room) return whole;
-  const labelRoom = room - safe.length - "[]()".length;
-  if (labelRoom < MIN_LABEL_ROOM) return undefined;
-  return `[${fitMarkdown(options.shortLabel ?? label, labelRoom)}](${safe})`;
+  return safe === undefined ? undefined : fitLink(safe, label, room, MARKDOWN_LINK, { shortLabel: options.shortLabel });
 }
 
-/**
- * A short, readable stand-in for a long URL: host and path, "?…" when a query
- * or fragment is left out, at most `max` characters. The scheme is left out
- * too: it tells a reader nothing, and a masked link whose label holds
- * `https://` and a host is reported to show as literal text
- * (discord/discord-api-docs#7721).
- */
-export function shortUrlLabel(url: string, max = 80): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return truncate(url, max);
-  }
-  const path = parsed.pathname === "/" ? "" : parsed.pathname;
-  return truncate(`${parsed.host}${path}${parsed.search || parsed.hash ? "?…" : ""}`, max);
-}
+export { shortUrlLabel };
 
 /**
  * Markdown this channel built, cut to at most `limit` characters with "…",
