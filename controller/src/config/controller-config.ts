@@ -1,0 +1,127 @@
+import type { EngineKind } from "../engines/engine.js";
+import type { WebhookConfig } from "./webhook-config.js";
+
+/** `engines.<name>`, resolved. */
+export interface EngineConfig {
+  name: string;
+  kind: EngineKind;
+  /** `command` engines: the executable and its arguments. Presets: an override of the CLI's path (default its usual name on PATH). */
+  command: string[] | undefined;
+  /** Extra arguments appended to a preset's own. */
+  args: string[];
+  /** `auth.method`: `api_key` (the key from `auth.api_key_secret`) or `none`. */
+  authMethod: "api_key" | "none";
+  /** Secret name from `auth.api_key_secret`. */
+  apiKeySecret: string | undefined;
+  /** `command` engines: how the prompt is given (`stdin` or `file`; the file path is always in $ERRAND_PROMPT_FILE). */
+  promptVia: "stdin" | "file";
+  /** Prompt template (the built-in one when unset); placeholders in docs/operators-guide.md. */
+  promptTemplate: string | undefined;
+  /** Extra environment variables for the engine process (no secrets: those come by name). */
+  env: Record<string, string>;
+  /** Container image for cluster backends. */
+  image: string | undefined;
+  /** Preset option: model name passed to the CLI, when set. */
+  model: string | undefined;
+}
+
+/** `notifications.channels[]`, resolved (secret values are not here: see `secretNames`). */
+export interface ChannelEntryConfig {
+  /** Stable label for logs and metrics: `name` when given, else backend, then backend#2, ... in file order. */
+  label: string;
+  /** `backend`: a built-in (`chat_a`, `chat_b`), an installed plugin's `errand.channel` name, or the name a `command` plugin reports. */
+  backend: string;
+  /** `command`: an explicit plugin executable and arguments (any language). */
+  command: string[] | undefined;
+  /** The channel's `config` object, handed over in the Handshake. */
+  config: Record<string, unknown>;
+  /** Secret names found under `*_secret` keys of `config`, resolved at start and handed over in the Handshake. */
+  secretNames: string[];
+  /** Index in `notifications.channels`, for error messages. */
+  index: number;
+}
+
+/** `notifications`, resolved. */
+export interface NotificationsConfig {
+  channels: ChannelEntryConfig[];
+  /** Bound of each call, ms (spec 8: under 5 s). */
+  callTimeoutMs: number;
+  /** Consecutive failures after which a channel is marked unhealthy. */
+  unhealthyAfter: number;
+  /** Progress messages per run per minute at most. */
+  progressPerMinute: number;
+}
+
+/** `ticketing`, resolved. The vendor-specific keys stay in `config` for the source to validate. */
+export interface TicketingConfig {
+  backend: "tracker_a" | "tracker_b" | "codehost_a";
+  pollIntervalMs: number;
+  tokenSecret: string | undefined;
+  config: Record<string, unknown>;
+}
+
+/** `execution`, resolved. */
+export interface ExecutionConfig {
+  backend: "local" | "kubernetes";
+  local: {
+    /** Folder under which each run gets its workspace. */
+    workspaceDir: string;
+    /** Folder of the per-run log files. */
+    logDir: string;
+    /** Most bytes kept of one run's log. */
+    logMaxBytes: number;
+    /** Time between SIGTERM and SIGKILL, ms. */
+    killGraceMs: number;
+    /** Keep a workspace after its run ended (default: removed on success). */
+    keepWorkspaces: "always" | "on_failure" | "never";
+  };
+  kubernetes: Record<string, unknown> | undefined;
+}
+
+/** `guardrails`, resolved. */
+export interface GuardrailsConfig {
+  maxConcurrentJobs: number;
+  maxJobDurationMinutes: number;
+  /** USD; undefined means no limit. */
+  maxCostPerJob: number | undefined;
+  /** Exact repository URLs or globs; empty means every repository (a start-up warning says so). */
+  allowedRepos: string[];
+}
+
+/** `store`, resolved. */
+export type StoreConfig =
+  | { backend: "sqlite"; path: string }
+  | { backend: "postgres"; urlSecret: string };
+
+/** `ops`, resolved. */
+export interface OpsConfig {
+  host: string;
+  /** Port of /healthz, /readyz and /metrics; 0 picks a free one. */
+  port: number;
+  /** Grace period on SIGTERM, ms. */
+  shutdownGraceMs: number;
+  logLevel: "debug" | "info" | "warn" | "error";
+}
+
+/** `secrets`, resolved: where named secrets are looked for. */
+export interface SecretsConfig {
+  /** Folder with one file per secret (as Kubernetes mounts a Secret); undefined: environment only. */
+  dir: string | undefined;
+}
+
+/** The whole `errand.yaml`, validated, with defaults applied and paths made absolute. */
+export interface ControllerConfig {
+  /** The file it came from (absolute), undefined for the embedded defaults. */
+  file: string | undefined;
+  webhook: WebhookConfig & { allowUnsignedTrackerB: boolean };
+  notifications: NotificationsConfig;
+  /** `plugins.dir`: an extra folder searched for installed channel plugins. */
+  pluginsDir: string | undefined;
+  ticketing: TicketingConfig | undefined;
+  engines: { default: string; byName: Record<string, EngineConfig> };
+  execution: ExecutionConfig;
+  guardrails: GuardrailsConfig;
+  store: StoreConfig;
+  ops: OpsConfig;
+  secrets: SecretsConfig;
+}

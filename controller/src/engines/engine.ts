@@ -1,0 +1,80 @@
+import type { TaskResult, Ticket, TokenUsage } from "@errand/channel-sdk";
+
+/** The engine kinds: `command` runs any executable; the others are presets for coding-agent CLIs. */
+export const ENGINE_KINDS = ["command", "claude_code", "codex", "gemini", "opencode", "aider"] as const;
+
+/** One of {@link ENGINE_KINDS}. */
+export type EngineKind = (typeof ENGINE_KINDS)[number];
+
+/** What an engine is given to build its invocation. Paths are absolute. */
+export interface EngineInput {
+  ticket: Ticket;
+  runId: string;
+  /** The prompt built from the ticket (see prompt.ts). */
+  prompt: string;
+  /** The run's fresh working directory. */
+  workspace: string;
+  /** Files the backend wrote (prompt, ticket JSON) and the one the engine may write (result). */
+  files: { prompt: string; ticket: string; result: string };
+  /** The engine's API key from the secret store, when `auth.api_key_secret` names one. */
+  apiKey: string | undefined;
+}
+
+/** How to start the engine process. */
+export interface EngineInvocation {
+  command: string;
+  args: string[];
+  /** Environment of the process beyond the base the backend gives every engine (PATH, HOME, LANG, ERRAND_*). */
+  env: Record<string, string>;
+  /** Written to the process's stdin, which is then closed; undefined: stdin is empty. */
+  stdin: string | undefined;
+}
+
+/** Something the engine reported while it ran. */
+export type EngineEvent =
+  /** A line worth telling a person: an assistant message, a tool step, a status line. */
+  | { kind: "progress"; text: string; detail: "message" | "tool" | "status" }
+  /** The cost so far, in USD (cumulative, not a delta). */
+  | { kind: "cost"; usd: number }
+  /** Token usage so far (cumulative). */
+  | { kind: "usage"; usage: TokenUsage };
+
+/** How the engine process ended, as the backend saw it. */
+export interface EngineExit {
+  /** Exit code, when it exited on its own. */
+  exitCode: number | undefined;
+  /** The signal that ended it, when one did. */
+  signal: string | undefined;
+  /** Text of the result file ($ERRAND_RESULT_FILE), when the engine wrote one. */
+  resultFile: string | undefined;
+  durationMs: number;
+}
+
+/** Turns an engine's output into events while it runs, and into a TaskResult at the end. */
+export interface OutputParser {
+  /** One line of output (without its newline). Must never throw. */
+  line(stream: "stdout" | "stderr", text: string): EngineEvent[];
+  /**
+   * The run's result. Never throws: output that cannot be read gives
+   * `success: false` with a failure reason that says what was wrong.
+   */
+  finish(exit: EngineExit): TaskResult;
+}
+
+/**
+ * A configured engine (`engines.<name>`). It knows how to start its
+ * process and how to read its output; where the process runs is the
+ * ExecutionBackend's business, so the same engine serves local and
+ * Kubernetes runs.
+ */
+export interface Engine {
+  /** Its key under `engines`. */
+  readonly name: string;
+  readonly kind: EngineKind;
+  /** Container image for cluster backends; undefined for local-only engines. */
+  readonly image: string | undefined;
+  /** Environment variable the API key is passed in (`ANTHROPIC_API_KEY`, ...); undefined when none. */
+  readonly apiKeyEnv: string | undefined;
+  invocation(input: EngineInput): EngineInvocation;
+  parser(): OutputParser;
+}

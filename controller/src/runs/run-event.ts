@@ -1,0 +1,23 @@
+import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import type { TaskRun } from "./task-run.js";
+
+/** What the loop tells observers (the notifier, ticket write-back, ...) about a run. */
+export type RunEvent =
+  /** The run is Running (the process or Job exists). */
+  | { type: "started"; run: TaskRun; ticket: Ticket; engine: string }
+  /** Something worth telling a person while it runs. */
+  | { type: "progress"; run: TaskRun; ticket: Ticket; message: string }
+  /** The run ended (Succeeded, Failed, TimedOut, Cancelled) or was Refused by a guardrail. */
+  | { type: "finished"; run: TaskRun; ticket: Ticket; result: TaskResult };
+
+/**
+ * Receives run events. `observe` must settle on its own within the time it
+ * is given (the loop bounds it anyway) and must not throw; an observer
+ * logs and counts its own failures.
+ */
+export interface RunObserver {
+  readonly name: string;
+  observe(event: RunEvent, signal: AbortSignal): Promise<void>;
+  /** Stops in-flight work (cancels calls) and releases resources. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,88 @@
+import type { TaskResult, Ticket } from "@errand/channel-sdk";
+
+/**
+ * States of a TaskRun. The spec names Running; the others are ours:
+ * Queued (stored, waiting for a slot), Refused (a guardrail stopped it
+ * before it started), and the four ends of a run that started.
+ */
+export const RUN_STATES = ["Queued", "Running", "Succeeded", "Failed", "TimedOut", "Cancelled", "Refused"] as const;
+
+/** One of {@link RUN_STATES}. */
+export type RunState = (typeof RUN_STATES)[number];
+
+/** States a run never leaves. */
+export const TERMINAL_STATES: ReadonlySet<RunState> = new Set(["Succeeded", "Failed", "TimedOut", "Cancelled", "Refused"]);
+
+/** True when `state` is final. */
+export function isTerminal(state: RunState): boolean {
+  return TERMINAL_STATES.has(state);
+}
+
+/** The transitions the store accepts; anything else is a bug. */
+export const ALLOWED_TRANSITIONS: Readonly<Record<RunState, readonly RunState[]>> = {
+  Queued: ["Running", "Refused", "Cancelled", "Failed"],
+  Running: ["Succeeded", "Failed", "TimedOut", "Cancelled"],
+  Succeeded: [],
+  Failed: [],
+  TimedOut: [],
+  Cancelled: [],
+  Refused: [],
+};
+
+/** A ticket's identity: the source that produced it and its id there. */
+export interface TicketKey {
+  source: string;
+  id: string;
+}
+
+/** One stored state change of a run. */
+export interface Transition {
+  runId: string;
+  /** 1, 2, 3, ... in the order they happened. */
+  seq: number;
+  /** Undefined for the creation of the run (into Queued). */
+  from: RunState | undefined;
+  to: RunState;
+  /** Milliseconds since the epoch. */
+  at: number;
+  /** Why, in words a person reads in `errand runs show`. */
+  reason: string;
+}
+
+/** An agent run for one ticket. Attempt 1 comes from intake; `errand runs retry` adds attempts. */
+export interface TaskRun {
+  /** Stable id, `run_` + 26 lowercase base32 characters (time-ordered). */
+  id: string;
+  ticket: TicketKey;
+  attempt: number;
+  state: RunState;
+  /** Engine name from `engines`; set when the run was created. */
+  engine: string;
+  /** Execution backend that ran (or runs) it: `local`, `kubernetes`. */
+  backend: string | undefined;
+  createdAt: number;
+  updatedAt: number;
+  startedAt: number | undefined;
+  finishedAt: number | undefined;
+  /** Reason of the last transition. */
+  reason: string;
+  /** Set once the run ended (and for Refused runs, a failure result naming the guardrail). */
+  result: TaskResult | undefined;
+  /** Latest cost the engine reported while running, in USD. */
+  costUsd: number | undefined;
+  /** Where the backend keeps the run's log (a file path for `local`). */
+  logRef: string | undefined;
+  /**
+   * What the backend needs to find the run again after a restart (a pid
+   * and its start time, a Job name), as the backend wrote it.
+   */
+  attachment: Record<string, unknown> | undefined;
+  /** Set by `errand runs cancel` while the run is Running; the loop acts on it. */
+  cancelRequestedAt: number | undefined;
+}
+
+/** A run together with its ticket, as the loop hands it to execution. */
+export interface RunWithTicket {
+  run: TaskRun;
+  ticket: Ticket;
+}

@@ -1,0 +1,115 @@
+import type { Ticket } from "@errand/channel-sdk";
+import type { TaskResult } from "@errand/channel-sdk";
+import type { RunState, RunWithTicket, TaskRun, TicketKey, Transition } from "../runs/task-run.js";
+
+/** What happened to one ticket handed to {@link Store.acceptTickets}. */
+export type AcceptOutcome =
+  /** New ticket: stored, and its first TaskRun created in Queued. */
+  | { kind: "queued"; ticket: TicketKey; runId: string }
+  /** The ticket already has a TaskRun (active or finished): nothing new starts. */
+  | { kind: "existing"; ticket: TicketKey; runId: string; state: RunState };
+
+/** What {@link Store.claimDelivery} found for a webhook delivery id. */
+export type DeliveryClaim = "new" | "duplicate" | "in_flight";
+
+/** A change of state, applied only when the run is in one of `from`. */
+export interface TransitionRequest {
+  runId: string;
+  from: readonly RunState[];
+  to: RunState;
+  reason: string;
+  /** Fields written in the same transaction as the transition. */
+  patch?: Partial<Pick<TaskRun, "backend" | "result" | "costUsd" | "logRef" | "attachment">>;
+  /** Milliseconds since the epoch; default now. */
+  at?: number;
+}
+
+/** Filter of {@link Store.listRuns}. */
+export interface RunFilter {
+  states?: readonly RunState[];
+  ticket?: TicketKey;
+  /** Newest first; default 100. */
+  limit?: number;
+}
+
+/** Counts for metrics and `/readyz`. */
+export type RunCounts = Record<RunState, number>;
+
+/**
+ * Durable state of the controller: accepted tickets, webhook delivery ids,
+ * TaskRuns and every transition. Every implementation (SQLite, PostgreSQL)
+ * passes the same conformance suite (controller/test/store/conformance.ts).
+ *
+ * Rules every implementation keeps:
+ * - a ticket is identified by (source, id); {@link acceptTickets} creates at
+ *   most one first run per ticket, also when several processes race;
+ * - a transition is applied only from the states it names, with its time
+ *   and reason stored in the same transaction;
+ * - {@link claimQueued} hands each Queued run to one caller only, until the
+ *   claim is released or expires.
+ */
+export interface Store {
+  /** Which implementation: `sqlite`, `postgres`. */
+  readonly kind: string;
+  /** Where it lives, for logs (a file path, a server address without credentials). */
+  readonly location: string;
+
+  /**
+   * Stores the tickets of one batch in one transaction and creates a
+   * Queued run (attempt 1, `engine`) for each ticket seen for the first
+   * time. Resolves only after the commit. Outcomes are in input order; a
+   * ticket repeated within the batch is `existing` the second time.
+   */
+  acceptTickets(tickets: readonly Ticket[], engine: string): Promise<AcceptOutcome[]>;
+
+  /** Claims a webhook delivery id (`source:id`) for `ttlMs`; see the intake's DedupeStore protocol. */
+  claimDelivery(key: string, ttlMs: number): Promise<DeliveryClaim>;
+  /** Marks a claimed delivery id as handled (a duplicate until its TTL ends). */
+  commitDelivery(key: string, ttlMs: number): Promise<void>;
+  /** Forgets a claim, so the sender's retry goes through. */
+  releaseDelivery(key: string): Promise<void>;
+
+  /**
+   * Claims up to `limit` Queued runs, oldest first, for `owner` until
+   * `leaseMs` passes; a run claimed by someone else and not expired is
+   * skipped. Returns them with their tickets.
+   */
+  claimQueued(owner: string, limit: number, leaseMs: number): Promise<RunWithTicket[]>;
+  /** Gives back a claim taken with {@link claimQueued} without starting the run. */
+  releaseClaim(runId: string, owner: string): Promise<void>;
+
+  /**
+   * Applies a transition when the run is in one of `req.from`. Returns the
+   * updated run, or undefined when the run was in another state (someone
+   * else moved it first). Throws a StoreError for a transition that
+   * ALLOWED_TRANSITIONS does not list.
+   */
+  transition(req: TransitionRequest): Promise<TaskRun | undefined>;
+  /** Records the latest cost and attachment of a Running run without a transition. */
+  updateRunning(runId: string, patch: Partial<Pick<TaskRun, "costUsd" | "attachment" | "logRef">>): Promise<void>;
+
+  /** Creates a new Queued attempt for the ticket of `runId`; the run must be finished. */
+  retry(runId: string, reason: string): Promise<TaskRun>;
+  /**
+   * Asks for a run to be cancelled. A Queued run is Cancelled at once; a
+   * Running run gets `cancelRequestedAt` and the loop stops it. Returns the
+   * run as it is after the request. Throws ConflictError for a finished run
+   * and NotFoundError for an unknown id.
+   */
+  requestCancel(runId: string, reason: string): Promise<TaskRun>;
+
+  getRun(runId: string): Promise<TaskRun | undefined>;
+  getTicket(key: TicketKey): Promise<Ticket | undefined>;
+  listRuns(filter?: RunFilter): Promise<TaskRun[]>;
+  transitions(runId: string): Promise<Transition[]>;
+  /** Number of runs in each state. */
+  countRuns(): Promise<RunCounts>;
+  /** Running runs whose cancel was requested. */
+  cancelRequested(): Promise<TaskRun[]>;
+
+  /** Closes the connection(s); further calls reject. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Result of a finished run, as stored (kept here so stores need not import the SDK at run time). */
+export type StoredResult = TaskResult;
