@@ -71,10 +71,17 @@ export interface Store {
 
   /**
    * Claims up to `limit` Queued runs, oldest first, for `owner` until
-   * `leaseMs` passes; a run claimed by someone else and not expired is
-   * skipped. Returns them with their tickets.
+   * `leaseMs` passes; a run with an unexpired claim (anyone's, `owner`'s
+   * own included) is skipped. Returns them with their tickets.
    */
   claimQueued(owner: string, limit: number, leaseMs: number): Promise<RunWithTicket[]>;
+  /**
+   * Drops every claim on Queued runs. The loop calls it when it starts
+   * (as the only loop, or the newly elected leader): claims left by a loop
+   * that died would otherwise hold their runs until the lease ends.
+   * Returns how many claims were dropped.
+   */
+  releaseAllClaims(): Promise<number>;
   /** Gives back a claim taken with {@link claimQueued} without starting the run. */
   releaseClaim(runId: string, owner: string): Promise<void>;
 
