@@ -21,7 +21,8 @@ export function isTerminal(state: RunState): boolean {
 /** The transitions the store accepts; anything else is a bug. */
 export const ALLOWED_TRANSITIONS: Readonly<Record<RunState, readonly RunState[]>> = {
   Queued: ["Running", "Refused", "Cancelled", "Failed"],
-  Running: ["Succeeded", "Failed", "TimedOut", "Cancelled"],
+  // Back to Queued only when a backend's restart rule re-queues a run it cannot re-attach.
+  Running: ["Succeeded", "Failed", "TimedOut", "Cancelled", "Queued"],
   Succeeded: [],
   Failed: [],
   TimedOut: [],

@@ -1,0 +1,53 @@
+import type { Logger } from "@errand/channel-sdk";
+import type { RunEvent, RunObserver } from "../runs/run-event.js";
+
+/** Options of {@link createObserverDispatch}. */
+export interface ObserverDispatchOptions {
+  observers: readonly RunObserver[];
+  /** Bound of one observer call; the loop moves on after it whatever the observer does. */
+  timeoutMs: number;
+  logger: Logger;
+}
+
+/** Delivers run events to every observer, concurrently and bounded. */
+export interface ObserverDispatch {
+  /** Settles once every observer settled or the bound passed. Never rejects. */
+  dispatch(event: RunEvent): Promise<void>;
+  /** Aborts calls in flight and closes the observers. */
+  close(): Promise<void>;
+}
+
+/**
+ * Observers are non-critical (spec 1.4): a slow or failing one is logged and
+ * left behind, never retried, never able to hold a run or the loop.
+ */
+export function createObserverDispatch(options: ObserverDispatchOptions): ObserverDispatch {
+  const shutdown = new AbortController();
+  const call = async (observer: RunObserver, event: RunEvent): Promise<void> => {
+    const signal = AbortSignal.any([shutdown.signal, AbortSignal.timeout(options.timeoutMs)]);
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), options.timeoutMs);
+    });
+    try {
+      const outcome = await Promise.race([observer.observe(event, signal).then(() => "done" as const), bound]);
+      if (outcome === "timeout") {
+        options.logger.warn("run observer did not finish in time; moving on", { observer: observer.name, event: event.type, run_id: event.run.id, timeout_ms: options.timeoutMs });
+      }
+    } catch (error) {
+      options.logger.error("run observer failed", { observer: observer.name, event: event.type, run_id: event.run.id, error });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return {
+    async dispatch(event) {
+      if (options.observers.length === 0 || shutdown.signal.aborted) return;
+      await Promise.all(options.observers.map((o) => call(o, event)));
+    },
+    async close() {
+      shutdown.abort(new Error("controller shutting down"));
+      await Promise.allSettled(options.observers.map((o) => o.close()));
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { Logger } from "@errand/channel-sdk";
+import type { Registry } from "prom-client";
+import type { WebhookConfig } from "../config/webhook-config.js";
+import { createStoreDedupe } from "../store/store-dedupe.js";
+import type { Store } from "../store/store.js";
+import { createWebhookServer, type WebhookServer } from "../webhook/server.js";
+import type { SourceHealth, TicketSink, TicketSource } from "./ticket-source.js";
+
+/** Options of {@link createWebhookSource}. */
+export interface WebhookSourceOptions {
+  config: WebhookConfig;
+  store: Store;
+  logger: Logger;
+  registry: Registry;
+}
+
+/** The webhook intake as a {@link TicketSource}: delivery ids deduplicated in the store, tickets answered 200 once committed. */
+export function createWebhookSource(options: WebhookSourceOptions): TicketSource & { readonly server: WebhookServer | undefined } {
+  let server: WebhookServer | undefined;
+  let listening = false;
+  return {
+    name: "webhook",
+    get server() {
+      return server;
+    },
+    async start(sink: TicketSink) {
+      server = createWebhookServer({
+        config: options.config,
+        logger: options.logger,
+        registry: options.registry,
+        dedupeStore: createStoreDedupe(options.store, options.config.dedupe.ttlSeconds * 1000),
+        onTickets: async (tickets) => {
+          await sink.accept(tickets);
+        },
+        onApprovals: (approvals, ctx) => {
+          // Approvals belong to a separate approval interface (spec 1.3); the controller records that one came.
+          for (const a of approvals) {
+            options.logger.info("approval callback received", { source: ctx.source, delivery_id: ctx.deliveryId, action_id: a.actionId, user_id: a.userId });
+          }
+        },
+      });
+      await server.start();
+      listening = true;
+    },
+    async stop() {
+      listening = false;
+      await server?.stop();
+    },
+    health(): SourceHealth {
+      if (!listening || server?.address === undefined) return { ready: false, detail: "not listening" };
+      return { ready: true, detail: `listening on ${server.address.address}:${server.address.port}` };
+    },
+  };
+}
