@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
+import { createRunCommand } from "./commands/run.js";
+import { createRunsCommand } from "./commands/runs.js";
 import { createWebhookCommand } from "./commands/webhook.js";
 
 function packageVersion(): string {
@@ -9,13 +11,15 @@ function packageVersion(): string {
 
 /**
  * The `errand` command line. Each area is a subcommand built in its own file
- * under commands/ (`webhook` today; `run` and others join the same way).
+ * under commands/ (`run`, `runs`, `webhook`, ...).
  */
 export function createProgram(): Command {
   const program = new Command("errand")
     .description("Errand controller: agent orchestration from tickets")
     .version(packageVersion())
-    .showHelpAfterError()
+    .showHelpAfterError();
+  program.addCommand(createRunCommand());
+  program.addCommand(createRunsCommand());
   program.addCommand(createWebhookCommand());
   return program;
 }

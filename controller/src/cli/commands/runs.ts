@@ -1,0 +1,121 @@
+import { Command, InvalidArgumentError, Option } from "commander";
+import type { Logger } from "@errand/channel-sdk";
+import { createLocalBackend } from "../../execution/local/local-backend.js";
+import { RUN_STATES, type RunState } from "../../runs/task-run.js";
+import { openStore } from "../../store/open-store.js";
+import type { Store } from "../../store/store.js";
+import { toSpecTicket } from "../../webhook/spec-ticket.js";
+import { formatRunDetail, formatRunTable, painter } from "../format-run.js";
+import { loadForCli, reportError, type LoadedConfig } from "../load-for-cli.js";
+
+interface Common {
+  config?: string;
+  json?: boolean;
+}
+
+const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+
+function parseStates(value: string, previous: RunState[] = []): RunState[] {
+  const out = [...previous];
+  for (const part of value.split(",")) {
+    const match = RUN_STATES.find((s) => s.toLowerCase() === part.trim().toLowerCase());
+    if (match === undefined) throw new InvalidArgumentError(`unknown state "${part}"; use one of ${RUN_STATES.join(", ")}`);
+    out.push(match);
+  }
+  return out;
+}
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 100_000) throw new InvalidArgumentError("give a whole number from 1 to 100000");
+  return n;
+}
+
+/** Opens the store of the configuration for one command, and closes it after. */
+async function withStore(options: Common, body: (store: Store, loaded: LoadedConfig) => Promise<number>): Promise<number> {
+  let store: Store | undefined;
+  try {
+    const loaded = await loadForCli(options.config, false);
+    store = await openStore(loaded.config.store, {}, quiet);
+    return await body(store, loaded);
+  } catch (error) {
+    return reportError(error);
+  } finally {
+    await store?.close();
+  }
+}
+
+const print = (text: string) => process.stdout.write(text);
+const json = (value: unknown) => print(`${JSON.stringify(value, null, 2)}\n`);
+
+/** `errand runs [--state S] [--json]`, `runs show|cancel|retry <id>`. */
+export function createRunsCommand(): Command {
+  const common = (c: Command) =>
+    c.option("-c, --config <file>", "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)").option("--json", "print JSON for scripts");
+
+  const runs = common(new Command("runs"))
+    .description("list TaskRuns, newest first")
+    .addOption(new Option("-s, --state <states>", "only these states (comma-separated or repeated)").argParser(parseStates))
+    .addOption(new Option("-n, --limit <n>", "at most n runs").argParser(parseCount).default(50))
+    .action(async (options: Common & { state?: RunState[]; limit: number }) => {
+      process.exitCode = await withStore(options, async (store) => {
+        const list = await store.listRuns({ ...(options.state ? { states: options.state } : {}), limit: options.limit });
+        if (options.json) json(list);
+        else print(formatRunTable(list, painter(process.stdout), Date.now()));
+        return 0;
+      });
+    });
+
+  runs.addCommand(
+    common(new Command("show"))
+      .description("a run's ticket, timeline, result and log tail")
+      .argument("<run-id>")
+      .addOption(new Option("--log-bytes <n>", "bytes of log to show").argParser(parseCount).default(4096))
+      .action(async (id: string, options: Common & { logBytes: number }) => {
+        process.exitCode = await withStore(options, async (store, { config }) => {
+          const run = await store.getRun(id);
+          if (run === undefined) return notFound(id);
+          const [ticket, transitions] = await Promise.all([store.getTicket(run.ticket), store.transitions(id)]);
+          const backend = createLocalBackend({ config: config.execution.local, logger: quiet });
+          const log = await backend.readLog(run, options.logBytes);
+          if (options.json) json({ run, ticket: ticket === undefined ? undefined : toSpecTicket(ticket), transitions, log });
+          else print(formatRunDetail(run, ticket, transitions, log, painter(process.stdout)));
+          return 0;
+        });
+      }),
+  );
+
+  runs.addCommand(
+    common(new Command("cancel"))
+      .description("cancel a queued or running run (a running one is stopped by the controller within a second)")
+      .argument("<run-id>")
+      .action(async (id: string, options: Common) => {
+        process.exitCode = await withStore(options, async (store) => {
+          const run = await store.requestCancel(id, "cancelled with errand runs cancel");
+          if (options.json) json(run);
+          else print(run.state === "Cancelled" ? `${id} cancelled\n` : `${id}: cancel requested; the controller stops it (errand runs show ${id})\n`);
+          return 0;
+        });
+      }),
+  );
+
+  runs.addCommand(
+    common(new Command("retry"))
+      .description("start a new attempt of a finished run's ticket")
+      .argument("<run-id>")
+      .action(async (id: string, options: Common) => {
+        process.exitCode = await withStore(options, async (store) => {
+          const run = await store.retry(id, `retry of ${id} requested with errand runs retry`);
+          if (options.json) json(run);
+          else print(`queued ${run.id} (attempt ${run.attempt} of ${run.ticket.source}:${run.ticket.id})\n`);
+          return 0;
+        });
+      }),
+  );
+  return runs;
+}
+
+function notFound(id: string): number {
+  process.stderr.write(`errand: no run ${id}; list runs with: errand runs\n`);
+  return 1;
+}

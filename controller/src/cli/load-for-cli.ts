@@ -1,0 +1,41 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import type { ControllerConfig } from "../config/controller-config.js";
+import { loadControllerConfig } from "../config/load-controller-config.js";
+import { resolveSecrets } from "../secrets/resolve-secrets.js";
+import { ControllerError } from "../errors.js";
+
+/** The `--config` file a command uses: the one given, else `errand.yaml` here when it exists, else the embedded defaults. */
+export function configPath(given: string | undefined): string | undefined {
+  if (given !== undefined) return resolve(given);
+  const here = resolve("errand.yaml");
+  return existsSync(here) ? here : undefined;
+}
+
+/** A loaded configuration, its warnings and, when asked for, its resolved secrets. */
+export interface LoadedConfig {
+  config: ControllerConfig;
+  warnings: string[];
+  secrets: Record<string, string>;
+}
+
+/**
+ * Loads and validates the configuration (and resolves its secrets when
+ * `withSecrets`). Throws the ControllerError to print; commands turn it into
+ * one message on stderr and exit code 1.
+ */
+export async function loadForCli(given: string | undefined, withSecrets: boolean): Promise<LoadedConfig> {
+  const { config, warnings } = await loadControllerConfig(configPath(given));
+  const secrets = withSecrets ? resolveSecrets(config, { env: process.env }) : {};
+  return { config, warnings, secrets };
+}
+
+/** Writes a user error the way every command does, and returns exit code 1. */
+export function reportError(error: unknown): number {
+  if (error instanceof ControllerError) {
+    process.stderr.write(`errand: ${error.message}\n`);
+    if (error.hint !== undefined && !error.message.includes(error.hint)) process.stderr.write(`  hint: ${error.hint}\n`);
+    return 1;
+  }
+  throw error;
+}

@@ -1,0 +1,142 @@
+import { hostname } from "node:os";
+import type { Logger } from "@errand/channel-sdk";
+import { Registry, collectDefaultMetrics } from "prom-client";
+import type { ControllerConfig } from "./config/controller-config.js";
+import { createEngine } from "./engines/create-engine.js";
+import type { Engine } from "./engines/engine.js";
+import { buildPrompt } from "./engines/prompt.js";
+import type { ExecutionBackend } from "./execution/execution-backend.js";
+import { createLocalBackend } from "./execution/local/local-backend.js";
+import { createGuardrails } from "./guardrails/guardrails.js";
+import { createBatchedSink } from "./loop/batched-sink.js";
+import { createLoopMetrics } from "./loop/loop-metrics.js";
+import { createObserverDispatch } from "./loop/observer-dispatch.js";
+import { createReconciler, type Reconciler } from "./loop/reconciler.js";
+import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
+import type { RunObserver } from "./runs/run-event.js";
+import type { TicketSource } from "./sources/ticket-source.js";
+import { createWebhookSource } from "./sources/webhook-source.js";
+import { openStore } from "./store/open-store.js";
+import type { Store } from "./store/store.js";
+
+/** Options of {@link createController}. */
+export interface ControllerOptions {
+  config: ControllerConfig;
+  /** Every secret the config names, resolved (see resolveSecrets). */
+  secrets: Readonly<Record<string, string>>;
+  logger: Logger;
+  /** Run observers besides the ones built from the config (the notifier, ticket write-back). */
+  observers?: RunObserver[];
+  /** Extra readiness parts (channels). */
+  checks?: ReadinessCheck[];
+  /** Replaces the backend built from `execution` (tests, benchmarks). */
+  backend?: ExecutionBackend;
+}
+
+/** A running controller. */
+export interface Controller {
+  readonly store: Store;
+  readonly registry: Registry;
+  readonly loop: Reconciler;
+  /** Ops server (`/healthz`, `/readyz`, `/metrics`); its address once started. */
+  readonly ops: OpsServer;
+  /** Ticket sources; the webhook intake's server address is on it once started. */
+  readonly sources: readonly TicketSource[];
+  /** Opens the store, resolves runs left by a crash, starts the loop, the sources and the ops server. */
+  start(): Promise<void>;
+  /** Stops intake, lets runs finish within `ops.shutdown_grace_seconds`, stops the rest, closes everything. */
+  stop(): Promise<void>;
+}
+
+/** The observers' bound: the notifier bounds each channel call itself; this is the loop's backstop. */
+const OBSERVER_MARGIN_MS = 1_000;
+
+/** Wires the controller from a validated configuration: intake → store → loop → execution → observers. */
+export async function createController(options: ControllerOptions): Promise<Controller> {
+  const { config, logger, secrets } = options;
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "errand_process_" });
+  const store = await openStore(config.store, secrets, logger);
+
+  const engines = new Map<string, Engine>();
+  for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig));
+  const backend = options.backend ?? createLocalBackend({ config: config.execution.local, logger: logger.child({ component: "execution" }) });
+  const guardrails = createGuardrails(config.guardrails);
+  const dispatch = createObserverDispatch({
+    observers: options.observers ?? [],
+    timeoutMs: config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,
+    logger,
+  });
+  let loop: Reconciler | undefined;
+  const metrics = createLoopMetrics(registry, store, () => loop?.active ?? 0);
+  loop = createReconciler({
+    store,
+    backend,
+    engines,
+    prompt: (engine, ticket) => buildPrompt(ticket, config.engines.byName[engine]?.promptTemplate),
+    apiKey: (engine) => {
+      const name = config.engines.byName[engine]?.apiKeySecret;
+      return name === undefined ? undefined : secrets[name];
+    },
+    guardrails,
+    dispatch,
+    maxConcurrent: config.guardrails.maxConcurrentJobs,
+    owner: `${hostname()}/${process.pid}`,
+    logger: logger.child({ component: "loop" }),
+    metrics,
+  });
+  const reconciler = loop;
+
+  const sources: TicketSource[] = [];
+  if (config.webhook.enabled !== false && hasWebhookSource(config)) {
+    sources.push(createWebhookSource({ config: config.webhook, store, logger: logger.child({ component: "webhook" }), registry }));
+  }
+  const sink = createBatchedSink({ store, engine: config.engines.default, onCommitted: () => reconciler.wake() });
+  let started = false;
+  const ops = createOpsServer({
+    host: config.ops.host,
+    port: config.ops.port,
+    registry,
+    checks: [
+      { name: "loop", critical: true, check: () => ({ ok: started, detail: started ? `${reconciler.active} running` : "starting" }) },
+      { name: "store", critical: true, check: async () => ({ ok: true, detail: `${store.kind} at ${store.location}, ${(await store.countRuns()).Queued} queued` }) },
+      ...sources.map((s) => ({ name: `source:${s.name}`, critical: true, check: () => { const h = s.health(); return { ok: h.ready, detail: h.detail }; } })),
+      ...(options.checks ?? []),
+    ],
+  });
+
+  let stopped: Promise<void> | undefined;
+  return {
+    store,
+    registry,
+    loop: reconciler,
+    ops,
+    sources,
+    async start() {
+      await reconciler.start();
+      for (const source of sources) await source.start(sink);
+      await ops.start();
+      started = true;
+      logger.info("controller started", { store: `${store.kind}:${store.location}`, backend: backend.name, engines: [...engines.keys()], sources: sources.map((s) => s.name), ops: ops.address });
+    },
+    stop() {
+      stopped ??= (async () => {
+        ops.draining();
+        // Intake first: a ticket answered 200 after this point would wait for a loop that no longer starts it.
+        await Promise.allSettled(sources.map((s) => s.stop()));
+        await reconciler.stop(config.ops.shutdownGraceMs);
+        await dispatch.close();
+        await backend.close();
+        await store.close();
+        await ops.stop();
+        logger.info("controller stopped");
+      })();
+      return stopped;
+    },
+  };
+}
+
+function hasWebhookSource(config: ControllerConfig): boolean {
+  const w = config.webhook;
+  return Object.keys(w.secrets).length > 0 || w.generic !== undefined || w.allowUnsignedTrackerB;
+}
