@@ -1,0 +1,53 @@
+import type { Ticket } from "@errand/channel-sdk";
+import { StoreError } from "../errors.js";
+
+/** Refuses a value that is not a non-empty string; `what` names it in the message. */
+export function requireText(value: unknown, what: string): string {
+  if (typeof value === "string" && value.length > 0) return value;
+  throw new StoreError(`${what} must be a non-empty string, got ${JSON.stringify(value) ?? String(value)}`, {
+    hint: "this is a bug in the caller of the store",
+  });
+}
+
+/** Refuses a duration that is not a positive whole number of milliseconds. */
+export function requireMs(value: unknown, what: string): number {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value > 0) return value;
+  throw new StoreError(`${what} must be a positive whole number of milliseconds, got ${String(value)}`, {
+    hint: "this is a bug in the caller of the store",
+  });
+}
+
+/**
+ * Checks the identity of every ticket of a batch and returns each one's
+ * JSON, before any write: one bad ticket refuses the batch untouched.
+ */
+export function serializeTickets(tickets: readonly Ticket[]): string[] {
+  return tickets.map((ticket, index) => {
+    requireText(ticket?.source, `ticket ${index} of the batch: source`);
+    requireText(ticket.id, `ticket ${index} of the batch (${ticket.source}): id`);
+    try {
+      return JSON.stringify(ticket);
+    } catch (error) {
+      throw new StoreError(`ticket ${index} of the batch (${ticket.source} ${ticket.id}) cannot be stored as JSON: ${(error as Error).message}`, {
+        cause: error,
+        hint: "a ticket's rawEvent must be plain JSON data (no cycles, no BigInt)",
+      });
+    }
+  });
+}
+
+/** Refuses a count that is not a whole number of 0 or more. */
+export function requireCount(value: unknown, what: string): number {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
+  throw new StoreError(`${what} must be a whole number of 0 or more, got ${String(value)}`, {
+    hint: "this is a bug in the caller of the store",
+  });
+}
+
+/** Refuses a time that is not milliseconds since the epoch. */
+export function requireTime(value: unknown, what: string): number {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
+  throw new StoreError(`${what} must be milliseconds since the epoch, got ${String(value)}`, {
+    hint: "this is a bug in the caller of the store",
+  });
+}

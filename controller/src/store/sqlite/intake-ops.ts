@@ -1,0 +1,63 @@
+import type { Ticket } from "@errand/channel-sdk";
+import { requireMs, requireText, serializeTickets } from "../input-checks.js";
+import { acceptedReason } from "../run-rules.js";
+import { newRunId } from "../run-id.js";
+import type { AcceptOutcome, DeliveryClaim } from "../store.js";
+import type { SqliteContext, SyncOps } from "./statements.js";
+
+/** Claims between two purges of expired delivery ids. */
+const PURGE_EVERY = 64;
+/** Most expired delivery ids one purge deletes, so no claim pays for a large backlog. */
+const PURGE_LIMIT = 256;
+
+/** Ticket intake and webhook delivery ids on SQLite (synchronous; the store wraps them). */
+export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"acceptTickets" | "claimDelivery" | "commitDelivery" | "releaseDelivery"> {
+  const accept = db.transaction((tickets: readonly Ticket[], payloads: string[], engine: string, at: number) => {
+    const outcomes: AcceptOutcome[] = [];
+    tickets.forEach((t, i) => {
+      const ticket = { source: t.source, id: t.id };
+      st.upsertTicket.run(t.source, t.id, payloads[i] as string, at, at);
+      const latest = st.latestRun.get(t.source, t.id);
+      if (latest) {
+        outcomes.push({ kind: "existing", ticket, runId: latest.id, state: latest.state });
+        return;
+      }
+      const runId = newRunId(at);
+      const reason = acceptedReason(t.source);
+      st.insertRun.run(runId, t.source, t.id, 1, engine, at, at, reason);
+      st.insertHistory.run({ runId, from: null, to: "Queued", at, reason });
+      outcomes.push({ kind: "queued", ticket, runId });
+    });
+    return outcomes;
+  });
+
+  let claimsSincePurge = 0;
+  const claim = db.transaction((key: string, ttlMs: number, at: number): DeliveryClaim => {
+    if (++claimsSincePurge >= PURGE_EVERY) {
+      claimsSincePurge = 0;
+      st.purgeDeliveries.run(at, PURGE_LIMIT);
+    }
+    const row = st.getDelivery.get(key);
+    if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
+    st.putDelivery.run(key, "claimed", at + ttlMs);
+    return "new";
+  });
+
+  return {
+    acceptTickets(tickets, engine) {
+      requireText(engine, "engine");
+      if (tickets.length === 0) return [];
+      const payloads = serializeTickets(tickets);
+      return accept.immediate(tickets, payloads, engine, now());
+    },
+    claimDelivery(key, ttlMs) {
+      return claim.immediate(requireText(key, "delivery key"), requireMs(ttlMs, "delivery TTL"), now());
+    },
+    commitDelivery(key, ttlMs) {
+      st.putDelivery.run(requireText(key, "delivery key"), "done", now() + requireMs(ttlMs, "delivery TTL"));
+    },
+    releaseDelivery(key) {
+      st.deleteDelivery.run(requireText(key, "delivery key"));
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import type { Database } from "better-sqlite3";
+import { StoreError } from "../../errors.js";
+import { RUN_STATES } from "../../runs/task-run.js";
+
+/** One step of the schema. Released steps never change: add a new one instead. */
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+const STATES = RUN_STATES.map((s) => `'${s}'`).join(", ");
+
+/** The schema, in order. Version numbers are 1, 2, 3, ... without gaps. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "tickets, deliveries, task runs and transitions",
+    sql: `
+      CREATE TABLE tickets (
+        source TEXT NOT NULL,
+        id TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        first_seen_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL,
+        PRIMARY KEY (source, id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE deliveries (
+        key TEXT PRIMARY KEY,
+        state TEXT NOT NULL CHECK (state IN ('claimed', 'done')),
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX deliveries_expiry ON deliveries (expires_at);
+
+      CREATE TABLE task_runs (
+        id TEXT PRIMARY KEY,
+        source TEXT NOT NULL,
+        ticket_id TEXT NOT NULL,
+        attempt INTEGER NOT NULL CHECK (attempt >= 1),
+        state TEXT NOT NULL CHECK (state IN (${STATES})),
+        engine TEXT NOT NULL,
+        backend TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        started_at INTEGER,
+        finished_at INTEGER,
+        reason TEXT NOT NULL,
+        result TEXT,
+        cost_usd REAL,
+        log_ref TEXT,
+        attachment TEXT,
+        cancel_requested_at INTEGER,
+        claimed_by TEXT,
+        claim_expires_at INTEGER,
+        UNIQUE (source, ticket_id, attempt),
+        FOREIGN KEY (source, ticket_id) REFERENCES tickets (source, id)
+      );
+      CREATE INDEX task_runs_by_state ON task_runs (state, created_at, id);
+      CREATE INDEX task_runs_by_creation ON task_runs (created_at, id);
+
+      CREATE TABLE transitions (
+        run_id TEXT NOT NULL REFERENCES task_runs (id),
+        seq INTEGER NOT NULL,
+        from_state TEXT CHECK (from_state IN (${STATES})),
+        to_state TEXT NOT NULL CHECK (to_state IN (${STATES})),
+        at INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      ) WITHOUT ROWID;
+    `,
+  },
+];
+
+/** The newest schema version this build knows. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** What {@link migrate} did. */
+export interface MigrationOutcome {
+  /** Version found before (0 for a new database). */
+  from: number;
+  /** Version now. */
+  to: number;
+}
+
+/**
+ * Brings the schema at `path` to {@link SCHEMA_VERSION} in one IMMEDIATE
+ * transaction, so processes opening the same new file at once migrate it
+ * once. A database from a newer errand is refused untouched.
+ */
+export function migrate(db: Database, path: string, now: number): MigrationOutcome {
+  const run = db.transaction((): MigrationOutcome => {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at INTEGER NOT NULL
+    )`);
+    const row = db.prepare("SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations").get() as { version: number };
+    const from = row.version;
+    if (from > SCHEMA_VERSION) {
+      throw new StoreError(
+        `store ${path} has schema version ${from}, but this errand knows versions up to ${SCHEMA_VERSION}: a newer errand wrote it`,
+        { hint: `run the errand version that wrote ${path} (or a newer one), or set store.path to another file` },
+      );
+    }
+    const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
+    for (const step of MIGRATIONS.slice(from)) {
+      db.exec(step.sql);
+      record.run(step.version, step.name, now);
+    }
+    return { from, to: SCHEMA_VERSION };
+  });
+  return run.immediate();
+}

@@ -1,0 +1,43 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import BetterSqlite3, { type Database } from "better-sqlite3";
+import { StoreError } from "../../errors.js";
+import { toStoreError } from "./sqlite-error.js";
+
+/** How long a statement waits for another process's write lock, ms. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens (creating it and its folder if needed) the SQLite file at `path`
+ * with the settings every errand process uses on it: WAL, so readers
+ * never wait for the writer; `synchronous=NORMAL`, which in WAL mode keeps
+ * every committed transaction through a process crash (kill -9) and may
+ * lose the last ones only on power loss or an OS crash; a busy timeout,
+ * because the controller and `errand runs cancel|retry` share the file;
+ * and foreign keys.
+ */
+export function openDatabase(path: string): Database {
+  const file = resolve(path);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+  } catch (error) {
+    throw toStoreError(error, file, `creating the folder ${dirname(file)}`, BUSY_TIMEOUT_MS);
+  }
+  let db: Database | undefined;
+  try {
+    db = new BetterSqlite3(file);
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const mode = db.pragma("journal_mode = WAL", { simple: true });
+    if (mode !== "wal") {
+      throw new StoreError(`store ${file}: SQLite could not switch the file to WAL mode (it stays in ${String(mode)} mode)`, {
+        hint: "keep the file on a local filesystem that supports shared memory (not a network share), or set store.path elsewhere",
+      });
+    }
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    return db;
+  } catch (error) {
+    db?.close();
+    throw toStoreError(error, file, "opening", BUSY_TIMEOUT_MS);
+  }
+}

@@ -1,0 +1,83 @@
+import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import type { RunState, TaskRun, Transition } from "../../runs/task-run.js";
+
+/** A row of `task_runs` as better-sqlite3 returns it. */
+export interface RunRow {
+  id: string;
+  source: string;
+  ticket_id: string;
+  attempt: number;
+  state: RunState;
+  engine: string;
+  backend: string | null;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  reason: string;
+  result: string | null;
+  cost_usd: number | null;
+  log_ref: string | null;
+  attachment: string | null;
+  cancel_requested_at: number | null;
+}
+
+/** A row of `transitions`. */
+export interface TransitionRow {
+  run_id: string;
+  seq: number;
+  from_state: RunState | null;
+  to_state: RunState;
+  at: number;
+  reason: string;
+}
+
+const RUN_COLUMN_NAMES = [
+  "id", "source", "ticket_id", "attempt", "state", "engine", "backend", "created_at", "updated_at", "started_at",
+  "finished_at", "reason", "result", "cost_usd", "log_ref", "attachment", "cancel_requested_at",
+] as const;
+
+/** The columns of {@link RunRow}, qualified by the alias `r` (for SELECTs that join another table). */
+export const RUN_COLUMNS = RUN_COLUMN_NAMES.map((name) => `r.${name}`).join(", ");
+/** The columns of {@link RunRow}, unqualified (for RETURNING). */
+export const RUN_COLUMNS_BARE = RUN_COLUMN_NAMES.join(", ");
+
+const opt = <T>(value: T | null): T | undefined => (value === null ? undefined : value);
+const json = <T>(text: string | null): T | undefined => (text === null ? undefined : (JSON.parse(text) as T));
+
+/** The TaskRun a row holds. */
+export function toTaskRun(row: RunRow): TaskRun {
+  return {
+    id: row.id,
+    ticket: { source: row.source, id: row.ticket_id },
+    attempt: row.attempt,
+    state: row.state,
+    engine: row.engine,
+    backend: opt(row.backend),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    startedAt: opt(row.started_at),
+    finishedAt: opt(row.finished_at),
+    reason: row.reason,
+    result: json<TaskResult>(row.result),
+    costUsd: opt(row.cost_usd),
+    logRef: opt(row.log_ref),
+    attachment: json<Record<string, unknown>>(row.attachment),
+    cancelRequestedAt: opt(row.cancel_requested_at),
+  };
+}
+
+/** The Transition a row holds. */
+export function toTransition(row: TransitionRow): Transition {
+  return { runId: row.run_id, seq: row.seq, from: opt(row.from_state), to: row.to_state, at: row.at, reason: row.reason };
+}
+
+/** The Ticket stored as JSON. */
+export function toTicket(payload: string): Ticket {
+  return JSON.parse(payload) as Ticket;
+}
+
+/** JSON text of a patch field, null when the field is not given (the column keeps its value). */
+export function jsonOrNull(value: unknown): string | null {
+  return value === undefined ? null : JSON.stringify(value);
+}

@@ -1,0 +1,116 @@
+import { isTerminal, type RunState } from "../../runs/task-run.js";
+import { requireCount, requireMs, requireText, requireTime } from "../input-checks.js";
+import { newRunId } from "../run-id.js";
+import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive, runNotFound } from "../run-rules.js";
+import type { TransitionRequest } from "../store.js";
+import { checkTransitionRequest } from "../transition-rules.js";
+import { jsonOrNull, type RunRow, toTaskRun, toTicket } from "./rows.js";
+import type { SqliteContext, SyncOps } from "./statements.js";
+
+/**
+ * Claiming and moving TaskRuns on SQLite. Every read-then-write is one
+ * IMMEDIATE transaction: it takes the database's single write lock before
+ * reading, so two processes never both see a run as claimable or in the
+ * same `from` state.
+ */
+export function createRunOps({ db, st, now }: SqliteContext): SyncOps<
+  "claimQueued" | "releaseAllClaims" | "releaseClaim" | "transition" | "updateRunning" | "retry" | "requestCancel"
+> {
+  const mustGet = (runId: string): RunRow => {
+    const row = st.getRun.get(runId);
+    if (!row) throw runNotFound(runId);
+    return row;
+  };
+
+  const move = (req: TransitionRequest, current: RunState, at: number): RunRow | undefined => {
+    const patch = req.patch ?? {};
+    const row = st.applyTransition.get({
+      id: req.runId,
+      from: current,
+      to: req.to,
+      at,
+      reason: req.reason,
+      started: req.to === "Running" ? 1 : 0,
+      finished: isTerminal(req.to) ? 1 : 0,
+      backend: patch.backend ?? null,
+      result: jsonOrNull(patch.result),
+      cost: patch.costUsd ?? null,
+      logRef: patch.logRef ?? null,
+      attachment: jsonOrNull(patch.attachment),
+    });
+    if (row) st.insertHistory.run({ runId: req.runId, from: current, to: req.to, at, reason: req.reason });
+    return row;
+  };
+
+  const claim = db.transaction((owner: string, limit: number, leaseMs: number, at: number) => {
+    const rows = st.claimable.all(at, limit);
+    for (const row of rows) st.setClaim.run(owner, at + leaseMs, row.id);
+    return rows.map((row) => ({ run: toTaskRun(row), ticket: toTicket(row.payload) }));
+  });
+
+  const transition = db.transaction((req: TransitionRequest, at: number) => {
+    const row = mustGet(req.runId);
+    if (!req.from.includes(row.state)) return undefined;
+    const moved = move(req, row.state, at);
+    return moved && toTaskRun(moved);
+  });
+
+  const retry = db.transaction((runId: string, reason: string, at: number) => {
+    const row = mustGet(runId);
+    if (!isTerminal(row.state)) throw retryUnfinished(row);
+    const attempts = st.runsOfTicket.all(row.source, row.ticket_id);
+    const active = attempts.find((a) => !isTerminal(a.state));
+    if (active) throw retryWhileActive(runId, active);
+    const id = newRunId(at);
+    st.insertRun.run(id, row.source, row.ticket_id, (attempts[0]?.attempt ?? 0) + 1, row.engine, at, at, reason);
+    st.insertHistory.run({ runId: id, from: null, to: "Queued", at, reason });
+    return toTaskRun(mustGet(id));
+  });
+
+  const cancel = db.transaction((runId: string, reason: string, at: number) => {
+    const row = mustGet(runId);
+    if (isTerminal(row.state)) throw cancelFinished(row);
+    st.requestCancel.run(at, runId);
+    if (row.state === "Queued") {
+      move({ runId, from: ["Queued"], to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } }, "Queued", at);
+    }
+    return toTaskRun(mustGet(runId));
+  });
+
+  return {
+    claimQueued(owner, limit, leaseMs) {
+      requireText(owner, "claim owner");
+      if (requireCount(limit, "claim limit") === 0) return [];
+      return claim.immediate(owner, limit, requireMs(leaseMs, "claim lease"), now());
+    },
+    releaseAllClaims() {
+      return st.releaseAllClaims.run().changes;
+    },
+    releaseClaim(runId, owner) {
+      st.releaseClaim.run(requireText(runId, "run id"), requireText(owner, "claim owner"));
+    },
+    transition(req) {
+      checkTransitionRequest(req);
+      requireText(req.reason, `reason of the transition of run ${req.runId}`);
+      const at = req.at === undefined ? now() : requireTime(req.at, `time of the transition of run ${req.runId}`);
+      return transition.immediate(req, at);
+    },
+    updateRunning(runId, patch) {
+      const changed = st.updateRunning.run({
+        id: requireText(runId, "run id"),
+        at: now(),
+        cost: patch.costUsd ?? null,
+        logRef: patch.logRef ?? null,
+        attachment: jsonOrNull(patch.attachment),
+      });
+      // A run that ended meanwhile keeps its final values; only an unknown id is an error.
+      if (changed.changes === 0) mustGet(runId);
+    },
+    retry(runId, reason) {
+      return retry.immediate(requireText(runId, "run id"), requireText(reason, "reason of the retry"), now());
+    },
+    requestCancel(runId, reason) {
+      return cancel.immediate(requireText(runId, "run id"), requireText(reason, "reason of the cancel"), now());
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import type { Database, Statement } from "better-sqlite3";
+import type { RunState } from "../../runs/task-run.js";
+import type { Store } from "../store.js";
+import { RUN_COLUMNS, RUN_COLUMNS_BARE, type RunRow, type TransitionRow } from "./rows.js";
+
+/** A run row with its ticket's JSON, as claiming returns it. */
+export type RunTicketRow = RunRow & { payload: string };
+
+/** Named parameters of the transition UPDATE. */
+export interface TransitionParams {
+  id: string;
+  from: RunState;
+  to: RunState;
+  at: number;
+  reason: string;
+  started: 0 | 1;
+  finished: 0 | 1;
+  backend: string | null;
+  result: string | null;
+  cost: number | null;
+  logRef: string | null;
+  attachment: string | null;
+}
+
+/** Named parameters of a transitions INSERT. */
+export interface HistoryParams {
+  runId: string;
+  from: RunState | null;
+  to: RunState;
+  at: number;
+  reason: string;
+}
+
+/**
+ * Every statement of the hot paths, prepared once at open: preparing is
+ * a parse and a plan, which per call would cost more than the write.
+ */
+export function prepareStatements(db: Database) {
+  const byTicket = "FROM task_runs WHERE source = ? AND ticket_id = ?";
+  return {
+    latestRun: db.prepare<[string, string], { id: string; state: RunState }>(`SELECT id, state ${byTicket} ORDER BY attempt DESC LIMIT 1`),
+    runsOfTicket: db.prepare<[string, string], { id: string; state: RunState; attempt: number }>(
+      `SELECT id, state, attempt ${byTicket} ORDER BY attempt DESC`,
+    ),
+    upsertTicket: db.prepare<[string, string, string, number, number]>(
+      `INSERT INTO tickets (source, id, payload, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (source, id) DO UPDATE SET payload = excluded.payload, last_seen_at = excluded.last_seen_at`,
+    ),
+    insertRun: db.prepare<[string, string, string, number, string, number, number, string]>(
+      `INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
+       VALUES (?, ?, ?, ?, 'Queued', ?, ?, ?, ?)`,
+    ),
+    insertHistory: db.prepare<HistoryParams>(
+      `INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason)
+       VALUES (@runId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = @runId), @from, @to, @at, @reason)`,
+    ),
+
+    getDelivery: db.prepare<[string], { state: "claimed" | "done"; expires_at: number }>(
+      "SELECT state, expires_at FROM deliveries WHERE key = ?",
+    ),
+    putDelivery: db.prepare<[string, "claimed" | "done", number]>(
+      `INSERT INTO deliveries (key, state, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET state = excluded.state, expires_at = excluded.expires_at`,
+    ),
+    deleteDelivery: db.prepare<[string]>("DELETE FROM deliveries WHERE key = ?"),
+    purgeDeliveries: db.prepare<[number, number]>(
+      "DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= ? LIMIT ?)",
+    ),
+
+    claimable: db.prepare<[number, number], RunTicketRow>(
+      `SELECT ${RUN_COLUMNS}, t.payload FROM task_runs r JOIN tickets t ON t.source = r.source AND t.id = r.ticket_id
+       WHERE r.state = 'Queued' AND (r.claim_expires_at IS NULL OR r.claim_expires_at <= ?)
+       ORDER BY r.created_at, r.id LIMIT ?`,
+    ),
+    setClaim: db.prepare<[string, number, string]>("UPDATE task_runs SET claimed_by = ?, claim_expires_at = ? WHERE id = ?"),
+    releaseClaim: db.prepare<[string, string]>(
+      "UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE id = ? AND claimed_by = ? AND state = 'Queued'",
+    ),
+    releaseAllClaims: db.prepare<[]>(
+      "UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE state = 'Queued' AND claimed_by IS NOT NULL",
+    ),
+    getRun: db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.id = ?`),
+    applyTransition: db.prepare<TransitionParams, RunRow>(
+      `UPDATE task_runs SET state = @to, updated_at = @at, reason = @reason,
+         started_at = CASE WHEN @started THEN @at ELSE started_at END,
+         finished_at = CASE WHEN @finished THEN @at ELSE finished_at END,
+         claimed_by = NULL, claim_expires_at = NULL,
+         backend = COALESCE(@backend, backend), result = COALESCE(@result, result), cost_usd = COALESCE(@cost, cost_usd),
+         log_ref = COALESCE(@logRef, log_ref), attachment = COALESCE(@attachment, attachment)
+       WHERE id = @id AND state = @from
+       RETURNING ${RUN_COLUMNS_BARE}`,
+    ),
+    updateRunning: db.prepare<{ id: string; at: number; cost: number | null; logRef: string | null; attachment: string | null }>(
+      `UPDATE task_runs SET updated_at = @at, cost_usd = COALESCE(@cost, cost_usd),
+         log_ref = COALESCE(@logRef, log_ref), attachment = COALESCE(@attachment, attachment)
+       WHERE id = @id AND state = 'Running'`,
+    ),
+    requestCancel: db.prepare<[number, string]>(
+      "UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, ?) WHERE id = ? AND state IN ('Queued', 'Running')",
+    ),
+
+    getTicket: db.prepare<[string, string], { payload: string }>("SELECT payload FROM tickets WHERE source = ? AND id = ?"),
+    history: db.prepare<[string], TransitionRow>(
+      "SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = ? ORDER BY seq",
+    ),
+    countRuns: db.prepare<[], { state: RunState; n: number }>("SELECT state, COUNT(*) AS n FROM task_runs GROUP BY state"),
+    cancelRequested: db.prepare<[], RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.state = 'Running' AND r.cancel_requested_at IS NOT NULL ORDER BY r.created_at, r.id`,
+    ),
+  };
+}
+
+/** The prepared statements of one connection. */
+export type Statements = ReturnType<typeof prepareStatements>;
+
+/** What every group of operations works with. */
+export interface SqliteContext {
+  db: Database;
+  st: Statements;
+  now: () => number;
+}
+
+/** A statement built for one shape of a dynamic query (listRuns), cached by that shape. */
+export type StatementCache = Map<string, Statement<unknown[], RunRow>>;
+
+/** The synchronous form of some Store methods: same arguments, the resolved value returned (the store wraps them). */
+export type SyncOps<K extends keyof Store> = {
+  [M in K]: Store[M] extends (...args: infer A) => Promise<infer R> ? (...args: A) => R : never;
+};
