@@ -1,0 +1,60 @@
+import type { Logger } from "@errand/channel-sdk";
+import type { ExecutionConfig } from "../config/controller-config.js";
+import { ControllerError, ControllerErrorCode } from "../errors.js";
+import type { ExecutionBackend, RunHandle } from "./execution-backend.js";
+import { parseAttachment } from "./local/attachment.js";
+import { startLocalRun } from "./local/local-run.js";
+import { readLogTail } from "./local/read-log-tail.js";
+import { recoverLocalRun } from "./local/recover-run.js";
+import { isSafeRunId, runPaths } from "./local/run-files.js";
+
+/** Options of {@link createLocalBackend}. */
+export interface LocalBackendOptions {
+  config: ExecutionConfig["local"];
+  logger: Logger;
+  /** Clock for durations, ms; default Date.now. */
+  now?: () => number;
+}
+
+/**
+ * The `local` execution backend: each run is a child process of the
+ * controller in a process group of its own, in a fresh workspace folder,
+ * with a capped log file. See docs/operators-guide.md for the files a run
+ * gets, its environment and what a restart does to runs in flight.
+ */
+export function createLocalBackend(options: LocalBackendOptions): ExecutionBackend {
+  const { config } = options;
+  const logger = options.logger.child({ backend: "local" });
+  const context = { config, logger, now: options.now ?? Date.now };
+  const active = new Set<RunHandle>();
+  let closed = false;
+
+  return {
+    name: "local",
+    async start(spec, hooks) {
+      if (closed) throw new ControllerError(ControllerErrorCode.Internal, `run ${spec.run.id} was started after the local backend was closed`);
+      const handle = await startLocalRun(context, spec, hooks);
+      active.add(handle);
+      void handle.done.then(() => active.delete(handle));
+      return handle;
+    },
+    recover(run, _hooks, spec) {
+      return recoverLocalRun(config, logger, run, spec);
+    },
+    async readLog(run, maxBytes) {
+      const path = parseAttachment(run.attachment)?.logFile ?? run.logRef ?? (isSafeRunId(run.id) ? runPaths(config, run.id).log : undefined);
+      return path === undefined ? undefined : readLogTail(path, maxBytes);
+    },
+    async close() {
+      closed = true;
+      // The loop stops runs first; whatever is still here is stopped so that
+      // no engine outlives the backend that started it.
+      const left = [...active];
+      if (left.length > 0) logger.warn("closing with runs still running; stopping them", { runs: left.length });
+      await Promise.all(left.map(async (handle) => {
+        await handle.stop("shutdown");
+        await handle.done;
+      }));
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import type { Logger, TaskResult } from "@errand/channel-sdk";
+import type { ExecutionConfig } from "../../config/controller-config.js";
+import type { EngineExit, OutputParser } from "../../engines/engine.js";
+import type { RunOutcome, StopReason } from "../execution-backend.js";
+import { readResultFile } from "./result-file.js";
+import { keepsWorkspace, removeRunFiles, type RunPaths } from "./run-files.js";
+import type { RunLog } from "./run-log.js";
+import { STOP_REASON_TEXT } from "./stop-reasons.js";
+
+/**
+ * {@link EngineExit} as the local backend passes it: `resultFileProblem`
+ * says why a result file that exists was not read (over 1 MiB, not a
+ * regular file), so the engine can report that rather than a missing file.
+ */
+export type LocalEngineExit = EngineExit & { resultFileProblem: string | undefined };
+
+/** What {@link finishRun} needs: the run's pieces and how its process ended. */
+export interface FinishInput {
+  config: ExecutionConfig["local"];
+  logger: Logger;
+  log: RunLog;
+  paths: RunPaths;
+  parser: OutputParser;
+  exit: { exitCode: number | undefined; signal: string | undefined };
+  durationMs: number;
+  stopReason: StopReason | undefined;
+}
+
+/**
+ * Reads the result, closes the log, removes the workspace as
+ * `keep_workspaces` says, and settles the outcome. Never rejects: a
+ * failure of its own becomes the run's failure reason.
+ */
+export async function finishRun(input: FinishInput): Promise<RunOutcome> {
+  const { config, logger, log, paths, exit, durationMs, stopReason } = input;
+  let result: TaskResult;
+  try {
+    const read = await readResultFile(paths.result);
+    if (read.problem !== undefined) log.note(read.problem);
+    const engineExit: LocalEngineExit = { ...exit, resultFile: read.text, durationMs, resultFileProblem: read.problem };
+    result = parse(input.parser, engineExit);
+  } catch (error) {
+    logger.error("finishing the run failed", { error });
+    result = failure(`the run's result could not be read: ${(error as Error).message}`, durationMs);
+  }
+  if (stopReason !== undefined) result = { ...result, success: false, failureReason: STOP_REASON_TEXT[stopReason] };
+  if (result.durationMs === undefined) result = { ...result, durationMs };
+  const ended = exit.signal !== undefined ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+  log.note(`${ended} after ${durationMs} ms; ${result.success ? "succeeded" : `failed: ${result.failureReason}`}`);
+  if (keepsWorkspace(config.keepWorkspaces, result.success)) {
+    log.note(`workspace kept: ${paths.workspace} (result and prompt files in ${paths.runDir})`);
+  } else {
+    const error = await removeRunFiles(paths);
+    if (error !== undefined) {
+      logger.warn("could not remove the run's workspace", { workspace: paths.workspace, error });
+      log.note(`could not remove the workspace ${paths.workspace}: ${error.message}`);
+    }
+  }
+  await log.close();
+  return { result, stoppedFor: stopReason };
+}
+
+/** The parser's result; a parser that throws (it must not) gives a failure naming that. */
+function parse(parser: OutputParser, exit: LocalEngineExit): TaskResult {
+  let result: TaskResult;
+  try {
+    result = parser.finish(exit);
+  } catch (error) {
+    return failure(`the engine's output could not be read: ${(error as Error).message}`, exit.durationMs);
+  }
+  const problem = exit.resultFileProblem;
+  if (problem !== undefined && !result.success && !result.failureReason.includes(problem)) {
+    result = { ...result, failureReason: result.failureReason === "" ? problem : `${result.failureReason} (${problem})` };
+  }
+  return result;
+}
+
+function failure(reason: string, durationMs: number): TaskResult {
+  return { success: false, summary: "", pullRequestUrl: "", failureReason: reason, durationMs };
+}

@@ -1,0 +1,106 @@
+import { hostname } from "node:os";
+import type { Logger } from "@errand/channel-sdk";
+import type { ExecutionConfig } from "../../config/controller-config.js";
+import type { RunHandle, RunHooks, RunOutcome, RunSpec, StopReason } from "../execution-backend.js";
+import { type LocalAttachment, toRecord } from "./attachment.js";
+import { describeInvocation } from "./describe-invocation.js";
+import { engineEnv } from "./engine-env.js";
+import { finishRun } from "./finish-run.js";
+import { abandon, prepareRun } from "./prepare-run.js";
+import { bootId, processStartTime } from "./proc-stat.js";
+import { groupExists, terminateGroup } from "./process-group.js";
+import { wireOutput } from "./run-output.js";
+import { spawnEngine } from "./spawn-engine.js";
+
+/** What a local run needs from its backend. */
+export interface LocalRunContext {
+  config: ExecutionConfig["local"];
+  logger: Logger;
+  now: () => number;
+}
+
+/** How long the output pipes may stay open once the process group is gone. */
+const DRAIN_BOUND_MS = 2000;
+
+/**
+ * Starts one engine process and returns its handle once it has spawned.
+ * The process leads its own group; whatever it leaves running when it
+ * exits is stopped like a cancelled run (SIGTERM, then SIGKILL), so a run
+ * that ended has nothing left running.
+ */
+export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hooks: RunHooks): Promise<RunHandle> {
+  const { config, now } = context;
+  const logger = context.logger.child({ runId: spec.run.id, engine: spec.engine.name });
+  const prepared = await prepareRun(config, spec, logger);
+  const { paths, log, invocation, parser } = prepared;
+  log.note(`starting ${describeInvocation(invocation)} in ${paths.workspace}`);
+  let spawned;
+  try {
+    const env = engineEnv(spec.run.id, paths, invocation.env);
+    spawned = await spawnEngine({ engineName: spec.engine.name, invocation, cwd: paths.workspace, env });
+  } catch (error) {
+    await abandon(prepared, error, true);
+    throw error;
+  }
+  const startedAt = now();
+  const { child, pid } = spawned;
+  const attachment: LocalAttachment = {
+    pid,
+    pgid: pid,
+    startTime: processStartTime(pid),
+    bootId: bootId(),
+    hostname: hostname(),
+    workspace: paths.workspace,
+    resultFile: paths.result,
+    logFile: paths.log,
+  };
+  log.note(`started: pid ${pid}, process group ${pid}`);
+  const exited = new Promise<{ exitCode: number | undefined; signal: string | undefined }>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ exitCode: code ?? undefined, signal: signal ?? undefined }));
+  });
+  const output = wireOutput({ stdout: child.stdout, stderr: child.stderr }, parser, hooks, log, logger);
+
+  let stopReason: StopReason | undefined;
+  let stopping: Promise<void> | undefined;
+  let hasExited = false;
+  const terminate = async (why: string): Promise<void> => {
+    log.note(`${why}: SIGTERM to process group ${pid}`);
+    try {
+      if ((await terminateGroup(pid, config.killGraceMs)) === "killed") {
+        log.note(`processes left ${config.killGraceMs} ms after SIGTERM: SIGKILL to process group ${pid}`);
+      }
+    } catch (error) {
+      logger.error("could not signal the engine's process group", { pid, error });
+      log.note(`could not signal process group ${pid}: ${(error as Error).message}`);
+    }
+  };
+
+  const done: Promise<RunOutcome> = (async () => {
+    const exit = await exited;
+    hasExited = true;
+    const durationMs = now() - startedAt;
+    if (stopping !== undefined) await stopping;
+    else if (groupExists(pid)) await terminate("the engine exited and left processes in its group");
+    await output.drain(DRAIN_BOUND_MS);
+    return finishRun({ config, logger, log, paths, parser, exit, durationMs, stopReason });
+  })().catch(async (error: unknown) => {
+    // Only a bug gets here (finishRun never rejects); the run must still end.
+    logger.error("the run could not be finished", { error });
+    await log.close();
+    const failureReason = `internal error while finishing the run: ${(error as Error).message}`;
+    return { result: { success: false, summary: "", pullRequestUrl: "", failureReason }, stoppedFor: stopReason };
+  });
+
+  return {
+    attachment: toRecord(attachment),
+    logRef: paths.log,
+    done,
+    stop(reason) {
+      if (stopping !== undefined) return stopping;
+      if (hasExited) return done.then(() => undefined);
+      stopReason = reason;
+      stopping = terminate(`stopping (${reason})`).then(() => exited.then(() => undefined));
+      return stopping;
+    },
+  };
+}

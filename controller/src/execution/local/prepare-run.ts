@@ -1,0 +1,80 @@
+import { mkdir } from "node:fs/promises";
+import type { EngineInvocation, EngineInput, OutputParser } from "../../engines/engine.js";
+import type { ExecutionConfig } from "../../config/controller-config.js";
+import { ControllerError, ControllerErrorCode } from "../../errors.js";
+import type { RunSpec } from "../execution-backend.js";
+import { EngineStartError } from "../engine-start-error.js";
+import { openRunLog, type RunLog } from "./run-log.js";
+import { claimWorkspace, isSafeRunId, removeRunFiles, runPaths, type RunPaths, writeRunFiles } from "./run-files.js";
+import type { Logger } from "@errand/channel-sdk";
+
+/** A run ready to spawn: its files written, its log open, its command and parser made. */
+export interface PreparedRun {
+  paths: RunPaths;
+  log: RunLog;
+  invocation: EngineInvocation;
+  parser: OutputParser;
+}
+
+/**
+ * Everything before the spawn. On failure nothing is left behind but the
+ * log, which says why (so `errand runs show` can tell), and a workspace
+ * that was there before (never removed: it is not ours).
+ */
+export async function prepareRun(config: ExecutionConfig["local"], spec: RunSpec, logger: Logger): Promise<PreparedRun> {
+  const runId = spec.run.id;
+  const engineName = spec.engine.name;
+  if (!isSafeRunId(runId)) {
+    throw new ControllerError(ControllerErrorCode.Internal, `run id ${JSON.stringify(runId)} cannot be used as a file name`);
+  }
+  const paths = runPaths(config, runId);
+  let log: RunLog;
+  try {
+    await mkdir(config.logDir, { recursive: true });
+    log = await openRunLog({ path: paths.log, maxBytes: config.logMaxBytes, secret: spec.apiKey, logger });
+  } catch (error) {
+    throw new EngineStartError(`engine "${engineName}" could not be started: the run log ${paths.log} could not be created: ${(error as Error).message}`, {
+      cause: error,
+      hint: "check that execution.local.log_dir is a writable folder",
+    });
+  }
+  let claimed = false;
+  try {
+    await claimWorkspace(paths, engineName);
+    claimed = true;
+    await writeRunFiles(paths, spec.ticket, spec.prompt);
+    const input: EngineInput = {
+      ticket: spec.ticket,
+      runId,
+      prompt: spec.prompt,
+      workspace: paths.workspace,
+      files: { prompt: paths.prompt, ticket: paths.ticket, result: paths.result },
+      apiKey: spec.apiKey,
+    };
+    const invocation = fromEngine(engineName, "build its command", () => spec.engine.invocation(input));
+    const parser = fromEngine(engineName, "make its output parser", () => spec.engine.parser());
+    return { paths, log, invocation, parser };
+  } catch (error) {
+    await abandon({ paths, log }, error, claimed);
+    throw error;
+  }
+}
+
+/** Notes why the start failed in the run log, closes it, and removes what this start made. */
+export async function abandon(run: { paths: RunPaths; log: RunLog }, error: unknown, removeFiles: boolean): Promise<void> {
+  run.log.note(`could not start: ${error instanceof Error ? error.message : String(error)}`);
+  await run.log.close();
+  if (removeFiles) await removeRunFiles(run.paths);
+}
+
+function fromEngine<T>(engineName: string, what: string, make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof ControllerError) throw error;
+    throw new EngineStartError(`engine "${engineName}" could not ${what}: ${(error as Error).message}`, {
+      cause: error,
+      hint: `check the settings under engines.${engineName}`,
+    });
+  }
+}

@@ -1,0 +1,43 @@
+import { readFileSync } from "node:fs";
+
+/**
+ * When process `pid` started, in clock ticks since boot: field 22 of
+ * /proc/<pid>/stat (Linux). A pid can be reused by an unrelated process;
+ * pid plus start time (plus the boot id) cannot. Undefined when the
+ * process does not exist or /proc is not there (not Linux).
+ */
+export function processStartTime(pid: number): number | undefined {
+  const stat = readProcStat(pid);
+  if (stat === undefined) return undefined;
+  // Field 22 counts from 1 and field 2 is "(comm)", which may contain spaces
+  // and parentheses: count from the last ")" (field 3 is the first after it).
+  const value = Number(stat.fields[22 - 3]);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/** The state letter of /proc/<pid>/stat (R, S, Z, ...); undefined when the process is gone. */
+export function processState(pid: number): string | undefined {
+  return readProcStat(pid)?.fields[0];
+}
+
+/** Identifies this boot of the machine (Linux); undefined elsewhere. Start times only compare within one boot. */
+export function bootId(): string | undefined {
+  try {
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readProcStat(pid: number): { fields: string[] } | undefined {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  const close = text.lastIndexOf(")");
+  if (close < 0) return undefined;
+  return { fields: text.slice(close + 1).trim().split(" ") };
+}

@@ -1,0 +1,90 @@
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Ticket } from "@errand/channel-sdk";
+import type { ExecutionConfig } from "../../config/controller-config.js";
+import { toSpecTicket } from "../../webhook/spec-ticket.js";
+import { EngineStartError } from "../engine-start-error.js";
+
+/** Where one run's files are. The run folder is outside the workspace so the agent's checkout stays clean. */
+export interface RunPaths {
+  /** `<workspace_dir>/<run id>`: the engine's working directory. */
+  workspace: string;
+  /** `<workspace_dir>/.errand/<run id>`: prompt, ticket and result files. */
+  runDir: string;
+  prompt: string;
+  ticket: string;
+  result: string;
+  /** `<log_dir>/<run id>.log`. */
+  log: string;
+}
+
+/** Run ids become folder and file names: nothing that could climb out of them. */
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** True when `runId` is usable as a file name. */
+export function isSafeRunId(runId: string): boolean {
+  return SAFE_ID.test(runId);
+}
+
+/** The paths of run `runId` (checked with {@link isSafeRunId} first). */
+export function runPaths(config: ExecutionConfig["local"], runId: string): RunPaths {
+  const runDir = join(config.workspaceDir, ".errand", runId);
+  return {
+    workspace: join(config.workspaceDir, runId),
+    runDir,
+    prompt: join(runDir, "prompt.md"),
+    ticket: join(runDir, "ticket.json"),
+    result: join(runDir, "result.json"),
+    log: join(config.logDir, `${runId}.log`),
+  };
+}
+
+/**
+ * Creates the fresh workspace. One that exists and is not empty is
+ * refused: whatever is in it belongs to someone else, and a run must start
+ * from a clean folder.
+ */
+export async function claimWorkspace(paths: RunPaths, engineName: string): Promise<void> {
+  await createEmptyDir(paths.workspace, engineName);
+}
+
+/** Writes the run folder: the prompt and the ticket (snake_case, as the spec names its fields; without the raw event). */
+export async function writeRunFiles(paths: RunPaths, ticket: Ticket, prompt: string): Promise<void> {
+  // A run folder of the same id can only be a leftover of this run's own failed start.
+  await rm(paths.runDir, { recursive: true, force: true });
+  await mkdir(paths.runDir, { recursive: true, mode: 0o700 });
+  await writeFile(paths.prompt, prompt, { mode: 0o600 });
+  await writeFile(paths.ticket, `${JSON.stringify(toSpecTicket(ticket), null, 2)}\n`, { mode: 0o600 });
+}
+
+async function createEmptyDir(dir: string, engineName: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+    const entries = await readdir(dir);
+    if (entries.length === 0) return;
+  } catch (error) {
+    throw new EngineStartError(`engine "${engineName}": the workspace ${dir} could not be created: ${(error as Error).message}`, {
+      cause: error,
+      hint: "check that execution.local.workspace_dir is a writable folder",
+    });
+  }
+  throw new EngineStartError(`engine "${engineName}": the workspace ${dir} already exists and is not empty; a run always starts in a fresh folder`, {
+    hint: `remove ${dir} (it is left from an earlier run or made by something else) or set execution.local.workspace_dir to another folder`,
+  });
+}
+
+/** True when the workspace of a run that ended this way is kept (`execution.local.keep_workspaces`). */
+export function keepsWorkspace(policy: ExecutionConfig["local"]["keepWorkspaces"], success: boolean): boolean {
+  return policy === "always" || (policy === "on_failure" && !success);
+}
+
+/** Removes the workspace and the run folder; the log stays. Never rejects: a failure is returned for the caller to log. */
+export async function removeRunFiles(paths: Pick<RunPaths, "workspace" | "runDir">): Promise<Error | undefined> {
+  try {
+    await rm(paths.workspace, { recursive: true, force: true, maxRetries: 2 });
+    await rm(paths.runDir, { recursive: true, force: true, maxRetries: 2 });
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  }
+}

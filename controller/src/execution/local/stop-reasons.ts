@@ -1,0 +1,13 @@
+import type { StopReason } from "../execution-backend.js";
+
+/**
+ * The failure reason of a stopped run when nobody gives a better one. The
+ * loop knows more (who cancelled, the limit that was passed) and replaces
+ * these with its own text.
+ */
+export const STOP_REASON_TEXT: Readonly<Record<StopReason, string>> = {
+  cancel: "stopped: cancelled",
+  timeout: "stopped: timed out",
+  cost: "stopped: cost limit exceeded",
+  shutdown: "stopped: the controller shut down",
+};
