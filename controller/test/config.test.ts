@@ -81,7 +81,7 @@ webhook:
 
   it("requires the secret of a generic auth_mode and checks the mapping", async () => {
     expect(await problems("webhook:\n  generic:\n    auth_mode: hmac\n")).toEqual([
-      "webhook.generic.secret: is required when auth_mode is hmac; set webhook.generic.secret (a value, { env: NAME } or { file: PATH })",
+      "webhook.generic.secret: is required when auth_mode is hmac; set webhook.generic.secret (a value, { secret: NAME }, { env: NAME } or { file: PATH })",
     ]);
     expect((await problems("webhook:\n  generic:\n    auth_mode: basic\n    secret: x\n"))[0]).toContain("use one of hmac, bearer, standard_webhooks, none");
     expect((await problems("webhook:\n  generic:\n    secret: x\n"))[0]).toContain("webhook.generic.auth_mode: is missing although a secret is set");
@@ -116,7 +116,7 @@ webhook:
 
   it("tells to quote a secret that YAML read as a number or a boolean", async () => {
     expect(await problems("webhook:\n  secrets:\n    gitlab: 12345678\n")).toEqual([
-      'webhook.secrets.gitlab: is the number 12345678, not a string; quote it in the YAML file ("12345678"), or point to an environment variable or a file that holds it',
+      'webhook.secrets.gitlab: is the number 12345678, not a string; quote it in the YAML file ("12345678"), or keep it in a secret and write { secret: NAME }',
     ]);
     expect((await problems("webhook:\n  secrets:\n    slack: true\n"))[0]).toContain('is the boolean true, not a string; quote it');
   });

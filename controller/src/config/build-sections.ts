@@ -1,0 +1,70 @@
+import { join } from "node:path";
+import { collectSecretKeys, type SecretReference } from "../secrets/secret-references.js";
+import { channelLabels } from "./channel-labels.js";
+import type { ChannelEntryConfig, ExecutionConfig, GuardrailsConfig, NotificationsConfig, OpsConfig, StoreConfig, TicketingConfig } from "./controller-config.js";
+import { resolveFrom } from "./resolve-from.js";
+import type { ControllerDocument } from "./schema/controller-schema.js";
+
+/** Default SQLite file, relative to the config file's folder. */
+export const DEFAULT_STORE_PATH = join(".errand", "errand.db");
+
+/** `notifications`, with labels and the secret names of each channel. */
+export function buildNotifications(section: ControllerDocument["notifications"]): NotificationsConfig {
+  const { labels } = channelLabels(section.channels);
+  const channels: ChannelEntryConfig[] = section.channels.map((entry, index) => {
+    const refs: SecretReference[] = [];
+    collectSecretKeys(entry.config, "config", refs);
+    return {
+      label: labels[index] as string,
+      backend: entry.backend,
+      command: entry.command,
+      config: entry.config,
+      secretNames: [...new Set(refs.map((r) => r.name))],
+      index,
+    };
+  });
+  return { channels, callTimeoutMs: section.call_timeout_ms, unhealthyAfter: section.unhealthy_after, progressPerMinute: section.progress_per_minute };
+}
+
+/** `ticketing`, or undefined when tickets come from the webhook only. */
+export function buildTicketing(section: ControllerDocument["ticketing"]): TicketingConfig | undefined {
+  if (section === undefined) return undefined;
+  return { backend: section.backend, pollIntervalMs: section.poll_interval * 1000, tokenSecret: section.config.token_secret, config: section.config };
+}
+
+/** `execution`, folders made absolute. */
+export function buildExecution(section: ControllerDocument["execution"], baseDir: string): ExecutionConfig {
+  const local = section.local;
+  return {
+    backend: section.backend,
+    local: {
+      workspaceDir: resolveFrom(baseDir, local.workspace_dir),
+      logDir: resolveFrom(baseDir, local.log_dir),
+      logMaxBytes: local.log_max_bytes,
+      killGraceMs: local.kill_grace_ms,
+      keepWorkspaces: local.keep_workspaces,
+    },
+    kubernetes: section.kubernetes,
+  };
+}
+
+/** `guardrails`. */
+export function buildGuardrails(section: ControllerDocument["guardrails"]): GuardrailsConfig {
+  return {
+    maxConcurrentJobs: section.max_concurrent_jobs,
+    maxJobDurationMinutes: section.max_job_duration_minutes,
+    maxCostPerJob: section.max_cost_per_job,
+    allowedRepos: section.allowed_repos,
+  };
+}
+
+/** `store`, the SQLite path made absolute. */
+export function buildStore(section: ControllerDocument["store"], baseDir: string): StoreConfig {
+  if (section.backend === "postgres") return { backend: "postgres", urlSecret: section.url_secret as string };
+  return { backend: "sqlite", path: resolveFrom(baseDir, section.path ?? DEFAULT_STORE_PATH) };
+}
+
+/** `ops`. */
+export function buildOps(section: ControllerDocument["ops"]): OpsConfig {
+  return { host: section.host, port: section.port, shutdownGraceMs: section.shutdown_grace_seconds * 1000, logLevel: section.log_level };
+}

@@ -1,0 +1,95 @@
+import { createSecretStore } from "../secrets/secret-store.js";
+import { buildEngines } from "./build-engines.js";
+import { buildExecution, buildGuardrails, buildNotifications, buildOps, buildStore, buildTicketing } from "./build-sections.js";
+import { buildWebhookConfig } from "./build-webhook-config.js";
+import { ConfigError } from "./config-error.js";
+import type { ControllerConfig } from "./controller-config.js";
+import { issueProblems, type PathProblem, plainLocator, type ProblemLocator } from "./path-problem.js";
+import { resolveFrom } from "./resolve-from.js";
+import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
+import { type ControllerDocument, controllerSchema, SECTION_SCHEMAS } from "./schema/controller-schema.js";
+
+/** Context of {@link parseControllerConfig}. */
+export interface ParseContext {
+  /** The file the document came from (absolute); undefined for the embedded defaults. */
+  file?: string | undefined;
+  /** Folder relative paths start at: the file's, or the working folder. */
+  baseDir: string;
+  /** Environment for secrets; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Adds YAML lines to problems (see parseYamlSource); default: keys only. */
+  locate?: ProblemLocator;
+}
+
+/** A validated configuration and the warnings to show at start. */
+export interface LoadedControllerConfig {
+  config: ControllerConfig;
+  warnings: string[];
+}
+
+/**
+ * Validates a whole errand.yaml document (plain values; null for an empty
+ * file) against the one schema, applies defaults, resolves paths and the
+ * webhook signing secrets. Throws one {@link ConfigError} listing every
+ * problem. Named secrets (`*_secret` keys) are resolved later, by resolveSecrets.
+ */
+export function parseControllerConfig(document: unknown, ctx: ParseContext): LoadedControllerConfig {
+  const locate = ctx.locate ?? plainLocator;
+  const env = ctx.env ?? process.env;
+  if (document !== null && document !== undefined && (typeof document !== "object" || Array.isArray(document))) {
+    throw new ConfigError([{ key: "(top level)", message: "is not a mapping", fix: "start the file with top-level keys such as webhook: and engines:" }], ctx.file);
+  }
+  const root = (document ?? {}) as Record<string, unknown>;
+  const problems: PathProblem[] = [];
+  const warnings: string[] = [];
+  const parsed = controllerSchema.safeParse(root, { reportInput: true });
+  if (!parsed.success) problems.push(...issueProblems(parsed.error.issues));
+  // Sections that are valid on their own still get their cross-checks when another section is broken.
+  const doc = parsed.success ? parsed.data : sectionsThatParse(root);
+
+  const secretsDir = resolveFrom(ctx.baseDir, doc.secrets?.dir);
+  const store = createSecretStore({ env, dir: secretsDir });
+  const values = resolveWebhookSecrets(root.webhook, { env, baseDir: ctx.baseDir, store }, problems, warnings);
+  const webhook = doc.webhook && buildWebhookConfig(doc.webhook, values, "controller", problems, warnings);
+  const engines = doc.engines && buildEngines(doc.engines, ctx.baseDir, problems);
+  if (engines !== undefined && Object.keys(engines.byName).length === 0 && doc.engines !== undefined) {
+    const inputs = [webhook?.enabled ? "the webhook" : undefined, root.ticketing != null ? "ticketing" : undefined].filter(Boolean);
+    if (inputs.length > 0) {
+      problems.push({
+        path: ["engines"],
+        message: `has no engine, but tickets can arrive (from ${inputs.join(" and ")})`,
+        fix: "add an engine, e.g. engines: { claude_code: { auth: { api_key_secret: anthropic-api-key } } } or a command engine",
+      });
+    }
+  }
+  if (doc.guardrails?.allowed_repos.length === 0) {
+    warnings.push("guardrails.allowed_repos is empty: runs may target every repository; list the repositories (or globs) agents may work on");
+  }
+  if (problems.length > 0 || !parsed.success || webhook === undefined || engines === undefined) {
+    throw new ConfigError(problems.map(locate), ctx.file);
+  }
+  const d = parsed.data;
+  const config: ControllerConfig = {
+    file: ctx.file,
+    webhook,
+    notifications: buildNotifications(d.notifications),
+    pluginsDir: resolveFrom(ctx.baseDir, d.plugins.dir),
+    ticketing: buildTicketing(d.ticketing),
+    engines,
+    execution: buildExecution(d.execution, ctx.baseDir),
+    guardrails: buildGuardrails(d.guardrails),
+    store: buildStore(d.store, ctx.baseDir),
+    ops: buildOps(d.ops),
+    secrets: { dir: secretsDir },
+  };
+  return { config, warnings };
+}
+
+function sectionsThatParse(root: Record<string, unknown>): Partial<ControllerDocument> {
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(SECTION_SCHEMAS)) {
+    const result = schema.safeParse(root[name]);
+    if (result.success) out[name] = result.data;
+  }
+  return out as Partial<ControllerDocument>;
+}

@@ -1,0 +1,30 @@
+import type * as z from "zod";
+import { enginesSchema } from "./engines-schema.js";
+import { optionalSection, section, withDefaults } from "./kit.js";
+import { notificationsSection } from "./notifications-schema.js";
+import { executionSchema, guardrailsSchema, opsSchema, pluginsSchema, secretsSchema, storeSchema } from "./runtime-schemas.js";
+import { ticketingSchema } from "./ticketing-schema.js";
+import { webhookSchema } from "./webhook-schema.js";
+
+/** Each top-level section of errand.yaml and its schema, in the order the docs list them. */
+export const SECTION_SCHEMAS = {
+  webhook: withDefaults(webhookSchema),
+  notifications: notificationsSection,
+  ticketing: optionalSection(ticketingSchema),
+  engines: withDefaults(enginesSchema),
+  execution: withDefaults(executionSchema),
+  guardrails: withDefaults(guardrailsSchema),
+  store: withDefaults(storeSchema),
+  ops: withDefaults(opsSchema),
+  plugins: withDefaults(pluginsSchema),
+  secrets: withDefaults(secretsSchema),
+};
+
+/** The whole errand.yaml: one schema, every key known. */
+export const controllerSchema = section(SECTION_SCHEMAS, { fix: "start the file with a top-level key such as webhook: or engines:" }).meta({
+  title: "errand.yaml",
+  description: "Configuration of the Errand controller (docs/configuration.md).",
+});
+
+/** errand.yaml as validated, before paths, labels and secrets are resolved. */
+export type ControllerDocument = z.output<typeof controllerSchema>;

@@ -1,0 +1,84 @@
+import * as z from "zod";
+import { secretNameProblem } from "../../secrets/secret-name.js";
+import { channelLabels } from "../channel-labels.js";
+import { say } from "../problem-codec.js";
+import { errorFor, section, show, text, whole, withDefaults } from "./kit.js";
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+const NAME_FIX = "use letters, digits, '.', '_' and '-' (at most 63), e.g. chat_a or team-alerts";
+
+/** Problems of the `*_secret` keys at any depth of a channel's `config`. */
+function checkSecretKeys(value: unknown, path: PropertyKey[], ctx: z.RefinementCtx): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => checkSecretKeys(item, [...path, i], ctx));
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  for (const [key, inner] of Object.entries(value)) {
+    if (!key.endsWith("_secret")) {
+      checkSecretKeys(inner, [...path, key], ctx);
+      continue;
+    }
+    const problem =
+      typeof inner === "string"
+        ? secretNameProblem(inner)
+        : { message: `must be the name of a secret, got ${show(inner)}`, fix: "write the secret's name, e.g. chat-a-token (keys ending in _secret name secrets)" };
+    if (problem !== undefined) ctx.addIssue({ code: "custom", path: [...path, key], input: inner, message: say(problem.message, problem.fix) });
+  }
+}
+
+const channelConfig = z
+  .record(z.string(), z.unknown(), { error: errorFor(() => "must be a mapping", "write config: with the channel's keys below it") })
+  .superRefine((config, ctx) => checkSecretKeys(config, [], ctx))
+  .meta({
+    description: "The channel's own settings, handed over in the Handshake. Keys ending in `_secret` name secrets; the controller resolves them at start and hands the values over.",
+    patternProperties: { "_secret$": { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$" } },
+  });
+
+const channel = section(
+  {
+    backend: text({ pattern: NAME, fix: NAME_FIX }).meta({
+      description: "The channel: a built-in (`chat_a`, `chat_b`), an installed plugin's channel name, or the name a `command` plugin reports.",
+    }),
+    name: text({ pattern: NAME, fix: NAME_FIX }).optional().meta({
+      description: "Label in logs and metrics. Default: the backend; a repeated backend gets `backend#2`, `backend#3`, ... in file order.",
+    }),
+    command: z
+      .array(text(), { error: errorFor((input) => `must be a list of strings, got ${show(input)}`, "write the executable and its arguments, e.g. [node, ./my-channel.js]") })
+      .min(1, { error: say("is an empty list", "write the executable and its arguments, e.g. [node, ./my-channel.js]") })
+      .optional()
+      .meta({ description: "An explicit plugin executable and its arguments (any language)." }),
+    config: channelConfig.nullish().transform((v) => v ?? {}),
+  },
+  { fix: "write each channel as a mapping with backend: and config:" },
+);
+
+/** The `notifications` section: chat channels and how they are called. */
+export const notificationsSchema = section({
+  channels: z
+    .array(channel, { error: errorFor(() => "must be a list of channels", "write channels: with one '- backend: ...' entry per channel") })
+    .default([])
+    .superRefine((entries, ctx) => {
+      for (const [first, later] of channelLabels(entries).clashes) {
+        const named = entries[later]?.name !== undefined;
+        ctx.addIssue({
+          code: "custom",
+          path: [later, named ? "name" : "backend"],
+          input: entries[later],
+          message: say(
+            `gives the label ${JSON.stringify(channelLabels(entries).labels[later])}, which notifications.channels[${first}] already has`,
+            `give notifications.channels[${first}] and notifications.channels[${later}] different names`,
+          ),
+        });
+      }
+    })
+    .meta({ description: "Chat channels; every channel receives every event (spec 1.5)." }),
+  call_timeout_ms: whole(100, 5000, 5000)
+    .default(5000)
+    .meta({ description: "Bound of each notification call, in ms (spec 8: under 5 s). A call that takes longer counts as failed." }),
+  unhealthy_after: whole(1, 1000, 3).default(3).meta({ description: "Consecutive failures after which a channel is marked unhealthy." }),
+  progress_per_minute: whole(0, 60, 6).default(6).meta({ description: "Progress messages per run per minute at most (0: none)." }),
+}).meta({ description: "Notification channels (spec 2.5)." });
+
+/** `notifications` with defaults. */
+export const notificationsSection = withDefaults(notificationsSchema);

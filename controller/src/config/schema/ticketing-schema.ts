@@ -1,0 +1,84 @@
+import * as z from "zod";
+import { say } from "../problem-codec.js";
+import { duration } from "./duration-schema.js";
+import { errorFor, section, show, text, textList } from "./kit.js";
+import { secretName } from "./secret-name-schema.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const common = () => ({
+  token_secret: secretName("Name of the secret holding the tracker's API token (spec 5.6: never the token itself)."),
+  labels: textList().default([]).meta({ description: "Trigger labels: an issue must carry them to be picked up." }),
+  exclude_labels: textList().default([]).meta({ description: "Issues carrying any of these labels are skipped." }),
+});
+
+const stateName = (description: string) => text({ fix: "write the state's exact name (case-sensitive)" }).meta({ description });
+
+const trackerA = section({
+  ...common(),
+  team_id: z
+    .string({ error: errorFor((input) => `must be the team's UUID, got ${show(input)}`, "copy the team's id (a UUID) from the tracker's team settings") })
+    .regex(UUID, {
+      error: errorFor(
+        (input) => `${show(input)} is not a team UUID${typeof input === "string" && !/^[0-9a-f-]+$/i.test(input) ? " (it looks like the team's name)" : ""}`,
+        "use the team's id, a UUID such as 9cfb482a-81e3-4154-b5b9-2c805e70a02d, not its name or key; the tracker shows it in the team's settings and returns it from its API's teams query",
+      ),
+    })
+    .meta({ description: "Tracker A team UUID (not the team's name)." }),
+  state_filter: stateName("Exact workflow state name to poll; issues in other states are ignored.").optional(),
+});
+
+const codehostA = section({
+  ...common(),
+  owner: text({ fix: "write the repository owner (user or organisation)" }).meta({ description: "Repository owner." }),
+  repo: text({ fix: "write the repository name" }).meta({ description: "Repository name." }),
+});
+
+const workflow = section({
+  trigger_state: stateName("State that triggers a run."),
+  in_progress_state: stateName("State the story is moved to when the run starts."),
+});
+
+const trackerB = section({
+  ...common(),
+  workflow_state_name: stateName("State that triggers a run (or use workflows[]).").optional(),
+  in_progress_state_name: stateName("State the story is moved to when a run starts (or use workflows[]).").optional(),
+  completed_state_name: stateName("State the story is moved to when the agent succeeds; unset: unchanged.").optional(),
+  owner_mention_name: text({ fix: "write the mention name of the user stories are assigned to" }).meta({
+    description: "Stories assigned to this mention name are picked up.",
+  }),
+  workflows: z
+    .array(workflow, { error: errorFor(() => "must be a list", "write workflows: with '- trigger_state: ...' entries") })
+    .min(1, { error: say("is an empty list", "add at least one workflow, or remove the key") })
+    .optional()
+    .meta({ description: "Several trigger / in-progress state pairs, in place of the two single names." }),
+}).superRefine((config, ctx) => {
+  const single = config.workflow_state_name !== undefined || config.in_progress_state_name !== undefined;
+  if (config.workflows !== undefined && single) {
+    ctx.addIssue({ code: "custom", path: ["workflows"], input: config.workflows, message: say("is set beside workflow_state_name / in_progress_state_name", "use either workflows[] or the two single names") });
+  } else if (config.workflows === undefined) {
+    for (const key of ["workflow_state_name", "in_progress_state_name"] as const) {
+      if (config[key] === undefined) ctx.addIssue({ code: "custom", path: [key], input: undefined, message: say("is required", "write the state's exact name, or list the states in workflows[]") });
+    }
+  }
+});
+
+const pollInterval = duration(1, 86_400, 30)
+  .default(30)
+  .meta({ description: "Seconds between polls: a number of seconds or a duration such as `30s`, `2m`, `1h` (spec 1.2: default 30 s)." });
+
+const BACKENDS = ["tracker_a", "tracker_b", "codehost_a"] as const;
+const branch = <B extends (typeof BACKENDS)[number], C extends z.ZodType>(backend: B, config: C) =>
+  section({ backend: z.literal(backend).meta({ description: "Ticket source." }), poll_interval: pollInterval, config }, { fix: "write ticketing: with backend, poll_interval and config below it" });
+
+/** The `ticketing` section: where tickets are polled from (spec 2.5). */
+export const ticketingSchema = z
+  .discriminatedUnion("backend", [branch("tracker_a", trackerA), branch("tracker_b", trackerB), branch("codehost_a", codehostA)], {
+    error: (iss: { input?: unknown; code?: string }) => {
+      const input = iss.input as { backend?: unknown } | null | undefined;
+      if (typeof input !== "object" || input === null) return say("must be a mapping", "write ticketing: with backend, poll_interval and config below it");
+      if (input.backend === undefined) return say("is required", `write backend: with one of ${BACKENDS.join(", ")}`);
+      return say(`is ${show(input.backend)}`, `use one of ${BACKENDS.join(", ")}`);
+    },
+  })
+  .meta({ description: "Ticket polling (spec 2.5); unset: tickets come from the webhook only." });

@@ -1,0 +1,89 @@
+import * as z from "zod";
+import { say } from "../problem-codec.js";
+import { SECRET_KEY_ALIASES, type SecretSourceId, WEBHOOK_DEFAULTS } from "../webhook-config.js";
+import { errorFor, flag, optionalSection, section, show, text, whole, withDefaults } from "./kit.js";
+import { genericSchema } from "./generic-schema.js";
+import { secretRef } from "./secret-ref-schema.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const T = WEBHOOK_DEFAULTS.timeouts;
+const SOURCE_NAMES: Record<SecretSourceId, string> = { codehost_a: "code host A", codehost_b: "code host B", tracker_b: "tracker B", chat_a: "chat A" };
+
+function secretsShape() {
+  const shape: Record<string, ReturnType<typeof secretRef>> = {};
+  for (const [source, alias] of Object.entries(SECRET_KEY_ALIASES) as Array<[SecretSourceId, string]>) {
+    shape[source] = secretRef(`Signing secret of ${SOURCE_NAMES[source]}; its route is served only when set${source === "tracker_b" ? " (or with tracker_b.allow_unsigned)" : ""}.`);
+    shape[alias] = secretRef(`Vendor name of \`${source}\` (give one of the two).`);
+  }
+  return z.object(shape).partial().shape;
+}
+
+const secrets = section(secretsShape(), {
+  unknown: (name, known) => ({
+    message: "is not a known source",
+    fix: name === "generic" ? "put the generic secret at webhook.generic.secret" : `use one of ${known.join(", ")}`,
+  }),
+  fix: "write secrets: with one key per source below it",
+}).meta({ description: "Per-source signing secrets (spec 2.5). Each is inline, `{ secret: NAME }`, `{ env: NAME }` or `{ file: PATH }`." });
+
+const ms = (fallback: number, description: string) => whole(1, DAY_MS, fallback).default(fallback).meta({ description });
+
+const timeouts = section({
+  headers_ms: ms(T.headersMs, "Time a client has to send all request headers."),
+  request_ms: ms(T.requestMs, "Time a client has to send the whole request."),
+  keep_alive_ms: ms(T.keepAliveMs, "Idle time after which a keep-alive connection is closed."),
+  handler_ms: ms(T.handlerMs, "Time the ticket handler has before the request gets 503."),
+  shutdown_ms: ms(T.shutdownMs, "Time in-flight requests have to finish on shutdown."),
+}).superRefine((t, ctx) => {
+  if (t.headers_ms > t.request_ms) ctx.addIssue({ code: "custom", path: ["headers_ms"], input: t.headers_ms, message: say("is longer than request_ms", "make headers_ms at most request_ms") });
+});
+
+const stateIdError = errorFor((input) => `must be a workflow state id (a whole number), got ${show(input)}`, "copy the numeric id of the target workflow state");
+const stateId = z
+  .union([z.number({ error: stateIdError }).int({ error: stateIdError }).nonnegative({ error: stateIdError }), z.string({ error: stateIdError }).regex(/^\d+$/, { error: stateIdError })], {
+    error: stateIdError,
+  })
+  .meta({ description: "Tracker B: forward only story updates that move to this workflow state id (spec 4.4)." });
+
+/** The `webhook` section: the inbound webhook server (spec 2.5, 4, 5). */
+export const webhookSchema = section({
+  enabled: flag()
+    .meta({ description: "Turns the webhook server on. Unset: on when at least one source is configured (a secret, `generic`, or `tracker_b.allow_unsigned`)." })
+    .optional(),
+  host: text().default(WEBHOOK_DEFAULTS.host).meta({ description: "Address the webhook server binds." }),
+  port: whole(0, 65535, WEBHOOK_DEFAULTS.port).default(WEBHOOK_DEFAULTS.port).meta({ description: "TCP port of the webhook server (0 picks a free one)." }),
+  path_prefix: z
+    .literal("/webhooks", { error: errorFor(() => "is fixed at /webhooks", "remove the key or set it to /webhooks") })
+    .default("/webhooks")
+    .meta({ description: "Base path of all routes; fixed (spec 2.5)." }),
+  secrets: optionalSection(secrets),
+  shortcut_target_state_id: stateId.optional(),
+  tracker_b: withDefaults(section({
+    allow_unsigned: flag()
+      .default(false)
+      .meta({ description: "Serve the tracker B route without a signing secret. The controller serves it unsigned only when this is true." }),
+  })).meta({ description: "Tracker B route settings." }),
+  generic: optionalSection(genericSchema),
+  max_body_bytes: whole(1024, 64 * 1024 * 1024, WEBHOOK_DEFAULTS.maxBodyBytes)
+    .default(WEBHOOK_DEFAULTS.maxBodyBytes)
+    .meta({ description: "Largest request body accepted, in bytes (413 beyond)." }),
+  max_header_bytes: whole(4096, 256 * 1024, WEBHOOK_DEFAULTS.maxHeaderBytes)
+    .default(WEBHOOK_DEFAULTS.maxHeaderBytes)
+    .meta({ description: "Largest request head accepted, in bytes (431 beyond)." }),
+  timeouts: withDefaults(timeouts).meta({ description: "Time limits of the webhook server, in milliseconds." }),
+  dedupe: withDefaults(section({
+    max_entries: whole(1, 10_000_000, WEBHOOK_DEFAULTS.dedupe.maxEntries)
+      .default(WEBHOOK_DEFAULTS.dedupe.maxEntries)
+      .meta({ description: "Delivery ids remembered by `errand webhook serve` (the controller keeps them in its store)." }),
+    ttl_seconds: whole(1, 30 * 86400, WEBHOOK_DEFAULTS.dedupe.ttlSeconds)
+      .default(WEBHOOK_DEFAULTS.dedupe.ttlSeconds)
+      .meta({ description: "How long a delivery id is remembered, in seconds." }),
+  })).meta({ description: "Redelivery detection by delivery id." }),
+  metrics: flag().default(WEBHOOK_DEFAULTS.metrics).meta({ description: "Serve Prometheus metrics at GET /metrics on the webhook port." }),
+  shortcut: optionalSection(section({ secret: secretRef("Deprecated: use webhook.secrets.tracker_b.").optional() })).meta({
+    description: "Deprecated spelling of the tracker B secret (`webhook.shortcut.secret`).",
+  }),
+}).meta({ description: "The inbound webhook server (spec 2.5, 4, 5)." });
+
+/** The `webhook` section as validated (secrets still as written). */
+export type WebhookSection = z.output<typeof webhookSchema>;
