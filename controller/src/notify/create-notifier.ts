@@ -1,0 +1,165 @@
+import { type Ticket, toChannelError } from "@errand/channel-sdk";
+import { NotFoundError } from "../errors.js";
+import type { RunEvent, RunObserver } from "../runs/run-event.js";
+import { createBackoff } from "./backoff.js";
+import { ChannelSetupError, type ChannelSetupProblem } from "./channel-setup-error.js";
+import { type ChannelSlot, createChannelSlots } from "./channel-slots.js";
+import { describeSource } from "./channel-source.js";
+import { CHECK_TICKET, checkMessage } from "./check-notification.js";
+import { describeEntry } from "./describe-entry.js";
+import { type Delivery, deliver } from "./deliver.js";
+import { createMaskingLogger } from "./masking-logger.js";
+import { createNotifierMetrics } from "./notifier-metrics.js";
+import { checkNotifierOptions } from "./notifier-options.js";
+import type { ChannelStatus, CheckResult, Notifier, NotifierHealth, NotifierOptions } from "./notifier-types.js";
+import { createProgressGate } from "./progress-gate.js";
+
+/**
+ * Creates the notifier: every configured channel told about every run
+ * event (spec 1.3-1.5, 6.2, 7), concurrently, each call bounded by
+ * `callTimeoutMs`, never retried, never able to hold the loop. Plugins are
+ * started once by `start()` and restarted after a crash.
+ */
+export function createNotifier(options: NotifierOptions): Notifier {
+  const settings = checkNotifierOptions(options);
+  const logger = createMaskingLogger(options.logger.child({ component: "notifier" }), Object.values(options.secrets));
+  const metrics = createNotifierMetrics(options.registry);
+  const { slots, problems } = createChannelSlots({
+    channels: options.channels,
+    secrets: options.secrets,
+    logger,
+    metrics,
+    backoff: createBackoff(settings.backoff),
+    unhealthyAfter: settings.unhealthyAfter,
+    startTimeoutMs: settings.startTimeoutMs,
+    pluginsDir: options.pluginsDir,
+    controllerDir: options.controllerDir,
+  });
+  const shutdown = new AbortController();
+  const context = { timeoutMs: settings.callTimeoutMs, metrics };
+  /** Deliveries not awaited by a caller (held progress messages), so close() can wait for them. */
+  const detached = new Set<Promise<void>>();
+  let starting: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
+
+  const fanOut = async (delivery: Delivery, signal: AbortSignal | undefined): Promise<void> => {
+    const combined = signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
+    await Promise.all(slots.map((slot) => deliver(slot, delivery, context, combined)));
+  };
+  const progress = (run: { id: string }, ticket: Ticket, message: string): Delivery => ({
+    operation: "notify",
+    runId: run.id,
+    ticketId: ticket.id,
+    invoke: (channel, o) => channel.notify(message, ticket, o),
+  });
+  const gate = createProgressGate<{ ticket: Ticket; message: string }>({
+    perMinute: settings.progressPerMinute,
+    flush: (runId, held) => {
+      if (shutdown.signal.aborted) return;
+      const sent = fanOut(progress({ id: runId }, held.ticket, held.message), undefined);
+      detached.add(sent);
+      void sent.finally(() => detached.delete(sent));
+    },
+  });
+
+  const observe = async (event: RunEvent, signal: AbortSignal): Promise<void> => {
+    if (shutdown.signal.aborted || slots.length === 0) return;
+    const { run, ticket } = event;
+    try {
+      if (event.type === "started") {
+        const engine = event.engine;
+        await fanOut({ operation: "notify_start", runId: run.id, ticketId: ticket.id, invoke: (channel, o) => channel.notifyStart(ticket, { ...o, engine }) }, signal);
+      } else if (event.type === "progress") {
+        if (gate.offer(run.id, { ticket, message: event.message })) await fanOut(progress(run, ticket, event.message), signal);
+      } else {
+        gate.finish(run.id);
+        const result = event.result;
+        await fanOut({ operation: "notify_complete", runId: run.id, ticketId: ticket.id, invoke: (channel, o) => channel.notifyComplete(ticket, result, o) }, signal);
+      }
+    } catch (error) {
+      // deliver() never rejects; this guards the promise the loop awaits against a bug all the same.
+      logger.error("notifier failed to handle a run event", { event: event.type, run_id: run.id, error: toChannelError(error) });
+    }
+  };
+
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      shutdown.abort(new Error("the notifier is closing"));
+      gate.close();
+      // Each channel's close waits for its own start in progress and stops what it started.
+      await Promise.allSettled([...detached, ...slots.map((slot) => slot.supervised.close())]);
+    })();
+    return closing;
+  };
+
+  const observer: RunObserver = { name: "notifications", observe, close };
+
+  return {
+    observer,
+    start() {
+      starting ??= startAll(slots, problems);
+      return starting;
+    },
+    list: () => slots.map(statusOf),
+    async check(label) {
+      const targets = label === undefined ? slots : slots.filter((s) => s.entry.label === label);
+      if (targets.length === 0 && label !== undefined) {
+        throw new NotFoundError(`no notification channel is labelled "${label}"`, { hint: `configured channels: ${slots.map((s) => s.entry.label).join(", ") || "none"}` });
+      }
+      const message = checkMessage();
+      const delivery: Delivery = { operation: "notify", runId: `check-${Date.now()}`, ticketId: CHECK_TICKET.id, invoke: (channel, o) => channel.notify(message, CHECK_TICKET, o) };
+      return Promise.all(
+        targets.map(async (slot): Promise<CheckResult> => {
+          const report = await deliver(slot, delivery, context, shutdown.signal);
+          const error = report.error && { code: report.error.code, message: report.error.message, hint: report.error.hint };
+          return { label: slot.entry.label, backend: slot.entry.backend, ok: report.outcome === "ok", durationMs: Math.round(report.durationMs), ...(error ? { error } : {}) };
+        }),
+      );
+    },
+    health() {
+      const channels: NotifierHealth["channels"] = {};
+      for (const slot of slots) {
+        const { healthy, consecutiveFailures, lastFailure } = slot.health;
+        channels[slot.entry.label] = { healthy, state: slot.supervised.state, consecutiveFailures, lastFailure };
+      }
+      return { status: slots.every((s) => s.health.healthy) ? "ok" : "degraded", channels };
+    },
+    close,
+  };
+}
+
+/** Starts every channel in parallel; configuration problems (all of them) stop everything and reject. */
+async function startAll(slots: ChannelSlot[], resolveProblems: ChannelSetupProblem[]): Promise<void> {
+  const problems = [...resolveProblems];
+  if (problems.length === 0) {
+    const outcomes = await Promise.allSettled(slots.map((slot) => slot.supervised.start()));
+    outcomes.forEach((outcome, i) => {
+      if (outcome.status === "fulfilled") return;
+      const error = toChannelError(outcome.reason);
+      const entry = slots[i]!.entry;
+      problems.push({ entry: describeEntry(entry), label: entry.label, message: error.message, fix: error.hint ?? "check the entry's config against the channel's documentation", channelCode: error.code });
+    });
+  }
+  if (problems.length === 0) return;
+  await Promise.allSettled(slots.map((slot) => slot.supervised.close()));
+  throw new ChannelSetupError(problems.sort((a, b) => a.entry.localeCompare(b.entry, "en", { numeric: true })));
+}
+
+function statusOf(slot: ChannelSlot): ChannelStatus {
+  const { supervised, health, entry, source } = slot;
+  return {
+    label: entry.label,
+    backend: entry.backend,
+    source: { kind: source.kind, where: describeSource(source), ...(source.kind === "command" ? {} : { packageName: source.packageName }) },
+    state: supervised.state,
+    name: supervised.identity?.name,
+    version: supervised.identity?.version,
+    interfaceVersion: supervised.identity?.interfaceVersion,
+    pid: supervised.state === "up" ? supervised.pid : undefined,
+    healthy: health.healthy,
+    consecutiveFailures: health.consecutiveFailures,
+    restarts: supervised.restarts,
+    lastFailure: health.lastFailure,
+    lastSuccessAt: health.lastSuccessAt,
+  };
+}

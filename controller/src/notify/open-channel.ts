@@ -1,0 +1,70 @@
+import { type Channel, connectChannel, ErrorCode, InvalidConfigError, type Logger } from "@errand/channel-sdk";
+import type { ChannelEntryConfig } from "../config/controller-config.js";
+import type { ChannelSource } from "./channel-source.js";
+
+/** What {@link createChannelOpener} needs besides the entry. */
+export interface OpenerOptions {
+  entry: ChannelEntryConfig;
+  source: ChannelSource;
+  /** The entry's own secrets, by name: sent in the Handshake, masked in logs. */
+  secrets: Record<string, string>;
+  /** The channel's logger; plugin stderr lines land here. */
+  logger: Logger;
+  startTimeoutMs: number;
+  hostVersion: string;
+}
+
+/**
+ * Errors that say the configuration is wrong, not that a start was
+ * unlucky: reported at start-up and never retried. Anything else (a plugin
+ * that crashed or hung while starting) is retried by the supervisor.
+ */
+const SETUP_CODES: ReadonlySet<string> = new Set([
+  ErrorCode.InvalidConfig,
+  ErrorCode.InvalidArgument,
+  ErrorCode.VersionMismatch,
+  ErrorCode.Unauthenticated,
+  ErrorCode.PermissionDenied,
+  ErrorCode.NotFound,
+]);
+
+/** True when a failed start is a configuration problem (see {@link SETUP_CODES}). */
+export function isSetupFailure(error: unknown): boolean {
+  return SETUP_CODES.has((error as { code?: unknown })?.code as string);
+}
+
+/**
+ * Returns a function that starts the entry's channel: in-process for a
+ * built-in, as a plugin process otherwise. Each call starts a fresh
+ * instance (the supervisor calls it again after a crash). A channel that
+ * reports a name other than the entry's backend is closed and refused: the
+ * executable is not the channel the entry was written for, and its config
+ * and secrets were meant for another.
+ */
+export function createChannelOpener(options: OpenerOptions): () => Promise<Channel> {
+  const { entry, source, secrets, logger } = options;
+  const start = (): Promise<Channel> => {
+    if (source.kind === "builtin") return source.builtin.load({ config: entry.config, secrets, logger });
+    return connectChannel({
+      command: source.command,
+      args: source.args,
+      cwd: source.kind === "package" ? source.dir : undefined,
+      config: entry.config,
+      secrets,
+      logger,
+      startTimeoutMs: options.startTimeoutMs,
+      hostName: "errand-controller",
+      hostVersion: options.hostVersion,
+    });
+  };
+  return async () => {
+    const channel = await start();
+    if (channel.name === entry.backend) return channel;
+    await channel.close();
+    const fix =
+      source.kind === "package"
+        ? `the package ${source.packageName} declares errand.channel "${entry.backend}" but serves "${channel.name}"; reinstall a fixed release (npx channel lint shows the mismatch)`
+        : `set backend: ${channel.name} if this is the plugin you meant, or point command at the "${entry.backend}" plugin`;
+    throw new InvalidConfigError(`the plugin reports the channel name "${channel.name}", not "${entry.backend}"`, { hint: fix });
+  };
+}
