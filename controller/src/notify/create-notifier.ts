@@ -152,6 +152,7 @@ function statusOf(slot: ChannelSlot): ChannelStatus {
     backend: entry.backend,
     source: { kind: source.kind, where: describeSource(source), ...(source.kind === "command" ? {} : { packageName: source.packageName }) },
     state: supervised.state,
+    downReason: supervised.state === "down" ? supervised.downReason : undefined,
     name: supervised.identity?.name,
     version: supervised.identity?.version,
     interfaceVersion: supervised.identity?.interfaceVersion,

@@ -45,6 +45,8 @@ export interface ChannelStatus {
   backend: string;
   source: ChannelSourceInfo;
   state: ChannelState;
+  /** Why it is down (its exit, or why its last start failed); undefined while up. */
+  downReason: string | undefined;
   /** From the channel's last successful start (its Handshake for plugins). */
   name: string | undefined;
   version: string | undefined;

@@ -35,7 +35,7 @@ export class SupervisedChannel {
   identity: ChannelIdentity | undefined;
   restarts = 0;
   /** Why the channel is down: its exit or its last failed start. */
-  private downReason: string | undefined;
+  downReason: string | undefined;
   private channel: Channel | undefined;
   private attempt = 0;
   private upSince = 0;

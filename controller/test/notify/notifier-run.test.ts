@@ -106,3 +106,26 @@ describe("one backend twice", () => {
     expect(logger.records).toContainEqual(expect.objectContaining({ msg: "a plain line the plugin wrote on stderr", channel: "room-a", stream: "stderr" }));
   });
 });
+
+describe("progress rate limiting", () => {
+  it("sends a chatty run's first progress at once and the latest of the burst when the interval allows", async () => {
+    const record = recordFile();
+    notifier = createNotifier({ channels: [testChannelEntry(0, record.path)], secrets: {}, logger: captureLogger(), registry: new Registry(), progressPerMinute: 60 });
+    await notifier.start();
+    for (const n of [1, 2, 3, 4, 5]) await notifier.observer.observe(events.progress(`step ${n}`), NEVER);
+    for (let i = 0; i < 200 && record.entries().length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    await notifier.observer.observe(events.finished(), NEVER);
+    expect(record.entries().map((e) => e.message ?? e.kind)).toEqual(["step 1", "step 5", "notifyComplete"]);
+  });
+
+  it("drops a held progress message once the run finished", async () => {
+    const record = recordFile();
+    notifier = createNotifier({ channels: [testChannelEntry(0, record.path)], secrets: {}, logger: captureLogger(), registry: new Registry(), progressPerMinute: 1 });
+    await notifier.start();
+    await notifier.observer.observe(events.progress("first"), NEVER);
+    await notifier.observer.observe(events.progress("held, then stale"), NEVER);
+    await notifier.observer.observe(events.finished(), NEVER);
+    await notifier.close();
+    expect(record.entries().map((e) => e.message ?? e.kind)).toEqual(["first", "notifyComplete"]);
+  });
+});
