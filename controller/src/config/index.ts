@@ -1,6 +1,7 @@
 export * from "./config-error.js";
 export * from "./controller-config.js";
 export * from "./controller-config-json-schema.js";
+export * from "./find-config-file.js";
 export * from "./load-config.js";
 export * from "./load-controller-config.js";
 export * from "./mask-config.js";

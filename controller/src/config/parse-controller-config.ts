@@ -1,10 +1,10 @@
 import { createSecretStore } from "../secrets/secret-store.js";
-import { buildEngines } from "./build-engines.js";
+import { buildEngines, readPromptTemplates } from "./build-engines.js";
 import { buildExecution, buildGuardrails, buildNotifications, buildOps, buildStore, buildTicketing } from "./build-sections.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
 import type { ControllerConfig } from "./controller-config.js";
-import { issueProblems, type PathProblem, plainLocator, type ProblemLocator } from "./path-problem.js";
+import { inFileOrder, issueProblems, type PathProblem, plainLocator, type ProblemLocator } from "./path-problem.js";
 import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { type ControllerDocument, controllerSchema, SECTION_SCHEMAS } from "./schema/controller-schema.js";
@@ -51,7 +51,8 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   const store = createSecretStore({ env, dir: secretsDir });
   const values = resolveWebhookSecrets(root.webhook, { env, baseDir: ctx.baseDir, store }, problems, warnings);
   const webhook = doc.webhook && buildWebhookConfig(doc.webhook, values, "controller", problems, warnings);
-  const engines = doc.engines && buildEngines(doc.engines, ctx.baseDir, problems);
+  const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
+  const engines = doc.engines && buildEngines(doc.engines, templates);
   if (engines !== undefined && Object.keys(engines.byName).length === 0 && doc.engines !== undefined) {
     const inputs = [webhook?.enabled ? "the webhook" : undefined, root.ticketing != null ? "ticketing" : undefined].filter(Boolean);
     if (inputs.length > 0) {
@@ -66,7 +67,7 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     warnings.push("guardrails.allowed_repos is empty: runs may target every repository; list the repositories (or globs) agents may work on");
   }
   if (problems.length > 0 || !parsed.success || webhook === undefined || engines === undefined) {
-    throw new ConfigError(problems.map(locate), ctx.file);
+    throw new ConfigError(inFileOrder(problems.map(locate)), ctx.file);
   }
   const d = parsed.data;
   const config: ControllerConfig = {

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { createSecretStore } from "../secrets/secret-store.js";
 import { ConfigError } from "./config-error.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
-import { issueProblems, type PathProblem, plainLocator, type ProblemLocator } from "./path-problem.js";
+import { inFileOrder, issueProblems, type PathProblem, plainLocator, type ProblemLocator } from "./path-problem.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { SECTION_SCHEMAS } from "./schema/controller-schema.js";
 import { resolveFrom } from "./resolve-from.js";
@@ -44,7 +44,7 @@ export function parseWebhookConfig(document: unknown, ctx: SecretContext, file?:
   const store = createSecretStore({ env: ctx.env, dir: resolveFrom(ctx.baseDir, dir) });
   const values = resolveWebhookSecrets(root.webhook, { ...ctx, store }, problems, warnings);
   const config = parsed.success ? buildWebhookConfig(parsed.data.webhook, values, "serve", problems, warnings) : undefined;
-  if (problems.length > 0 || config === undefined) throw new ConfigError(problems.map(locate), file);
+  if (problems.length > 0 || config === undefined) throw new ConfigError(inFileOrder(problems.map(locate)), file);
   const { allowUnsignedTrackerB: _, ...webhook } = config;
   return { config: webhook, warnings };
 }

@@ -39,3 +39,11 @@ export type ProblemLocator = (problem: PathProblem) => ConfigProblem;
 
 /** A locator without a file: dotted keys, no lines. */
 export const plainLocator: ProblemLocator = (problem) => ({ key: configKey(problem.path), message: problem.message, fix: problem.fix });
+
+/** Problems in file order (by line; those without a line last), each group in the order found. */
+export function inFileOrder(problems: readonly ConfigProblem[]): ConfigProblem[] {
+  return problems
+    .map((problem, i) => ({ problem, i }))
+    .sort((a, b) => (a.problem.line ?? Number.MAX_SAFE_INTEGER) - (b.problem.line ?? Number.MAX_SAFE_INTEGER) || a.i - b.i)
+    .map((x) => x.problem);
+}

@@ -34,24 +34,28 @@ export function parseYamlSource(text: string): YamlSource {
   };
 }
 
-/** The line of the deepest node on `path`: the key itself when the path ends at a key of a mapping. */
+/**
+ * The line of `path`: the key itself when the path ends at a key of a
+ * mapping; for a key that is not in the file (a required key left out), the
+ * line of the deepest key above it; undefined when not even the first is there.
+ */
 function lineOf(doc: Document, lines: LineCounter, path: readonly PropertyKey[]): number | undefined {
   let node: unknown = doc.contents;
-  let line = startLine(node, lines);
+  let line: number | undefined;
   for (const part of path) {
     if (isMap(node)) {
       const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(part));
       if (pair === undefined) return line;
       line = startLine(pair.key, lines) ?? line;
       node = pair.value;
-    } else if (isSeq(node) && typeof part === "number") {
+    } else if (isSeq(node) && typeof part === "number" && node.items[part] !== undefined) {
       node = node.items[part];
       line = startLine(node, lines) ?? line;
     } else {
       return line;
     }
   }
-  return line;
+  return line ?? startLine(node, lines);
 }
 
 function startLine(node: unknown, lines: LineCounter): number | undefined {

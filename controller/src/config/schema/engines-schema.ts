@@ -53,7 +53,7 @@ const env = z
         ctx.addIssue({ code: "custom", path: [name], input: "(hidden)", message: say(`has a value that looks like ${looksLikeToken(value)}`, fix) });
       }
     }
-  })
+  }, { when: (payload) => typeof payload.value === "object" && payload.value !== null })
   .meta({ description: "Extra environment variables of the engine process (settings only: names that look like credentials are refused)." });
 
 const engine = section({

@@ -1,0 +1,102 @@
+import { Command } from "commander";
+import { stringify } from "yaml";
+import { type ConfigProblem, ConfigError, formatProblem } from "../../config/config-error.js";
+import { controllerConfigJsonSchema } from "../../config/controller-config-json-schema.js";
+import { findConfigFile } from "../../config/find-config-file.js";
+import { loadControllerConfig } from "../../config/load-controller-config.js";
+import { maskConfig } from "../../config/mask-config.js";
+import { resolveSecrets } from "../../secrets/resolve-secrets.js";
+import { secretEnvName } from "../../secrets/secret-env-name.js";
+import { SecretNotFoundError } from "../../secrets/secret-not-found-error.js";
+
+/** What a command printed and how it ends. */
+export interface CommandOutput {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Options of {@link runConfigCheck}. */
+export interface ConfigCheckOptions {
+  /** --config; default `errand.yaml` in `cwd` when present, else the embedded defaults. */
+  config?: string | undefined;
+  json?: boolean | undefined;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+/**
+ * `errand config check`: validates the configuration, resolves every secret
+ * it names, and prints the resolved configuration with secret values masked
+ * (YAML, or with `json` one JSON object `{ ok, file, config, warnings, problems }`).
+ * Problems go to stderr, one per line with its fix; exit code 1 when there are any.
+ */
+export async function runConfigCheck(options: ConfigCheckOptions = {}): Promise<CommandOutput> {
+  const env = options.env ?? process.env;
+  const file = findConfigFile(options.config, options.cwd);
+  const stderr: string[] = [];
+  let problems: ConfigProblem[] = [];
+  let output: { config: unknown; warnings: string[] } | undefined;
+  try {
+    const { config, warnings } = await loadControllerConfig(file, { env, cwd: options.cwd });
+    problems = missingSecretProblems(() => resolveSecrets(config, { env }));
+    output = { config: maskConfig(config), warnings };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems = [...error.problems];
+  }
+  const source = file ?? "the embedded defaults (no --config and no errand.yaml here)";
+  for (const warning of output?.warnings ?? []) stderr.push(`warning: ${warning}`);
+  if (problems.length > 0) {
+    stderr.push(`errand: ${problems.length === 1 ? "a problem" : `${problems.length} problems`} in ${source}:`);
+    for (const problem of problems) stderr.push(`  ${formatProblem(problem)}`);
+  } else {
+    stderr.push(`errand: ${source} is valid`);
+  }
+  const ok = problems.length === 0;
+  let stdout = "";
+  if (options.json) stdout = `${JSON.stringify({ ok, file: file ?? null, config: ok ? output?.config : null, warnings: output?.warnings ?? [], problems }, null, 2)}\n`;
+  else if (ok) stdout = stringify(output?.config);
+  return { exitCode: ok ? 0 : 1, stdout, stderr: `${stderr.join("\n")}\n` };
+}
+
+/** `errand config schema`: the JSON Schema of errand.yaml. */
+export function runConfigSchema(): CommandOutput {
+  return { exitCode: 0, stdout: `${JSON.stringify(controllerConfigJsonSchema(), null, 2)}\n`, stderr: "" };
+}
+
+function missingSecretProblems(resolve: () => unknown): ConfigProblem[] {
+  try {
+    resolve();
+    return [];
+  } catch (error) {
+    if (!(error instanceof SecretNotFoundError)) throw error;
+    return error.missing.map((m) => ({
+      key: m.keys.join(", "),
+      message: `names the secret ${JSON.stringify(m.name)}, which was not found (looked in: ${m.lookedIn.join("; ")})`,
+      fix: `set ${secretEnvName(m.name)}, or write the file ${m.name} in the secrets folder (secrets.dir)`,
+    }));
+  }
+}
+
+function emit(result: CommandOutput): void {
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  process.exitCode = result.exitCode;
+}
+
+/** `errand config check|schema`. */
+export function createConfigCommand(): Command {
+  const command = new Command("config").description("check the configuration file, or print its JSON Schema");
+  command
+    .command("check")
+    .description("validate errand.yaml, resolve its secrets, print it resolved with secrets masked (exit 1 on problems)")
+    .option("-c, --config <file>", "configuration file (default: errand.yaml here, else the embedded defaults)")
+    .option("--json", "print one JSON object { ok, file, config, warnings, problems }")
+    .action(async (options: { config?: string; json?: boolean }) => emit(await runConfigCheck(options)));
+  command
+    .command("schema")
+    .description("print the JSON Schema of errand.yaml (for editors: see docs/configuration.md)")
+    .action(() => emit(runConfigSchema()));
+  return command;
+}
