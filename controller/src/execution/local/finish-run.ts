@@ -45,6 +45,7 @@ export async function finishRun(input: FinishInput): Promise<RunOutcome> {
   }
   if (stopReason !== undefined) result = { ...result, success: false, failureReason: STOP_REASON_TEXT[stopReason] };
   if (result.durationMs === undefined) result = { ...result, durationMs };
+  if (log.droppedBytes > 0) log.note(`${log.droppedBytes} bytes of output after the cap were not kept`);
   const ended = exit.signal !== undefined ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
   log.note(`${ended} after ${durationMs} ms; ${result.success ? "succeeded" : `failed: ${result.failureReason}`}`);
   if (keepsWorkspace(config.keepWorkspaces, result.success)) {

@@ -8,7 +8,7 @@ import { engineEnv } from "./engine-env.js";
 import { finishRun } from "./finish-run.js";
 import { abandon, prepareRun } from "./prepare-run.js";
 import { bootId, processStartTime } from "./proc-stat.js";
-import { groupExists, terminateGroup } from "./process-group.js";
+import { groupAlive, terminateGroup } from "./process-group.js";
 import { wireOutput } from "./run-output.js";
 import { spawnEngine } from "./spawn-engine.js";
 
@@ -80,7 +80,7 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
     hasExited = true;
     const durationMs = now() - startedAt;
     if (stopping !== undefined) await stopping;
-    else if (groupExists(pid)) await terminate("the engine exited and left processes in its group");
+    else if (groupAlive(pid)) await terminate("the engine exited and left processes in its group");
     await output.drain(DRAIN_BOUND_MS);
     return finishRun({ config, logger, log, paths, parser, exit, durationMs, stopReason });
   })().catch(async (error: unknown) => {

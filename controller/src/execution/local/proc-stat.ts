@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /**
  * When process `pid` started, in clock ticks since boot: field 22 of
@@ -40,4 +40,35 @@ function readProcStat(pid: number): { fields: string[] } | undefined {
   const close = text.lastIndexOf(")");
   if (close < 0) return undefined;
   return { fields: text.slice(close + 1).trim().split(" ") };
+}
+
+/** A process of a group that can still run. */
+export interface GroupMember {
+  pid: number;
+  startTime: number;
+}
+
+/**
+ * The members of group `pgid` that can still run: zombies (which wait for a
+ * parent to reap them, and some container init processes do that late or
+ * never) are left out. Undefined without /proc.
+ */
+export function liveGroupMembers(pgid: number): GroupMember[] | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return undefined;
+  }
+  const group = String(pgid);
+  const members: GroupMember[] = [];
+  for (const entry of entries) {
+    const code = entry.charCodeAt(0);
+    if (code < 48 || code > 57) continue;
+    const fields = readProcStat(Number(entry))?.fields;
+    // After "(comm)": state, ppid, pgrp, ..., start time (field 22).
+    if (fields === undefined || fields[2] !== group || fields[0] === "Z" || fields[0] === "X") continue;
+    members.push({ pid: Number(entry), startTime: Number(fields[22 - 3]) });
+  }
+  return members;
 }

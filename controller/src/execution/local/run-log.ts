@@ -16,7 +16,9 @@ export interface RunLog {
   output(stream: "stdout" | "stderr", line: SplitLine): void;
   /** One line of the backend's own; written even past the cap (a handful per run). */
   note(text: string): void;
-  /** Notes what the cap dropped, flushes and closes the file. Never rejects. */
+  /** Bytes of output the cap dropped so far (prefixes included). */
+  readonly droppedBytes: number;
+  /** Flushes and closes the file. Never rejects. */
   close(): Promise<void>;
 }
 
@@ -33,11 +35,13 @@ const REDACTED = "[redacted]";
 /** Shorter values would redact ordinary words; no real API key is that short. */
 const MIN_SECRET_LENGTH = 8;
 
-/** Creates (or empties) the log file; rejects when it cannot be opened. */
+/** Opens the log file for appending (creating it); rejects when it cannot be opened. */
 export async function openRunLog(options: RunLogOptions): Promise<RunLog> {
   const { path, maxBytes, logger } = options;
   const secret = options.secret !== undefined && options.secret.length >= MIN_SECRET_LENGTH ? options.secret : undefined;
-  const handle = await open(path, "w", 0o600);
+  // Appending: nothing of an earlier writer is lost, and notes appended by
+  // a restarted controller land after what this one wrote.
+  const handle = await open(path, "a", 0o600);
   const stream: WriteStream = handle.createWriteStream({ encoding: "utf8" });
   let broken = false;
   stream.on("error", (error) => {
@@ -68,8 +72,10 @@ export async function openRunLog(options: RunLogOptions): Promise<RunLog> {
     note(text) {
       write(`[errand] ${text}\n`);
     },
+    get droppedBytes() {
+      return dropped;
+    },
     async close() {
-      if (dropped > 0) write(`[errand] ${dropped} bytes of output after the cap were not kept\n`);
       if (!stream.destroyed) stream.end();
       // A stream that failed is already destroyed: finished() settles at once.
       await finished(stream).catch(() => undefined);

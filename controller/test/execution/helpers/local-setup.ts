@@ -133,3 +133,14 @@ export function isDead(pid: number): boolean {
     return true;
   }
 }
+
+/** SIGKILL to each pid (negative: a group), ignoring those already gone. */
+export function killQuietly(...pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone: that is what we want.
+    }
+  }
+}
