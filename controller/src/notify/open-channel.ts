@@ -34,6 +34,20 @@ export function isSetupFailure(error: unknown): boolean {
 }
 
 /**
+ * loadChannel gives its logger a `channel` field with the channel's name,
+ * which would hide the entry's label (`chat_a#2`); this keeps the label.
+ */
+function keepingLabel(logger: Logger, label: string): Logger {
+  return {
+    debug: (message, fields) => logger.debug(message, fields),
+    info: (message, fields) => logger.info(message, fields),
+    warn: (message, fields) => logger.warn(message, fields),
+    error: (message, fields) => logger.error(message, fields),
+    child: (fields) => keepingLabel(logger.child({ ...fields, channel: label }), label),
+  };
+}
+
+/**
  * Returns a function that starts the entry's channel: in-process for a
  * built-in, as a plugin process otherwise. Each call starts a fresh
  * instance (the supervisor calls it again after a crash). A channel that
@@ -44,7 +58,7 @@ export function isSetupFailure(error: unknown): boolean {
 export function createChannelOpener(options: OpenerOptions): () => Promise<Channel> {
   const { entry, source, secrets, logger } = options;
   const start = (): Promise<Channel> => {
-    if (source.kind === "builtin") return source.builtin.load({ config: entry.config, secrets, logger });
+    if (source.kind === "builtin") return source.builtin.load({ config: entry.config, secrets, logger: keepingLabel(logger, entry.label) });
     return connectChannel({
       command: source.command,
       args: source.args,

@@ -81,6 +81,18 @@ describe.runIf(pythonPluginRunnable)("a run told to a built-in channel, the exam
 });
 
 describe("one backend twice", () => {
+  it("two chat rooms: each built-in instance posts to its own room and logs under its own label", async () => {
+    fake = await startFakeChatA();
+    const logger = captureLogger();
+    const room = (index: number, label: string, channelId: string) =>
+      entry(index, { backend: "chat_a", label, config: { channel_id: channelId, token_secret: "bot", api_base_url: fake!.apiBaseUrl, min_interval_ms: 0 }, secretNames: ["bot"] });
+    notifier = createNotifier({ channels: [room(0, "chat_a", "C0000000001"), room(1, "chat_a#2", "C0000000002")], secrets: { bot: FAKE_CHAT_A_TOKEN }, logger, registry: new Registry() });
+    await notifier.start();
+    await notifier.observer.observe(events.started(), NEVER);
+    expect(fake.accepted.map((m) => m.channel).sort()).toEqual(["C0000000001", "C0000000002"]);
+    expect(logger.records.filter((r) => r.msg === "chat_a ready").map((r) => r.channel)).toEqual(["chat_a", "chat_a#2"]);
+  });
+
   it("gives each instance its own config, label and metrics", async () => {
     const [a, b] = [recordFile(), recordFile()];
     const registry = new Registry();
