@@ -219,6 +219,12 @@ ops:
     expect(found).toContain("notifications.channels (line 3): must be a list of channels; write channels: with one '- backend: ...' entry per channel");
   });
 
+  it("refuses allowed_repos entries that can never match", async () => {
+    expect(await problems("guardrails:\n  allowed_repos: [acme/app, 'https://github.com/']\n")).toEqual([
+      "guardrails.allowed_repos[1] (line 2): names no repository (write owner/repo, host/owner/repo or a URL); e.g. acme/app, github.com/acme/* or https://github.com/acme/app",
+    ]);
+  });
+
   it("says that an empty value is empty", async () => {
     expect(await problems("ops:\n  port:\n")).toEqual(["ops.port (line 2): is empty; write a number such as 9090 (the default), or remove the key"]);
   });

@@ -20,7 +20,7 @@ export function duration(min: number, max: number, fallback: number) {
   const fix = `write seconds (${fallback}) or a duration such as ${fallback}s, 2m or 1h`;
   const error = errorFor((input) => `must be a number of seconds or a duration such as 30s, 2m or 1h, got ${show(input)}`, fix);
   return z
-    .union([z.number({ error }).int({ error }), z.string({ error }).regex(DURATION, { error })], { error })
+    .union([z.number({ error }).int({ error }).min(min, { error }).max(max, { error }), z.string({ error }).regex(DURATION, { error })], { error })
     .transform((value, ctx) => {
       const seconds = typeof value === "number" ? value : durationSeconds(value);
       if (seconds === undefined || seconds < min || seconds > max) {

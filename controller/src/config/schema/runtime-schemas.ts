@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { compileRepoPattern } from "../../guardrails/repo-pattern.js";
 import { say } from "../problem-codec.js";
 import { choice, errorFor, optionalSection, positive, section, text, textList, whole, withDefaults } from "./kit.js";
 import { secretName } from "./secret-name-schema.js";
@@ -31,8 +32,22 @@ export const guardrailsSchema = section({
     .optional()
     .meta({ description: "USD. A run is stopped as soon as the cost it reports passes this; unset: no limit." }),
   allowed_repos: textList("write a list of repository URLs or globs, e.g. [https://github.com/acme/*]")
+    .superRefine(
+      (entries, ctx) => {
+        entries.forEach((entry, i) => {
+          const compiled = typeof entry === "string" ? compileRepoPattern(entry) : undefined;
+          if (typeof compiled === "string") {
+            ctx.addIssue({ code: "custom", path: [i], input: entry, message: say(compiled, "e.g. acme/app, github.com/acme/* or https://github.com/acme/app") });
+          }
+        });
+      },
+      { when: (payload) => Array.isArray(payload.value) },
+    )
     .default([])
-    .meta({ description: "Repositories runs may target: exact URLs or globs (`*` within a path segment, `**` across). Empty: every repository (a start-up warning says so)." }),
+    .meta({
+      description:
+        "Repositories runs may target: URLs, `host/owner/repo`, or `owner/repo` (any host); `*` matches within one path segment, `**` across. Empty: every repository (a start-up warning says so).",
+    }),
 }).meta({ description: "Guardrails (spec 2.5)." });
 
 /** `store`: where tickets and runs are kept. */

@@ -64,7 +64,7 @@ const trackerB = section({
 });
 
 const pollInterval = duration(1, 86_400, 30)
-  .default(30)
+  .prefault(30)
   .meta({ description: "Seconds between polls: a number of seconds or a duration such as `30s`, `2m`, `1h` (spec 1.2: default 30 s)." });
 
 const BACKENDS = ["tracker_a", "tracker_b", "codehost_a"] as const;
