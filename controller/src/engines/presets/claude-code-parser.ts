@@ -1,0 +1,129 @@
+// Reads `claude -p --output-format stream-json --verbose` (Claude Code 2.x). Message shapes
+// followed: the Agent SDK's TypeScript reference (SDKSystemMessage `system`/`init`,
+// SDKAssistantMessage `assistant` with `message.content` blocks `text` and `tool_use` and
+// `message.usage`, SDKUserMessage `user` with `tool_result` blocks, SDKResultMessage `result`
+// with `subtype` success | error_max_turns | error_during_execution | error_max_budget_usd |
+// error_max_structured_output_retries, `is_error`, `result`, `errors`, `total_cost_usd`,
+// `usage`, `num_turns`, `duration_ms`) and the headless docs (docs.anthropic.com, "CLI reference").
+import type { TaskResult, TokenUsage } from "@errand/channel-sdk";
+import type { EngineEvent, EngineExit, OutputParser } from "../engine.js";
+import { exitProblem } from "../output/exit-problem.js";
+import { asArray, asCount, asNumber, asObject, asString } from "../output/json-fields.js";
+import { createJsonLineReader, oversizedNote } from "../output/json-line.js";
+import { createLineTail } from "../output/line-tail.js";
+import { progressText } from "../output/progress-text.js";
+import { readPullRequest } from "../output/pull-request.js";
+import { toTaskResult } from "../output/task-result.js";
+import { sumUsage } from "../output/token-usage.js";
+import { toolLabel } from "./tool-label.js";
+
+const WHO = "claude";
+
+/** The parser of one Claude Code run. Cost comes only from the final `result` (stream-json has no per-message cost). */
+export function createClaudeCodeParser(): OutputParser {
+  const json = createJsonLineReader();
+  const stderr = createLineTail();
+  const usageByMessage = new Map<string, TokenUsage>();
+  let result: Record<string, unknown> | undefined;
+  let lastText = "";
+  let apiError: string | undefined;
+
+  const assistant = (message: Record<string, unknown>): EngineEvent[] => {
+    const events: EngineEvent[] = [];
+    const body = asObject(message.message);
+    const texts: string[] = [];
+    for (const block of asArray(body.content).map(asObject)) {
+      if (block.type === "text") {
+        const text = asString(block.text) ?? "";
+        texts.push(text);
+        const shown = progressText(text);
+        if (shown !== undefined) events.push({ kind: "progress", text: shown, detail: "message" });
+      } else if (block.type === "tool_use") {
+        events.push({ kind: "progress", text: toolLabel(asString(block.name) ?? "tool", block.input), detail: "tool" });
+      }
+    }
+    if (texts.some((t) => t.trim() !== "")) lastText = texts.join("\n");
+    apiError = asString(message.error) ?? apiError;
+    if (body.usage !== undefined) {
+      // One API response can arrive as several messages with the same id and usage: count it once.
+      usageByMessage.set(asString(body.id) ?? `#${usageByMessage.size}`, claudeUsage(body.usage));
+      events.push({ kind: "usage", usage: sumUsage(usageByMessage.values()) });
+    }
+    return events;
+  };
+
+  return {
+    line(stream, text) {
+      if (stream === "stderr") {
+        stderr.push(text);
+        return [];
+      }
+      const message = json.read(text);
+      if (message === undefined) return [];
+      switch (message.type) {
+        case "system":
+          if (message.subtype === "init") return [{ kind: "progress", text: `claude started (model ${asString(message.model) ?? "default"})`, detail: "status" }];
+          return [];
+        case "assistant":
+          return assistant(message);
+        case "result": {
+          result = message;
+          const events: EngineEvent[] = [];
+          const cost = asNumber(message.total_cost_usd);
+          if (cost !== undefined) events.push({ kind: "cost", usd: cost });
+          if (message.usage !== undefined) events.push({ kind: "usage", usage: claudeUsage(message.usage) });
+          return events;
+        }
+        default:
+          return [];
+      }
+    },
+    finish(exit: EngineExit): TaskResult {
+      const problem = exitProblem(exit, WHO, stderr);
+      const liveUsage = usageByMessage.size === 0 ? undefined : sumUsage(usageByMessage.values());
+      if (result === undefined) {
+        const api = apiError === undefined ? "" : ` (last API error: ${apiError})`;
+        const failureReason = `${problem ?? WHO + " exited"} without a result message${api}${oversizedNote(json)}`;
+        const { url, summary } = readPullRequest(lastText);
+        return toTaskResult({ failureReason, summary, pullRequestUrl: url, costUsd: undefined, tokenUsage: liveUsage, durationMs: exit.durationMs });
+      }
+      const text = asString(result.result) ?? lastText;
+      const { url, summary } = readPullRequest(text);
+      let failureReason = resultFailure(result, text);
+      if (failureReason === undefined && problem !== undefined) failureReason = `${WHO} reported success, but ${problem}`;
+      return toTaskResult({
+        failureReason,
+        summary,
+        pullRequestUrl: url,
+        costUsd: asNumber(result.total_cost_usd),
+        tokenUsage: result.usage === undefined ? liveUsage : claudeUsage(result.usage),
+        durationMs: exit.durationMs,
+      });
+    },
+  };
+}
+
+/** Why a result message is a failure, or undefined when it is a success. */
+function resultFailure(result: Record<string, unknown>, text: string): string | undefined {
+  const subtype = asString(result.subtype);
+  if (subtype === undefined) return "claude's result message has no subtype";
+  const errors = asArray(result.errors).map(asString).filter((e): e is string => e !== undefined && e.trim() !== "");
+  const detail = errors.length > 0 ? `: ${errors.join("; ")}` : "";
+  const turns = asNumber(result.num_turns);
+  if (subtype === "success") {
+    if (result.is_error !== true) return undefined;
+    return `claude reported an error: ${progressText(text, 500) ?? "(no message)"}${detail}`;
+  }
+  if (subtype === "error_max_turns") return `claude stopped at its turn limit (error_max_turns${turns === undefined ? "" : ` after ${turns} turns`})${detail}`;
+  if (subtype === "error_max_budget_usd") return `claude stopped at its budget limit (error_max_budget_usd)${detail}`;
+  if (subtype === "error_during_execution") return `claude failed during execution (error_during_execution)${detail}`;
+  return `claude ended with ${subtype}${detail}`;
+}
+
+/** Claude's usage in the controller's terms: input counts cache reads and writes too; cached is the cache reads. */
+function claudeUsage(value: unknown): TokenUsage {
+  const u = asObject(value);
+  const cacheRead = asCount(u.cache_read_input_tokens);
+  const cacheWrite = asCount(u.cache_creation_input_tokens);
+  return { inputTokens: asCount(u.input_tokens) + cacheRead + cacheWrite, outputTokens: asCount(u.output_tokens), cachedInputTokens: cacheRead };
+}

@@ -1,0 +1,28 @@
+/** The placeholders a prompt template may use, each filled from the ticket (spec field names). */
+export const PROMPT_PLACEHOLDERS = ["id", "title", "description", "ticket_type", "repo_url", "external_url", "labels", "source"] as const;
+
+/** One of {@link PROMPT_PLACEHOLDERS}. */
+export type PromptPlaceholder = (typeof PROMPT_PLACEHOLDERS)[number];
+
+/**
+ * The built-in prompt (docs/engines.md shows it). It asks for a pull request
+ * and a last line `PR: <url>`, which is how the presets find the link.
+ */
+export const DEFAULT_PROMPT_TEMPLATE = `You are resolving a ticket from {{source}}. Make the change it asks for in its repository and open a pull request.
+
+Ticket {{id}} ({{ticket_type}}): {{title}}
+Ticket link: {{external_url}}
+Repository: {{repo_url}}
+Labels: {{labels}}
+
+Description:
+{{description}}
+
+How to work:
+1. Work in the current directory. If the repository is not checked out here yet, clone {{repo_url}} into it.
+2. Create a new branch, make the change, and run the project's tests and linters if it has any.
+3. Commit, push the branch and open a pull request (a merge request on GitLab) against the default branch. Give it a clear title and a description that links to {{external_url}}.
+4. End your reply with a short summary of what you changed, then, as the very last line:
+PR: <the URL of the pull request>
+If you could not open a pull request, explain why in the summary and leave out the PR line.
+`;

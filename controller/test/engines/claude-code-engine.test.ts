@@ -1,0 +1,84 @@
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { createEngine } from "../../src/engines/create-engine.js";
+import { engineConfig, FIXTURES, progressOf, runEngine } from "./helpers/run-engine.js";
+
+const claude = (extra: Parameters<typeof engineConfig>[1] = {}) => createEngine(engineConfig("claude_code", { command: [join(FIXTURES, "claude")], ...extra }));
+const scenario = (name: string) => ({ env: { FAKE_CLI_SCENARIO: name } });
+
+describe("claude_code engine", () => {
+  test("runs claude -p with stream-json, the prompt on stdin and the key in ANTHROPIC_API_KEY", async () => {
+    const engine = claude({ authMethod: "api_key", apiKeySecret: "anthropic", model: "opus", args: ["--max-turns", "30"] });
+    expect(engine.apiKeyEnv).toBe("ANTHROPIC_API_KEY");
+    const run = await runEngine(engine, { apiKey: "sk-ant-test", prompt: "Fix it, please." });
+    expect(run.record?.argv).toEqual(["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions", "--model", "opus", "--max-turns", "30"]);
+    expect(run.record?.stdin).toBe("Fix it, please.");
+    expect(run.record?.cwd).toBe(run.workspace);
+    expect(run.record?.env).toMatchObject({ ANTHROPIC_API_KEY: "sk-ant-test", ERRAND_PROMPT_FILE: run.files.prompt, ERRAND_TICKET_FILE: run.files.ticket, ERRAND_RESULT_FILE: run.files.result, ERRAND_WORKSPACE: run.workspace });
+  });
+
+  test("a successful run gives its summary, pull request, cost and tokens, and reports its steps", async () => {
+    const run = await runEngine(claude());
+    expect(run.result).toEqual({
+      success: true,
+      summary: "Fixed the crash on empty input and added a test.",
+      pullRequestUrl: "https://github.com/acme/widgets/pull/42",
+      failureReason: "",
+      costUsd: 0.1234,
+      durationMs: expect.any(Number),
+      tokenUsage: { inputTokens: 6500, outputTokens: 800, cachedInputTokens: 5000 },
+    });
+    expect(progressOf(run.events)).toEqual([
+      "status: claude started (model claude-sonnet-4-5)",
+      "message: I'll start by cloning the repository.",
+      "tool: Bash: git clone https://github.com/acme/widgets .",
+      "tool: Edit src/parse.ts",
+      "message: Fixed the crash on empty input and added a test. PR: https://github.com/acme/widgets/pull/42",
+    ]);
+    // Two messages share msg_1's usage: it counts once (1110 input each for msg_1, msg_2, msg_3).
+    const usage = run.events.flatMap((e) => (e.kind === "usage" ? [e.usage.inputTokens] : []));
+    expect(usage).toEqual([1110, 1110, 2220, 3330, 6500]);
+    expect(run.events.filter((e) => e.kind === "cost")).toEqual([{ kind: "cost", usd: 0.1234 }]);
+  });
+
+  test("is found on PATH by its usual name when no command is set", async () => {
+    const engine = createEngine(engineConfig("claude_code"));
+    const run = await runEngine(engine, { env: { PATH: `${FIXTURES}:${process.env.PATH}` } });
+    expect(run.invocation.command).toBe("claude");
+    expect(run.result.success).toBe(true);
+  });
+
+  test("auth none passes no key", async () => {
+    const engine = claude();
+    expect(engine.apiKeyEnv).toBeUndefined();
+    const run = await runEngine(engine, { apiKey: "sk-ant-test" });
+    expect(run.record?.env.ANTHROPIC_API_KEY).toBeUndefined();
+  });
+
+  test.each([
+    ["max_turns", "claude stopped at its turn limit (error_max_turns after 10 turns)"],
+    ["execution_error", "claude failed during execution (error_during_execution): API Error: 529 Overloaded"],
+    ["is_error", "claude reported an error: Invalid API key · Please run /login"],
+    ["no_result", "claude exited without a result message"],
+    ["crash", "claude exited with code 1 (stderr: TypeError: Cannot read properties of undefined (reading 'content') | at file:///cli.js:1:2) without a result message"],
+    ["success_exit_nonzero", "claude reported success, but claude exited with code 2"],
+    ["malformed", "claude's result message has no subtype"],
+    ["huge_result", "claude exited without a result message; 1 output line(s) longer than 4 MiB were not read"],
+  ])("%s fails with a clear reason", async (name, reason) => {
+    const run = await runEngine(claude(), scenario(name));
+    expect(run.result.success).toBe(false);
+    expect(run.result.failureReason).toBe(reason);
+  });
+
+  test("a failed run keeps the cost and tokens it reported", async () => {
+    const run = await runEngine(claude(), scenario("execution_error"));
+    expect(run.result.costUsd).toBe(0.002);
+    expect(run.result.tokenUsage).toEqual({ inputTokens: 6500, outputTokens: 800, cachedInputTokens: 5000 });
+  });
+
+  test("invalid lines and fields are read as nothing, and the result still counts", async () => {
+    const run = await runEngine(claude(), scenario("malformed_then_success"));
+    expect(run.result).toMatchObject({ success: true, pullRequestUrl: "https://github.com/acme/widgets/pull/42", costUsd: undefined });
+    expect(run.result.tokenUsage).toEqual({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+  });
+});
