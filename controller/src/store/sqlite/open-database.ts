@@ -4,7 +4,7 @@ import BetterSqlite3, { type Database } from "better-sqlite3";
 import { StoreError } from "../../errors.js";
 import { toStoreError } from "./sqlite-error.js";
 
-/** How long a statement waits for another process's write lock, ms. */
+/** How long a statement waits for another process's write lock by default, ms. */
 export const BUSY_TIMEOUT_MS = 5000;
 
 /**
@@ -16,17 +16,17 @@ export const BUSY_TIMEOUT_MS = 5000;
  * because the controller and `errand runs cancel|retry` share the file;
  * and foreign keys.
  */
-export function openDatabase(path: string): Database {
+export function openDatabase(path: string, busyTimeoutMs: number = BUSY_TIMEOUT_MS): Database {
   const file = resolve(path);
   try {
     mkdirSync(dirname(file), { recursive: true });
   } catch (error) {
-    throw toStoreError(error, file, `creating the folder ${dirname(file)}`, BUSY_TIMEOUT_MS);
+    throw toStoreError(error, file, `creating the folder ${dirname(file)}`, busyTimeoutMs);
   }
   let db: Database | undefined;
   try {
     db = new BetterSqlite3(file);
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const mode = db.pragma("journal_mode = WAL", { simple: true });
     if (mode !== "wal") {
       throw new StoreError(`store ${file}: SQLite could not switch the file to WAL mode (it stays in ${String(mode)} mode)`, {
@@ -38,6 +38,6 @@ export function openDatabase(path: string): Database {
     return db;
   } catch (error) {
     db?.close();
-    throw toStoreError(error, file, "opening", BUSY_TIMEOUT_MS);
+    throw toStoreError(error, file, "opening", busyTimeoutMs);
   }
 }

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { Logger } from "@errand/channel-sdk";
 import { StoreError } from "../../errors.js";
+import { requireCount } from "../input-checks.js";
 import type { Store } from "../store.js";
 import { createIntakeOps } from "./intake-ops.js";
 import { migrate } from "./migrations.js";
@@ -17,6 +18,8 @@ export interface SqliteStoreOptions {
   /** Clock in milliseconds since the epoch (tests). */
   now?: () => number;
   logger?: Logger;
+  /** How long a write waits for another process's lock before failing, ms; default 5000. */
+  busyTimeoutMs?: number;
 }
 
 /**
@@ -32,7 +35,8 @@ export interface SqliteStoreOptions {
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const path = resolve(options.path);
   const now = options.now ?? Date.now;
-  const db = openDatabase(path);
+  const busyMs = options.busyTimeoutMs === undefined ? BUSY_TIMEOUT_MS : requireCount(options.busyTimeoutMs, "store busy timeout");
+  const db = openDatabase(path, busyMs);
   let context: Parameters<typeof createRunOps>[0];
   try {
     const migrated = migrate(db, path, now());
@@ -41,7 +45,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     options.logger?.debug("store opened", { path, schemaVersion: migrated.to });
   } catch (error) {
     db.close();
-    throw toStoreError(error, path, "preparing the schema", BUSY_TIMEOUT_MS);
+    throw toStoreError(error, path, "preparing the schema", busyMs);
   }
 
   let closed = false;
@@ -56,7 +60,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
       try {
         return fn(...args);
       } catch (error) {
-        throw toStoreError(error, path, action, BUSY_TIMEOUT_MS);
+        throw toStoreError(error, path, action, busyMs);
       }
     };
 

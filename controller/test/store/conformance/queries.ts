@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { RUN_STATES } from "../../../src/runs/task-run.js";
+import { type OpenStore, expectCode, runIn, ticket } from "./support.js";
+
+/** countRuns, listRuns, getRun, getTicket and transitions of what is not there. */
+export function queryTests(open: OpenStore): void {
+  describe("queries", () => {
+    it("counts runs in every state, zeros included", async () => {
+      const { store } = await open();
+      expect(await store.countRuns()).toEqual(Object.fromEntries(RUN_STATES.map((s) => [s, 0])));
+      for (const state of RUN_STATES) await runIn(store, state);
+      await runIn(store, "Running");
+      expect(await store.countRuns()).toEqual({ ...Object.fromEntries(RUN_STATES.map((s) => [s, 1])), Running: 2 });
+    });
+
+    it("lists runs newest first, 100 by default, and as many as asked", async () => {
+      const { store } = await open();
+      await store.acceptTickets(Array.from({ length: 60 }, (_, i) => ticket(`a${i}`)), "default");
+      await store.acceptTickets(Array.from({ length: 45 }, (_, i) => ticket(`b${i}`)), "default");
+      const all = await store.listRuns();
+      expect(all).toHaveLength(100);
+      expect(all[0]?.ticket.id).toBe("b44");
+      expect(all.at(-1)?.ticket.id).toBe("a5");
+      expect((await store.listRuns({ limit: 3 })).map((r) => r.ticket.id)).toEqual(["b44", "b43", "b42"]);
+      expect(await store.listRuns({ limit: 0 })).toEqual([]);
+    });
+
+    it("filters by states and by ticket (every attempt, newest first)", async () => {
+      const { store } = await open();
+      const ok = await runIn(store, "Succeeded", "ok");
+      const bad = await runIn(store, "Failed", "bad");
+      const busy = await runIn(store, "Running", "busy");
+      const again = await store.retry(bad.id, "again");
+      expect((await store.listRuns({ states: ["Succeeded", "Running"] })).map((r) => r.id)).toEqual([busy.id, ok.id]);
+      expect((await store.listRuns({ states: ["Queued"] })).map((r) => r.id)).toEqual([again.id]);
+      expect((await store.listRuns({ ticket: { source: "generic", id: "bad" } })).map((r) => r.attempt)).toEqual([2, 1]);
+      expect(await store.listRuns({ ticket: { source: "other", id: "bad" } })).toEqual([]);
+      expect((await store.listRuns({ states: ["Failed"], ticket: bad.ticket })).map((r) => r.id)).toEqual([bad.id]);
+      expect(await store.listRuns({ states: [] })).toHaveLength(4);
+      await expectCode(store.listRuns({ states: ["Paused" as never] }), "ERR_STORE");
+    });
+
+    it("answers undefined or empty for what it does not hold", async () => {
+      const { store } = await open();
+      expect(await store.getRun("run_00000000000000000000000000")).toBeUndefined();
+      expect(await store.getTicket({ source: "generic", id: "nope" })).toBeUndefined();
+      expect(await store.transitions("run_00000000000000000000000000")).toEqual([]);
+      expect(await store.cancelRequested()).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { ALLOWED_TRANSITIONS, RUN_STATES, isTerminal } from "../../../src/runs/task-run.js";
+import { type OpenStore, expectCode, runIn } from "./support.js";
+
+const ALLOWED = RUN_STATES.flatMap((from) => ALLOWED_TRANSITIONS[from].map((to) => [from, to] as const));
+
+/** transition and updateRunning: the allowed graph, conditions, races, history, patches. */
+export function transitionTests(open: OpenStore): void {
+  describe("transitions", () => {
+    it.each(ALLOWED)("applies %s → %s with its time and reason", async (from, to) => {
+      const { store } = await open();
+      const before = await runIn(store, from);
+      const moved = await store.transition({ runId: before.id, from: [from], to, reason: `because ${to}` });
+      expect(moved).toMatchObject({ id: before.id, state: to, reason: `because ${to}` });
+      expect(await store.getRun(before.id)).toEqual(moved);
+      expect(moved?.updatedAt).toBeGreaterThanOrEqual(before.updatedAt);
+      if (to === "Running") expect(moved?.startedAt).toBe(moved?.updatedAt);
+      else expect(moved?.startedAt).toBe(before.startedAt);
+      expect(moved?.finishedAt).toBe(isTerminal(to) ? moved?.updatedAt : undefined);
+      const history = await store.transitions(before.id);
+      expect(history.at(-1)).toEqual({ runId: before.id, seq: history.length, from, to, at: moved?.updatedAt, reason: `because ${to}` });
+    });
+
+    it.each(RUN_STATES)("refuses every transition out of %s that ALLOWED_TRANSITIONS does not list", async (from) => {
+      const { store } = await open();
+      const run = await runIn(store, from);
+      const history = await store.transitions(run.id);
+      const refused = RUN_STATES.filter((to) => !ALLOWED_TRANSITIONS[from].includes(to));
+      for (const to of refused) {
+        const error = await expectCode(store.transition({ runId: run.id, from: [from], to, reason: "bug" }), "ERR_STORE");
+        expect(error.message).toContain(`${from} → ${to}`);
+      }
+      expect(await store.getRun(run.id)).toEqual(run);
+      expect(await store.transitions(run.id)).toEqual(history);
+    });
+
+    it("changes nothing and answers undefined when the run is not in a `from` state", async () => {
+      const { store } = await open();
+      const run = await runIn(store, "Running");
+      const count = (await store.transitions(run.id)).length;
+      expect(await store.transition({ runId: run.id, from: ["Queued"], to: "Cancelled", reason: "late" })).toBeUndefined();
+      expect(await store.getRun(run.id)).toEqual(run);
+      expect(await store.transitions(run.id)).toHaveLength(count);
+    });
+
+    it("accepts several `from` states and records the one the run was in", async () => {
+      const { store } = await open();
+      const run = await runIn(store, "Running");
+      const moved = await store.transition({ runId: run.id, from: ["Queued", "Running"], to: "Cancelled", reason: "stop" });
+      expect(moved?.state).toBe("Cancelled");
+      expect((await store.transitions(run.id)).at(-1)).toMatchObject({ from: "Running", to: "Cancelled" });
+    });
+
+    it("refuses an unknown run with NotFound and a request that names no state", async () => {
+      const { store } = await open();
+      await expectCode(store.transition({ runId: "run_00000000000000000000000000", from: ["Queued"], to: "Running", reason: "x" }), "ERR_NOT_FOUND");
+      const run = await runIn(store, "Queued");
+      await expectCode(store.transition({ runId: run.id, from: [], to: "Running", reason: "x" }), "ERR_STORE");
+    });
+
+    it("lets exactly one of two stores win a race out of Running", async () => {
+      const { store, reopen } = await open();
+      const other = await reopen();
+      for (let i = 0; i < 10; i++) {
+        const run = await runIn(store, "Running");
+        const [a, b] = await Promise.all([
+          store.transition({ runId: run.id, from: ["Running"], to: "Succeeded", reason: "engine finished" }),
+          other.transition({ runId: run.id, from: ["Running"], to: "Cancelled", reason: "cancel" }),
+        ]);
+        const winners = [a, b].filter((r) => r !== undefined);
+        expect(winners).toHaveLength(1);
+        expect((await store.getRun(run.id))?.state).toBe(winners[0]?.state);
+        expect((await store.transitions(run.id)).filter((t) => t.from === "Running")).toHaveLength(1);
+      }
+    });
+
+    it("records every transition in order, numbered from 1", async () => {
+      const { store } = await open();
+      const run = await runIn(store, "Queued");
+      await store.transition({ runId: run.id, from: ["Queued"], to: "Running", reason: "slot", at: run.createdAt + 10 });
+      await store.transition({ runId: run.id, from: ["Running"], to: "TimedOut", reason: "too long", at: run.createdAt + 20 });
+      const history = await store.transitions(run.id);
+      expect(history.map((t) => [t.seq, t.from, t.to, t.at - run.createdAt])).toEqual([
+        [1, undefined, "Queued", 0],
+        [2, "Queued", "Running", 10],
+        [3, "Running", "TimedOut", 20],
+      ]);
+    });
+
+    it("writes the patch with the transition, keeps unpatched fields, and keeps both across reopen", async () => {
+      const { store, reopen } = await open();
+      const run = await runIn(store, "Queued");
+      const attachment = { pid: 4242, startedAt: "2026-01-01T00:00:00Z", nested: { ok: true } };
+      await store.transition({ runId: run.id, from: ["Queued"], to: "Running", reason: "go", patch: { backend: "local", logRef: "/logs/a.log", attachment } });
+      const result = { success: true, summary: "Done", pullRequestUrl: "https://codehost.example/pr/1", failureReason: "", costUsd: 0.42, durationMs: 1234, tokenUsage: { inputTokens: 10, outputTokens: 20, cachedInputTokens: 5 } };
+      const done = await store.transition({ runId: run.id, from: ["Running"], to: "Succeeded", reason: "ok", patch: { result, costUsd: 0.42 } });
+      expect(done).toMatchObject({ backend: "local", logRef: "/logs/a.log", attachment, result, costUsd: 0.42 });
+      await store.close();
+      expect(await (await reopen()).getRun(run.id)).toEqual(done);
+    });
+  });
+
+  describe("updateRunning", () => {
+    it("records cost, attachment and log of a Running run without a transition", async () => {
+      const { store } = await open();
+      const run = await runIn(store, "Running");
+      await store.updateRunning(run.id, { costUsd: 0.1, attachment: { pid: 1 } });
+      await store.updateRunning(run.id, { costUsd: 0.25, logRef: "/l" });
+      expect(await store.getRun(run.id)).toMatchObject({ state: "Running", costUsd: 0.25, attachment: { pid: 1 }, logRef: "/l", reason: run.reason });
+      expect(await store.transitions(run.id)).toHaveLength(2);
+    });
+
+    it("leaves a run that ended meanwhile as it ended, and refuses an unknown run", async () => {
+      const { store } = await open();
+      const run = await runIn(store, "Failed");
+      await store.updateRunning(run.id, { costUsd: 9 });
+      expect(await store.getRun(run.id)).toEqual(run);
+      await expectCode(store.updateRunning("run_00000000000000000000000000", { costUsd: 1 }), "ERR_NOT_FOUND");
+    });
+  });
+}

@@ -1,0 +1,25 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describeStoreConformance } from "./conformance.js";
+import { createSqliteStore } from "../../src/store/index.js";
+import type { Store } from "../../src/store/store.js";
+
+describeStoreConformance("sqlite", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "errand-store-"));
+  const path = join(dir, "errand.db");
+  const opened: Store[] = [];
+  const openOne = async () => {
+    const store = await createSqliteStore({ path });
+    opened.push(store);
+    return store;
+  };
+  return {
+    store: await openOne(),
+    reopen: openOne,
+    cleanup: async () => {
+      for (const store of opened) await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
