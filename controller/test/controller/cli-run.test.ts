@@ -1,0 +1,83 @@
+import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, writeConfig } from "../helpers/cli.js";
+import { createHarness, finished, postTicket, SECRET_ENV, ticketBody } from "./harness.js";
+
+const BIN = resolve(import.meta.dirname, "../../../node_modules/.bin/errand");
+function errand(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(BIN, args, { env: { ...process.env, ...env }, encoding: "utf8", timeout: 20_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("errand run: bad input gives one clear error and a non-zero exit", () => {
+  it("a misspelled section names the key, the line and the fix", () => {
+    const file = writeConfig("webhok:\n  port: 8080\n");
+    const r = errand(["run", "--config", file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/webhok.*did you mean.*webhook/is);
+    expect(r.stdout).toBe("");
+  });
+
+  it("a missing secret names the secret, the key that names it and where it was looked for", () => {
+    const h = createHarness({ engine: "ok.sh" });
+    const r = errand(["run", "--config", h.configFile], { ERRAND_SECRET_E2E_WEBHOOK: "" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("e2e-webhook");
+    expect(r.stderr).toContain("ERRAND_SECRET_E2E_WEBHOOK");
+    expect(r.stderr).toContain("webhook.generic.secret");
+  });
+
+  it("a config file that does not exist is named", () => {
+    const r = errand(["run", "--config", "/nonexistent/errand.yaml"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("/nonexistent/errand.yaml");
+  });
+});
+
+describe("errand runs", () => {
+  it("lists, shows, cancels and retries runs, with --json for scripts", async () => {
+    const h = createHarness({ engine: "ok.sh" });
+    const cli = runCli(["run", "--config", h.configFile], { env: SECRET_ENV });
+    const { id, body } = ticketBody();
+    await postTicket(await cli.ready, body);
+    const store = await h.openStore();
+    try {
+      const run = await finished(store, id);
+      const list = errand(["runs", "--config", h.configFile, "--json"]);
+      expect(list.code).toBe(0);
+      expect(JSON.parse(list.stdout)).toMatchObject([{ id: run.id, state: "Succeeded" }]);
+      const table = errand(["runs", "--config", h.configFile, "--state", "succeeded"]);
+      expect(table.stdout).toMatch(new RegExp(`${run.id}\\s+Succeeded\\s+generic:${id}`));
+      expect(errand(["runs", "--config", h.configFile, "--state", "Running"]).stdout).toBe("no runs\n");
+      expect(errand(["runs", "--config", h.configFile, "--state", "bogus"]).stderr).toMatch(/unknown state "bogus"; use one of Queued/);
+
+      const show = errand(["runs", "show", run.id, "--config", h.configFile]);
+      expect(show.code).toBe(0);
+      expect(show.stdout).toContain("Timeline");
+      expect(show.stdout).toMatch(/Queued → Running\s+started on local with engine fixture/);
+      expect(show.stdout).toContain("pull request https://github.com/acme/shop/pull/7");
+      expect(show.stdout).toContain("reading the ticket");
+      const shown = JSON.parse(errand(["runs", "show", run.id, "--config", h.configFile, "--json"]).stdout);
+      expect(shown.ticket).toMatchObject({ id, source: "generic", repo_url: "https://github.com/acme/shop" });
+      expect(shown.transitions).toHaveLength(3);
+
+      const cancel = errand(["runs", "cancel", run.id, "--config", h.configFile]);
+      expect(cancel.code).toBe(1);
+      expect(cancel.stderr).toMatch(/Succeeded/);
+      expect(errand(["runs", "show", "run_nope", "--config", h.configFile]).stderr).toMatch(/no run run_nope/);
+
+      const retry = errand(["runs", "retry", run.id, "--config", h.configFile, "--json"]);
+      expect(retry.code).toBe(0);
+      const second = JSON.parse(retry.stdout);
+      expect(second).toMatchObject({ attempt: 2, state: "Queued", ticket: { source: "generic", id } });
+      const again = await finished(store, id);
+      expect(again).toMatchObject({ id: second.id, state: "Succeeded" });
+      expect(h.executions()).toEqual([run.id, second.id]);
+    } finally {
+      await store.close();
+      cli.child.kill("SIGTERM");
+      await cli.exited;
+    }
+  });
+});
