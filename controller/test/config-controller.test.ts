@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { didYouMean, editDistance } from "../src/config/did-you-mean.js";
 import { ConfigError, formatProblem, loadControllerConfig } from "../src/config/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "errand-controller-config-"));
@@ -159,6 +160,18 @@ describe("controller configuration: problems", () => {
     expect(found.some((p) => p.startsWith("store.pth (line 9): is not a known key; did you mean store.path?"))).toBe(true);
   });
 
+  it("suggests by edit distance, swaps and prefixes, and not beyond", () => {
+    expect(editDistance("webhok", "webhook")).toBe(1);
+    expect(editDistance("prot", "port")).toBe(1);
+    expect(editDistance("Port", "port")).toBe(0.5);
+    expect(didYouMean("prot", ["host", "port"])).toBe("port");
+    expect(didYouMean("notification", ["notifications", "ops"])).toBe("notifications");
+    expect(didYouMean("url", ["path", "url_secret"])).toBe("url_secret");
+    expect(didYouMean("colour", ["host", "port"])).toBeUndefined();
+    expect(didYouMean("ab", ["abc"])).toBe("abc");
+    expect(didYouMean("x", ["port"])).toBeUndefined();
+  });
+
   it("gives no suggestion for a key that is nothing like a known one", async () => {
     const [problem] = await problems("ops:\n  colour: blue\n");
     expect(problem).toBe("ops.colour (line 2): is not a known key; known keys: host, port, shutdown_grace_seconds, log_level");
@@ -208,6 +221,7 @@ ops:
     expect(text).toContain('guardrails.allowed_repos (line 23): must be a list of strings, got "acme/app"');
     expect(text).toContain("store.url_secret (line 24): is required when backend is postgres");
     expect(text).toContain('ops.log_level (line 27): is "loud"; use one of debug, info, warn, error');
+    expect(await problems("ops:\n  log_level: warning\n")).toEqual(['ops.log_level (line 2): is "warning"; did you mean warn? Or use one of debug, info, warn, error']);
     expect(text).toContain('ops.port (line 28): must be a whole number from 0 to 65535, got "9090"');
     expect(text).not.toContain("xoxb-1234");
   });

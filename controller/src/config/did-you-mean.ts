@@ -2,12 +2,16 @@
  * The candidate closest to `name` by edit distance (insertions, deletions,
  * substitutions and swaps of neighbours), when it is close enough to be a
  * typo: at most a third of the longer name's length, and at most 3 edits.
- * Case differences count as half an edit. Returns undefined otherwise.
+ * Case differences count as half an edit. Failing that, a candidate that
+ * `name` begins with or that begins with `name` (`warning` → `warn`,
+ * `url` → `url_secret`).
+ * Returns undefined otherwise.
  */
 export function didYouMean(name: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of candidates) {
+  const list = [...candidates];
+  for (const candidate of list) {
     const d = editDistance(name, candidate);
     const limit = Math.min(3, Math.max(1, Math.floor(Math.max(name.length, candidate.length) / 3)));
     if (d <= limit && d < bestDistance) {
@@ -15,7 +19,9 @@ export function didYouMean(name: string, candidates: Iterable<string>): string |
       bestDistance = d;
     }
   }
-  return best;
+  if (best !== undefined || name.length < 3) return best;
+  const lower = name.toLowerCase();
+  return list.find((c) => c.length >= 3 && (lower.startsWith(c.toLowerCase()) || c.toLowerCase().startsWith(lower)));
 }
 
 /** Optimal string alignment distance; a change of case only costs 0.5. */

@@ -59,8 +59,13 @@ export function text(options: { pattern?: RegExp; fix?: string } = {}) {
 
 /** One of `values`. */
 export function choice<const T extends readonly [string, ...string[]]>(values: T) {
-  const fix = `use one of ${values.join(", ")}`;
-  return z.enum(values, { error: errorFor((input) => `is ${show(input)}`, fix) });
+  const list = `use one of ${values.join(", ")}`;
+  return z.enum(values, {
+    error: (iss: Issue) => {
+      const near = typeof iss.input === "string" ? didYouMean(iss.input, values) : undefined;
+      return errorFor((input) => `is ${show(input)}`, near === undefined ? list : `did you mean ${near}? Or ${list}`)(iss);
+    },
+  });
 }
 
 /** A list of non-empty strings. */
