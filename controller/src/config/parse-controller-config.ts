@@ -66,6 +66,9 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   if (doc.guardrails?.allowed_repos.length === 0) {
     warnings.push("guardrails.allowed_repos is empty: runs may target every repository; list the repositories (or globs) agents may work on");
   }
+  if (problems.length === 0 && (!parsed.success || webhook === undefined || engines === undefined)) {
+    problems.push({ path: [], message: "could not be read as a configuration", fix: "run errand config check and see docs/configuration.md" });
+  }
   if (problems.length > 0 || !parsed.success || webhook === undefined || engines === undefined) {
     throw new ConfigError(inFileOrder(problems.map(locate)), ctx.file);
   }
