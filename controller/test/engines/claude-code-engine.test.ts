@@ -61,6 +61,10 @@ describe("claude_code engine", () => {
     ["is_error", "claude reported an error: Invalid API key · Please run /login"],
     ["no_result", "claude exited without a result message"],
     ["crash", "claude exited with code 1 (stderr: TypeError: Cannot read properties of undefined (reading 'content') | at file:///cli.js:1:2) without a result message"],
+    [
+      "root",
+      'claude exited with code 1 (stderr: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons) without a result message; claude refuses bypassPermissions as root: run the controller as an ordinary user, or set IS_SANDBOX: "1" in engines.<name>.env when the engine runs in a disposable container',
+    ],
     ["success_exit_nonzero", "claude reported success, but claude exited with code 2"],
     ["malformed", "claude's result message has no subtype"],
     ["huge_result", "claude exited without a result message; 1 output line(s) longer than 4 MiB were not read"],

@@ -18,6 +18,10 @@ import { sumUsage } from "../output/token-usage.js";
 import { toolLabel } from "./tool-label.js";
 
 const WHO = "claude";
+/** What Claude Code prints when it refuses bypassPermissions as root. */
+const ROOT_REFUSAL = "cannot be used with root/sudo privileges";
+const ROOT_HINT =
+  "; claude refuses bypassPermissions as root: run the controller as an ordinary user, or set IS_SANDBOX: \"1\" in engines.<name>.env when the engine runs in a disposable container";
 
 /** The parser of one Claude Code run. Cost comes only from the final `result` (stream-json has no per-message cost). */
 export function createClaudeCodeParser(): OutputParser {
@@ -83,7 +87,8 @@ export function createClaudeCodeParser(): OutputParser {
       const liveUsage = usageByMessage.size === 0 ? undefined : sumUsage(usageByMessage.values());
       if (result === undefined) {
         const api = apiError === undefined ? "" : ` (last API error: ${apiError})`;
-        const failureReason = `${problem ?? WHO + " exited"} without a result message${api}${oversizedNote(json)}`;
+        const root = stderr.text(20).includes(ROOT_REFUSAL) ? ROOT_HINT : "";
+        const failureReason = `${problem ?? WHO + " exited"} without a result message${api}${root}${oversizedNote(json)}`;
         const { url, summary } = readPullRequest(lastText);
         return toTaskResult({ failureReason, summary, pullRequestUrl: url, costUsd: undefined, tokenUsage: liveUsage, durationMs: exit.durationMs });
       }
