@@ -1,12 +1,12 @@
 import { mkdir } from "node:fs/promises";
+import type { Logger } from "@errand/channel-sdk";
 import type { EngineInvocation, EngineInput, OutputParser } from "../../engines/engine.js";
 import type { ExecutionConfig } from "../../config/controller-config.js";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
 import type { RunSpec } from "../execution-backend.js";
 import { EngineStartError } from "../engine-start-error.js";
-import { openRunLog, type RunLog } from "./run-log.js";
 import { claimWorkspace, isSafeRunId, removeRunFiles, runPaths, type RunPaths, writeRunFiles } from "./run-files.js";
-import type { Logger } from "@errand/channel-sdk";
+import { openRunLog, type RunLog } from "./run-log.js";
 
 /** A run ready to spawn: its files written, its log open, its command and parser made. */
 export interface PreparedRun {
@@ -42,7 +42,12 @@ export async function prepareRun(config: ExecutionConfig["local"], spec: RunSpec
   try {
     await claimWorkspace(paths, engineName);
     claimed = true;
-    await writeRunFiles(paths, spec.ticket, spec.prompt);
+    await writeRunFiles(paths, spec.ticket, spec.prompt).catch((error: unknown) => {
+      throw new EngineStartError(`engine "${engineName}" could not be started: the run's files in ${paths.runDir} could not be written: ${(error as Error).message}`, {
+        cause: error,
+        hint: "check that execution.local.workspace_dir is writable and its disk has space",
+      });
+    });
     const input: EngineInput = {
       ticket: spec.ticket,
       runId,

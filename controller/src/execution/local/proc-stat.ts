@@ -15,18 +15,21 @@ export function processStartTime(pid: number): number | undefined {
   return Number.isSafeInteger(value) ? value : undefined;
 }
 
-/** The state letter of /proc/<pid>/stat (R, S, Z, ...); undefined when the process is gone. */
-export function processState(pid: number): string | undefined {
-  return readProcStat(pid)?.fields[0];
-}
+let cachedBootId: { value: string | undefined } | undefined;
 
 /** Identifies this boot of the machine (Linux); undefined elsewhere. Start times only compare within one boot. */
 export function bootId(): string | undefined {
-  try {
-    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
-  } catch {
-    return undefined;
+  if (cachedBootId === undefined) {
+    let value: string | undefined;
+    try {
+      value = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
+    } catch {
+      value = undefined;
+    }
+    // It cannot change while this process runs.
+    cachedBootId = { value };
   }
+  return cachedBootId.value;
 }
 
 function readProcStat(pid: number): { fields: string[] } | undefined {

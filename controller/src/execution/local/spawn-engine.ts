@@ -27,19 +27,26 @@ export interface SpawnOptions {
  */
 export function spawnEngine(options: SpawnOptions): Promise<SpawnedEngine> {
   const { invocation, cwd, env } = options;
-  const subprocess = execa(invocation.command, invocation.args, {
-    cwd,
-    env,
-    extendEnv: false,
-    detached: true,
-    cleanup: false,
-    reject: false,
-    buffer: false,
-    forceKillAfterDelay: false,
-    stdout: "pipe",
-    stderr: "pipe",
-    ...(invocation.stdin === undefined ? { stdin: "ignore" as const } : { input: invocation.stdin }),
-  });
+  let subprocess;
+  try {
+    subprocess = execa(invocation.command, invocation.args, {
+      cwd,
+      env,
+      extendEnv: false,
+      detached: true,
+      cleanup: false,
+      reject: false,
+      buffer: false,
+      forceKillAfterDelay: false,
+      stdout: "pipe",
+      stderr: "pipe",
+      ...(invocation.stdin === undefined ? { stdin: "ignore" as const } : { input: invocation.stdin }),
+    });
+  } catch (error) {
+    // execa refuses some invocations before spawning (an argument that is not a string, say).
+    return Promise.reject(startError(options, error));
+  }
+  const started = subprocess;
   return new Promise<SpawnedEngine>((resolve, reject) => {
     let settled = false;
     const fail = (error: unknown): void => {
@@ -47,16 +54,15 @@ export function spawnEngine(options: SpawnOptions): Promise<SpawnedEngine> {
       settled = true;
       reject(startError(options, error));
     };
-    subprocess.once("spawn", () => {
+    started.once("spawn", () => {
       if (settled) return;
       settled = true;
-      const child = subprocess as unknown as SpawnedEngine["child"];
-      resolve({ child, pid: subprocess.pid as number });
+      resolve({ child: started as unknown as SpawnedEngine["child"], pid: started.pid as number });
     });
-    subprocess.once("error", fail);
+    started.once("error", fail);
     // execa's own result: with reject:false it never rejects; it reports
     // failures (a spawn() that threw) that emit no "error" event.
-    subprocess.then((result) => result.failed && fail(result.cause ?? result), fail);
+    started.then((result) => result.failed && fail(result.cause ?? result), fail);
   });
 }
 
