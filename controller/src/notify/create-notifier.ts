@@ -46,9 +46,9 @@ export function createNotifier(options: NotifierOptions): Notifier {
     const combined = signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
     await Promise.all(slots.map((slot) => deliver(slot, delivery, context, combined)));
   };
-  const progress = (run: { id: string }, ticket: Ticket, message: string): Delivery => ({
+  const progress = (runId: string, ticket: Ticket, message: string): Delivery => ({
     operation: "notify",
-    runId: run.id,
+    runId,
     ticketId: ticket.id,
     invoke: (channel, o) => channel.notify(message, ticket, o),
   });
@@ -56,7 +56,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
     perMinute: settings.progressPerMinute,
     flush: (runId, held) => {
       if (shutdown.signal.aborted) return;
-      const sent = fanOut(progress({ id: runId }, held.ticket, held.message), undefined);
+      const sent = fanOut(progress(runId, held.ticket, held.message), undefined);
       detached.add(sent);
       void sent.finally(() => detached.delete(sent));
     },
@@ -70,7 +70,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         const engine = event.engine;
         await fanOut({ operation: "notify_start", runId: run.id, ticketId: ticket.id, invoke: (channel, o) => channel.notifyStart(ticket, { ...o, engine }) }, signal);
       } else if (event.type === "progress") {
-        if (gate.offer(run.id, { ticket, message: event.message })) await fanOut(progress(run, ticket, event.message), signal);
+        if (gate.offer(run.id, { ticket, message: event.message })) await fanOut(progress(run.id, ticket, event.message), signal);
       } else {
         gate.finish(run.id);
         const result = event.result;

@@ -9,3 +9,4 @@ export type { CallOutcome, Operation } from "./notifier-metrics.js";
 export type { ChannelSourceInfo, ChannelStatus, CheckResult, Notifier, NotifierHealth, NotifierOptions } from "./notifier-types.js";
 export { createProgressGate, type ProgressGate, type ProgressGateOptions } from "./progress-gate.js";
 export type { ChannelState } from "./supervised-channel.js";
+export { checkChannels, type ChannelsInput, formatChannelList, formatCheckResults, listChannels } from "./channels-report.js";
