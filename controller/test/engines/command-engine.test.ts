@@ -123,7 +123,7 @@ describe("command engine: failures", () => {
 
   test("a result file over 1 MiB is refused, naming the limit", async () => {
     const run = await runEngine(command(), { env: { FAKE_RESULT_BYTES: String(1024 * 1024 + 1) } });
-    expect(run.result.failureReason).toBe("result file: it is 1048577 bytes, over the limit of 1048576 bytes (1 MiB)");
+    expect(run.result.failureReason).toBe("result file: it is larger than the limit of 1 MiB (1048576 bytes)");
   });
 
   test("a result file of exactly 1 MiB is read", async () => {

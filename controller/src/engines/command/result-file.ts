@@ -1,7 +1,10 @@
 import type { TokenUsage } from "@errand/channel-sdk";
 import { z } from "zod";
 
-/** Largest result file read (1 MiB); a bigger one fails the run with a reason naming this limit. */
+/**
+ * Largest result file read (1 MiB); a bigger one fails the run with a reason
+ * naming this limit. Backends need read no more than this plus one byte.
+ */
 export const RESULT_FILE_MAX_BYTES = 1024 * 1024;
 
 const said = (what: string) => (issue: { input: unknown }) => (issue.input === undefined ? `is missing (${what})` : `must be ${what}`);
@@ -45,7 +48,8 @@ export type ResultFileRead = { ok: true; result: ResultFile } | { ok: false; pro
 /** Reads the text of `$ERRAND_RESULT_FILE`; never throws. Each problem names the field, e.g. `success must be true or false`. */
 export function readResultFile(textOfFile: string): ResultFileRead {
   const bytes = Buffer.byteLength(textOfFile);
-  if (bytes > RESULT_FILE_MAX_BYTES) return { ok: false, problems: [`it is ${bytes} bytes, over the limit of ${RESULT_FILE_MAX_BYTES} bytes (1 MiB)`] };
+  // A backend may read only the first RESULT_FILE_MAX_BYTES + 1 bytes, so the size is not given: only that it is over.
+  if (bytes > RESULT_FILE_MAX_BYTES) return { ok: false, problems: [`it is larger than the limit of 1 MiB (${RESULT_FILE_MAX_BYTES} bytes)`] };
   let json: unknown;
   try {
     json = JSON.parse(textOfFile);

@@ -24,3 +24,8 @@ export function asObject(value: unknown): Record<string, unknown> {
 export function asArray(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
+
+/** `value` when it is a finite number of at least 0 (a cost in USD), else undefined. */
+export function asCost(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+}

@@ -20,8 +20,9 @@ const TOKENS = new RegExp(String.raw`^Tokens: ${COUNT} sent(?:, ${COUNT} cache w
 const COST = /Cost: \$(\d+(?:\.\d+)?) message, \$(\d+(?:\.\d+)?) session\./;
 const APPLIED = /^Applied edit to (.+)$/;
 const COMMIT = /^Commit ([0-9a-f]{7,40}) (.+)$/;
-/** Most lines kept of the reply being printed. */
+/** Most lines, and characters of one line, kept of the reply being printed. */
 const MAX_REPLY_LINES = 2000;
+const MAX_REPLY_LINE_CHARS = 10_000;
 
 /** The parser of one Aider run. */
 export function createAiderParser(): OutputParser {
@@ -50,7 +51,7 @@ export function createAiderParser(): OutputParser {
     const commit = COMMIT.exec(line);
     if (applied?.[1] !== undefined) events.push({ kind: "progress", text: `edited ${applied[1]}`, detail: "tool" });
     else if (commit?.[2] !== undefined) events.push({ kind: "progress", text: progressText(`committed ${commit[1]}: ${commit[2]}`) ?? "committed", detail: "status" });
-    else if (current.length < MAX_REPLY_LINES) current.push(line);
+    else if (current.length < MAX_REPLY_LINES) current.push(line.slice(0, MAX_REPLY_LINE_CHARS));
     return events;
   };
 

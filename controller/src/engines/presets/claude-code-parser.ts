@@ -8,7 +8,7 @@
 import type { TaskResult, TokenUsage } from "@errand/channel-sdk";
 import type { EngineEvent, EngineExit, OutputParser } from "../engine.js";
 import { exitProblem } from "../output/exit-problem.js";
-import { asArray, asCount, asNumber, asObject, asString } from "../output/json-fields.js";
+import { asArray, asCost, asCount, asNumber, asObject, asString } from "../output/json-fields.js";
 import { createJsonLineReader, oversizedNote } from "../output/json-line.js";
 import { createLineTail } from "../output/line-tail.js";
 import { progressText } from "../output/progress-text.js";
@@ -73,7 +73,7 @@ export function createClaudeCodeParser(): OutputParser {
         case "result": {
           result = message;
           const events: EngineEvent[] = [];
-          const cost = asNumber(message.total_cost_usd);
+          const cost = asCost(message.total_cost_usd);
           if (cost !== undefined) events.push({ kind: "cost", usd: cost });
           if (message.usage !== undefined) events.push({ kind: "usage", usage: claudeUsage(message.usage) });
           return events;
@@ -100,7 +100,7 @@ export function createClaudeCodeParser(): OutputParser {
         failureReason,
         summary,
         pullRequestUrl: url,
-        costUsd: asNumber(result.total_cost_usd),
+        costUsd: asCost(result.total_cost_usd),
         tokenUsage: result.usage === undefined ? liveUsage : claudeUsage(result.usage),
         durationMs: exit.durationMs,
       });

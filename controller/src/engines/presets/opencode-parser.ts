@@ -8,7 +8,7 @@
 import type { TaskResult, TokenUsage } from "@errand/channel-sdk";
 import type { EngineEvent, EngineExit, OutputParser } from "../engine.js";
 import { exitProblem } from "../output/exit-problem.js";
-import { asArray, asCount, asNumber, asObject, asString } from "../output/json-fields.js";
+import { asArray, asCost, asCount, asObject, asString } from "../output/json-fields.js";
 import { createJsonLineReader, oversizedNote } from "../output/json-line.js";
 import { createLineTail } from "../output/line-tail.js";
 import { progressText } from "../output/progress-text.js";
@@ -57,7 +57,7 @@ export function createOpencodeParser(): OutputParser {
           outputTokens: asCount(tokens.output) + asCount(tokens.reasoning),
           cachedInputTokens: asCount(cache.read),
         });
-        cost += asNumber(part.cost) ?? 0;
+        cost += asCost(part.cost) ?? 0;
         return [
           { kind: "cost", usd: cost },
           { kind: "usage", usage: sumUsage(steps) },
