@@ -27,13 +27,21 @@ export function createLocalBackend(options: LocalBackendOptions): ExecutionBacke
   const logger = options.logger.child({ backend: "local" });
   const context = { config, logger, now: options.now ?? Date.now };
   const active = new Set<RunHandle>();
+  const starting = new Set<Promise<RunHandle>>();
   let closed = false;
 
   return {
     name: "local",
     async start(spec, hooks) {
       if (closed) throw new ControllerError(ControllerErrorCode.Internal, `run ${spec.run.id} was started after the local backend was closed`);
-      const handle = await startLocalRun(context, spec, hooks);
+      const pending = startLocalRun(context, spec, hooks);
+      starting.add(pending);
+      let handle: RunHandle;
+      try {
+        handle = await pending;
+      } finally {
+        starting.delete(pending);
+      }
       active.add(handle);
       void handle.done.then(() => active.delete(handle));
       return handle;
@@ -47,14 +55,17 @@ export function createLocalBackend(options: LocalBackendOptions): ExecutionBacke
     },
     async close() {
       closed = true;
-      // The loop stops runs first; whatever is still here is stopped so that
-      // no engine outlives the backend that started it.
+      // The loop stops runs first; whatever is still here (or still
+      // starting) is stopped so that no engine outlives its backend.
+      await Promise.allSettled([...starting]);
       const left = [...active];
       if (left.length > 0) logger.warn("closing with runs still running; stopping them", { runs: left.length });
-      await Promise.all(left.map(async (handle) => {
-        await handle.stop("shutdown");
-        await handle.done;
-      }));
+      await Promise.all(
+        left.map(async (handle) => {
+          await handle.stop("shutdown");
+          await handle.done;
+        }),
+      );
     },
   };
 }

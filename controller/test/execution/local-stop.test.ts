@@ -100,4 +100,14 @@ describe("local backend: stopping a run", () => {
     expect(isDead(leader) && isDead(grandchild)).toBe(true);
     await expect(backend.start(specFor(fixtureEngine({}).engine), recordingHooks())).rejects.toMatchObject({ code: "ERR_INTERNAL" });
   });
+
+  it("close() also stops a run that was still starting", async () => {
+    const { backend } = localBackend();
+    const { engine } = fixtureEngine({ args: [fixture("graceful.mjs"), join(tempDir(), "marks.txt")] });
+    const starting = backend.start(specFor(engine), recordingHooks());
+    await backend.close();
+    const handle = await starting;
+    expect((await handle.done).stoppedFor).toBe("shutdown");
+    expect(isDead(handle.attachment.pid as number)).toBe(true);
+  });
 });
