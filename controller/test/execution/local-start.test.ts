@@ -52,6 +52,7 @@ describe("local backend: starting a run", () => {
       external_url: "https://tracker.example/acme/42",
       labels: ["bug", "agent"],
       source: "generic",
+      raw_event: { action: "opened" },
     });
   });
 

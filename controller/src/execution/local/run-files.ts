@@ -2,7 +2,7 @@ import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Ticket } from "@errand/channel-sdk";
 import type { ExecutionConfig } from "../../config/controller-config.js";
-import { toSpecTicket } from "../../webhook/spec-ticket.js";
+import { ticketFileText } from "../../engines/ticket-file.js";
 import { EngineStartError } from "../engine-start-error.js";
 
 /** Where one run's files are. The run folder is outside the workspace so the agent's checkout stays clean. */
@@ -48,13 +48,13 @@ export async function claimWorkspace(paths: RunPaths, engineName: string): Promi
   await createEmptyDir(paths.workspace, engineName);
 }
 
-/** Writes the run folder: the prompt and the ticket (snake_case, as the spec names its fields; without the raw event). */
+/** Writes the run folder: the prompt and the ticket (in the shape every engine reads, see ticket-file.ts). */
 export async function writeRunFiles(paths: RunPaths, ticket: Ticket, prompt: string): Promise<void> {
   // A run folder of the same id can only be a leftover of this run's own failed start.
   await rm(paths.runDir, { recursive: true, force: true });
   await mkdir(paths.runDir, { recursive: true, mode: 0o700 });
   await writeFile(paths.prompt, prompt, { mode: 0o600 });
-  await writeFile(paths.ticket, `${JSON.stringify(toSpecTicket(ticket), null, 2)}\n`, { mode: 0o600 });
+  await writeFile(paths.ticket, ticketFileText(ticket), { mode: 0o600 });
 }
 
 async function createEmptyDir(dir: string, engineName: string): Promise<void> {

@@ -69,7 +69,7 @@ export const TICKET: Ticket = {
   externalUrl: "https://tracker.example/acme/42",
   labels: ["bug", "agent"],
   source: "generic",
-  rawEvent: { secretish: "not for the agent" },
+  rawEvent: { action: "opened" },
 };
 
 /** A Running TaskRun for `engine`. */
