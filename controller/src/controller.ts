@@ -6,13 +6,15 @@ import { createEngine } from "./engines/create-engine.js";
 import type { Engine } from "./engines/engine.js";
 import { buildPrompt } from "./engines/prompt.js";
 import type { ExecutionBackend } from "./execution/execution-backend.js";
-import { createLocalBackend } from "./execution/local/local-backend.js";
+import { createLocalBackend } from "./execution/local-backend.js";
 import { createGuardrails } from "./guardrails/guardrails.js";
 import { createBatchedSink } from "./loop/batched-sink.js";
 import { createLoopMetrics } from "./loop/loop-metrics.js";
 import { createObserverDispatch } from "./loop/observer-dispatch.js";
 import { createReconciler, type Reconciler } from "./loop/reconciler.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
+import { createNotifier } from "./notify/create-notifier.js";
+import type { Notifier } from "./notify/notifier-types.js";
 import type { RunObserver } from "./runs/run-event.js";
 import type { TicketSource } from "./sources/ticket-source.js";
 import { createWebhookSource } from "./sources/webhook-source.js";
@@ -42,6 +44,8 @@ export interface Controller {
   readonly ops: OpsServer;
   /** Ticket sources; the webhook intake's server address is on it once started. */
   readonly sources: readonly TicketSource[];
+  /** The notification channels of `notifications.channels`; undefined when none are configured. */
+  readonly notifier: Notifier | undefined;
   /** Opens the store, resolves runs left by a crash, starts the loop, the sources and the ops server. */
   start(): Promise<void>;
   /** Stops intake, lets runs finish within `ops.shutdown_grace_seconds`, stops the rest, closes everything. */
@@ -62,8 +66,22 @@ export async function createController(options: ControllerOptions): Promise<Cont
   for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig));
   const backend = options.backend ?? createLocalBackend({ config: config.execution.local, logger: logger.child({ component: "execution" }) });
   const guardrails = createGuardrails(config.guardrails);
+  const n = config.notifications;
+  const notifier =
+    n.channels.length === 0
+      ? undefined
+      : createNotifier({
+          channels: n.channels,
+          secrets,
+          callTimeoutMs: n.callTimeoutMs,
+          unhealthyAfter: n.unhealthyAfter,
+          progressPerMinute: n.progressPerMinute,
+          logger: logger.child({ component: "notifications" }),
+          registry,
+          pluginsDir: config.pluginsDir,
+        });
   const dispatch = createObserverDispatch({
-    observers: options.observers ?? [],
+    observers: [...(notifier ? [notifier.observer] : []), ...(options.observers ?? [])],
     timeoutMs: config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,
     logger,
   });
@@ -101,6 +119,8 @@ export async function createController(options: ControllerOptions): Promise<Cont
       { name: "loop", critical: true, check: () => ({ ok: started, detail: started ? `${reconciler.active} running` : "starting" }) },
       { name: "store", critical: true, check: async () => ({ ok: true, detail: `${store.kind} at ${store.location}, ${(await store.countRuns()).Queued} queued` }) },
       ...sources.map((s) => ({ name: `source:${s.name}`, critical: true, check: () => { const h = s.health(); return { ok: h.ready, detail: h.detail }; } })),
+      // Channels are non-critical (spec 1.4): they add detail to /readyz and never fail it.
+      ...(notifier ? [{ name: "notifications", critical: false, check: () => { const h = notifier.health(); return { ok: h.status === "ok", detail: h.channels }; } }] : []),
       ...(options.checks ?? []),
     ],
   });
@@ -112,7 +132,10 @@ export async function createController(options: ControllerOptions): Promise<Cont
     loop: reconciler,
     ops,
     sources,
+    notifier,
     async start() {
+      // Channels first: a channel that cannot be set up is a start-up error, before any ticket is taken in.
+      await notifier?.start();
       await reconciler.start();
       for (const source of sources) await source.start(sink);
       await ops.start();

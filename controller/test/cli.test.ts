@@ -56,7 +56,7 @@ describe("errand webhook serve", () => {
     const file = writeConfig("webhook:\n  generic:\n    auth_mode: hmac\n");
     const p = runCli(["webhook", "serve", "--config", file]);
     expect(await p.exited).toBe(1);
-    expect(p.stderr()).toContain("webhook.generic.secret: is required when auth_mode is hmac");
+    expect(p.stderr()).toContain("webhook.generic.secret (line 2): is required when auth_mode is hmac");
     expect(p.stdout()).toBe("");
   });
 

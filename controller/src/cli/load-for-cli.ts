@@ -1,16 +1,8 @@
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import type { ControllerConfig } from "../config/controller-config.js";
+import { findConfigFile } from "../config/find-config-file.js";
 import { loadControllerConfig } from "../config/load-controller-config.js";
 import { resolveSecrets } from "../secrets/resolve-secrets.js";
 import { ControllerError } from "../errors.js";
-
-/** The `--config` file a command uses: the one given, else `errand.yaml` here when it exists, else the embedded defaults. */
-export function configPath(given: string | undefined): string | undefined {
-  if (given !== undefined) return resolve(given);
-  const here = resolve("errand.yaml");
-  return existsSync(here) ? here : undefined;
-}
 
 /** A loaded configuration, its warnings and, when asked for, its resolved secrets. */
 export interface LoadedConfig {
@@ -25,7 +17,7 @@ export interface LoadedConfig {
  * one message on stderr and exit code 1.
  */
 export async function loadForCli(given: string | undefined, withSecrets: boolean): Promise<LoadedConfig> {
-  const { config, warnings } = await loadControllerConfig(configPath(given));
+  const { config, warnings } = await loadControllerConfig(findConfigFile(given), { skipWebhookSecrets: !withSecrets });
   const secrets = withSecrets ? resolveSecrets(config, { env: process.env }) : {};
   return { config, warnings, secrets };
 }

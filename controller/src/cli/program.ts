@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
+import { createChannelsCommand } from "./commands/channels.js";
+import { createConfigCommand } from "./commands/config.js";
 import { createRunCommand } from "./commands/run.js";
 import { createRunsCommand } from "./commands/runs.js";
 import { createWebhookCommand } from "./commands/webhook.js";
@@ -17,8 +19,12 @@ export function createProgram(): Command {
   const program = new Command("errand")
     .description("Errand controller: agent orchestration from tickets")
     .version(packageVersion())
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // Lets a subcommand own options its parent also has (`runs show <id> --config f`).
+    .enablePositionalOptions();
   program.addCommand(createRunCommand());
+  program.addCommand(createConfigCommand());
+  program.addCommand(createChannelsCommand({ loadConfig: async (file) => (await import("./load-for-cli.js")).loadForCli(file, true) }));
   program.addCommand(createRunsCommand());
   program.addCommand(createWebhookCommand());
   return program;

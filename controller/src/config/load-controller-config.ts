@@ -8,6 +8,8 @@ export interface LoadControllerConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Working folder: relative paths of the embedded defaults start here; default `process.cwd()`. */
   cwd?: string;
+  /** Leave the webhook's secret references unresolved (`errand runs` serves nothing and needs none). */
+  skipWebhookSecrets?: boolean;
 }
 
 /**
@@ -18,8 +20,8 @@ export interface LoadControllerConfigOptions {
  */
 export async function loadControllerConfig(file: string | undefined, options: LoadControllerConfigOptions = {}): Promise<LoadedControllerConfig> {
   const cwd = options.cwd ?? process.cwd();
-  if (file === undefined) return parseControllerConfig(null, { baseDir: cwd, env: options.env });
+  if (file === undefined) return parseControllerConfig(null, { baseDir: cwd, env: options.env, skipWebhookSecrets: options.skipWebhookSecrets });
   const path = resolve(cwd, file);
   const source = await readConfigFile(path);
-  return parseControllerConfig(source.value, { file: path, baseDir: dirname(path), env: options.env, locate: source.locate });
+  return parseControllerConfig(source.value, { file: path, baseDir: dirname(path), env: options.env, locate: source.locate, skipWebhookSecrets: options.skipWebhookSecrets });
 }

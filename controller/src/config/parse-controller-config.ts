@@ -19,6 +19,8 @@ export interface ParseContext {
   env?: NodeJS.ProcessEnv;
   /** Adds YAML lines to problems (see parseYamlSource); default: keys only. */
   locate?: ProblemLocator;
+  /** Leave the webhook's secret references unresolved, for commands that serve nothing. */
+  skipWebhookSecrets?: boolean;
 }
 
 /** A validated configuration and the warnings to show at start. */
@@ -49,7 +51,7 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
 
   const secretsDir = resolveFrom(ctx.baseDir, doc.secrets?.dir);
   const store = createSecretStore({ env, dir: secretsDir });
-  const values = resolveWebhookSecrets(root.webhook, { env, baseDir: ctx.baseDir, store }, problems, warnings);
+  const values = resolveWebhookSecrets(root.webhook, { env, baseDir: ctx.baseDir, store, skip: ctx.skipWebhookSecrets === true }, problems, warnings);
   const webhook = doc.webhook && buildWebhookConfig(doc.webhook, values, "controller", problems, warnings);
   const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
   const engines = doc.engines && buildEngines(doc.engines, templates);

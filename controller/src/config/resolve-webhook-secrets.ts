@@ -13,7 +13,15 @@ export interface SecretRefContext {
   baseDir: string;
   /** Resolves `{ secret: NAME }`. */
   store: SecretStore;
+  /**
+   * Leave references unresolved (each becomes {@link UNRESOLVED_SECRET}):
+   * for commands that read the configuration but serve nothing (`errand runs`).
+   */
+  skip?: boolean;
 }
+
+/** The value a skipped reference gets; never a usable secret. */
+export const UNRESOLVED_SECRET = "[secret not resolved]";
 
 /** The webhook signing secrets, resolved. */
 export interface WebhookSecretValues {
@@ -59,7 +67,7 @@ export function resolveWebhookSecrets(webhook: unknown, ctx: SecretRefContext, p
   }
   if (isMapping(webhook.generic)) {
     out.generic = read(webhook.generic.secret, ["generic", "secret"]);
-    if (webhook.generic.auth_mode === "standard_webhooks" && out.generic !== undefined && !isWhsec(out.generic)) {
+    if (webhook.generic.auth_mode === "standard_webhooks" && out.generic !== undefined && out.generic !== UNRESOLVED_SECRET && !isWhsec(out.generic)) {
       problems.push({
         path: ["webhook", "generic", "secret"],
         message: "is not a Standard Webhooks secret",
@@ -78,6 +86,7 @@ function resolveRef(value: unknown, path: string[], ctx: SecretRefContext, probl
     inline.push(path.join("."));
     return ref;
   }
+  if (ctx.skip) return UNRESOLVED_SECRET;
   if (ref.secret !== undefined) {
     const found = ctx.store.resolve(ref.secret);
     if (found === undefined) {

@@ -65,6 +65,12 @@ export interface WebhookConfig {
   dedupe: { maxEntries: number; ttlSeconds: number };
   /** Serve Prometheus metrics at GET /metrics. */
   metrics: boolean;
+  /**
+   * Serve the tracker B route without a secret. Undefined (`errand webhook
+   * serve`) serves it, as spec 5.3 allows; the controller sets it from
+   * `webhook.tracker_b.allow_unsigned`, so no route opens by omission.
+   */
+  allowUnsignedTrackerB?: boolean;
 }
 
 /** Defaults of every optional setting. */

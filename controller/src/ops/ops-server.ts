@@ -6,7 +6,13 @@ import type { Registry } from "prom-client";
 export interface ReadinessCheck {
   name: string;
   critical: boolean;
-  check(): Promise<{ ok: boolean; detail: string }> | { ok: boolean; detail: string };
+  check(): Promise<ReadinessResult> | ReadinessResult;
+}
+
+/** One part's state: `detail` is a sentence or, for parts with several members (channels), one entry each. */
+export interface ReadinessResult {
+  ok: boolean;
+  detail: string | Record<string, unknown>;
 }
 
 /** Options of {@link createOpsServer}. */

@@ -20,7 +20,7 @@ export const ROUTES: ReadonlyMap<string, SourceId> = new Map<string, SourceId>([
 export const ENABLE_HINT: Readonly<Record<SourceId, string>> = {
   codehost_a: "set webhook.secrets.codehost_a (or webhook.secrets.github)",
   codehost_b: "set webhook.secrets.codehost_b (or webhook.secrets.gitlab)",
-  tracker_b: "the tracker route is always served",
+  tracker_b: "set webhook.secrets.tracker_b (or webhook.secrets.shortcut), or webhook.tracker_b.allow_unsigned: true to take unsigned requests",
   chat_a: "set webhook.secrets.chat_a (or webhook.secrets.slack)",
   generic: "set webhook.generic (auth_mode, secret and optionally field_mapping)",
 };

@@ -79,5 +79,5 @@ describe("errand runs", () => {
       cli.child.kill("SIGTERM");
       await cli.exited;
     }
-  });
+  }, 60_000);
 });

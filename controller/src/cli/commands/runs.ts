@@ -1,12 +1,10 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { Logger } from "@errand/channel-sdk";
-import { createLocalBackend } from "../../execution/local/local-backend.js";
 import { RUN_STATES, type RunState } from "../../runs/task-run.js";
-import { openStore } from "../../store/open-store.js";
 import type { Store } from "../../store/store.js";
 import { toSpecTicket } from "../../webhook/spec-ticket.js";
 import { formatRunDetail, formatRunTable, painter } from "../format-run.js";
-import { loadForCli, reportError, type LoadedConfig } from "../load-for-cli.js";
+import type { LoadedConfig } from "../load-for-cli.js";
 
 interface Common {
   config?: string;
@@ -31,8 +29,13 @@ function parseCount(value: string): number {
   return n;
 }
 
-/** Opens the store of the configuration for one command, and closes it after. */
+/**
+ * Opens the store of the configuration for one command, and closes it after.
+ * The config and store modules are loaded here, on use, so that `errand
+ * --help` and the other commands do not pay for them.
+ */
 async function withStore(options: Common, body: (store: Store, loaded: LoadedConfig) => Promise<number>): Promise<number> {
+  const [{ loadForCli, reportError }, { openStore }] = await Promise.all([import("../load-for-cli.js"), import("../../store/open-store.js")]);
   let store: Store | undefined;
   try {
     const loaded = await loadForCli(options.config, false);
@@ -54,6 +57,8 @@ export function createRunsCommand(): Command {
     c.option("-c, --config <file>", "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)").option("--json", "print JSON for scripts");
 
   const runs = common(new Command("runs"))
+    // `runs show <id> --config f`: the option belongs to show, not to the list command around it.
+    .enablePositionalOptions()
     .description("list TaskRuns, newest first")
     .addOption(new Option("-s, --state <states>", "only these states (comma-separated or repeated)").argParser(parseStates))
     .addOption(new Option("-n, --limit <n>", "at most n runs").argParser(parseCount).default(50))
@@ -76,6 +81,7 @@ export function createRunsCommand(): Command {
           const run = await store.getRun(id);
           if (run === undefined) return notFound(id);
           const [ticket, transitions] = await Promise.all([store.getTicket(run.ticket), store.transitions(id)]);
+          const { createLocalBackend } = await import("../../execution/local-backend.js");
           const backend = createLocalBackend({ config: config.execution.local, logger: quiet });
           const log = await backend.readLog(run, options.logBytes);
           if (options.json) json({ run, ticket: ticket === undefined ? undefined : toSpecTicket(ticket), transitions, log });

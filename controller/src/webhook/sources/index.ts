@@ -12,7 +12,9 @@ export { APPROVAL_PREFIX } from "./chat-a.js";
 /**
  * The sources a configuration enables: code host A, code host B and chat A
  * when their secret is set, generic when `webhook.generic` is set, tracker B
- * always (spec 5.3 makes its secret optional).
+ * with its secret or, without one (spec 5.3 makes it optional), unless the
+ * configuration refuses unsigned requests (the controller does, unless
+ * `webhook.tracker_b.allow_unsigned: true`).
  */
 export function createSources(config: WebhookConfig): Map<SourceId, WebhookSource> {
   const sources = new Map<SourceId, WebhookSource>();
@@ -22,7 +24,7 @@ export function createSources(config: WebhookConfig): Map<SourceId, WebhookSourc
   const tracker: { secret?: string; targetStateId?: string } = {};
   if (secrets.tracker_b) tracker.secret = secrets.tracker_b;
   if (config.shortcutTargetStateId !== undefined) tracker.targetStateId = config.shortcutTargetStateId;
-  sources.set("tracker_b", createTrackerBSource(tracker));
+  if (secrets.tracker_b || config.allowUnsignedTrackerB !== false) sources.set("tracker_b", createTrackerBSource(tracker));
   if (secrets.chat_a) sources.set("chat_a", createChatASource(secrets.chat_a));
   if (config.generic) sources.set("generic", createGenericSource(config.generic));
   return sources;
