@@ -48,6 +48,14 @@ export interface EngineExit {
   /** Text of the result file ($ERRAND_RESULT_FILE), when the engine wrote one. */
   resultFile: string | undefined;
   durationMs: number;
+  /**
+   * True when the backend did not see the process end (a run that finished
+   * while the controller was down): there is no exit code to judge, so the
+   * result file alone decides.
+   */
+  exitUnknown?: boolean;
+  /** Why the result file could not be read (too large, not a regular file); the file counts as absent. */
+  resultFileProblem?: string | undefined;
 }
 
 /** Turns an engine's output into events while it runs, and into a TaskResult at the end. */

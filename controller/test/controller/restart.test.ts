@@ -1,7 +1,16 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { alive, createHarness, eventually, finished, postTicket, running, runsOf, SECRET_ENV, ticketBody } from "./harness.js";
+
+/** True once the process is gone or only a zombie waiting for init to reap it. */
+function exitedOrZombie(pid: number): boolean {
+  try {
+    return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return true;
+  }
+}
 
 // The real `errand run` bin, killed with SIGKILL as a crash or an OOM kill would.
 function startCli(configFile: string) {
@@ -86,6 +95,32 @@ describe("errand run across restarts (real processes, SIGKILL)", () => {
       expect(await runsOf(store, id)).toHaveLength(1);
       second.child.kill("SIGTERM");
       expect(await second.exited).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a run that finished while the controller was down is recorded with its real result", async () => {
+    const h = createHarness({ engine: "finish-later.sh" });
+    const { id, body } = ticketBody();
+    const first = startCli(h.configFile);
+    await postTicket(await first.ready, body);
+    const store = await h.openStore();
+    try {
+      const r = await running(store, id);
+      first.child.kill("SIGKILL");
+      await first.exited;
+      await eventually("the engine to finish on its own", () => (existsSync(`${h.pidDir}/${r.id}.done`) ? true : undefined));
+      const main = Number(readFileSync(`${h.pidDir}/${r.id}.main`, "utf8"));
+      await eventually("the engine process to exit", () => (exitedOrZombie(main) ? true : undefined));
+      const second = startCli(h.configFile);
+      await second.ready;
+      const run = await finished(store, id);
+      expect(run.state).toBe("Succeeded");
+      expect(run.result).toMatchObject({ success: true, pullRequestUrl: "https://github.com/acme/shop/pull/11" });
+      expect(h.executions()).toEqual([run.id]);
+      second.child.kill("SIGTERM");
+      await second.exited;
     } finally {
       await store.close();
     }

@@ -7,6 +7,7 @@ import type { LineTail } from "./line-tail.js";
  */
 export function exitProblem(exit: EngineExit, who: string, stderr: LineTail): string | undefined {
   const tail = stderr.text();
+  if (exit.exitUnknown === true) return undefined;
   const said = tail === "" ? "" : ` (stderr: ${tail})`;
   if (exit.signal !== undefined) return `${who} was ended by ${exit.signal}${said}`;
   if (exit.exitCode === undefined) return `${who} ended without an exit code${said}`;

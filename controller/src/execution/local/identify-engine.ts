@@ -1,5 +1,5 @@
 import type { LocalAttachment } from "./attachment.js";
-import { bootId, liveGroupMembers, processStartTime } from "./proc-stat.js";
+import { bootId, isZombie, liveGroupMembers, processStartTime } from "./proc-stat.js";
 import { processExists } from "./process-group.js";
 
 /** What is left of a recorded engine process, as far as can be proved. */
@@ -25,9 +25,9 @@ export function identifyEngine(attachment: LocalAttachment): EngineRemains {
   // After a reboot nothing of the run can still run.
   if (bootId() !== attachment.bootId) return { kind: "gone" };
   const current = processStartTime(pid);
-  if (current === startTime) return { kind: "running" };
+  if (current === startTime && !isZombie(pid)) return { kind: "running" };
   // A new process with this pid: the group had emptied before the pid could be reused.
-  if (current !== undefined) return { kind: "gone" };
+  if (current !== undefined && current !== startTime) return { kind: "gone" };
   const members = liveGroupMembers(pgid) ?? [];
   if (members.length > 0 && members.every((member) => member.startTime >= startTime)) return { kind: "leftovers", count: members.length };
   return { kind: "gone" };

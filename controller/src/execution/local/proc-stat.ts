@@ -15,6 +15,16 @@ export function processStartTime(pid: number): number | undefined {
   return Number.isSafeInteger(value) ? value : undefined;
 }
 
+/**
+ * True when the process has exited but was not reaped yet (state Z). An
+ * engine whose controller died is reparented to init, which may reap it
+ * late (or never, in some container inits); until then its pid and start
+ * time still read as alive.
+ */
+export function isZombie(pid: number): boolean {
+  return readProcStat(pid)?.fields[0] === "Z";
+}
+
 let cachedBootId: { value: string | undefined } | undefined;
 
 /** Identifies this boot of the machine (Linux); undefined elsewhere. Start times only compare within one boot. */

@@ -65,7 +65,7 @@ async function fromResultFile(recovery: Recovery, stoppedNote: string): Promise<
     return settle(recovery, false, fail(`${RESTART_REASON}; ${found}${stoppedNote}`));
   }
   const durationMs = run.startedAt !== undefined && read.modifiedAt !== undefined ? Math.max(0, Math.round(read.modifiedAt - run.startedAt)) : undefined;
-  const exit: LocalEngineExit = { exitCode: undefined, signal: undefined, resultFile: read.text, durationMs: durationMs ?? 0, resultFileProblem: undefined };
+  const exit: LocalEngineExit = { exitCode: undefined, signal: undefined, exitUnknown: true, resultFile: read.text, durationMs: durationMs ?? 0, resultFileProblem: undefined };
   let result: TaskResult;
   try {
     result = spec.engine.parser().finish(exit);
