@@ -42,6 +42,7 @@ const FS_HINTS: Record<string, string> = {
   EPERM: "give the user running errand write access to that folder, or set store.path to a writable place",
   EROFS: "the filesystem is read-only: set store.path to a writable place",
   ENOTDIR: "a part of the path is a file, not a folder: set store.path to a path inside a folder",
+  EEXIST: "a part of the path is a file, not a folder: set store.path to a path inside a folder",
   ENOSPC: "the disk is full: free space, then restart",
 };
 

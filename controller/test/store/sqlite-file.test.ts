@@ -1,0 +1,158 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LogFields, Logger } from "@errand/channel-sdk";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { StoreError } from "../../src/errors.js";
+import { createSqliteStore } from "../../src/store/index.js";
+import { SCHEMA_VERSION } from "../../src/store/sqlite/migrations.js";
+import { toStoreError } from "../../src/store/sqlite/sqlite-error.js";
+import { ticket } from "./conformance/support.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "errand-sqlite-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** What `createSqliteStore` rejected with. */
+async function openError(path: string): Promise<StoreError> {
+  const error = await createSqliteStore({ path }).then(
+    (store) => store.close().then(() => undefined),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(StoreError);
+  return error as StoreError;
+}
+
+function migrations(path: string): unknown[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare("SELECT version, name, applied_at FROM schema_migrations ORDER BY version").all();
+  } finally {
+    db.close();
+  }
+}
+
+describe("SQLite store file", () => {
+  it("creates its folder and a file in WAL mode", async () => {
+    const path = join(tempDir(), "nested", "deeper", "errand.db");
+    const store = await createSqliteStore({ path });
+    expect(store).toMatchObject({ kind: "sqlite", location: path });
+    await store.acceptTickets([ticket("w")], "default");
+    expect(existsSync(`${path}-wal`)).toBe(true);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+    await store.close();
+  });
+
+  it("migrates an empty file, logs it once, and opens it again without applying anything", async () => {
+    const path = join(tempDir(), "errand.db");
+    writeFileSync(path, "");
+    const records: Array<[string, LogFields | undefined]> = [];
+    const logger: Logger = {
+      debug: () => {},
+      info: (message, fields) => void records.push([message, fields]),
+      warn: () => {},
+      error: () => {},
+      child: () => logger,
+    };
+    await (await createSqliteStore({ path, logger })).close();
+    const first = migrations(path);
+    expect(first.map((m) => (m as { version: number }).version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+    await (await createSqliteStore({ path, logger })).close();
+    expect(migrations(path)).toEqual(first);
+    expect(records).toEqual([["store schema migrated", { path, from: 0, to: SCHEMA_VERSION }]]);
+  });
+
+  it("refuses a database written by a newer errand and leaves it as it was", async () => {
+    const path = join(tempDir(), "errand.db");
+    await (await createSqliteStore({ path })).close();
+    const db = new Database(path);
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)").run(SCHEMA_VERSION + 1);
+    db.close();
+    const error = await openError(path);
+    expect(error.message).toContain(path);
+    expect(error.message).toContain(`schema version ${SCHEMA_VERSION + 1}`);
+    expect(error.hint).toMatch(/newer|store\.path/);
+    expect(migrations(path)).toHaveLength(SCHEMA_VERSION + 1);
+  });
+
+  it("names the file and the fix for a file that is not a database", async () => {
+    const path = join(tempDir(), "notes.txt");
+    writeFileSync(path, "These are my notes, not a database. ".repeat(40));
+    const error = await openError(path);
+    expect(error.code).toBe("ERR_STORE");
+    expect(error.message).toContain(path);
+    expect(error.message).toContain("not an errand database");
+    expect(error.hint).toContain("store.path");
+  });
+
+  it("names the path and the fix when its folder cannot be made", async () => {
+    const blocker = join(tempDir(), "a-file");
+    writeFileSync(blocker, "x");
+    const error = await openError(join(blocker, "errand.db"));
+    expect(error.message).toContain(blocker);
+    expect(error.hint).toMatch(/folder/);
+  });
+
+  it("names the path and the fix when it is a folder", async () => {
+    const dir = tempDir();
+    const error = await openError(dir);
+    expect(error.message).toContain(dir);
+    expect(error.hint).toContain("store.path");
+  });
+
+  it("waits for another connection's write lock, then fails naming the lock and how to find its holder", async () => {
+    const path = join(tempDir(), "errand.db");
+    const store = await createSqliteStore({ path, busyTimeoutMs: 50 });
+    const holder = new Database(path);
+    holder.exec("BEGIN IMMEDIATE");
+    const error = await store.acceptTickets([ticket("l")], "default").catch((e: unknown) => e as StoreError);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).message).toMatch(/locked.*50 ms/);
+    expect((error as StoreError).hint).toContain(`fuser ${path}`);
+    holder.exec("ROLLBACK");
+    holder.close();
+    expect((await store.acceptTickets([ticket("l")], "default"))[0]?.kind).toBe("queued");
+    await store.close();
+  });
+});
+
+describe("SQLite errors", () => {
+  it.each([
+    ["SQLITE_FULL", /disk is full/, /free space/],
+    ["SQLITE_READONLY_DBMOVED", /read-only/, /write access/],
+    ["SQLITE_CANTOPEN", /cannot be opened/, /writable/],
+    ["SQLITE_CORRUPT", /not an errand database/, /backup/],
+    ["SQLITE_IOERR_WRITE", /I\/O error/, /disk/],
+    ["SQLITE_BUSY", /locked/, /fuser/],
+  ])("explains %s with the file and a fix", (code, what, fix) => {
+    const error = toStoreError(new Database.SqliteError("low-level message", code), "/data/errand.db", "storing tickets", 5000);
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error.message).toMatch(what);
+    expect(error.message).toContain("/data/errand.db");
+    expect(error.message).toContain("storing tickets");
+    expect(error.hint).toMatch(fix);
+    expect(error.cause).toBeInstanceOf(Database.SqliteError);
+  });
+
+  it("passes the controller's own errors through", () => {
+    const own = new StoreError("mine", { hint: "h" });
+    expect(toStoreError(own, "/x", "y", 1)).toBe(own);
+  });
+});
+
+describe("SQLite store input", () => {
+  it("refuses a busy timeout that is not a count of milliseconds", async () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    await expect(createSqliteStore({ path: join(dir, "e.db"), busyTimeoutMs: -1 })).rejects.toThrow(/busy timeout/);
+  });
+});
