@@ -3,7 +3,8 @@ import { buildEngines, readPromptTemplates } from "./build-engines.js";
 import { buildExecution, buildGuardrails, buildNotifications, buildOps, buildStore, buildTicketing } from "./build-sections.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
-import type { ControllerConfig } from "./controller-config.js";
+import { checkPromptTemplate } from "../engines/prompt.js";
+import type { ControllerConfig, EngineConfig, NotificationsConfig } from "./controller-config.js";
 import { inFileOrder, issueProblems, type PathProblem, plainLocator, type ProblemLocator } from "./path-problem.js";
 import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
@@ -55,6 +56,7 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   const webhook = doc.webhook && buildWebhookConfig(doc.webhook, values, "controller", problems, warnings);
   const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
   const engines = doc.engines && buildEngines(doc.engines, templates);
+  if (engines !== undefined) checkEngines(engines.byName, ctx.baseDir, problems);
   if (engines !== undefined && Object.keys(engines.byName).length === 0 && doc.engines !== undefined) {
     const inputs = [webhook?.enabled ? "the webhook" : undefined, root.ticketing != null ? "ticketing" : undefined].filter(Boolean);
     if (inputs.length > 0) {
@@ -78,7 +80,7 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   const config: ControllerConfig = {
     file: ctx.file,
     webhook,
-    notifications: buildNotifications(d.notifications),
+    notifications: withCommandsFrom(ctx.baseDir, buildNotifications(d.notifications)),
     pluginsDir: resolveFrom(ctx.baseDir, d.plugins.dir),
     ticketing: buildTicketing(d.ticketing),
     engines,
@@ -98,4 +100,29 @@ function sectionsThatParse(root: Record<string, unknown>): Partial<ControllerDoc
     if (result.success) out[name] = result.data;
   }
   return out as Partial<ControllerDocument>;
+}
+
+/**
+ * Checks each engine's prompt template, and makes a relative executable
+ * path (one with a slash, `./agent.sh`) absolute against the config file's
+ * folder: the engine runs in its run's workspace, where a relative path
+ * would name nothing. A bare name (`claude`, `node`) is left to PATH.
+ */
+function checkEngines(byName: Record<string, EngineConfig>, baseDir: string, problems: PathProblem[]): void {
+  for (const engine of Object.values(byName)) {
+    for (const message of engine.promptTemplate === undefined ? [] : checkPromptTemplate(engine.promptTemplate)) {
+      problems.push({ path: ["engines", engine.name, "prompt"], message, fix: "correct the template; docs/engines.md lists the placeholders" });
+    }
+    const first = engine.command?.[0];
+    if (engine.command !== undefined && first !== undefined && first.includes("/")) engine.command[0] = resolveFrom(baseDir, first);
+  }
+}
+
+/** A channel's relative `command` executable, made absolute against the config file's folder (as for engines). */
+function withCommandsFrom(baseDir: string, notifications: NotificationsConfig): NotificationsConfig {
+  for (const entry of notifications.channels) {
+    const first = entry.command?.[0];
+    if (entry.command !== undefined && first !== undefined && first.includes("/")) entry.command[0] = resolveFrom(baseDir, first);
+  }
+  return notifications;
 }

@@ -21,7 +21,7 @@ function writeDemoConfig(dir: string, targets: { chatApiUrl: string; hookUrl: st
   const doc = parseDocument(readFileSync(resolve(packageDir, "demo/errand.yaml"), "utf8"));
   doc.setIn(["webhook", "port"], 0);
   doc.setIn(["ops", "port"], 0);
-  doc.setIn(["engines", "demo", "command"], [process.execPath, resolve(packageDir, "demo/agent.mjs")]);
+  doc.setIn(["engines", "demo", "command"], [resolve(packageDir, "demo/agent.mjs")]);
   doc.setIn(["notifications", "channels", 0, "config", "api_base_url"], targets.chatApiUrl);
   doc.setIn(["notifications", "channels", 1, "config", "url"], targets.hookUrl);
   // Secrets by name from a folder laid out as Kubernetes mounts a Secret: one file per secret.
