@@ -100,10 +100,11 @@ export interface InProcess {
 }
 
 /** Loads the harness config (optionally edited) and starts a controller in-process. */
-export async function startInProcess(h: Harness, edit?: (config: ControllerConfig) => void): Promise<InProcess> {
-  const { config } = await loadControllerConfig(h.configFile, { env: SECRET_ENV });
+export async function startInProcess(h: Harness, edit?: (config: ControllerConfig) => void, env: Record<string, string> = {}): Promise<InProcess> {
+  const allEnv = { ...SECRET_ENV, ...env };
+  const { config } = await loadControllerConfig(h.configFile, { env: allEnv });
   edit?.(config);
-  const secrets = resolveSecrets(config, { env: SECRET_ENV });
+  const secrets = resolveSecrets(config, { env: allEnv });
   const logs: string[] = [];
   const logger: Logger = createLogger({ level: "debug", write: (line) => logs.push(line), secrets: Object.values(secrets) });
   const controller = await createController({ config, secrets, logger });
