@@ -17,6 +17,9 @@ import { createNotifier } from "./notify/create-notifier.js";
 import type { Notifier } from "./notify/notifier-types.js";
 import type { RunObserver } from "./runs/run-event.js";
 import type { TicketSource } from "./sources/ticket-source.js";
+import { createPollAdapter } from "./sources/polling/create-poll-adapter.js";
+import type { PollAdapter } from "./sources/polling/poll-adapter.js";
+import { createPollingSource } from "./sources/polling/polling-source.js";
 import { createWebhookSource } from "./sources/webhook-source.js";
 import { openStore } from "./store/open-store.js";
 import type { Store } from "./store/store.js";
@@ -33,6 +36,8 @@ export interface ControllerOptions {
   checks?: ReadinessCheck[];
   /** Replaces the backend built from `execution` (tests, benchmarks). */
   backend?: ExecutionBackend;
+  /** Replaces the poll adapter built from `ticketing` (tests). */
+  pollAdapter?: PollAdapter;
 }
 
 /** A running controller. */
@@ -80,8 +85,17 @@ export async function createController(options: ControllerOptions): Promise<Cont
           registry,
           pluginsDir: config.pluginsDir,
         });
+  const polling =
+    config.ticketing === undefined
+      ? undefined
+      : createPollingSource({
+          adapter: options.pollAdapter ?? createPollAdapter(config.ticketing, secrets),
+          intervalMs: config.ticketing.pollIntervalMs,
+          logger: logger.child({ component: "ticketing" }),
+          registry,
+        });
   const dispatch = createObserverDispatch({
-    observers: [...(notifier ? [notifier.observer] : []), ...(options.observers ?? [])],
+    observers: [...(notifier ? [notifier.observer] : []), ...(polling ? [polling.observer] : []), ...(options.observers ?? [])],
     timeoutMs: config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,
     logger,
   });
@@ -109,6 +123,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
   if (config.webhook.enabled !== false && hasWebhookSource(config)) {
     sources.push(createWebhookSource({ config: config.webhook, store, logger: logger.child({ component: "webhook" }), registry }));
   }
+  if (polling) sources.push(polling);
   const sink = createBatchedSink({ store, engine: config.engines.default, onCommitted: () => reconciler.wake() });
   let started = false;
   const ops = createOpsServer({

@@ -10,12 +10,24 @@ const common = () => ({
   token_secret: secretName("Name of the secret holding the tracker's API token (spec 5.6: never the token itself)."),
   labels: textList().default([]).meta({ description: "Trigger labels: an issue must carry them to be picked up." }),
   exclude_labels: textList().default([]).meta({ description: "Issues carrying any of these labels are skipped." }),
+  api_base_url: z
+    .url({ protocol: /^https?$/, error: say("is not an http(s) URL", "write the API's base URL, e.g. https://api.github.com, or remove the key") })
+    .optional()
+    .meta({ description: "The vendor API's base URL; unset: the vendor's public API (set it for a self-hosted instance or a proxy)." }),
+});
+
+const labelNames = () => ({
+  in_progress_label: text({ fix: "write the label's exact name" }).default("agent-in-progress").meta({ description: "Label added when a run starts (spec 3)." }),
+  failed_label: text({ fix: "write the label's exact name" }).default("agent-failed").meta({
+    description: "Label added when a run fails; issues with it are not picked up again (spec 3).",
+  }),
 });
 
 const stateName = (description: string) => text({ fix: "write the state's exact name (case-sensitive)" }).meta({ description });
 
 const trackerA = section({
   ...common(),
+  ...labelNames(),
   team_id: z
     .string({ error: errorFor((input) => `must be the team's UUID, got ${show(input)}`, "copy the team's id (a UUID) from the tracker's team settings") })
     .regex(UUID, {
@@ -30,6 +42,7 @@ const trackerA = section({
 
 const codehostA = section({
   ...common(),
+  ...labelNames(),
   owner: text({ fix: "write the repository owner (user or organisation)" }).meta({ description: "Repository owner." }),
   repo: text({ fix: "write the repository name" }).meta({ description: "Repository name." }),
 });
@@ -82,3 +95,10 @@ export const ticketingSchema = z
     },
   })
   .meta({ description: "Ticket polling (spec 2.5); unset: tickets come from the webhook only." });
+
+/** `ticketing.config` of tracker A, validated, defaults applied. */
+export type TrackerATicketingConfig = z.output<typeof trackerA>;
+/** `ticketing.config` of tracker B, validated, defaults applied. */
+export type TrackerBTicketingConfig = z.output<typeof trackerB>;
+/** `ticketing.config` of code host A, validated, defaults applied. */
+export type CodehostATicketingConfig = z.output<typeof codehostA>;

@@ -1,0 +1,113 @@
+import type { Logger } from "@errand/channel-sdk";
+import { Counter, type Registry } from "prom-client";
+import type { RunEvent, RunObserver } from "../../runs/run-event.js";
+import type { SourceHealth, TicketSink, TicketSource } from "../ticket-source.js";
+import type { PollAdapter, PollContext } from "./poll-adapter.js";
+
+/** Options of {@link createPollingSource}. */
+export interface PollingSourceOptions {
+  adapter: PollAdapter;
+  /** `ticketing.poll_interval` in ms (spec 1.2: 30 s by default). */
+  intervalMs: number;
+  logger: Logger;
+  registry: Registry;
+  /** Longest wait between polls while the API keeps failing; default 5 minutes. */
+  maxBackoffMs?: number;
+}
+
+/** A polled ticket source that also writes progress back to where the tickets live. */
+export type PollingSource = TicketSource & { readonly observer: RunObserver; pollNow(): Promise<void> };
+
+/**
+ * Polls the adapter every interval and hands the issues its rules pick up
+ * to the sink, where ticket identity (source, id) keeps a re-poll from
+ * starting a second run. A failing API is retried with doubling waits up to
+ * `maxBackoffMs`, and the source recovers on its own: it never stops the
+ * controller. Write-back runs on the loop's run events.
+ */
+export function createPollingSource(options: PollingSourceOptions): PollingSource {
+  const { adapter, registry } = options;
+  const logger = options.logger.child({ source: adapter.backend });
+  const maxBackoff = options.maxBackoffMs ?? 5 * 60_000;
+  const stop = new AbortController();
+  const ctx: PollContext = { signal: stop.signal, logger };
+  const polls = new Counter({ name: "errand_source_polls_total", help: "Polls of a ticket source, by outcome", labelNames: ["source", "outcome"], registers: [registry] });
+  const picked = new Counter({ name: "errand_source_tickets_total", help: "Tickets a poll handed on, by what the store made of them", labelNames: ["source", "outcome"], registers: [registry] });
+  const writeBackErrors = new Counter({ name: "errand_source_writeback_errors_total", help: "Failed write-backs to a ticket source", labelNames: ["source", "step"], registers: [registry] });
+  let sink: TicketSink | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let failures = 0;
+  let lastOk: number | undefined;
+  let lastError: string | undefined;
+  let running: Promise<void> | undefined;
+
+  const pollOnce = async () => {
+    if (sink === undefined || stop.signal.aborted) return;
+    try {
+      const candidates = await adapter.poll(ctx);
+      const take = candidates.filter((c) => c.skip === undefined).map((c) => c.ticket);
+      const outcomes = take.length === 0 ? [] : await sink.accept(take);
+      for (const o of outcomes) picked.inc({ source: adapter.backend, outcome: o.kind });
+      const queued = outcomes.filter((o) => o.kind === "queued").length;
+      if (queued > 0) logger.info("poll picked up tickets", { queued, seen: candidates.length });
+      polls.inc({ source: adapter.backend, outcome: "ok" });
+      if (failures > 0) logger.info("ticket source recovered", { after_failures: failures });
+      failures = 0;
+      lastOk = Date.now();
+      lastError = undefined;
+    } catch (error) {
+      if (stop.signal.aborted) return;
+      failures++;
+      lastError = error instanceof Error ? error.message : String(error);
+      polls.inc({ source: adapter.backend, outcome: "error" });
+      logger.error("poll failed; trying again later", { error, failures, next_in_ms: nextDelay() });
+    }
+  };
+
+  const nextDelay = () => (failures === 0 ? options.intervalMs : Math.min(maxBackoff, options.intervalMs * 2 ** Math.min(failures, 20)));
+
+  const schedule = () => {
+    if (stop.signal.aborted) return;
+    timer = setTimeout(() => {
+      running = pollOnce().finally(schedule);
+    }, nextDelay());
+  };
+
+  const writeBack = async (event: RunEvent) => {
+    if (event.ticket.source !== adapter.backend || event.type === "progress") return;
+    const step = event.type === "started" ? "picked_up" : "finished";
+    try {
+      if (event.type === "started") await adapter.pickedUp(event.ticket, event.run, ctx);
+      else await adapter.finished(event.ticket, event.run, event.result, ctx);
+    } catch (error) {
+      // Logged and counted, never retried here: a repeated comment would be worse than a missing one.
+      writeBackErrors.inc({ source: adapter.backend, step });
+      logger.error("write-back to the ticket source failed", { step, ticket: event.ticket.id, run_id: event.run.id, error });
+    }
+  };
+
+  return {
+    name: adapter.backend,
+    async start(target) {
+      await adapter.prepare(ctx);
+      sink = target;
+      running = pollOnce().finally(schedule);
+    },
+    async stop() {
+      stop.abort(new Error("controller shutting down"));
+      clearTimeout(timer);
+      await running?.catch(() => {});
+    },
+    health(): SourceHealth {
+      if (sink === undefined) return { ready: false, detail: "not started" };
+      // A source that fails keeps the controller ready: webhooks and running work go on, the source catches up.
+      return { ready: true, detail: lastError === undefined ? `polling every ${options.intervalMs / 1000} s${lastOk ? `, last poll ${new Date(lastOk).toISOString()}` : ""}` : `failing (${failures} in a row): ${lastError}` };
+    },
+    pollNow: pollOnce,
+    observer: {
+      name: `${adapter.backend}-write-back`,
+      observe: (event) => writeBack(event),
+      close: async () => {},
+    },
+  };
+}
