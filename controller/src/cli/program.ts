@@ -4,6 +4,7 @@ import { createChannelsCommand } from "./commands/channels.js";
 import { createConfigCommand } from "./commands/config.js";
 import { createRunCommand } from "./commands/run.js";
 import { createRunsCommand } from "./commands/runs.js";
+import { createTicketsCommand } from "./commands/tickets.js";
 import { createWebhookCommand } from "./commands/webhook.js";
 
 function packageVersion(): string {
@@ -26,6 +27,7 @@ export function createProgram(): Command {
   program.addCommand(createConfigCommand());
   program.addCommand(createChannelsCommand({ loadConfig: async (file) => (await import("./load-for-cli.js")).loadForCli(file, true) }));
   program.addCommand(createRunsCommand());
+  program.addCommand(createTicketsCommand());
   program.addCommand(createWebhookCommand());
   return program;
 }
