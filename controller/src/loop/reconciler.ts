@@ -86,13 +86,22 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       const hint = (error as { hint?: string }).hint;
       return refuse(item, hint ? `${message} (${hint})` : message, "Failed");
     }
-    const startedRun = await store.transition({
-      runId: item.run.id,
-      from: ["Queued"],
-      to: "Running",
-      reason: `started on ${backend.name} with engine ${engine.name}`,
-      patch: { backend: backend.name, logRef: handle.logRef, attachment: handle.attachment },
-    });
+    let startedRun: TaskRun | undefined;
+    try {
+      startedRun = await store.transition({
+        runId: item.run.id,
+        from: ["Queued"],
+        to: "Running",
+        reason: `started on ${backend.name} with engine ${engine.name}`,
+        patch: { backend: backend.name, logRef: handle.logRef, attachment: handle.attachment },
+      });
+    } catch (error) {
+      // A run the store does not know as Running must not go on unwatched: it stays Queued and starts again later.
+      logger.error("could not record the start of a run; stopping its engine", { run_id: item.run.id, error });
+      await handle.stop("shutdown");
+      await handle.done;
+      throw error;
+    }
     if (startedRun === undefined) {
       // Cancelled between the claim and the start: the process must not outlive that decision.
       logger.info("run was cancelled while starting; stopping it", { run_id: item.run.id });
