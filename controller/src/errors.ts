@@ -17,6 +17,8 @@ export const ControllerErrorCode = {
   EngineStart: "ERR_ENGINE_START",
   /** The engine ran but its output or result file could not be read as a result. */
   EngineResult: "ERR_ENGINE_RESULT",
+  /** A ticket source's API failed or refused a request (outage, rate limit, permissions); the hint says what to check. */
+  TicketSource: "ERR_TICKET_SOURCE",
   /** A bug or an unexpected state; the message says what happened. */
   Internal: "ERR_INTERNAL",
 } as const;
