@@ -1,0 +1,67 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type CommandOutput, runConfigCheck } from "../../src/cli/commands/config.js";
+import { controllerConfigJsonSchema } from "../../src/config/controller-config-json-schema.js";
+import { type FencedBlock, fencedBlocks, isWholeConfig, REPO_ROOT } from "./helpers/doc-snippets.js";
+import { placeholdersFor } from "./helpers/placeholders.js";
+
+// The built bin, as a user runs it (build first: npx tsc -b controller).
+const BIN = resolve(REPO_ROOT, "controller/bin/errand.js");
+const DOCS = ["docs/operators-guide.md", "docs/configuration.md", "docs/notifications.md", "docs/engines.md", "docs/author-guide.md", "docs/protocol.md"];
+const SECTIONS = new Set(Object.keys((controllerConfigJsonSchema() as { properties: Record<string, unknown> }).properties));
+
+/** `text` written as errand.yaml in a fresh folder, with what it needs around it (placeholders.ts). */
+function prepare(text: string): { dir: string; file: string; env: Record<string, string> } {
+  const dir = mkdtempSync(join(tmpdir(), "errand-docs-"));
+  const file = join(dir, "errand.yaml");
+  writeFileSync(file, text);
+  return { dir, file, env: { PATH: process.env.PATH ?? "", HOME: dir, ...placeholdersFor(text, dir) } };
+}
+
+/** `errand config check --json --config FILE` through the bin, in its own process. */
+function checkWithBin(text: string): Promise<CommandOutput> {
+  const { dir, file, env } = prepare(text);
+  return new Promise((done) => {
+    execFile(process.execPath, [BIN, "config", "check", "--json", "--config", file], { cwd: dir, env }, (error, stdout, stderr) => {
+      done({ exitCode: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** The same command body the bin runs, in this process: one spawn per block would make this file slow. */
+function check(text: string): Promise<CommandOutput> {
+  const { dir, file, env } = prepare(text);
+  return runConfigCheck({ config: file, json: true, env, cwd: dir });
+}
+
+function problemsOf(out: CommandOutput): string {
+  try {
+    const report = JSON.parse(out.stdout) as { problems: Array<{ key: string; message: string; fix?: string }> };
+    return report.problems.map((p) => `${p.key}: ${p.message}${p.fix ? `; ${p.fix}` : ""}`).join("\n");
+  } catch {
+    return out.stderr;
+  }
+}
+
+const configs: FencedBlock[] = DOCS.flatMap(fencedBlocks).filter((b) => b.lang === "yaml" && isWholeConfig(b.text, SECTIONS));
+
+describe("every errand.yaml in the docs passes errand config check", () => {
+  it("finds the configurations of each guide", () => {
+    for (const file of DOCS) expect(configs.some((b) => b.file === file), `no whole errand.yaml found in ${file}`).toBe(true);
+  });
+
+  it.each(configs.map((b) => [`${b.file}:${b.line}`, b] as const))("%s", async (_name, block) => {
+    const out = await check(block.text);
+    expect(out.exitCode, `${block.file}:${block.line} fails errand config check:\n${problemsOf(out)}`).toBe(0);
+  });
+
+  it("gives the same verdicts through the errand bin, and can fail", async () => {
+    const [good, bad] = await Promise.all([checkWithBin((configs[0] as FencedBlock).text), checkWithBin("webhok:\n  port: 8080\n")]);
+    expect(good.exitCode, problemsOf(good)).toBe(0);
+    expect(bad.exitCode).toBe(1);
+    expect(problemsOf(bad)).toContain("did you mean webhook?");
+  });
+});
