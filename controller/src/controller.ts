@@ -5,6 +5,7 @@ import type { ControllerConfig } from "./config/controller-config.js";
 import { createEngine } from "./engines/create-engine.js";
 import type { Engine } from "./engines/engine.js";
 import { buildPrompt } from "./engines/prompt.js";
+import { ControllerError, ControllerErrorCode } from "./errors.js";
 import type { ExecutionBackend } from "./execution/execution-backend.js";
 import { createLocalBackend } from "./execution/local-backend.js";
 import { createGuardrails } from "./guardrails/guardrails.js";
@@ -69,6 +70,11 @@ export async function createController(options: ControllerOptions): Promise<Cont
 
   const engines = new Map<string, Engine>();
   for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig));
+  if (options.backend === undefined && config.execution.backend !== "local") {
+    throw new ControllerError(ControllerErrorCode.InvalidConfig, `execution.backend "${config.execution.backend}" is not available in this build`, {
+      hint: "use execution.backend: local (the default)",
+    });
+  }
   const backend = options.backend ?? createLocalBackend({ config: config.execution.local, logger: logger.child({ component: "execution" }) });
   const guardrails = createGuardrails(config.guardrails);
   const n = config.notifications;
