@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LogFields, Logger } from "@errand/channel-sdk";
@@ -8,7 +8,7 @@ import { StoreError } from "../../src/errors.js";
 import { createSqliteStore } from "../../src/store/index.js";
 import { SCHEMA_VERSION } from "../../src/store/sqlite/migrations.js";
 import { toStoreError } from "../../src/store/sqlite/sqlite-error.js";
-import { ticket } from "./conformance/support.js";
+import { sleep, ticket } from "./conformance/support.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -18,6 +18,14 @@ function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "errand-sqlite-"));
   dirs.push(dir);
   return dir;
+}
+
+/** Polls `condition` until it holds; fails after a generous 10 s, which a working store never needs. */
+async function waitFor(condition: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 10_000) throw new Error(`still waiting for ${what}`);
+    await sleep(10);
+  }
 }
 
 /** What `createSqliteStore` rejected with. */
@@ -121,6 +129,32 @@ describe("SQLite store file", () => {
     holder.exec("ROLLBACK");
     holder.close();
     expect((await store.acceptTickets([ticket("l")], "default"))[0]?.kind).toBe("queued");
+    await store.close();
+  });
+});
+
+describe("SQLite checkpoints", () => {
+  const fill = async (path: string, checkpointIntervalMs: number) => {
+    const store = await createSqliteStore({ path, checkpointIntervalMs });
+    await store.acceptTickets(Array.from({ length: 200 }, (_, i) => ticket(`c${i}`)), "default");
+    return store;
+  };
+
+  it("copies the WAL into the database file from a background thread", async () => {
+    const path = join(tempDir(), "errand.db");
+    const store = await fill(path, 10);
+    const before = statSync(path).size;
+    await waitFor(() => statSync(path).size > before, "the database file to grow by a checkpoint");
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(0);
+    await store.close();
+  });
+
+  it("leaves checkpoints to SQLite with an interval of 0", async () => {
+    const path = join(tempDir(), "errand.db");
+    const store = await fill(path, 0);
+    const size = statSync(path).size;
+    await sleep(100);
+    expect(statSync(path).size).toBe(size);
     await store.close();
   });
 });

@@ -52,6 +52,17 @@ describe("SQLite store across processes", () => {
     await store.close();
   });
 
+  it("lets a process that never closed its store exit", async () => {
+    const path = dbPath();
+    const child = runStoreScript(`
+      const s = await store.createSqliteStore({ path: ${JSON.stringify(path)} });
+      await s.acceptTickets([{ id: "1", title: "t", description: "", ticketType: "bug", repoUrl: "", externalUrl: "", labels: [], source: "generic" }], "default");
+      process.stdout.write("stored\\n");
+    `);
+    expect(await child.exited).toBe(0);
+    expect(child.lines[0]).toBe("stored");
+  });
+
   it("hands each Queued run to exactly one of three processes claiming at once", async () => {
     const path = dbPath();
     const store = await createSqliteStore({ path });

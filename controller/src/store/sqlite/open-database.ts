@@ -14,9 +14,10 @@ export const BUSY_TIMEOUT_MS = 5000;
  * every committed transaction through a process crash (kill -9) and may
  * lose the last ones only on power loss or an OS crash; a busy timeout,
  * because the controller and `errand runs cancel|retry` share the file;
- * and foreign keys.
+ * and foreign keys. `autoCheckpointPages` is SQLite's own checkpoint
+ * threshold on this connection (its default is 1000).
  */
-export function openDatabase(path: string, busyTimeoutMs: number = BUSY_TIMEOUT_MS): Database {
+export function openDatabase(path: string, busyTimeoutMs: number, autoCheckpointPages: number): Database {
   const file = resolve(path);
   try {
     mkdirSync(dirname(file), { recursive: true });
@@ -35,6 +36,9 @@ export function openDatabase(path: string, busyTimeoutMs: number = BUSY_TIMEOUT_
     }
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
+    db.pragma(`wal_autocheckpoint = ${autoCheckpointPages}`);
+    // A WAL that grew during a burst is cut back to this size after the next checkpoint.
+    db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
     return db;
   } catch (error) {
     db?.close();

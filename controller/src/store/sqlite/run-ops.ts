@@ -49,6 +49,13 @@ export function createRunOps({ db, st, now }: SqliteContext): SyncOps<
   });
 
   const transition = db.transaction((req: TransitionRequest, at: number) => {
+    const [only] = req.from;
+    if (req.from.length === 1 && only !== undefined) {
+      // The common case needs no read first: the UPDATE is conditional on the state.
+      const moved = move(req, only, at);
+      if (!moved) mustGet(req.runId);
+      return moved && toTaskRun(moved);
+    }
     const row = mustGet(req.runId);
     if (!req.from.includes(row.state)) return undefined;
     const moved = move(req, row.state, at);

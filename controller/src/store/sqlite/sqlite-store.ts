@@ -3,6 +3,7 @@ import type { Logger } from "@errand/channel-sdk";
 import { StoreError } from "../../errors.js";
 import { requireCount } from "../input-checks.js";
 import type { Store } from "../store.js";
+import { startCheckpointer } from "./checkpointer.js";
 import { createIntakeOps } from "./intake-ops.js";
 import { migrate } from "./migrations.js";
 import { BUSY_TIMEOUT_MS, openDatabase } from "./open-database.js";
@@ -20,6 +21,12 @@ export interface SqliteStoreOptions {
   logger?: Logger;
   /** How long a write waits for another process's lock before failing, ms; default 5000. */
   busyTimeoutMs?: number;
+  /**
+   * How often a background thread checkpoints the WAL into the database
+   * file, ms; default 1000. 0 leaves checkpoints to SQLite, on this
+   * connection (fine for short commands such as `errand runs cancel`).
+   */
+  checkpointIntervalMs?: number;
 }
 
 /**
@@ -36,7 +43,10 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   const path = resolve(options.path);
   const now = options.now ?? Date.now;
   const busyMs = options.busyTimeoutMs === undefined ? BUSY_TIMEOUT_MS : requireCount(options.busyTimeoutMs, "store busy timeout");
-  const db = openDatabase(path, busyMs);
+  const checkpointMs =
+    options.checkpointIntervalMs === undefined ? 1000 : requireCount(options.checkpointIntervalMs, "store checkpoint interval");
+  // With the background thread on, SQLite's own checkpoint is only a backstop (about 40 MB of WAL).
+  const db = openDatabase(path, busyMs, checkpointMs > 0 ? 10_000 : 1000);
   let context: Parameters<typeof createRunOps>[0];
   try {
     const migrated = migrate(db, path, now());
@@ -48,6 +58,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     throw toStoreError(error, path, "preparing the schema", busyMs);
   }
 
+  const checkpointer = checkpointMs > 0 ? startCheckpointer(path, checkpointMs, options.logger) : undefined;
   let closed = false;
   const guard =
     <A extends unknown[], R>(action: string, fn: (...args: A) => R) =>
@@ -90,6 +101,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     async close() {
       if (closed) return;
       closed = true;
+      await checkpointer?.stop();
+      // The last connection to close checkpoints the WAL and removes it.
       db.close();
     },
   };

@@ -1,0 +1,62 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import type { Logger } from "@errand/channel-sdk";
+
+/** Stops a checkpointer; resolves once its thread has closed its connection. */
+export interface Checkpointer {
+  stop(): Promise<void>;
+}
+
+// CommonJS, evaluated in the worker: the worker has no TypeScript loader, and
+// an inline script needs no file beside the compiled one.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.module);
+const db = new Database(workerData.path, { fileMustExist: true });
+db.pragma("busy_timeout = 1000");
+const tick = () => {
+  try {
+    db.pragma("wal_checkpoint(PASSIVE)");
+  } catch (error) {
+    parentPort.postMessage({ error: String(error && error.message) });
+  }
+};
+const timer = setInterval(tick, workerData.intervalMs);
+parentPort.on("message", () => {
+  clearInterval(timer);
+  db.close();
+  parentPort.close();
+});
+`;
+
+/**
+ * Copies the WAL back into the database file every `intervalMs` from a
+ * worker thread with its own connection. SQLite's automatic checkpoint
+ * would run on the committing connection, i.e. the controller's event
+ * loop, and its fsyncs take milliseconds: a stall for every request in
+ * flight once per thousand pages. A PASSIVE checkpoint waits for no
+ * reader or writer, so the main connection never waits for it either.
+ */
+export function startCheckpointer(path: string, intervalMs: number, logger: Logger | undefined): Checkpointer {
+  const module = createRequire(import.meta.url).resolve("better-sqlite3");
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path, intervalMs } });
+  let warned = false;
+  const complain = (message: string) => {
+    if (warned) return;
+    warned = true;
+    logger?.warn("store checkpoints in the background failed; SQLite's own checkpoints go on", { path, error: message });
+  };
+  worker.on("message", (m: { error?: string }) => complain(m.error ?? "unknown"));
+  worker.on("error", (error) => complain(error.message));
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  // After the listeners: adding a "message" listener refs the worker again.
+  worker.unref();
+  return {
+    async stop() {
+      // Referenced again, so the process waits for the thread to close its connection.
+      worker.ref();
+      worker.postMessage("stop");
+      await exited;
+    },
+  };
+}
