@@ -17,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 1,
     name: "tickets, deliveries, task runs and transitions",
     sql: `
+      -- tickets keeps its rowid: payloads of a few kB sit badly in a WITHOUT ROWID b-tree.
       CREATE TABLE tickets (
         source TEXT NOT NULL,
         id TEXT NOT NULL,
@@ -24,7 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
         first_seen_at INTEGER NOT NULL,
         last_seen_at INTEGER NOT NULL,
         PRIMARY KEY (source, id)
-      ) WITHOUT ROWID;
+      );
 
       CREATE TABLE deliveries (
         key TEXT PRIMARY KEY,
