@@ -1,0 +1,101 @@
+import type { Logger } from "@errand/channel-sdk";
+import { retry } from "@octokit/plugin-retry";
+import { throttling } from "@octokit/plugin-throttling";
+import { Octokit } from "@octokit/rest";
+import { isRequestError } from "./codehost-a-error.js";
+import type { RateLimitGate } from "./rate-limit-gate.js";
+
+const ThrottledOctokit = Octokit.plugin(throttling, retry);
+
+/** The Octokit the adapter talks through: REST methods, throttled and retried. */
+export type CodehostAClient = InstanceType<typeof ThrottledOctokit>;
+
+/** Options of {@link createCodehostAClient}. */
+export interface CodehostAClientOptions {
+  token: string;
+  /** `ticketing.config.api_base_url`; unset: the public API. */
+  baseUrl: string | undefined;
+  /** Key of the throttling queues: clients of the same repository share them. */
+  id: string;
+  gate: RateLimitGate;
+  /** The logger of the call under way. */
+  logger: () => Logger;
+  /** Length of one second in the plugins' waits (Retry-After, retry back-off); 1000 but in tests. */
+  secondMs: number;
+  /** Longest a single attempt may take before it counts as failed (and is retried). */
+  requestTimeoutMs: number;
+  /** Longest wait for a rate limit inside one request; longer ones fail the request and close the gate. */
+  maxRateLimitWaitSeconds: number;
+}
+
+/**
+ * An Octokit with the throttling plugin (GitHub's primary and secondary
+ * limits: 403/429 with x-ratelimit-* or Retry-After, one write per second)
+ * and the retry plugin (5xx and network errors, 3 times with growing
+ * waits). A rate limit is waited out inside the request once when the wait
+ * is short; otherwise the request fails and the gate refuses further ones
+ * until the limit resets. Each attempt has its own timeout, so a code host
+ * that hangs counts as a failed attempt rather than a stuck poll.
+ */
+export function createCodehostAClient(options: CodehostAClientOptions): CodehostAClient {
+  const { gate, logger, secondMs } = options;
+  const onLimit = (kind: string) => (retryAfter: number, request: { method: string; url: string; request?: { signal?: AbortSignal | null } }, _octokit: unknown, retryCount: number) => {
+    const wait = retryCount < 1 && retryAfter <= options.maxRateLimitWaitSeconds && request.request?.signal?.aborted !== true;
+    logger().warn(`code host A ${kind}`, { request: `${request.method} ${request.url}`, retry_after_s: retryAfter, waiting: wait });
+    return wait;
+  };
+  const client = new ThrottledOctokit({
+    auth: options.token,
+    userAgent: "errand-controller",
+    ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl.replace(/\/+$/, "") }),
+    log: {
+      debug: () => {},
+      info: () => {},
+      warn: (message: string) => logger().warn(message),
+      error: (message: string) => logger().error(message),
+    },
+    request: { fetch: timedFetch(options.requestTimeoutMs) },
+    throttle: {
+      id: options.id,
+      retryAfterBaseValue: secondMs,
+      onRateLimit: onLimit("rate limit reached"),
+      onSecondaryRateLimit: onLimit("secondary rate limit reached"),
+    },
+    // 429 is the throttling plugin's to judge (it reads Retry-After); the retry plugin would retry it blindly.
+    retry: { retryAfterBaseValue: secondMs, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+  });
+  // Registered last, so it wraps the plugins: it sees each request once, after their waits and retries.
+  client.hook.wrap("request", async (request, endpoint) => {
+    gate.check();
+    try {
+      const response = await request(endpoint);
+      gate.observe(response.status, response.headers);
+      return response;
+    } catch (error) {
+      if (isRequestError(error)) gate.observe(error.status, error.response?.headers);
+      throw error;
+    }
+  });
+  return client;
+}
+
+/**
+ * fetch with a timeout per attempt, on top of the caller's signal (a retry
+ * gets a fresh timeout). A timeout is a failed attempt the retry plugin
+ * retries; the caller's abort (shutdown) becomes an AbortError, which
+ * Octokit and its plugins pass on at once instead of retrying.
+ */
+function timedFetch(timeoutMs: number): typeof fetch {
+  return async (input, init) => {
+    const caller = init?.signal ?? undefined;
+    const cancelled = () => new DOMException("the request was cancelled (controller shutting down)", "AbortError");
+    if (caller?.aborted) throw cancelled();
+    const timeout = AbortSignal.timeout(timeoutMs);
+    try {
+      return await fetch(input, { ...init, signal: caller ? AbortSignal.any([caller, timeout]) : timeout });
+    } catch (error) {
+      if (caller?.aborted) throw cancelled();
+      throw error;
+    }
+  };
+}
