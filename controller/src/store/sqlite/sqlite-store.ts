@@ -10,7 +10,7 @@ import { BUSY_TIMEOUT_MS, openDatabase } from "./open-database.js";
 import { createQueryOps } from "./query-ops.js";
 import { createRunOps } from "./run-ops.js";
 import { toStoreError } from "./sqlite-error.js";
-import { prepareStatements } from "./statements.js";
+import { prepareStatements, type SqliteContext } from "./statements.js";
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -47,7 +47,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     options.checkpointIntervalMs === undefined ? 1000 : requireCount(options.checkpointIntervalMs, "store checkpoint interval");
   // With the background thread on, SQLite's own checkpoint is only a backstop (about 40 MB of WAL).
   const db = openDatabase(path, busyMs, checkpointMs > 0 ? 10_000 : 1000);
-  let context: Parameters<typeof createRunOps>[0];
+  let context: SqliteContext;
   try {
     const migrated = migrate(db, path, now());
     context = { db, st: prepareStatements(db), now };
