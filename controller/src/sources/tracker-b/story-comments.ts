@@ -17,8 +17,8 @@ const SUMMARY_LIMIT = 4000;
 
 /** The comment posted when a run of the story starts (spec 3). */
 export function startedComment(run: TaskRun, movedTo: string | undefined): string {
-  const moved = movedTo === undefined ? "" : ` and moved the story to ${movedTo}`;
-  return `Errand picked this story up${moved}: run \`${run.id}\` (engine \`${run.engine}\`, attempt ${run.attempt}) is working on it.`;
+  const moved = movedTo === undefined ? "" : ` and moved it to ${movedTo}`;
+  return `Errand picked this story up${moved}. Run \`${run.id}\` (engine \`${run.engine}\`, attempt ${run.attempt}) is working on it.`;
 }
 
 /** The comment posted when the run ended: the pull request link on success, the reason otherwise. */
