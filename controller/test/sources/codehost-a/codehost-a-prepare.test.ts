@@ -84,6 +84,17 @@ describe("code host A adapter: prepare checks the configuration against the repo
     expect(f.requests).toHaveLength(1);
   });
 
+  it("talks to a fake as strict as the host: no token or a wrong one is a 401 in the host's error shape", async () => {
+    const f = await fake();
+    const bare = await fetch(`${f.url}/repos/acme/shop`);
+    expect([bare.status, await bare.json()]).toEqual([401, { message: "Requires authentication", documentation_url: "https://docs.github.com/rest", status: "401" }]);
+    const wrong = await fetch(`${f.url}/repos/acme/shop`, { headers: { authorization: "token nope" } });
+    expect([wrong.status, ((await wrong.json()) as { message: string }).message]).toEqual([401, "Bad credentials"]);
+    const right = await fetch(`${f.url}/repos/acme/shop`, { headers: { authorization: `Bearer ${f.token}` } });
+    expect(right.status).toBe(200);
+    expect(right.headers.get("x-ratelimit-remaining")).toBe("4999");
+  });
+
   it("refuses to start without a token", async () => {
     const f = await fake();
     const make = () => createCodehostAAdapter(configFor(f), undefined);

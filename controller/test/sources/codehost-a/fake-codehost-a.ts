@@ -6,7 +6,7 @@ import { route } from "./fake-routes.js";
 
 /** Something the fake does to the next matching requests instead of answering them. */
 export type Fault =
-  | { kind: "error"; status: number }
+  | { kind: "error"; status: number; message?: string }
   | { kind: "hang" }
   | { kind: "secondary"; status: 403 | 429; retryAfter: number };
 
@@ -35,6 +35,8 @@ export interface FakeCodehostA {
   token: string;
   repo: FakeRepository;
   requests: SeenRequest[];
+  /** "METHOD /path?query" of every authenticated request as it arrived, answered or not (a hanging one too). */
+  arrived: string[];
   quota: Quota;
   /** Largest page the fake serves (the real one: 100), so tests can see pagination with few issues. */
   maxPerPage: number;
@@ -46,6 +48,7 @@ export interface FakeCodehostA {
 }
 
 const DOCS = "https://docs.github.com/rest";
+const ERROR_MESSAGES: Record<number, string> = { 403: "Resource not accessible by personal access token", 502: "Bad Gateway", 503: "Service Unavailable" };
 
 /** Starts the fake with a repository `owner/name` that has `labels`. */
 export async function startFakeCodehostA(options: { owner?: string; name?: string; labels?: string[]; token?: string } = {}): Promise<FakeCodehostA> {
@@ -54,7 +57,8 @@ export async function startFakeCodehostA(options: { owner?: string; name?: strin
   const faults: Array<{ fault: Fault; times: number; match: RegExp | undefined }> = [];
   const quota: Quota = { limit: 5000, remaining: 5000, reset: nowSeconds() + 3600 };
   const requests: SeenRequest[] = [];
-  const fake = { repo, token, requests, quota, maxPerPage: 100 } as FakeCodehostA;
+  const arrived: string[] = [];
+  const fake = { repo, token, requests, arrived, quota, maxPerPage: 100 } as FakeCodehostA;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? "GET";
@@ -72,13 +76,14 @@ export async function startFakeCodehostA(options: { owner?: string; name?: strin
     const auth = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? "");
     if (auth === null) return send(401, { message: "Requires authentication", documentation_url: DOCS, status: "401" });
     if (auth[1] !== token) return send(401, { message: "Bad credentials", documentation_url: DOCS, status: "401" });
+    arrived.push(`${method} ${path}`);
     const at = faults.findIndex((f) => f.match === undefined || f.match.test(`${method} ${path}`));
     const injected = at < 0 ? undefined : faults[at];
     if (injected !== undefined) {
       if (--injected.times <= 0) faults.splice(at, 1);
       const { fault } = injected;
       if (fault.kind === "hang") return; // never answered; close() cuts the connection
-      if (fault.kind === "error") return send(fault.status, { message: fault.status === 500 ? "Server Error" : "Service Unavailable" });
+      if (fault.kind === "error") return send(fault.status, { message: fault.message ?? ERROR_MESSAGES[fault.status] ?? "Server Error", documentation_url: DOCS, status: String(fault.status) });
       return send(fault.status, { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits`, status: String(fault.status) }, { "retry-after": String(fault.retryAfter) });
     }
     if (nowSeconds() >= quota.reset) Object.assign(quota, { remaining: quota.limit, reset: nowSeconds() + 3600 });
