@@ -21,12 +21,7 @@ const tick = () => {
     parentPort.postMessage({ error: String(error && error.message) });
   }
 };
-const timer = setInterval(tick, workerData.intervalMs);
-parentPort.on("message", () => {
-  clearInterval(timer);
-  db.close();
-  parentPort.close();
-});
+setInterval(tick, workerData.intervalMs);
 `;
 
 /**
@@ -48,15 +43,13 @@ export function startCheckpointer(path: string, intervalMs: number, logger: Logg
   };
   worker.on("message", (m: { error?: string }) => complain(m.error ?? "unknown"));
   worker.on("error", (error) => complain(error.message));
-  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   // After the listeners: adding a "message" listener refs the worker again.
   worker.unref();
   return {
     async stop() {
-      // Referenced again, so the process waits for the thread to close its connection.
-      worker.ref();
-      worker.postMessage("stop");
-      await exited;
+      // Native calls are not interrupted: a checkpoint under way completes,
+      // and better-sqlite3 closes the thread's connection as the thread ends.
+      await worker.terminate();
     },
   };
 }
