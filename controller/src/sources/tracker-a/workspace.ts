@@ -58,20 +58,24 @@ export async function resolveWorkspace(sdk: LinearSdk, config: TrackerATicketing
   if (config.state_filter !== undefined) {
     const found = states.find((s) => s.name === config.state_filter);
     if (found === undefined) {
-      const names = [...states].sort((a, b) => a.position - b.position).map((s) => JSON.stringify(s.name));
-      problems.push({ key: `${CONFIG}.state_filter`, message: `${JSON.stringify(config.state_filter)} is not a state of team ${team.key}`, fix: `use one of (exact, case-sensitive): ${list(names)}` });
+      const names = [...states].sort((a, b) => a.position - b.position).map((s) => s.name);
+      problems.push({
+        key: `${CONFIG}.state_filter`,
+        message: `${JSON.stringify(config.state_filter)} is not a state of team ${team.key}`,
+        fix: `${caseSlip(config.state_filter, names)}use one of (exact, case-sensitive): ${list(names.map((n) => JSON.stringify(n)))}`,
+      });
     } else state = { id: found.id, name: found.name };
   }
   // Team labels first: the one added is the team's when a workspace label has the same name.
   const ordered = [...labels].sort((a, b) => Number(b.teamId === team.id) - Number(a.teamId === team.id));
-  const existing = [...new Set(ordered.map((l) => JSON.stringify(l.name)))].sort();
+  const existing = [...new Set(ordered.map((l) => l.name))].sort((a, b) => a.localeCompare(b));
   const resolve = (key: string, name: string): LabelRef => {
     const ids = ordered.filter((l) => l.name === name).map((l) => l.id);
     if (ids.length === 0) {
       problems.push({
         key: `${CONFIG}.${key}`,
         message: `label ${JSON.stringify(name)} does not exist in team ${team.key} or the workspace`,
-        fix: `create it in the tracker (team ${team.key}'s labels or the workspace's) or use one of (exact, case-sensitive): ${list(existing)}`,
+        fix: `${caseSlip(name, existing)}create it in the tracker (team ${team.key}'s labels or the workspace's) or use one of (exact, case-sensitive): ${list(existing.map((n) => JSON.stringify(n)))}`,
       });
     }
     return { name, ids };
@@ -108,6 +112,12 @@ function conflicts(config: TrackerATicketingConfig): ConfigProblem[] {
     }
   }
   return problems;
+}
+
+/** `did you mean "Todo"? ` when a name differs from an existing one only in case. */
+function caseSlip(name: string, names: readonly string[]): string {
+  const near = names.find((n) => n.toLowerCase() === name.toLowerCase());
+  return near === undefined ? "" : `did you mean ${JSON.stringify(near)} (names are case-sensitive)? Or `;
 }
 
 function list(names: readonly string[]): string {
