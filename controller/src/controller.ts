@@ -10,6 +10,7 @@ import type { ExecutionBackend } from "./execution/execution-backend.js";
 import { createLocalBackend } from "./execution/local-backend.js";
 import { createGuardrails } from "./guardrails/guardrails.js";
 import { createBatchedSink } from "./loop/batched-sink.js";
+import { createLeaderElection } from "./loop/leader-election.js";
 import { createLoopMetrics } from "./loop/loop-metrics.js";
 import { createObserverDispatch } from "./loop/observer-dispatch.js";
 import { createReconciler, type Reconciler } from "./loop/reconciler.js";
@@ -56,6 +57,12 @@ export interface Controller {
   start(): Promise<void>;
   /** Stops intake, lets runs finish within `ops.shutdown_grace_seconds`, stops the rest, closes everything. */
   stop(): Promise<void>;
+  /**
+   * Settles with the reason when this controller lost the lead of the loop
+   * it had (another took over): the caller stops it and exits non-zero, as a
+   * Kubernetes controller does, rather than run a second loop.
+   */
+  readonly lost: Promise<string>;
 }
 
 /** The observers' bound: the notifier bounds each channel call itself; this is the loop's backstop. */
@@ -105,6 +112,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     timeoutMs: config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,
     logger,
   });
+  const owner = `${hostname()}/${process.pid}`;
   let loop: Reconciler | undefined;
   const metrics = createLoopMetrics(registry, store, () => loop?.active ?? 0);
   loop = createReconciler({
@@ -119,7 +127,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     guardrails,
     dispatch,
     maxConcurrent: config.guardrails.maxConcurrentJobs,
-    owner: `${hostname()}/${process.pid}`,
+    owner,
     logger: logger.child({ component: "loop" }),
     metrics,
   });
@@ -130,6 +138,22 @@ export async function createController(options: ControllerOptions): Promise<Cont
     sources.push(createWebhookSource({ config: config.webhook, store, logger: logger.child({ component: "webhook" }), registry }));
   }
   if (polling) sources.push(polling);
+  let signalLost: (reason: string) => void = () => {};
+  const lost = new Promise<string>((resolve) => (signalLost = resolve));
+  const election = createLeaderElection({
+    store,
+    owner,
+    logger: logger.child({ component: "election" }),
+    // Polling belongs to the leader too: a standby would only spend the vendor's quota on tickets it does not run.
+    onElected: async () => {
+      await reconciler.start();
+      await polling?.start(sink);
+    },
+    onLost: (reason) => {
+      logger.error("lost the lead of the loop; stopping", { reason });
+      signalLost(reason);
+    },
+  });
   const sink = createBatchedSink({ store, engine: config.engines.default, onCommitted: () => reconciler.wake() });
   let started = false;
   const ops = createOpsServer({
@@ -137,7 +161,11 @@ export async function createController(options: ControllerOptions): Promise<Cont
     port: config.ops.port,
     registry,
     checks: [
-      { name: "loop", critical: true, check: () => ({ ok: started, detail: started ? `${reconciler.active} running` : "starting" }) },
+      {
+        name: "loop",
+        critical: true,
+        check: () => ({ ok: started, detail: !started ? "starting" : election.leading ? `leading, ${reconciler.active} running` : `standby; ${election.leader ?? "another controller"} leads` }),
+      },
       { name: "store", critical: true, check: async () => ({ ok: true, detail: `${store.kind} at ${store.location}, ${(await store.countRuns()).Queued} queued` }) },
       ...sources.map((s) => ({ name: `source:${s.name}`, critical: true, check: () => { const h = s.health(); return { ok: h.ready, detail: h.detail }; } })),
       // Channels are non-critical (spec 1.4): they add detail to /readyz and never fail it.
@@ -154,14 +182,16 @@ export async function createController(options: ControllerOptions): Promise<Cont
     ops,
     sources,
     notifier,
+    lost,
     async start() {
       // Channels first: a channel that cannot be set up is a start-up error, before any ticket is taken in.
       await notifier?.start();
-      await reconciler.start();
-      for (const source of sources) await source.start(sink);
+      // Every replica takes tickets in; only the leader runs them (and resolves what a dead leader left).
+      await election.start();
+      for (const source of sources) if (source !== polling) await source.start(sink);
       await ops.start();
       started = true;
-      logger.info("controller started", { store: `${store.kind}:${store.location}`, backend: backend.name, engines: [...engines.keys()], sources: sources.map((s) => s.name), ops: ops.address });
+      logger.info("controller started", { leading: election.leading, store: `${store.kind}:${store.location}`, backend: backend.name, engines: [...engines.keys()], sources: sources.map((s) => s.name), ops: ops.address });
     },
     stop() {
       stopped ??= (async () => {
@@ -169,6 +199,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
         // Intake first: a ticket answered 200 after this point would wait for a loop that no longer starts it.
         await Promise.allSettled(sources.map((s) => s.stop()));
         await reconciler.stop(config.ops.shutdownGraceMs);
+        await election.stop();
         await dispatch.close();
         await backend.close();
         await store.close();

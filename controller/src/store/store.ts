@@ -32,6 +32,14 @@ export interface RunFilter {
   limit?: number;
 }
 
+/** Result of {@link Store.tryLead}. */
+export interface Leadership {
+  /** True when the caller leads now. */
+  leading: boolean;
+  /** Who leads (host/pid of a controller), when anyone does. */
+  leader: string | undefined;
+}
+
 /** Counts for metrics and `/readyz`. */
 export type RunCounts = Record<RunState, number>;
 
@@ -113,6 +121,18 @@ export interface Store {
   countRuns(): Promise<RunCounts>;
   /** Running runs whose cancel was requested. */
   cancelRequested(): Promise<TaskRun[]>;
+
+  /**
+   * Takes or keeps the leadership of the reconciliation loop for `owner`:
+   * at most one owner leads at a time among every process using this store.
+   * Returns whether `owner` leads now and who does. Called again before
+   * `ttlMs` passes, it renews; an owner that stops calling loses the lead
+   * after `ttlMs` (SQLite: a lease row) or when its connection ends
+   * (PostgreSQL: a session advisory lock), whichever the store uses.
+   */
+  tryLead(owner: string, ttlMs: number): Promise<Leadership>;
+  /** Gives the leadership up at once (a clean shutdown), so another process takes over without waiting. */
+  resign(owner: string): Promise<void>;
 
   /** Closes the connection(s); further calls reject. Safe to call twice. */
   close(): Promise<void>;

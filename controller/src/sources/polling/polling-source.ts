@@ -1,4 +1,5 @@
 import type { Logger } from "@errand/channel-sdk";
+import { ControllerError, ControllerErrorCode } from "../../errors.js";
 import { Counter, type Registry } from "prom-client";
 import type { RunEvent, RunObserver } from "../../runs/run-event.js";
 import type { SourceHealth, TicketSink, TicketSource } from "../ticket-source.js";
@@ -40,10 +41,15 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
   let lastOk: number | undefined;
   let lastError: string | undefined;
   let running: Promise<void> | undefined;
+  let prepared = false;
 
   const pollOnce = async () => {
     if (sink === undefined || stop.signal.aborted) return;
     try {
+      if (!prepared) {
+        await adapter.prepare(ctx);
+        prepared = true;
+      }
       const candidates = await adapter.poll(ctx);
       const take = candidates.filter((c) => c.skip === undefined).map((c) => c.ticket);
       const outcomes = take.length === 0 ? [] : await sink.accept(take);
@@ -89,9 +95,20 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
   return {
     name: adapter.backend,
     async start(target) {
-      await adapter.prepare(ctx);
+      try {
+        await adapter.prepare(ctx);
+        prepared = true;
+      } catch (error) {
+        // A configuration the workspace refuses is the operator's to fix: a start-up error. An API that is down is
+        // not: the source starts failing and prepares again with the polls' back-off.
+        if (error instanceof ControllerError && error.code === ControllerErrorCode.InvalidConfig) throw error;
+        failures++;
+        lastError = error instanceof Error ? error.message : String(error);
+        logger.error("ticket source unreachable at start; trying again later", { error, next_in_ms: nextDelay() });
+      }
       sink = target;
-      running = pollOnce().finally(schedule);
+      if (prepared) running = pollOnce().finally(schedule);
+      else schedule();
     },
     async stop() {
       stop.abort(new Error("controller shutting down"));

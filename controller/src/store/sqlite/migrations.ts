@@ -71,6 +71,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: "the lease of the loop's leader",
+    sql: `
+      -- One row at most: who runs the reconciliation loop, until when.
+      CREATE TABLE leader (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        owner TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

@@ -7,6 +7,7 @@ import { startCheckpointer } from "./checkpointer.js";
 import { createIntakeOps } from "./intake-ops.js";
 import { migrate } from "./migrations.js";
 import { BUSY_TIMEOUT_MS, openDatabase } from "./open-database.js";
+import { createLeaderOps } from "./leader-ops.js";
 import { createQueryOps } from "./query-ops.js";
 import { createRunOps } from "./run-ops.js";
 import { toStoreError } from "./sqlite-error.js";
@@ -78,6 +79,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   const intake = createIntakeOps(context);
   const runs = createRunOps(context);
   const queries = createQueryOps(context);
+  const leader = createLeaderOps(context);
   return {
     kind: "sqlite",
     location: path,
@@ -98,6 +100,8 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     transitions: guard("reading transitions", queries.transitions),
     countRuns: guard("counting runs", queries.countRuns),
     cancelRequested: guard("listing cancel requests", queries.cancelRequested),
+    tryLead: guard("taking the lead of the loop", leader.tryLead),
+    resign: guard("giving up the lead of the loop", leader.resign),
     async close() {
       if (closed) return;
       closed = true;

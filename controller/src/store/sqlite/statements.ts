@@ -32,55 +32,67 @@ export interface HistoryParams {
 }
 
 /**
+ * The part of a better-sqlite3 statement the store uses. Declared here
+ * because the library's own Statement type lives in a namespace that the
+ * declarations emitted for this package cannot name.
+ */
+export interface PreparedStatement<P extends unknown[] | object, R> {
+  run(...params: P extends unknown[] ? P : [P]): { changes: number; lastInsertRowid: number | bigint };
+  get(...params: P extends unknown[] ? P : [P]): R | undefined;
+  all(...params: P extends unknown[] ? P : [P]): R[];
+}
+
+/**
  * Every statement of the hot paths, prepared once at open: preparing is
  * a parse and a plan, which per call would cost more than the write.
  */
 export function prepareStatements(db: Database) {
+  const prep = <P extends unknown[] | object = unknown[], R = unknown>(sql: string) => db.prepare(sql) as unknown as PreparedStatement<P, R>;
   const byTicket = "FROM task_runs WHERE source = ? AND ticket_id = ?";
   return {
-    latestRun: db.prepare<[string, string], { id: string; state: RunState }>(`SELECT id, state ${byTicket} ORDER BY attempt DESC LIMIT 1`),
-    runsOfTicket: db.prepare<[string, string], { id: string; state: RunState; attempt: number }>(
+    latestRun: prep<[string, string], { id: string; state: RunState }>(`SELECT id, state ${byTicket} ORDER BY attempt DESC LIMIT 1`),
+    runsOfTicket: prep<[string, string], { id: string; state: RunState; attempt: number }>(
       `SELECT id, state, attempt ${byTicket} ORDER BY attempt DESC`,
     ),
-    upsertTicket: db.prepare<[string, string, string, number, number]>(
+    upsertTicket: prep<[string, string, string, number, number]>(
       `INSERT INTO tickets (source, id, payload, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (source, id) DO UPDATE SET payload = excluded.payload, last_seen_at = excluded.last_seen_at`,
     ),
-    insertRun: db.prepare<[string, string, string, number, string, number, number, string]>(
+    insertRun: prep<[string, string, string, number, string, number, number, string]>(
       `INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
        VALUES (?, ?, ?, ?, 'Queued', ?, ?, ?, ?)`,
     ),
-    insertHistory: db.prepare<HistoryParams>(
+    insertHistory: prep<HistoryParams>(
       `INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason)
        VALUES (@runId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = @runId), @from, @to, @at, @reason)`,
     ),
 
-    getDelivery: db.prepare<[string], { state: "claimed" | "done"; expires_at: number }>(
+    getDelivery: prep<[string], { state: "claimed" | "done"; expires_at: number }>(
       "SELECT state, expires_at FROM deliveries WHERE key = ?",
     ),
-    putDelivery: db.prepare<[string, "claimed" | "done", number]>(
+    putDelivery: prep<[string, "claimed" | "done", number]>(
       `INSERT INTO deliveries (key, state, expires_at) VALUES (?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET state = excluded.state, expires_at = excluded.expires_at`,
     ),
-    deleteDelivery: db.prepare<[string]>("DELETE FROM deliveries WHERE key = ?"),
-    purgeDeliveries: db.prepare<[number, number]>(
+    deleteDelivery: prep<[string]>("DELETE FROM deliveries WHERE key = ?"),
+    purgeDeliveries: prep<[number, number]>(
       "DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= ? LIMIT ?)",
     ),
 
-    claimable: db.prepare<[number, number], RunTicketRow>(
+    claimable: prep<[number, number], RunTicketRow>(
       `SELECT ${RUN_COLUMNS}, t.payload FROM task_runs r JOIN tickets t ON t.source = r.source AND t.id = r.ticket_id
        WHERE r.state = 'Queued' AND (r.claim_expires_at IS NULL OR r.claim_expires_at <= ?)
        ORDER BY r.created_at, r.id LIMIT ?`,
     ),
-    setClaim: db.prepare<[string, number, string]>("UPDATE task_runs SET claimed_by = ?, claim_expires_at = ? WHERE id = ?"),
-    releaseClaim: db.prepare<[string, string]>(
+    setClaim: prep<[string, number, string]>("UPDATE task_runs SET claimed_by = ?, claim_expires_at = ? WHERE id = ?"),
+    releaseClaim: prep<[string, string]>(
       "UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE id = ? AND claimed_by = ? AND state = 'Queued'",
     ),
-    releaseAllClaims: db.prepare<[]>(
+    releaseAllClaims: prep<[]>(
       "UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE state = 'Queued' AND claimed_by IS NOT NULL",
     ),
-    getRun: db.prepare<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.id = ?`),
-    applyTransition: db.prepare<TransitionParams, RunRow>(
+    getRun: prep<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.id = ?`),
+    applyTransition: prep<TransitionParams, RunRow>(
       `UPDATE task_runs SET state = @to, updated_at = @at, reason = @reason,
          started_at = CASE WHEN @started THEN @at ELSE started_at END,
          finished_at = CASE WHEN @finished THEN @at ELSE finished_at END,
@@ -90,21 +102,21 @@ export function prepareStatements(db: Database) {
        WHERE id = @id AND state = @from
        RETURNING ${RUN_COLUMNS_BARE}`,
     ),
-    updateRunning: db.prepare<{ id: string; at: number; cost: number | null; logRef: string | null; attachment: string | null }>(
+    updateRunning: prep<{ id: string; at: number; cost: number | null; logRef: string | null; attachment: string | null }>(
       `UPDATE task_runs SET updated_at = @at, cost_usd = COALESCE(@cost, cost_usd),
          log_ref = COALESCE(@logRef, log_ref), attachment = COALESCE(@attachment, attachment)
        WHERE id = @id AND state = 'Running'`,
     ),
-    requestCancel: db.prepare<[number, string]>(
+    requestCancel: prep<[number, string]>(
       "UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, ?) WHERE id = ? AND state IN ('Queued', 'Running')",
     ),
 
-    getTicket: db.prepare<[string, string], { payload: string }>("SELECT payload FROM tickets WHERE source = ? AND id = ?"),
-    history: db.prepare<[string], TransitionRow>(
+    getTicket: prep<[string, string], { payload: string }>("SELECT payload FROM tickets WHERE source = ? AND id = ?"),
+    history: prep<[string], TransitionRow>(
       "SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = ? ORDER BY seq",
     ),
-    countRuns: db.prepare<[], { state: RunState; n: number }>("SELECT state, COUNT(*) AS n FROM task_runs GROUP BY state"),
-    cancelRequested: db.prepare<[], RunRow>(
+    countRuns: prep<[], { state: RunState; n: number }>("SELECT state, COUNT(*) AS n FROM task_runs GROUP BY state"),
+    cancelRequested: prep<[], RunRow>(
       `SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.state = 'Running' AND r.cancel_requested_at IS NOT NULL ORDER BY r.created_at, r.id`,
     ),
   };
