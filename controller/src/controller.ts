@@ -143,6 +143,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
   const election = createLeaderElection({
     store,
     owner,
+    ttlMs: config.ops.leaderLeaseMs,
     logger: logger.child({ component: "election" }),
     // Polling belongs to the leader too: a standby would only spend the vendor's quota on tickets it does not run.
     onElected: async () => {

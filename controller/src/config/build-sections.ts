@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { collectSecretKeys, type SecretReference } from "../secrets/secret-references.js";
+import { buildKubernetes } from "./build-kubernetes.js";
 import { channelLabels } from "./channel-labels.js";
 import type { ChannelEntryConfig, ExecutionConfig, GuardrailsConfig, NotificationsConfig, OpsConfig, StoreConfig, TicketingConfig } from "./controller-config.js";
 import { resolveFrom } from "./resolve-from.js";
@@ -44,7 +45,7 @@ export function buildExecution(section: ControllerDocument["execution"], baseDir
       killGraceMs: local.kill_grace_ms,
       keepWorkspaces: local.keep_workspaces,
     },
-    kubernetes: section.kubernetes,
+    kubernetes: buildKubernetes(section, baseDir),
   };
 }
 
@@ -66,5 +67,5 @@ export function buildStore(section: ControllerDocument["store"], baseDir: string
 
 /** `ops`. */
 export function buildOps(section: ControllerDocument["ops"]): OpsConfig {
-  return { host: section.host, port: section.port, shutdownGraceMs: section.shutdown_grace_seconds * 1000, logLevel: section.log_level };
+  return { host: section.host, port: section.port, shutdownGraceMs: section.shutdown_grace_seconds * 1000, leaderLeaseMs: section.leader_lease_seconds * 1000, logLevel: section.log_level };
 }

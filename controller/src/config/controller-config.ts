@@ -1,4 +1,5 @@
 import type { EngineKind } from "../engines/engine.js";
+import type { KubernetesExecutionConfig } from "../execution/kubernetes/kubernetes-config.js";
 import type { WebhookConfig } from "./webhook-config.js";
 
 /** `engines.<name>`, resolved. */
@@ -75,7 +76,8 @@ export interface ExecutionConfig {
     /** Keep a workspace after its run ended (default: removed on success). */
     keepWorkspaces: "always" | "on_failure" | "never";
   };
-  kubernetes: Record<string, unknown> | undefined;
+  /** Set when the backend is `kubernetes` or the section is written. */
+  kubernetes: KubernetesExecutionConfig | undefined;
 }
 
 /** `guardrails`, resolved. */
@@ -100,6 +102,8 @@ export interface OpsConfig {
   port: number;
   /** Grace period on SIGTERM, ms. */
   shutdownGraceMs: number;
+  /** Lease of the loop's leader, ms (`ops.leader_lease_seconds`). */
+  leaderLeaseMs: number;
   logLevel: "debug" | "info" | "warn" | "error";
 }
 

@@ -29,16 +29,18 @@ export async function run(options: RunOptions): Promise<number> {
     await controller?.stop().catch(() => {});
     return reportError(error);
   }
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+  const stopCause = await new Promise<{ signal: NodeJS.Signals } | { lost: string }>((resolve) => {
     const once = (s: NodeJS.Signals) => {
       process.off("SIGTERM", once);
       process.off("SIGINT", once);
-      resolve(s);
+      resolve({ signal: s });
     };
     process.on("SIGTERM", once);
     process.on("SIGINT", once);
+    void controller.lost.then((reason) => resolve({ lost: reason }));
   });
-  logger.info("shutting down", { signal, grace_ms: config.ops.shutdownGraceMs });
+  const signal = "signal" in stopCause ? stopCause.signal : undefined;
+  logger.info("shutting down", { signal, lost_lead: "lost" in stopCause ? stopCause.lost : undefined, grace_ms: config.ops.shutdownGraceMs });
   const force = (s: NodeJS.Signals) => {
     logger.warn("second signal: exiting without waiting for running runs", { signal: s });
     write.flush();
@@ -48,5 +50,6 @@ export async function run(options: RunOptions): Promise<number> {
   process.once("SIGINT", force);
   await controller.stop();
   write.flush();
-  return 0;
+  // A controller that lost the lead exits non-zero, so that its supervisor restarts it as a standby.
+  return "lost" in stopCause ? 1 : 0;
 }

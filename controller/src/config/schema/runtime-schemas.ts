@@ -2,6 +2,7 @@ import * as z from "zod";
 import { compileRepoPattern } from "../../guardrails/repo-pattern.js";
 import { say } from "../problem-codec.js";
 import { choice, errorFor, optionalSection, positive, section, text, textList, whole, withDefaults } from "./kit.js";
+import { kubernetesSchema } from "./kubernetes-schema.js";
 import { secretName } from "./secret-name-schema.js";
 
 const MIB = 1024 * 1024;
@@ -19,9 +20,7 @@ export const executionSchema = section({
       keep_workspaces: choice(["always", "on_failure", "never"]).default("on_failure").meta({ description: "When a run's workspace is kept after it ends." }),
     }),
   ).meta({ description: "Settings of the `local` backend." }),
-  kubernetes: optionalSection(
-    z.record(z.string(), z.unknown(), { error: errorFor(() => "must be a mapping", "write kubernetes: with its settings below it") }),
-  ).meta({ description: "Settings of the `kubernetes` backend (described with that backend)." }),
+  kubernetes: optionalSection(kubernetesSchema).meta({ description: "Settings of the `kubernetes` backend (docs/kubernetes-backend.md)." }),
 }).meta({ description: "Execution (spec 2.5)." });
 
 /** `guardrails`: limits checked before and during every run. */
@@ -72,6 +71,9 @@ export const opsSchema = section({
   host: text().default("127.0.0.1").meta({ description: "Address of /healthz, /readyz and /metrics." }),
   port: whole(0, 65_535, 9090).default(9090).meta({ description: "Port of /healthz, /readyz and /metrics (0 picks a free one)." }),
   shutdown_grace_seconds: whole(0, 3600, 30).default(30).meta({ description: "On SIGTERM, time running work gets to finish before it is stopped." }),
+  leader_lease_seconds: whole(2, 300, 15)
+    .default(15)
+    .meta({ description: "Lease of the loop's leader: when the controller running the loop dies, another takes over within about this long." }),
   log_level: choice(["debug", "info", "warn", "error"]).default("info").meta({ description: "Least level written to the log." }),
 }).meta({ description: "Operations: health, metrics, shutdown, logs." });
 
