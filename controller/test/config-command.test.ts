@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { createConfigCommand, runConfigCheck, runConfigSchema } from "../src/cli/commands/config.js";
+import { createConfigCommand } from "../src/cli/commands/config-command.js";
+import { runConfigCheck, runConfigSchema } from "../src/cli/commands/config.js";
 import { controllerConfigJsonSchema } from "../src/config/index.js";
 
 function folder(files: Record<string, string>): string {
@@ -44,7 +45,7 @@ describe("errand config check", () => {
     const lines = out.stderr.trimEnd().split("\n");
     expect(lines[0]).toBe(`errand: 2 problems in ${join(cwd, "mine.yaml")}:`);
     expect(lines[1]).toContain('webhook.secrets.github (line 3): names the secret "gh-hook", which was not found');
-    expect(lines[2]).toBe("  ops.prot (line 10): is not a known key; did you mean ops.port? Known keys: host, port, shutdown_grace_seconds, log_level");
+    expect(lines[2]).toBe("  ops.prot (line 10): is not a known key; did you mean ops.port? Known keys: host, port, shutdown_grace_seconds, leader_lease_seconds, log_level");
   });
 
   it("reports the named secrets it cannot find, each with the key naming it and the places searched", async () => {

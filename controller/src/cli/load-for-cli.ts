@@ -2,7 +2,6 @@ import type { ControllerConfig } from "../config/controller-config.js";
 import { findConfigFile } from "../config/find-config-file.js";
 import { loadControllerConfig } from "../config/load-controller-config.js";
 import { resolveSecrets } from "../secrets/resolve-secrets.js";
-import { ControllerError } from "../errors.js";
 
 /** A loaded configuration, its warnings and, when asked for, its resolved secrets. */
 export interface LoadedConfig {
@@ -22,12 +21,4 @@ export async function loadForCli(given: string | undefined, withSecrets: boolean
   return { config, warnings, secrets };
 }
 
-/** Writes a user error the way every command does, and returns exit code 1. */
-export function reportError(error: unknown): number {
-  if (error instanceof ControllerError) {
-    process.stderr.write(`errand: ${error.message}\n`);
-    if (error.hint !== undefined && !error.message.includes(error.hint)) process.stderr.write(`  hint: ${error.hint}\n`);
-    return 1;
-  }
-  throw error;
-}
+export { reportError } from "./report-error.js";

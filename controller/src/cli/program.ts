@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { createChannelsCommand } from "./commands/channels.js";
-import { createConfigCommand } from "./commands/config.js";
+import { createConfigCommand } from "./commands/config-command.js";
 import { createRunCommand } from "./commands/run.js";
 import { createRunsCommand } from "./commands/runs.js";
 import { createTicketsCommand } from "./commands/tickets.js";

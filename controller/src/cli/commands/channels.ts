@@ -1,8 +1,8 @@
 import { Command } from "commander";
-import { createLogger, type Logger } from "@errand/channel-sdk";
+import type { Logger } from "@errand/channel-sdk";
 import type { ControllerConfig } from "../../config/controller-config.js";
-import { checkChannels, type ChannelsInput, formatChannelList, formatCheckResults, listChannels } from "../../notify/channels-report.js";
-import { reportError } from "../load-for-cli.js";
+import type { ChannelsInput } from "../../notify/channels-report.js";
+import { reportError } from "../report-error.js";
 
 /** What `errand channels` needs from the rest of the CLI. */
 export interface ChannelsCommandDeps {
@@ -22,7 +22,8 @@ const print = (text: string) => process.stdout.write(text);
 async function input(deps: ChannelsCommandDeps, options: Options): Promise<ChannelsInput> {
   const { config, secrets } = await deps.loadConfig(options.config);
   const values = Object.values(secrets);
-  const logger = deps.logger?.(values) ?? createLogger({ level: "warn", secrets: values });
+  // The SDK (and gRPC with it) loads only when a channels command runs.
+  const logger = deps.logger?.(values) ?? (await import("@errand/channel-sdk")).createLogger({ level: "warn", secrets: values });
   return { config, secrets, logger };
 }
 
@@ -47,6 +48,7 @@ export function createChannelsCommand(deps: ChannelsCommandDeps): Command {
       try {
         const loaded = await input(deps, options);
         if (nothingConfigured(loaded, options.json)) return;
+        const { listChannels, formatChannelList } = await import("../../notify/channels-report.js");
         const statuses = await listChannels(loaded);
         print(options.json ? `${JSON.stringify(statuses, null, 2)}\n` : formatChannelList(statuses));
         process.exitCode = statuses.every((s) => s.state === "up") ? 0 : 1;
@@ -62,6 +64,7 @@ export function createChannelsCommand(deps: ChannelsCommandDeps): Command {
       try {
         const loaded = await input(deps, options);
         if (nothingConfigured(loaded, options.json)) return;
+        const { checkChannels, formatCheckResults } = await import("../../notify/channels-report.js");
         const results = await checkChannels(loaded, label);
         print(options.json ? `${JSON.stringify(results, null, 2)}\n` : formatCheckResults(results));
         process.exitCode = results.every((r) => r.ok) ? 0 : 1;

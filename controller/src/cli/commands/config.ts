@@ -1,4 +1,3 @@
-import { Command } from "commander";
 import { stringify } from "yaml";
 import { type ConfigProblem, ConfigError, formatProblem } from "../../config/config-error.js";
 import { controllerConfigJsonSchema } from "../../config/controller-config-json-schema.js";
@@ -79,24 +78,3 @@ function missingSecretProblems(resolve: () => unknown): ConfigProblem[] {
   }
 }
 
-function emit(result: CommandOutput): void {
-  process.stdout.write(result.stdout);
-  process.stderr.write(result.stderr);
-  process.exitCode = result.exitCode;
-}
-
-/** `errand config check|schema`. */
-export function createConfigCommand(): Command {
-  const command = new Command("config").description("check the configuration file, or print its JSON Schema");
-  command
-    .command("check")
-    .description("validate errand.yaml, resolve its secrets, print it resolved with secrets masked (exit 1 on problems)")
-    .option("-c, --config <file>", "configuration file (default: errand.yaml here, else the embedded defaults)")
-    .option("--json", "print one JSON object { ok, file, config, warnings, problems }")
-    .action(async (options: { config?: string; json?: boolean }) => emit(await runConfigCheck(options)));
-  command
-    .command("schema")
-    .description("print the JSON Schema of errand.yaml (for editors: see docs/configuration.md)")
-    .action(() => emit(runConfigSchema()));
-  return command;
-}

@@ -84,7 +84,8 @@ export function commandMentions(file: string): CommandMention[] {
     // In a fenced block, a comment (`# errand command engine: ...`) is prose too.
     const code = inFence ? [text.replace(/(^|\s)#.*$/, "")] : [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
     for (const part of code) {
-      for (const m of part.matchAll(/(?<![\w@/.$-])errand ([a-z][a-z-]*)(?: ([a-z][a-z-]*)(?![\w.]))?/g)) {
+      // Only `errand` in command position: a line's start, after npx, `--`, `$`, a pipe or `&&`; never `kubectl -n errand get`.
+      for (const m of part.matchAll(/(?:^\s*|[;&|(]\s*|\bnpx\s+(?:--no-install\s+)?|\s--\s+|\$\s+|\bexec\s+)errand ([a-z][a-z-]*)(?: ([a-z][a-z-]*)(?![\w.]))?/g)) {
         mentions.push({ file, line: index + 1, command: m[1] as string, sub: m[2] });
       }
     }
