@@ -48,11 +48,12 @@ export function createCodehostAClient(options: CodehostAClientOptions): Codehost
     auth: options.token,
     userAgent: "errand-controller",
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl.replace(/\/+$/, "") }),
+    // Octokit logs every attempt, and a 304 as an error: attempts are detail, the call's outcome is what the caller logs.
     log: {
       debug: () => {},
-      info: () => {},
+      info: (message: string) => logger().debug(message),
       warn: (message: string) => logger().warn(message),
-      error: (message: string) => logger().error(message),
+      error: (message: string) => logger().debug(message),
     },
     request: { fetch: timedFetch(options.requestTimeoutMs) },
     throttle: {
@@ -68,7 +69,7 @@ export function createCodehostAClient(options: CodehostAClientOptions): Codehost
   client.hook.wrap("request", async (request, endpoint) => {
     gate.check();
     try {
-      const response = await request(endpoint);
+      const response = await untilAborted(Promise.resolve(request(endpoint)), endpoint.request?.signal ?? undefined);
       gate.observe(response.status, response.headers);
       return response;
     } catch (error) {
@@ -77,6 +78,23 @@ export function createCodehostAClient(options: CodehostAClientOptions): Codehost
     }
   });
   return client;
+}
+
+/**
+ * The request, or an AbortError as soon as `signal` aborts: the plugins'
+ * waits (a Retry-After, a retry's back-off) cannot be cancelled, and a
+ * stopping controller must not sit them out. What is left behind makes no
+ * request: its next fetch sees the aborted signal.
+ */
+function untilAborted<T>(pending: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return pending;
+  pending.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new DOMException("the request was cancelled (controller shutting down)", "AbortError"));
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }
 
 /**

@@ -14,7 +14,7 @@ async function prepared(keys: Record<string, unknown> = {}, options = QUICK) {
 
 describe("code host A adapter: conditional requests", () => {
   it("an idle poll is answered 304 page by page and costs no quota; a change is seen on the next poll", async () => {
-    const { f, adapter, ctx } = await prepared();
+    const { f, adapter, ctx, logger } = await prepared();
     f.maxPerPage = 2;
     for (let i = 0; i < 3; i++) f.repo.add({ labels: ["agent"] });
     const first = await adapter.poll(ctx);
@@ -26,6 +26,8 @@ describe("code host A adapter: conditional requests", () => {
       [304, true],
     ]);
     expect(f.quota.remaining).toBe(spent);
+    // Octokit reports a 304 as a failed request: that is no news for the controller's log.
+    expect(logger.records.filter((r) => r.level !== "debug")).toEqual([]);
     const issue = f.repo.issues.get(1);
     if (issue !== undefined) f.repo.addLabel(issue, "wontfix");
     const third = await adapter.poll(ctx);
@@ -90,6 +92,16 @@ describe("code host A adapter: rate limits", () => {
       [2, true],
       [1, true],
     ]);
+  });
+
+  it("a stopping controller does not sit out a rate-limit wait", async () => {
+    const { f, adapter, ctx, stop, logger } = await prepared({}, { ...QUICK, secondMs: 1000 });
+    f.inject({ kind: "secondary", status: 403, retryAfter: 60 }, { match: LIST });
+    const poll = adapter.poll(ctx).catch((e: unknown) => e);
+    await eventually("the wait to begin", () => (logger.records.some((r) => r.fields?.waiting === true) ? true : undefined));
+    stop.abort(new Error("controller shutting down"));
+    expect(((await poll) as Error).name).toBe("AbortError");
+    expect(f.arrived.filter((r) => LIST.test(r))).toHaveLength(1);
   });
 
   it("fails on a long secondary limit and sends nothing until Retry-After has passed", async () => {
