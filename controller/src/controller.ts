@@ -155,7 +155,13 @@ export async function createController(options: ControllerOptions): Promise<Cont
       signalLost(reason);
     },
   });
-  const sink = createBatchedSink({ store, engine: config.engines.default, onCommitted: () => reconciler.wake() });
+  const t = config.ticketing;
+  const sink = createBatchedSink({
+    store,
+    engine: config.engines.default,
+    onCommitted: () => reconciler.wake(),
+    ...(t?.repoUrl === undefined ? {} : { defaultRepo: { source: t.backend, url: t.repoUrl } }),
+  });
   let started = false;
   const ops = createOpsServer({
     host: config.ops.host,

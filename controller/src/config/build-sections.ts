@@ -30,7 +30,8 @@ export function buildNotifications(section: ControllerDocument["notifications"])
 /** `ticketing`, or undefined when tickets come from the webhook only. */
 export function buildTicketing(section: ControllerDocument["ticketing"]): TicketingConfig | undefined {
   if (section === undefined) return undefined;
-  return { backend: section.backend, pollIntervalMs: section.poll_interval * 1000, tokenSecret: section.config.token_secret, config: section.config };
+  const repoUrl = "repo_url" in section.config ? section.config.repo_url : undefined;
+  return { backend: section.backend, pollIntervalMs: section.poll_interval * 1000, tokenSecret: section.config.token_secret, repoUrl, config: section.config };
 }
 
 /** `execution`, folders made absolute. */

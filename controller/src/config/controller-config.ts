@@ -58,6 +58,8 @@ export interface TicketingConfig {
   backend: "tracker_a" | "tracker_b" | "codehost_a";
   pollIntervalMs: number;
   tokenSecret: string | undefined;
+  /** `ticketing.config.repo_url` (trackers): the repository of tickets from this source that name none. */
+  repoUrl: string | undefined;
   config: Record<string, unknown>;
 }
 

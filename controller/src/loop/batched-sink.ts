@@ -15,6 +15,11 @@ export interface BatchedSinkOptions {
   engine: string;
   /** Called after each commit with its outcomes (wakes the loop). */
   onCommitted(outcomes: AcceptOutcome[]): void;
+  /**
+   * The repository of a tracker's tickets, which name none (`ticketing.config.repo_url`):
+   * set on that source's tickets without a repo_url, whether polled or from its webhook.
+   */
+  defaultRepo?: { source: string; url: string };
 }
 
 /**
@@ -33,7 +38,10 @@ export function createBatchedSink(options: BatchedSinkOptions): TicketSink {
     const batch = waiting;
     waiting = [];
     const all: Ticket[] = [];
-    for (const w of batch) for (const t of w.tickets) all.push(t);
+    const repo = options.defaultRepo;
+    for (const w of batch) {
+      for (const t of w.tickets) all.push(repo !== undefined && t.repoUrl === "" && t.source === repo.source ? { ...t, repoUrl: repo.url } : t);
+    }
     options.store.acceptTickets(all, options.engine).then(
       (outcomes) => {
         let at = 0;

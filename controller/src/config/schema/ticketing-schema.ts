@@ -16,6 +16,16 @@ const common = () => ({
     .meta({ description: "The vendor API's base URL; unset: the vendor's public API (set it for a self-hosted instance or a proxy)." }),
 });
 
+const repoUrl = () => ({
+  repo_url: z
+    .url({ protocol: /^https?$/, error: say("is not an http(s) URL", "write the repository's URL, e.g. https://github.com/acme/shop") })
+    .optional()
+    .meta({
+      description:
+        "Repository the agent works in for this tracker's tickets (a tracker names none); it becomes the tickets' repo_url, which guardrails.allowed_repos checks.",
+    }),
+});
+
 const labelNames = () => ({
   in_progress_label: text({ fix: "write the label's exact name" }).default("agent-in-progress").meta({ description: "Label added when a run starts (spec 3)." }),
   failed_label: text({ fix: "write the label's exact name" }).default("agent-failed").meta({
@@ -27,6 +37,7 @@ const stateName = (description: string) => text({ fix: "write the state's exact 
 
 const trackerA = section({
   ...common(),
+  ...repoUrl(),
   ...labelNames(),
   team_id: z
     .string({ error: errorFor((input) => `must be the team's UUID, got ${show(input)}`, "copy the team's id (a UUID) from the tracker's team settings") })
@@ -54,6 +65,7 @@ const workflow = section({
 
 const trackerB = section({
   ...common(),
+  ...repoUrl(),
   workflow_state_name: stateName("State that triggers a run (or use workflows[]).").optional(),
   in_progress_state_name: stateName("State the story is moved to when a run starts (or use workflows[]).").optional(),
   completed_state_name: stateName("State the story is moved to when the agent succeeds; unset: unchanged.").optional(),
