@@ -3,8 +3,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { execa } from "execa";
-import { cliBin, runCli } from "./helpers/cli.js";
+import { runCli } from "./helpers/cli.js";
 
 let root: string;
 beforeEach(async () => {
@@ -46,39 +45,6 @@ describe("create-channel", () => {
     expect(r.stdout).toContain("Next steps:");
     expect(r.stdout).toContain("npm install");
     expect(await readdir(root)).toEqual(["pkg"]);
-  });
-
-  it("asks for what flags leave open, answering each prompt as a user would", async () => {
-    const child = execa(process.execPath, [cliBin("create-channel"), "--no-install"], { cwd: root, env: { FORCE_COLOR: "0" }, reject: false });
-    // Answer each question once it is on screen, in order; Enter alone takes the default.
-    const answers: Array<[RegExp, string]> = [
-      [/Directory:/, "my-bot"],
-      [/Channel name:/, "my_bot"],
-      [/Description:/, "Posts to the ops room"],
-      [/npm package name:/, ""],
-      [/Author:/, "Ada"],
-      [/Starting point:/, ""],
-    ];
-    let screen = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      screen += chunk.toString();
-      const next = answers[0];
-      if (next && next[0].test(screen)) {
-        answers.shift();
-        screen = "";
-        child.stdin!.write(`${next[1]}\n`);
-      }
-    });
-    const result = await child;
-    expect(result.exitCode, result.stderr).toBe(0);
-    expect(answers).toEqual([]);
-    const pkg = await readJson(join(root, "my-bot", "package.json"));
-    expect(pkg).toMatchObject({
-      name: "errand-channel-my-bot",
-      description: "Posts to the ops room",
-      author: "Ada",
-      errand: { channel: "my_bot", template: expect.stringMatching(/^webhook@/) },
-    });
   });
 
   it("refuses a non-empty directory without --force and leaves it untouched", async () => {

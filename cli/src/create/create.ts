@@ -1,18 +1,16 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import chalk from "chalk";
 import { exitCodeFor } from "../util/signals.js";
-import { CLI_VERSION } from "../util/version.js";
 import { type InstallOutcome, installDependencies } from "./install.js";
 import type { CreateFlags } from "./options.js";
 import { discard, entriesOf, forceConflicts, makeStaging, moveIntoEmpty, moveOver, PlacementError } from "./place.js";
 import type { Answers } from "./prompts.js";
 import { scaffold } from "./scaffold.js";
+import { targetProblem } from "./target-check.js";
+import { templateVersions } from "./template-versions.js";
 import { TEMPLATES, templatesRoot } from "./templates.js";
-
-/** The SDK dependency written when --sdk is not given. */
-export const DEFAULT_SDK_SPEC = "^0.1.0";
 
 /** What a signal handler and the running steps share. */
 export interface Interruption {
@@ -41,27 +39,28 @@ export async function createChannel(
 ): Promise<number> {
   const exitCode = () => exitCodeFor(interruption.signal);
   const target = resolve(answers.dir);
-  if (existsSync(target) && !statSync(target).isDirectory()) {
-    return fail(`${answers.dir} is a file, not a folder; choose another directory for the channel`, 2);
-  }
-  const nonEmpty = existsSync(target) && (await readdir(target)).length > 0;
-  if (nonEmpty && !flags.force) {
-    return fail(`${answers.dir} is not empty; choose another directory, or pass --force to write the template's files into it (replacing files of the same names, keeping every other file)`, 2);
-  }
-  const inPlace = nonEmpty;
+  // Checked again here: the folder may have changed while the questions were answered.
+  const problem = targetProblem(answers.dir, flags.force);
+  if (problem) return fail(problem, 2);
+  const inPlace = existsSync(target) && (await readdir(target)).length > 0;
   const kind = TEMPLATES.find((t) => t.id === answers.template)!;
   const staging = await makeStaging(target);
   let keepStaging = false;
   let placed = false;
   interruption.onSignal = (code) => void discard(staging).finally(() => process.exit(code));
   try {
-    const files = await scaffold(templatesRoot(), kind, staging.dir, {
+    const root = templatesRoot();
+    const versions = templateVersions(root);
+    const files = await scaffold(root, kind, staging.dir, {
       name: answers.name,
       packageName: answers.packageName,
       description: answers.description,
       author: answers.author,
-      sdkSpec: flags.sdk ?? DEFAULT_SDK_SPEC,
-      cliVersion: CLI_VERSION,
+      sdkSpec: flags.sdk ?? versions.sdk,
+      cliVersion: versions.cli,
+      typesNodeVersion: versions.toolchain["@types/node"],
+      typescriptVersion: versions.toolchain.typescript,
+      vitestVersion: versions.toolchain.vitest,
     });
     say(`${chalk.green("✓")} ${kind.id} template: ${files.length} files for channel ${chalk.bold(answers.name)} (${answers.packageName})`);
     let install: InstallOutcome | undefined;
@@ -119,8 +118,8 @@ export async function createChannel(
       ...(install?.ok ? [] : ["npm install"]),
       "npm run build",
       "npm test",
-      "npx channel test        # conformance checks (README.md: how to get the channel command)",
-      "npx channel lint && npm publish",
+      "npm run conformance     # channel test: the conformance checks",
+      "npx --no-install channel lint && npm publish",
     ];
     say(`\nNext steps:\n${steps.map((s) => `  ${s}`).join("\n")}\n\nThen add it to the controller:\n  notifications:\n    channels:\n      - backend: ${answers.name}\n        config: { ... }   # see README.md`);
     return install && !install.ok ? 1 : 0;

@@ -5,9 +5,10 @@ import { exitCodeFor, STOP_SIGNALS } from "../util/signals.js";
 import { guardStdio } from "../util/stdio.js";
 import { createChannel, type Interruption } from "./create.js";
 import { parseCreateArgs } from "./options.js";
-import { type Answers, ask } from "./prompts.js";
+import { type Answers, ask, defaultAnswers, unanswered } from "./prompts.js";
+import { targetProblem } from "./target-check.js";
 import { TEMPLATE_IDS } from "./templates.js";
-import { channelNameFrom, packageNameFor, validateChannelName, validatePackageName } from "./validate.js";
+import { validateChannelName, validatePackageName } from "./validate.js";
 
 const fail = (message: string, code = 1) => {
   process.stderr.write(`${chalk.red("create-channel:")} ${message}\n`);
@@ -39,28 +40,31 @@ export async function main(argv: string[]): Promise<number> {
     if (flags.template !== undefined && !TEMPLATE_IDS.includes(flags.template)) {
       return fail(`unknown template "${flags.template}": choose one of ${TEMPLATE_IDS.join(", ")}`, 2);
     }
+    // The folder is checked before any question, so that nobody answers them all to be refused at the end.
+    const dirProblem = flags.dir === undefined ? undefined : targetProblem(flags.dir, flags.force);
+    if (dirProblem) return fail(dirProblem, 2);
+    const givenName = flags.name === undefined ? undefined : validateChannelName(flags.name);
+    const nameProblem = givenName ?? (flags.packageName === undefined ? undefined : validatePackageName(flags.packageName));
+    if (nameProblem) return fail(`${nameProblem}\nfix it with --name / --package-name`, 2);
     let answers: Answers;
     if (flags.yes) {
-      const dir = flags.dir ?? "my-channel";
-      const name = flags.name ?? channelNameFrom(basename(resolve(dir)));
-      answers = {
-        dir,
-        name,
-        description: flags.description ?? `Errand notification channel ${name}`,
-        packageName: flags.packageName ?? packageNameFor(name),
-        author: flags.author ?? "",
-        template: flags.template ?? "webhook",
-      };
+      answers = defaultAnswers(flags);
+      const folder = basename(resolve(answers.dir));
+      if (flags.name === undefined && answers.name !== folder) {
+        process.stdout.write(`channel name ${chalk.bold(answers.name)}: made from the folder name "${folder}" (pass --name to choose another)\n`);
+      }
     } else {
+      const open = unanswered(flags);
+      // Prompts on a pipe would only print escape codes into a log and wait for input that never comes.
+      if (open.length > 0 && !process.stdin.isTTY) {
+        return fail(`stdin is not a terminal, so nobody can answer the questions (${open.join(", ")}); pass --yes to take the defaults, with --name, --template, ... for what you want to choose`, 2);
+      }
       try {
-        answers = await ask({ ...flags, dir: flags.dir }, interruption.aborter.signal);
+        answers = await ask(flags, interruption.aborter.signal, flags.force);
       } catch (error) {
         const name = (error as Error).name;
         if (name !== "ExitPromptError" && name !== "AbortPromptError") throw error;
         if (interruption.signal) return exitCodeFor(interruption.signal);
-        if (!process.stdin.isTTY) {
-          return fail("the questions need answers on a terminal, and stdin ended first; pass --yes to take the defaults (and --name, --template, ... for the rest)", 2);
-        }
         return fail("cancelled", 130);
       }
     }

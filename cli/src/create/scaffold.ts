@@ -8,8 +8,13 @@ export interface ScaffoldValues {
   packageName: string;
   description: string;
   author: string;
+  /** The `@errand/channel-sdk` dependency spec. */
   sdkSpec: string;
+  /** The `@errand/cli` version, also the template's version in the manifest. */
   cliVersion: string;
+  typesNodeVersion: string;
+  typescriptVersion: string;
+  vitestVersion: string;
 }
 
 // Files npm would treat specially inside a package are stored renamed.
