@@ -1,6 +1,8 @@
-// npm run bench:webhook — signed code host A `issues` events through three
-// servers, one at a time, each in its own process: a bare node:http server
-// (the limit of this stack), errand's intake, and @octokit/webhooks (the peer).
+// npm run bench:webhook — signed code host A `issues` events through the
+// servers of lib/servers.mjs, one at a time, each in its own process: a bare
+// node:http server (the limit of this stack), errand's intake (`errand webhook
+// serve`), @octokit/webhooks (the peer), the controller's durable intake
+// (SQLite dedupe and tickets stored before the 200) and the floor.
 // Load generators: autocannon (npm, in this process) and, when installed,
 // Debian's wrk (a separate C process). BENCH_LOADGEN=autocannon|wrk|both.
 import { cpus, loadavg } from "node:os";
@@ -77,7 +79,10 @@ for (const { generator, summary } of results) {
       `| ${s.name} | ${s.rps.toFixed(0)} | ${(s.rps / bare.rps).toFixed(2)} | ${s.p50} | ${s.p99} | ${(s.p99 / bare.p99).toFixed(2)} | ${s.cpuUs.toFixed(0)} | ${s.generatorCpuUs.toFixed(0)} | ${s.bad} |`,
     );
   }
-  const errand = summary[1];
+  const byName = (name) => summary.find((s) => s.name === name);
+  const errand = byName("errand webhook");
+  const peer = byName("@octokit/webhooks");
+  const durable = byName("errand durable intake");
   // What 0.8 x bare would cost the machine: every core's time divided among
   // that many requests, minus the generator's own share (its smallest, the
   // most generous figure), is the most server CPU a request may use, even if
@@ -94,6 +99,12 @@ for (const { generator, summary } of results) {
         .map((s) => `${s.name}: ${s.cpuUs.toFixed(0)} µs (${s.cpuUs <= budgetUs ? "within" : "over"})`)
         .join("; "),
   );
-  const pass = errand.rps / bare.rps >= 0.8 && errand.p99 <= 1.5 * bare.p99;
-  console.log(`\ntarget (errand >= 0.8 x bare throughput, p99 <= 1.5 x bare p99) with ${generator}: ${pass ? "met" : "NOT met"}`);
+  const old = errand.rps / bare.rps >= 0.8 && errand.p99 <= 1.5 * bare.p99;
+  console.log(`\nwithdrawn target (errand >= 0.8 x bare throughput, p99 <= 1.5 x bare p99) with ${generator}: ${old ? "met" : "not met"}`);
+  // The target of the controller issue, measured with wrk: the durable intake keeps up with the peer, which stores nothing.
+  const pass = durable.rps >= peer.rps && durable.p99 <= peer.p99;
+  console.log(
+    `target (durable intake throughput >= the peer's, p99 <= the peer's) with ${generator}${generator === "wrk" ? "" : " (the target is measured with wrk)"}: ` +
+      `${durable.rps.toFixed(0)} vs ${peer.rps.toFixed(0)} req/s (${(durable.rps / peer.rps).toFixed(2)}), p99 ${durable.p99} vs ${peer.p99} ms: ${pass ? "PASS" : "MISS"}`,
+  );
 }

@@ -7,6 +7,8 @@ export const SERVERS = [
   { name: "bare node:http", file: "bare.mjs" },
   { name: "errand webhook", file: "errand.mjs" },
   { name: "@octokit/webhooks", file: "octokit.mjs" },
+  // The controller's intake: SQLite dedupe, a ticket and a Queued run stored before each 200.
+  { name: "errand durable intake", file: "durable.mjs" },
   // A yardstick, not a peer: node:http + HMAC + one JSON.parse, nothing else.
   { name: "floor: HMAC + JSON.parse", file: "floor.mjs" },
 ];

@@ -1,0 +1,70 @@
+// npm run bench:controller — tickets through the whole controller (signed
+// webhook POST → 200 → store → loop → engine process → result stored) with
+// an instant `command` engine, beside a bare execa loop spawning the same
+// engine (the limit; half before, half after, so a change of background load
+// hits both), then latency at half the saturated rate, memory, restart time
+// with the runs stored, and the cost of two notification channels.
+// `--quick`: 1,000 tickets. BENCH_KEEP=1 keeps the installations. See docs/benchmarks.md.
+import { rmSync } from "node:fs";
+import { bareLoop } from "./controller/bare-loop.mjs";
+import { stopController } from "./controller/controller-process.mjs";
+import { CHAT_TOKEN, createInstallation, ENGINE } from "./controller/installation.mjs";
+import { latency, restarts, saturate, startParts } from "./controller/phases.mjs";
+import { printReport } from "./controller/report.mjs";
+import { load1, note } from "./controller/stats.mjs";
+
+const quick = process.argv.includes("--quick");
+const TOTAL = Number(process.env.BENCH_TICKETS ?? (quick ? 1000 : 10000));
+const CONCURRENCY = 16;
+const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? (quick ? 5 : 20));
+const RESTARTS = Number(process.env.BENCH_RESTARTS ?? (quick ? 3 : 5));
+const { startDemoTargets } = await import(new URL("../dist/demo/demo-targets.js", import.meta.url).href);
+
+const loads = [];
+const phase = (name) => {
+  loads.push(`${name} ${load1()}`);
+  note(`— ${name} (load average ${load1()})`);
+};
+
+phase("bare loop, first half");
+const halves = [await bareLoop(ENGINE, Math.ceil(TOTAL / 2), CONCURRENCY)];
+
+phase("controller, no channels");
+const plain = await createInstallation({ concurrency: CONCURRENCY });
+const sat = await saturate(plain, TOTAL, "controller");
+await stopController(sat.running);
+
+phase("bare loop, second half");
+halves.push(await bareLoop(ENGINE, Math.floor(TOTAL / 2), CONCURRENCY));
+const sum = (key) => halves.reduce((a, h) => a + h[key] * h.total, 0) / TOTAL;
+const bare = {
+  halves,
+  perSecond: TOTAL / (halves[0].seconds + halves[1].seconds),
+  cpuMsPerRun: sum("cpuMsPerRun"),
+  engineCpuMsPerRun: sum("engineCpuMsPerRun"),
+};
+note(`bare loop: ${bare.perSecond.toFixed(1)}/s (${halves.map((h) => h.perSecond.toFixed(1)).join(", ")}); failed ${halves[0].failed + halves[1].failed}`);
+
+phase("restarts");
+const restart = await restarts(plain, RESTARTS);
+
+phase("latency");
+const lat = await latency(plain, restart.running, 0.5 * sat.result.perSecond, LATENCY_SECONDS, TOTAL);
+await stopController(restart.running);
+const parts = await startParts(plain);
+
+phase("controller, two channels");
+const received = { chat_a: 0, webhook_post: 0 };
+const targets = await startDemoTargets(CHAT_TOKEN, (m) => received[m.target]++);
+const withChannels = await createInstallation({ concurrency: CONCURRENCY, targets });
+const ch = await saturate(withChannels, TOTAL, "with channels");
+// Runs are stored as ended before their `finished` notifications arrive; give the last ones a moment.
+for (let i = 0; i < 100 && (received.chat_a < 2 * TOTAL || received.webhook_post < 2 * TOTAL); i++) await new Promise((r) => setTimeout(r, 100));
+const metrics = await (await fetch(`http://127.0.0.1:${withChannels.opsPort}/metrics`)).text();
+const pluginErrors = [...metrics.matchAll(/^agent_plugin_errors_total\{[^}]*\} (\d+)/gm)].reduce((a, m) => a + Number(m[1]), 0);
+await stopController(ch.running);
+await targets.close();
+
+printReport({ total: TOTAL, concurrency: CONCURRENCY, loads, bare, sat: sat.result, restart, lat, parts, ch: ch.result, received, pluginErrors });
+if (process.env.BENCH_KEEP === "1") console.log(`\ninstallations kept: ${plain.dir} ${withChannels.dir}`);
+else for (const i of [plain, withChannels]) rmSync(i.dir, { recursive: true, force: true });
