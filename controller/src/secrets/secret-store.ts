@@ -17,6 +17,8 @@ export interface SecretStoreOptions {
   env?: NodeJS.ProcessEnv;
   /** Folder with one file per secret, laid out as Kubernetes mounts a Secret; absolute. */
   dir?: string | undefined;
+  /** Further sources, asked in order after the environment and the folder (Kubernetes Secrets, say). */
+  sources?: readonly SecretStore[];
 }
 
 /**
@@ -42,7 +44,13 @@ export function createSecretStore(options: SecretStoreOptions = {}): SecretStore
     resolve(name) {
       const fromEnv = env[secretEnvName(name)];
       if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
-      return fromFile(name).value;
+      const file = fromFile(name).value;
+      if (file !== undefined) return file;
+      for (const source of options.sources ?? []) {
+        const value = source.resolve(name);
+        if (value !== undefined && value !== "") return value;
+      }
+      return undefined;
     },
     describe(name) {
       const variable = secretEnvName(name);
@@ -50,6 +58,7 @@ export function createSecretStore(options: SecretStoreOptions = {}): SecretStore
       const places = [`environment variable ${variable} (${value === undefined ? "not set" : value === "" ? "empty" : "set"})`];
       if (dir === undefined) places.push("no secrets folder (secrets.dir is not set)");
       else places.push(`file ${join(dir, name)} (${fromFile(name).status})`);
+      for (const source of options.sources ?? []) places.push(...source.describe(name));
       return places;
     },
   };

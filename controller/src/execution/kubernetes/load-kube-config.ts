@@ -1,0 +1,40 @@
+import { KubeConfig } from "@kubernetes/client-node";
+import { ControllerError, ControllerErrorCode } from "../../errors.js";
+import type { KubernetesExecutionConfig } from "./kubernetes-config.js";
+
+/**
+ * The KubeConfig of `execution.kubernetes`: its `kubeconfig` file, or the
+ * client's defaults (the in-cluster service account, then $KUBECONFIG or
+ * ~/.kube/config), switched to `context` when set. Throws an InvalidConfig
+ * error that names the file or the context.
+ */
+export function loadKubeConfig(config: KubernetesExecutionConfig): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  try {
+    if (config.kubeconfig === undefined) kubeConfig.loadFromDefault();
+    else kubeConfig.loadFromFile(config.kubeconfig);
+  } catch (error) {
+    const what = config.kubeconfig === undefined ? "the default kubeconfig" : `the kubeconfig ${config.kubeconfig}`;
+    throw new ControllerError(ControllerErrorCode.InvalidConfig, `execution.kubernetes: ${what} could not be read: ${(error as Error).message}`, {
+      cause: error,
+      hint: "set execution.kubernetes.kubeconfig to a readable kubeconfig file, or run the controller in the cluster with a service account",
+    });
+  }
+  if (config.context !== undefined) {
+    if (kubeConfig.getContextObject(config.context) === null) {
+      const known = kubeConfig.getContexts().map((c) => c.name);
+      throw new ControllerError(ControllerErrorCode.InvalidConfig, `execution.kubernetes.context: the kubeconfig has no context "${config.context}"`, {
+        hint: known.length === 0 ? "the kubeconfig defines no context; check the file" : `use one of ${known.join(", ")}`,
+      });
+    }
+    kubeConfig.setCurrentContext(config.context);
+  }
+  return kubeConfig;
+}
+
+/** The Jobs' namespace: `execution.kubernetes.namespace`, else the context's, else `default`. */
+export function jobNamespace(config: KubernetesExecutionConfig | undefined, kubeConfig: KubeConfig): string {
+  if (config?.namespace !== undefined) return config.namespace;
+  const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
+  return context?.namespace ?? "default";
+}

@@ -1,0 +1,147 @@
+import { PassThrough } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "@errand/channel-sdk";
+import type { Log } from "@kubernetes/client-node";
+import { createLineSplitter, type SplitLine } from "../local/line-splitter.js";
+import { MAX_LINE_BYTES } from "../local/run-output.js";
+import { apiProblem } from "./kube-api.js";
+import { sinceTimeOf, splitTimestamp } from "./log-timestamp.js";
+
+/** Options of {@link followPodLog}. */
+export interface PodLogOptions {
+  log: Log;
+  namespace: string;
+  pod: string;
+  container: string;
+  /** One line of output (timestamp removed) and when the kubelet logged it. Must not throw. */
+  onLine(text: string, atMs: number | undefined): void;
+  logger: Logger;
+  /** Pause before reconnecting; doubles on failures. */
+  retryMs: number;
+}
+
+/** A followed pod log. */
+export interface PodLogFollower {
+  /** The container ended: reads what is left, then stops. Resolves once done, or after about twice `boundMs`. */
+  finish(boundMs: number): Promise<void>;
+  /** Stops at once. */
+  stop(): void;
+}
+
+type PassEnd = "ended" | "aborted" | "gone" | "failed";
+const MAX_RETRY_MS = 10_000;
+
+/**
+ * Follows a container's log line by line. The log is read with timestamps,
+ * so that a connection that drops while the engine runs is resumed from
+ * the last line's time with nothing lost and nothing repeated (lines at
+ * that exact time already handled are skipped). Once the container has
+ * ended, one plain read to the end completes it.
+ */
+export function followPodLog(options: PodLogOptions): PodLogFollower {
+  const { logger } = options;
+  let containerEnded = false;
+  let stopped = false;
+  let lastKey: string | undefined;
+  let countAtLast = 0;
+  let abortPass: (() => void) | undefined;
+  let wake = new AbortController();
+
+  const pass = async (follow: boolean): Promise<PassEnd> => {
+    const passLast = lastKey;
+    const passSkip = countAtLast;
+    let passSeen = 0;
+    const handle = (line: SplitLine): void => {
+      const stamped = splitTimestamp(line.text);
+      const key = stamped.key;
+      if (key !== undefined && passLast !== undefined) {
+        if (key < passLast) return;
+        if (key === passLast && ++passSeen <= passSkip) return;
+      }
+      if (key !== undefined && key === lastKey) countAtLast += 1;
+      else if (key !== undefined && (lastKey === undefined || key > lastKey)) {
+        lastKey = key;
+        countAtLast = 1;
+      }
+      options.onLine(stamped.text, stamped.ms);
+    };
+    const splitter = createLineSplitter(MAX_LINE_BYTES, handle);
+    const stream = new PassThrough();
+    stream.on("data", (chunk: Buffer) => splitter.push(chunk));
+    let request: AbortController | undefined;
+    let abort: () => void = () => undefined;
+    const ended = new Promise<PassEnd>((resolve) => {
+      stream.once("end", () => resolve("ended"));
+      abort = () => {
+        request?.abort();
+        resolve("aborted");
+      };
+    });
+    abortPass = abort;
+    try {
+      const since = lastKey === undefined ? {} : { sinceTime: sinceTimeOf(lastKey) };
+      request = await options.log.log(options.namespace, options.pod, options.container, stream, { follow, timestamps: true, ...since });
+    } catch (error) {
+      abortPass = undefined;
+      const problem = apiProblem(error);
+      if (problem.status === 404) return "gone";
+      logger.debug("reading the pod log failed", { pod: options.pod, error: problem.message });
+      return "failed";
+    }
+    if (stopped) abort();
+    const how = await ended;
+    abortPass = undefined;
+    // A cut-off last line is read again, whole, by the next pass.
+    if (how === "ended") splitter.end();
+    return how;
+  };
+
+  const pause = (ms: number): Promise<void> => sleep(ms, undefined, { signal: wake.signal }).catch(() => undefined);
+
+  const loop = async (): Promise<void> => {
+    let delay = options.retryMs;
+    while (!stopped) {
+      const final = containerEnded;
+      const how = await pass(!final);
+      if (stopped || how === "gone" || (final && how === "ended")) break;
+      if (how === "aborted") continue;
+      if (how === "failed") {
+        await pause(delay);
+        delay = Math.min(delay * 2, MAX_RETRY_MS);
+        continue;
+      }
+      delay = options.retryMs;
+      // A follow that ended while the engine still runs was cut: resume it.
+      if (!containerEnded) await pause(options.retryMs);
+    }
+  };
+  const done = loop().catch((error: unknown) => logger.error("following the pod log failed", { pod: options.pod, error }));
+
+  const within = async (ms: number): Promise<boolean> => {
+    const timer = new AbortController();
+    const inTime = await Promise.race([done.then(() => true), sleep(ms, false, { signal: timer.signal }).catch(() => false)]);
+    timer.abort();
+    return inTime;
+  };
+  const stop = (): void => {
+    stopped = true;
+    wake.abort();
+    abortPass?.();
+  };
+
+  return {
+    async finish(boundMs) {
+      containerEnded = true;
+      wake.abort();
+      wake = new AbortController();
+      if (await within(boundMs)) return;
+      // The follow stays open (a dropped connection node-fetch did not report): the final read replaces it.
+      abortPass?.();
+      if (await within(boundMs)) return;
+      logger.warn("the pod log could not be read to its end; the run's result uses what was read", { pod: options.pod });
+      stop();
+      await done;
+    },
+    stop,
+  };
+}
