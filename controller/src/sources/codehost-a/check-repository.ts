@@ -31,6 +31,8 @@ export async function checkRepository(client: CodehostAClient, config: CodehostA
     facts = { htmlUrl: data.html_url, fullName: data.full_name };
     if (data.has_issues === false) problems.push({ key: `${KEY}.repo`, message: `${data.full_name} has issues turned off`, fix: "turn on Issues in the repository's settings (General → Features), or name another repository" });
   } catch (error) {
+    // A refused token is the operator's to fix, like a wrong name: a start-up error, not an outage to wait out.
+    if (isRequestError(error) && error.status === 401) throw new ConfigError([...problems, refusedToken(config, error.message)], undefined, { cause: error });
     if (!isRequestError(error) || error.status !== 404) throw error;
     throw new ConfigError([...problems, await missingRepository(client, owner, repo, signal)]);
   }
@@ -70,6 +72,14 @@ function ruleProblems(config: CodehostATicketingConfig): ConfigProblem[] {
     problems.push({ key: `${KEY}.failed_label`, message: `is the same as in_progress_label ("${config.failed_label}")`, fix: "use two labels: the in-progress label is removed when a run ends, the failed label stays" });
   }
   return problems;
+}
+
+function refusedToken(config: CodehostATicketingConfig, detail: string): ConfigProblem {
+  return {
+    key: `${KEY}.token_secret`,
+    message: `code host A refused the token in the secret "${config.token_secret}" (401 ${detail.replace(/ - https?:\/\/\S+$/, "")})`,
+    fix: "put a valid token in that secret: it may be mistyped, expired or revoked",
+  };
 }
 
 /** The problem for a repository the code host does not show: a wrong owner, or a wrong name (with the owner's repositories). */

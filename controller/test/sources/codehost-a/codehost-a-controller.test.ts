@@ -106,4 +106,21 @@ describe("code host A through the controller", () => {
     expect(lists.length).toBeGreaterThan(0);
     expect(lists.map((r) => r.status)).toEqual(lists.map(() => 304));
   });
+
+  it("starts while the code host is down, then checks the repository and catches up", async () => {
+    const f = await fake();
+    const issue = f.repo.add({ labels: ["agent"] });
+    f.inject({ kind: "error", status: 503 }, { times: 4, match: /^GET \/repos\/acme\/shop$/ });
+    const c = await startControllerWith(harnessFor(f, "ok.sh", 1), f, { secondMs: 1, requestTimeoutMs: 1000 });
+    expect(pollingOf(c).health().detail).toBe("failing (1 in a row): code host A did not answer the request to read the repository and its labels (503: Service Unavailable)");
+    expect((await finishedRun(c.controller.store, issue.number)).state).toBe("Succeeded");
+    expect(f.requests.slice(0, 6).map((r) => `${r.status} ${r.path.split("?")[0]}`)).toEqual([
+      "503 /repos/acme/shop",
+      "503 /repos/acme/shop",
+      "503 /repos/acme/shop",
+      "503 /repos/acme/shop",
+      "200 /repos/acme/shop",
+      "200 /repos/acme/shop/labels",
+    ]);
+  });
 });

@@ -5,9 +5,9 @@ import { CodehostAError } from "../../../src/sources/codehost-a/codehost-a-error
 import { createCodehostAAdapter } from "../../../src/sources/codehost-a/codehost-a-adapter.js";
 import { adapterFor, configFor, fake } from "./setup.js";
 
-async function prepareError(keys: Record<string, unknown>, f?: Awaited<ReturnType<typeof fake>>): Promise<ConfigError> {
+async function prepareError(keys: Record<string, unknown>, f?: Awaited<ReturnType<typeof fake>>, token?: string): Promise<ConfigError> {
   const host = f ?? (await fake());
-  const { adapter, ctx } = adapterFor(host, keys);
+  const { adapter, ctx } = adapterFor(host, keys, undefined, token);
   const error = await adapter.prepare(ctx).then(
     () => undefined,
     (e: unknown) => e,
@@ -73,15 +73,24 @@ describe("code host A adapter: prepare checks the configuration against the repo
     expect(error.problems.map((p) => [p.key, p.message])).toEqual([["ticketing.config.repo", "acme/shop has issues turned off"]]);
   });
 
-  it("reports a refused token as a ticket-source error whose hint names token_secret", async () => {
+  it("refuses a token the host refuses, against token_secret, without retrying", async () => {
     const f = await fake();
-    const { adapter, ctx } = adapterFor(f, {}, undefined, "ghp_wrong");
-    const error = await adapter.prepare(ctx).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CodehostAError);
-    expect(error).toMatchObject({ code: "ERR_TICKET_SOURCE", status: 401, message: "code host A refused the token while trying to read the repository and its labels (401 Bad credentials)" });
-    expect((error as CodehostAError).hint).toContain("ticketing.config.token_secret");
-    // 401 is never retried: one request.
+    const error = await prepareError({}, f, "ghp_wrong");
+    expect(error.problems).toEqual([
+      { key: "ticketing.config.token_secret", message: 'code host A refused the token in the secret "codehost-a-token" (401 Bad credentials)', fix: "put a valid token in that secret: it may be mistyped, expired or revoked" },
+    ]);
     expect(f.requests).toHaveLength(1);
+  });
+
+  it("turns a token refused later (a poll) into a ticket-source error whose hint names token_secret", async () => {
+    const f = await fake();
+    const { adapter, ctx } = adapterFor(f);
+    await adapter.prepare(ctx);
+    f.inject({ kind: "error", status: 401, message: "Bad credentials" });
+    const error = await adapter.poll(ctx).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CodehostAError);
+    expect(error).toMatchObject({ code: "ERR_TICKET_SOURCE", status: 401, message: "code host A refused the token while trying to list the open issues (401 Bad credentials)" });
+    expect((error as CodehostAError).hint).toContain("ticketing.config.token_secret");
   });
 
   it("talks to a fake as strict as the host: no token or a wrong one is a 401 in the host's error shape", async () => {
