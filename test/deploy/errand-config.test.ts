@@ -37,6 +37,8 @@ async function configCheck(file: string, secrets: Record<string, string>): Promi
 }
 
 const fileOf = (target: string) => join(root, "deploy/kustomize", target, "errand.yaml");
+// Each check starts a node process that loads the controller: seconds on a busy machine.
+const SLOW = 60_000;
 
 describe("deploy/kustomize errand.yaml files", () => {
   it.each(TARGETS)("%s: passes `errand config check` with its secrets set", async (target) => {
@@ -44,20 +46,20 @@ describe("deploy/kustomize errand.yaml files", () => {
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
     expect(report.config!.webhook.generic.secret).toBe("***");
-  });
+  }, SLOW);
 
   it("base: SQLite on the volume, engines as local processes", async () => {
     const { config } = await configCheck(fileOf("base"), PLACEHOLDERS);
     expect(config!.store).toEqual({ backend: "sqlite", path: "/var/lib/errand/errand.db" });
     expect(config!.execution.backend).toBe("local");
-  });
+  }, SLOW);
 
   it("postgres-ha: PostgreSQL from a secret, engines as Kubernetes Jobs", async () => {
     const { config } = await configCheck(fileOf("overlays/postgres-ha"), PLACEHOLDERS);
     expect(config!.store).toEqual({ backend: "postgres", urlSecret: "errand-db-url" });
     expect(config!.execution.backend).toBe("kubernetes");
     expect(config!.execution.kubernetes).toMatchObject({ namespace: "errand" });
-  });
+  }, SLOW);
 
   it.each(TARGETS)("%s: names only secrets that docs/deployment.md puts in the Secret errand-secrets", async (target) => {
     const report = await configCheck(fileOf(target), {});
@@ -67,5 +69,5 @@ describe("deploy/kustomize errand.yaml files", () => {
     expect(named.every((n) => n !== undefined), JSON.stringify(report.problems)).toBe(true);
     const guide = readFileSync(join(root, "docs/deployment.md"), "utf8");
     for (const name of named) expect(guide, `docs/deployment.md: --from-literal=${name}=`).toContain(`--from-literal=${name}=`);
-  });
+  }, SLOW);
 });

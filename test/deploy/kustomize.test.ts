@@ -178,5 +178,5 @@ describe.skipIf(!kubectl)(`deploy/kustomize rendered by ${kubectl ? kubectlVersi
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 });
