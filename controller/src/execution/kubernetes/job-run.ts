@@ -15,6 +15,9 @@ import { followPodLog, type PodLogFollower } from "./pod-log-follower.js";
 import { LOG_DRAIN_MS, type RunContext } from "./run-context.js";
 import { RUN_LABEL } from "./run-labels.js";
 
+/** How long the log of a pod that is gone may still take to end. */
+const GONE_POD_DRAIN_MS = 500;
+
 /** The run a Job carries, as {@link attachJobRun} follows it. */
 export interface JobRunInput {
   runId: string;
@@ -89,7 +92,7 @@ export function attachJobRun(context: RunContext, input: JobRunInput): JobRun {
     }
   };
   const follow = (podName: string): void => {
-    follower = followPodLog({ log: context.clients.log, namespace: context.namespace, pod: podName, container: ENGINE_CONTAINER, onLine, logger, retryMs: context.retryMs });
+    follower = followPodLog({ kubeConfig: context.clients.kubeConfig, namespace: context.namespace, pod: podName, container: ENGINE_CONTAINER, onLine, logger, retryMs: context.retryMs });
   };
   const remove = (): Promise<void> =>
     deleteJob(context, jobName, uid, logger).then((found) => {
@@ -153,10 +156,12 @@ export function attachJobRun(context: RunContext, input: JobRunInput): JobRun {
     const fresh = await freshPod(context, input);
     // The pod is gone, and the pods watch (a stream of its own) has not told
     // its last state yet: wait a little for it, it says how the pod was lost.
-    if (fresh.listed && fresh.pod === undefined && pod !== undefined && engineTerminated(pod) === undefined) await within(podDeleted, LOG_DRAIN_MS);
+    const explained = stopReason !== undefined || jobDeleted || fatal !== undefined;
+    if (!explained && fresh.listed && fresh.pod === undefined && pod !== undefined && engineTerminated(pod) === undefined) await within(podDeleted, LOG_DRAIN_MS);
     const finalPod = fresh.pod ?? pod;
     if (follower === undefined && engineStarted(finalPod) && finalPod?.metadata?.name !== undefined) follow(finalPod.metadata.name);
-    await follower?.finish(LOG_DRAIN_MS);
+    // A pod that is gone has no log left to read: a stream still open to it is dead.
+    await follower?.finish(fresh.listed && fresh.pod === undefined ? GONE_POD_DRAIN_MS : LOG_DRAIN_MS);
     unsubscribe();
     const fallbackDurationMs = Math.max(0, (timeMs(job?.status?.completionTime) ?? context.now()) - input.startedAt);
     const outcome = jobOutcome(

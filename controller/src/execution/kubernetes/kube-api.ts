@@ -1,11 +1,12 @@
-import { ApiException, BatchV1Api, CoreV1Api, type KubeConfig, Log, Watch } from "@kubernetes/client-node";
+import { ApiException, BatchV1Api, CoreV1Api, type KubeConfig, Watch } from "@kubernetes/client-node";
 
 /** The API clients the backend uses, made from one KubeConfig. */
 export interface KubeClients {
   batch: BatchV1Api;
   core: CoreV1Api;
   watch: Watch;
-  log: Log;
+  /** For requests the clients do not make well (following a pod log). */
+  kubeConfig: KubeConfig;
   /** The API server's address, for messages. */
   server: string;
 }
@@ -16,7 +17,7 @@ export function makeClients(kubeConfig: KubeConfig): KubeClients {
     batch: kubeConfig.makeApiClient(BatchV1Api),
     core: kubeConfig.makeApiClient(CoreV1Api),
     watch: new Watch(kubeConfig),
-    log: new Log(kubeConfig),
+    kubeConfig,
     server: kubeConfig.getCurrentCluster()?.server ?? "(no cluster)",
   };
 }
@@ -39,8 +40,10 @@ export function apiProblem(error: unknown): ApiProblem {
     const message = body?.message ?? `HTTP ${error.code}`;
     return { status: error.code, reason: body?.reason, message: causes.length > 0 && !message.includes(causes[0] as string) ? `${message} (${causes.join("; ")})` : message };
   }
-  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
-  return { status: typeof status === "number" ? status : undefined, reason: undefined, message: error instanceof Error ? error.message : String(error) };
+  const { statusCode, body } = (error ?? {}) as { statusCode?: unknown; body?: unknown };
+  const status = typeof statusCode === "number" ? statusCode : undefined;
+  const parsed = status === undefined ? undefined : statusBody(body);
+  return { status, reason: parsed?.reason, message: parsed?.message ?? (error instanceof Error ? error.message : String(error)) };
 }
 
 /** True when the call failed with this HTTP status. */

@@ -1,15 +1,16 @@
-import { PassThrough } from "node:stream";
+import type { IncomingMessage } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@errand/channel-sdk";
-import type { Log } from "@kubernetes/client-node";
+import type { KubeConfig } from "@kubernetes/client-node";
 import { createLineSplitter, type SplitLine } from "../local/line-splitter.js";
 import { MAX_LINE_BYTES } from "../local/run-output.js";
 import { apiProblem } from "./kube-api.js";
 import { sinceTimeOf, splitTimestamp } from "./log-timestamp.js";
+import { requestPodLog } from "./pod-log-request.js";
 
 /** Options of {@link followPodLog}. */
 export interface PodLogOptions {
-  log: Log;
+  kubeConfig: KubeConfig;
   namespace: string;
   pod: string;
   container: string;
@@ -28,7 +29,8 @@ export interface PodLogFollower {
   stop(): void;
 }
 
-type PassEnd = "ended" | "aborted" | "gone" | "failed";
+/** How one read of the log ended: to its end, stopped by us, cut by the network, pod gone, refused. */
+type PassEnd = "ended" | "aborted" | "cut" | "gone" | "failed";
 const MAX_RETRY_MS = 10_000;
 
 /**
@@ -66,21 +68,25 @@ export function followPodLog(options: PodLogOptions): PodLogFollower {
       options.onLine(stamped.text, stamped.ms);
     };
     const splitter = createLineSplitter(MAX_LINE_BYTES, handle);
-    const stream = new PassThrough();
-    stream.on("data", (chunk: Buffer) => splitter.push(chunk));
-    let request: AbortController | undefined;
+    const request = new AbortController();
     let abort: () => void = () => undefined;
-    const ended = new Promise<PassEnd>((resolve) => {
-      stream.once("end", () => resolve("ended"));
+    const aborted = new Promise<PassEnd>((resolve) => {
       abort = () => {
-        request?.abort();
+        request.abort();
         resolve("aborted");
       };
     });
     abortPass = abort;
+    let response: IncomingMessage;
     try {
-      const since = lastKey === undefined ? {} : { sinceTime: sinceTimeOf(lastKey) };
-      request = await options.log.log(options.namespace, options.pod, options.container, stream, { follow, timestamps: true, ...since });
+      const query = { follow, sinceTime: lastKey === undefined ? undefined : sinceTimeOf(lastKey) };
+      const opened = requestPodLog(options.kubeConfig, options.namespace, options.pod, options.container, query, request.signal);
+      const first = await Promise.race([opened, aborted]);
+      if (first === "aborted") {
+        opened.then((r) => r.destroy(), () => undefined);
+        return "aborted";
+      }
+      response = first as IncomingMessage;
     } catch (error) {
       abortPass = undefined;
       const problem = apiProblem(error);
@@ -89,8 +95,15 @@ export function followPodLog(options: PodLogOptions): PodLogFollower {
       return "failed";
     }
     if (stopped) abort();
-    const how = await ended;
+    response.on("data", (chunk: Buffer) => splitter.push(chunk));
+    const ended = new Promise<PassEnd>((resolve) => {
+      response.once("end", () => resolve("ended"));
+      response.once("close", () => resolve(response.complete ? "ended" : "cut"));
+      response.on("error", () => resolve("cut"));
+    });
+    const how = await Promise.race([ended, aborted]);
     abortPass = undefined;
+    response.destroy();
     // A cut-off last line is read again, whole, by the next pass.
     if (how === "ended") splitter.end();
     return how;
@@ -105,13 +118,14 @@ export function followPodLog(options: PodLogOptions): PodLogFollower {
       const how = await pass(!final);
       if (stopped || how === "gone" || (final && how === "ended")) break;
       if (how === "aborted") continue;
+      if (how === "cut") logger.debug("the pod log stream was cut; resuming", { pod: options.pod });
       if (how === "failed") {
         await pause(delay);
         delay = Math.min(delay * 2, MAX_RETRY_MS);
         continue;
       }
       delay = options.retryMs;
-      // A follow that ended while the engine still runs was cut: resume it.
+      // A follow that ended (or was cut) while the engine still runs: resume it.
       if (!containerEnded) await pause(options.retryMs);
     }
   };
@@ -135,7 +149,7 @@ export function followPodLog(options: PodLogOptions): PodLogFollower {
       wake.abort();
       wake = new AbortController();
       if (await within(boundMs)) return;
-      // The follow stays open (a dropped connection node-fetch did not report): the final read replaces it.
+      // The follow stays open (a connection that died without a word): the final read replaces it.
       abortPass?.();
       if (await within(boundMs)) return;
       logger.warn("the pod log could not be read to its end; the run's result uses what was read", { pod: options.pod });

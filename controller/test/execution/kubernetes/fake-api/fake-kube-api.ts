@@ -7,8 +7,9 @@ import { PodLogs } from "./pod-logs.js";
 import { KINDS, type Raw, StatusError } from "./status.js";
 import { type ContainerEnd, Workloads } from "./workloads.js";
 
-/** A request the fake answered, for assertions. */
+/** A request the fake received, for assertions. */
 export interface RecordedRequest extends ApiRequest {
+  /** The answer's status once sent (0 before: a watch being held). */
   status: number;
 }
 
@@ -42,7 +43,10 @@ export class FakeKubeApi {
     server.on("request", (req, res) => {
       void (async () => {
         const url = new URL(req.url ?? "/", "http://fake");
-        const request: ApiRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, body: undefined };
+        const request: RecordedRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, body: undefined, status: 0 };
+        // Recorded when it arrives: a watch is answered for as long as it lasts.
+        this.requests.push(request);
+        res.on("finish", () => (request.status = res.statusCode));
         try {
           if (req.headers.authorization !== `Bearer ${this.token}`) throw new StatusError(401, "Unauthorized", "Unauthorized");
           request.body = await readBody(req);
@@ -52,7 +56,7 @@ export class FakeKubeApi {
           if (!res.headersSent) json(res, status.code, status.body());
           else res.destroy();
         }
-        this.requests.push({ ...request, status: res.statusCode });
+        if (res.headersSent) request.status = res.statusCode;
       })();
     });
   }
@@ -155,6 +159,18 @@ export class FakeKubeApi {
     const watchers = [...this.store.watchers];
     for (const w of watchers) w.res.destroy();
     return watchers.length;
+  }
+
+  /** Ends every watch cleanly after what was written, as the server's timeoutSeconds does. */
+  endWatches(): number {
+    const watchers = [...this.store.watchers];
+    for (const w of watchers) w.res.end();
+    return watchers.length;
+  }
+
+  /** The current resourceVersion. */
+  get resourceVersion(): string {
+    return this.store.resourceVersion;
   }
 
   /** Events stop reaching watches and new watches wait, until {@link resumeWatches}. */

@@ -57,6 +57,12 @@ export class PodLogs {
     return (this.lines.get(pod) ?? []).map((l) => `${l.text}\n`).join("");
   }
 
+  /** Cuts the follow streams of one pod. */
+  cut(pod: string): void {
+    for (const f of this.followers.get(pod) ?? []) f.res.destroy();
+    this.followers.delete(pod);
+  }
+
   /** Cuts every follow stream mid-way, as a dropped connection does. */
   dropStreams(): number {
     let count = 0;

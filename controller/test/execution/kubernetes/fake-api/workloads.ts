@@ -161,6 +161,8 @@ export class Workloads {
     });
     await tick();
     this.store.remove(KINDS.pods, namespace, name);
+    // The API server's connections to the lost kubelet break.
+    this.logs.cut(name);
     this.failJob(namespace, jobName, "BackoffLimitExceeded", "Job has reached the specified backoff limit");
   }
 
