@@ -81,6 +81,6 @@ describe("channel lint", () => {
     const r = await runCli("channel", ["lint", "--json", dir]);
     expect(r.exitCode).toBe(1);
     const rules = (JSON.parse(r.stdout) as { findings: { rule: string; severity: string }[] }).findings.map((f) => `${f.severity}:${f.rule}`);
-    expect(rules).toEqual(expect.arrayContaining(["warning:name", "error:keywords", "error:manifest", "error:engines", "error:bin"]));
+    expect(rules).toEqual(expect.arrayContaining(["warning:name", "error:keywords", "error:manifest", "error:engines", "error:build"]));
   });
 });

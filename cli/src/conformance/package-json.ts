@@ -7,12 +7,18 @@ export interface PackageJson {
   name?: string;
   version?: string;
   bin?: string | Record<string, string>;
+  main?: string;
+  /** A string, or conditions and subpaths nested down to strings. */
+  exports?: string | Record<string, unknown>;
   files?: string[];
+  scripts?: Record<string, string>;
   engines?: Record<string, string>;
   keywords?: string[];
   errand?: { channel?: unknown; interfaceVersions?: unknown; template?: unknown };
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
   /** Fields of the wrong type (left out above), each as "<field> must be …". */
   problems: string[];
 }
@@ -31,12 +37,17 @@ const SHAPES: Record<string, [string, (v: unknown) => boolean]> = {
   name: ["a string", isString],
   version: ["a string", isString],
   bin: ["a string or an object of strings", (v) => isString(v) || isStringMap(v)],
+  main: ["a string", isString],
+  exports: ["a string or an object", (v) => isString(v) || isObject(v)],
   files: ["a list of strings", isStringList],
+  scripts: ["an object of strings", isStringMap],
   engines: ["an object of strings", isStringMap],
   keywords: ["a list of strings", isStringList],
   errand: ["an object", isObject],
   dependencies: ["an object of strings", isStringMap],
   devDependencies: ["an object of strings", isStringMap],
+  optionalDependencies: ["an object of strings", isStringMap],
+  peerDependencies: ["an object of strings", isStringMap],
 };
 
 const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : `the ${typeof v} ${JSON.stringify(v)}`);

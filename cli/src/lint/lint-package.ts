@@ -1,18 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join, normalize, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { checkChannelName } from "@errand/channel-sdk";
 import { execa } from "execa";
 import { npmReason } from "../util/npm-reason.js";
 import { type PackageJson, pickBin, readPackageJson } from "../conformance/plugin-target.js";
+import { lintBuildBeforePack } from "./build-before-pack.js";
+import { lintDependencySpecs } from "./dependency-specs.js";
+import { lintEntryPoints } from "./entry-points.js";
+import type { AddFinding, LintFinding } from "./lint-finding.js";
 import { manifestHandshake } from "./manifest-handshake.js";
 
-/** One finding of `channel lint`. */
-export interface LintFinding {
-  rule: string;
-  severity: "error" | "warning";
-  message: string;
-  fix: string;
-}
+export type { LintFinding } from "./lint-finding.js";
 
 /** The keyword by which users and the controller find channel plugins on npm. */
 export const CHANNEL_KEYWORD = "errand-channel";
@@ -23,7 +21,7 @@ export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
   const dir = resolve(dirArg);
   const pkg = await readPackageJson(dir, "give the directory of a plugin package (channel lint [dir])");
   const findings: LintFinding[] = [];
-  const add = (rule: string, severity: LintFinding["severity"], message: string, fix: string) => findings.push({ rule, severity, message, fix });
+  const add: AddFinding = (rule, severity, message, fix) => findings.push({ rule, severity, message, fix });
   for (const problem of pkg.problems) add("package.json", "error", `package.json: ${problem}`, "fix the field's type; npm and the controller read it");
 
   if (!pkg.name) add("name", "error", "package.json has no name", 'set "name", for example "errand-channel-teams"');
@@ -42,13 +40,13 @@ export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
   if (pkg.devDependencies?.["@errand/channel-sdk"] && !pkg.dependencies?.["@errand/channel-sdk"]) {
     add("dependencies", "error", "@errand/channel-sdk is only a devDependency; the installed plugin cannot load it", 'move it to "dependencies"');
   }
+  lintDependencySpecs(pkg, add);
+  lintBuildBeforePack(pkg, add);
 
   const bin = pickBin(pkg);
   if (!bin) {
     add("bin", "error", 'no "bin" entry serves the channel', 'add "bin": { "<package name without scope>": "dist/bin.js" }');
-  } else if (!existsSync(join(dir, bin))) {
-    add("bin", "error", `the bin ${bin} does not exist`, 'run "npm run build" before linting and publishing (a "prepack" script helps)');
-  } else if (!readFileSync(join(dir, bin), "utf8").startsWith("#!")) {
+  } else if (existsSync(join(dir, bin)) && !readFileSync(join(dir, bin), "utf8").startsWith("#!")) {
     add("bin", "error", `the bin ${bin} has no "#!/usr/bin/env node" line`, "start the file with #!/usr/bin/env node so npm can link it as an executable");
   }
 
@@ -56,12 +54,11 @@ export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
   if (typeof packed === "string") {
     add("files", "error", `npm pack --dry-run failed: ${packed}`, "fix what npm names; until npm can pack the package it cannot be published");
   } else {
-    const has = (file: string) => packed.has(normalize(file).replace(/^\.\//, ""));
-    if (bin && !has(bin)) add("files", "error", `the bin ${bin} is not in the packed files`, `add its folder to "files" (for example "dist")`);
     if (![...packed].some((f) => /^readme/i.test(f))) add("files", "warning", "no README is packed", "add a README.md that explains the config keys");
     const leaked = [...packed].filter((f) => /(^|\/)(\.env|.*\.pem|.*\.key)$/.test(f));
     if (leaked.length > 0) add("files", "error", `secret-looking files would be published: ${leaked.join(", ")}`, 'narrow "files"');
   }
+  lintEntryPoints(dir, pkg, typeof packed === "string" ? undefined : packed, add);
 
   const manifestVersions = Array.isArray(pkg.errand?.interfaceVersions) ? (pkg.errand.interfaceVersions as number[]) : undefined;
   if (bin && existsSync(join(dir, bin)) && manifestVersions) {
@@ -81,7 +78,7 @@ export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
   return findings;
 }
 
-function lintManifest(pkg: PackageJson, add: (rule: string, severity: LintFinding["severity"], message: string, fix: string) => void) {
+function lintManifest(pkg: PackageJson, add: AddFinding) {
   const manifest = pkg.errand;
   if (!manifest || typeof manifest !== "object") {
     add("manifest", "error", 'package.json has no "errand" manifest field', 'add "errand": { "channel": "<name>", "interfaceVersions": [1] }; the controller finds the plugin by it');
