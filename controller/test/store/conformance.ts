@@ -2,6 +2,7 @@ import { describe } from "vitest";
 import { claimTests } from "./conformance/claims.js";
 import { deliveryTests } from "./conformance/deliveries.js";
 import { intakeTests } from "./conformance/intake.js";
+import { leadershipTests } from "./conformance/leadership.js";
 import { lifecycleTests } from "./conformance/lifecycle.js";
 import { queryTests } from "./conformance/queries.js";
 import { retryCancelTests } from "./conformance/retry-cancel.js";
@@ -31,5 +32,6 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     retryCancelTests(fresh);
     queryTests(fresh);
     lifecycleTests(fresh);
+    leadershipTests(fresh);
   });
 }

@@ -1,0 +1,112 @@
+import type { RunState } from "../../runs/task-run.js";
+import { requireMs, requireText, serializeTickets } from "../input-checks.js";
+import { newRunId } from "../run-id.js";
+import { acceptedReason } from "../run-rules.js";
+import type { AcceptOutcome, DeliveryClaim } from "../store.js";
+import { inTransaction } from "./connections.js";
+import type { PostgresContext, StoreOps } from "./postgres-context.js";
+
+/** Claims between two purges of expired delivery ids. */
+const PURGE_EVERY = 64;
+/** Most expired delivery ids one purge deletes, so no claim pays for a large backlog. */
+const PURGE_LIMIT = 256;
+
+// Rows go in in the order given: every batch locks its tickets in key order.
+const UPSERT_TICKETS = `
+  INSERT INTO tickets (source, id, payload, first_seen_at, last_seen_at)
+  SELECT s, i, p, $4::bigint, $4::bigint FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(s, i, p, n) ORDER BY n
+  ON CONFLICT (source, id) DO UPDATE SET payload = EXCLUDED.payload, last_seen_at = EXCLUDED.last_seen_at`;
+const LATEST_RUNS = `
+  SELECT DISTINCT ON (r.source, r.ticket_id) r.source, r.ticket_id, r.id, r.state
+  FROM task_runs r JOIN unnest($1::text[], $2::text[]) AS u(s, i) ON r.source = u.s AND r.ticket_id = u.i
+  ORDER BY r.source, r.ticket_id, r.attempt DESC`;
+const INSERT_RUNS = `
+  WITH runs AS (
+    INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
+    SELECT id, s, i, 1, 'Queued', $5::text, $6::bigint, $6::bigint, r FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(id, s, i, r)
+    RETURNING id, reason
+  )
+  INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) SELECT id, 1, NULL, 'Queued', $6::bigint, reason FROM runs`;
+const CLAIM_DELIVERY = `
+  INSERT INTO deliveries (key, state, expires_at) VALUES ($1, 'claimed', $2)
+  ON CONFLICT (key) DO UPDATE SET state = 'claimed', expires_at = EXCLUDED.expires_at WHERE deliveries.expires_at <= $3`;
+const PUT_DELIVERY = `
+  INSERT INTO deliveries (key, state, expires_at) VALUES ($1, $2, $3)
+  ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, expires_at = EXCLUDED.expires_at`;
+const PURGE_DELIVERIES = `
+  DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`;
+
+type TicketRow = [source: string, id: string, payload: string];
+const keyOf = (source: string, id: string) => JSON.stringify([source, id]);
+const byKey = (a: TicketRow, b: TicketRow) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+
+/**
+ * Ticket intake and webhook delivery ids on PostgreSQL. A batch is one
+ * transaction whose upsert locks each ticket's row first: a second batch
+ * holding the same ticket, in any process, waits for the commit and then
+ * finds the run the first one created, so no ticket gets two first runs.
+ */
+export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"acceptTickets" | "claimDelivery" | "commitDelivery" | "releaseDelivery"> {
+  let claimsSincePurge = 0;
+  return {
+    async acceptTickets(tickets, engine) {
+      requireText(engine, "engine");
+      if (tickets.length === 0) return [];
+      const payloads = serializeTickets(tickets);
+      const at = now();
+      // One row per ticket, with its last payload of the batch, in key order (no deadlock between batches).
+      const rows = new Map<string, TicketRow>();
+      tickets.forEach((t, i) => rows.set(keyOf(t.source, t.id), [t.source, t.id, payloads[i] as string]));
+      const sorted = [...rows.values()].sort(byKey);
+      const sources = sorted.map((r) => r[0]);
+      const ids = sorted.map((r) => r[1]);
+      return inTransaction(pool, async (client) => {
+        await client.query(UPSERT_TICKETS, [sources, ids, sorted.map((r) => r[2]), at]);
+        const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(LATEST_RUNS, [sources, ids]);
+        const known = new Map(latest.rows.map((r) => [keyOf(r.source, r.ticket_id), { runId: r.id, state: r.state }]));
+        const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[] } = { id: [], source: [], ticket: [], reason: [] };
+        const outcomes = tickets.map((t): AcceptOutcome => {
+          const ticket = { source: t.source, id: t.id };
+          const key = keyOf(t.source, t.id);
+          const existing = known.get(key);
+          if (existing) return { kind: "existing", ticket, runId: existing.runId, state: existing.state };
+          const runId = newRunId(at);
+          known.set(key, { runId, state: "Queued" });
+          fresh.id.push(runId);
+          fresh.source.push(t.source);
+          fresh.ticket.push(t.id);
+          fresh.reason.push(acceptedReason(t.source));
+          return { kind: "queued", ticket, runId };
+        });
+        if (fresh.id.length > 0) await client.query(INSERT_RUNS, [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at]);
+        return outcomes;
+      });
+    },
+
+    async claimDelivery(key, ttlMs) {
+      requireText(key, "delivery key");
+      requireMs(ttlMs, "delivery TTL");
+      const at = now();
+      if (++claimsSincePurge >= PURGE_EVERY) {
+        claimsSincePurge = 0;
+        await pool.query(PURGE_DELIVERIES, [at, PURGE_LIMIT]);
+      }
+      // The row may change between the insert and the read (released, purged): then the claim is tried again.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const inserted = await pool.query(CLAIM_DELIVERY, [key, at + ttlMs, at]);
+        if (inserted.rowCount === 1) return "new";
+        const { rows } = await pool.query<{ state: "claimed" | "done"; expires_at: number }>("SELECT state, expires_at FROM deliveries WHERE key = $1", [key]);
+        const row = rows[0];
+        if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
+      }
+      // Still changing under our feet: someone is handling this id right now.
+      return "in_flight" satisfies DeliveryClaim;
+    },
+    async commitDelivery(key, ttlMs) {
+      await pool.query(PUT_DELIVERY, [requireText(key, "delivery key"), "done", now() + requireMs(ttlMs, "delivery TTL")]);
+    },
+    async releaseDelivery(key) {
+      await pool.query("DELETE FROM deliveries WHERE key = $1", [requireText(key, "delivery key")]);
+    },
+  };
+}

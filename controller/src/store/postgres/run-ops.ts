@@ -1,0 +1,120 @@
+import type { PoolClient } from "pg";
+import { isTerminal, type RunState } from "../../runs/task-run.js";
+import { requireText, requireTime } from "../input-checks.js";
+import { newRunId } from "../run-id.js";
+import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive, runNotFound } from "../run-rules.js";
+import { jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../sqlite/rows.js";
+import type { TransitionRequest } from "../store.js";
+import { checkTransitionRequest } from "../transition-rules.js";
+import { inTransaction } from "./connections.js";
+import type { PostgresContext, StoreOps } from "./postgres-context.js";
+
+const LOCK_RUN = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1 FOR UPDATE`;
+// Run under the lock of LOCK_RUN: its snapshot then holds every earlier transition, so MAX(seq) + 1 is the next one.
+const MOVE = `
+  WITH moved AS (
+    UPDATE task_runs SET state = $2::text, updated_at = $3::bigint, reason = $4::text,
+      started_at = CASE WHEN $5::boolean THEN $3::bigint ELSE started_at END,
+      finished_at = CASE WHEN $6::boolean THEN $3::bigint ELSE finished_at END,
+      claimed_by = NULL, claim_expires_at = NULL,
+      backend = COALESCE($7::text, backend), result = COALESCE($8::text, result), cost_usd = COALESCE($9::double precision, cost_usd),
+      log_ref = COALESCE($10::text, log_ref), attachment = COALESCE($11::text, attachment)
+    WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}
+  ), history AS (
+    INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason)
+    SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = $1), $12::text, $2::text, $3::bigint, $4::text FROM moved
+  )
+  SELECT * FROM moved`;
+const NEW_ATTEMPT = `
+  WITH run AS (
+    INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
+    VALUES ($1, $2, $3, $4, 'Queued', $5, $6::bigint, $6::bigint, $7::text) RETURNING ${RUN_COLUMNS_BARE}
+  ), history AS (
+    INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) SELECT id, 1, NULL, 'Queued', $6::bigint, $7::text FROM run
+  )
+  SELECT * FROM run`;
+const UPDATE_RUNNING = `
+  UPDATE task_runs SET updated_at = $2, cost_usd = COALESCE($3::double precision, cost_usd),
+    log_ref = COALESCE($4::text, log_ref), attachment = COALESCE($5::text, attachment)
+  WHERE id = $1 AND state = 'Running'`;
+
+async function lockRun(client: PoolClient, runId: string): Promise<RunRow> {
+  const row = (await client.query<RunRow>(LOCK_RUN, [runId])).rows[0];
+  if (!row) throw runNotFound(runId);
+  return row;
+}
+
+/** Moves a run the caller has locked from `current` to `req.to`, with its transition row. */
+async function move(client: PoolClient, req: Omit<TransitionRequest, "from">, current: RunState, at: number): Promise<RunRow> {
+  const patch = req.patch ?? {};
+  const params = [req.runId, req.to, at, req.reason, req.to === "Running", isTerminal(req.to), patch.backend ?? null, jsonOrNull(patch.result)];
+  params.push(patch.costUsd ?? null, patch.logRef ?? null, jsonOrNull(patch.attachment), current);
+  return (await client.query<RunRow>(MOVE, params)).rows[0] as RunRow;
+}
+
+/**
+ * Moving TaskRuns on PostgreSQL. Every read-then-write locks the run's row
+ * first (SELECT ... FOR UPDATE), so of two controllers moving one run the
+ * second reads the state the first committed; retry locks the ticket's row,
+ * which intake locks too, so a ticket never has two active attempts.
+ */
+export function createRunOps({ pool, now }: PostgresContext): StoreOps<"transition" | "updateRunning" | "retry" | "requestCancel"> {
+  return {
+    async transition(req) {
+      checkTransitionRequest(req);
+      const runId = requireText(req.runId, "run id");
+      requireText(req.reason, `reason of the transition of run ${req.runId}`);
+      const at = req.at === undefined ? now() : requireTime(req.at, `time of the transition of run ${req.runId}`);
+      return inTransaction(pool, async (client) => {
+        const row = await lockRun(client, runId);
+        if (!req.from.includes(row.state)) return undefined;
+        return toTaskRun(await move(client, req, row.state, at));
+      });
+    },
+    async updateRunning(runId, patch) {
+      requireText(runId, "run id");
+      const params = [runId, now(), patch.costUsd ?? null, patch.logRef ?? null, jsonOrNull(patch.attachment)];
+      const changed = await pool.query(UPDATE_RUNNING, params);
+      // A run that ended meanwhile keeps its final values; only an unknown id is an error.
+      if (changed.rowCount === 0 && (await pool.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount === 0) throw runNotFound(runId);
+    },
+    async retry(runId, reason) {
+      requireText(runId, "run id");
+      requireText(reason, "reason of the retry");
+      const at = now();
+      return inTransaction(pool, async (client) => {
+        const first = (await client.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [runId])).rows[0];
+        if (!first) throw runNotFound(runId);
+        await client.query("SELECT 1 FROM tickets WHERE source = $1 AND id = $2 FOR UPDATE", [first.source, first.ticket_id]);
+        // Read after the lock: the states as the last writer of this ticket committed them.
+        const attempts = (
+          await client.query<{ id: string; state: RunState; attempt: number }>(
+            "SELECT id, state, attempt FROM task_runs WHERE source = $1 AND ticket_id = $2 ORDER BY attempt DESC",
+            [first.source, first.ticket_id],
+          )
+        ).rows;
+        const self = attempts.find((a) => a.id === runId) ?? first;
+        if (!isTerminal(self.state)) throw retryUnfinished(self);
+        const active = attempts.find((a) => !isTerminal(a.state));
+        if (active) throw retryWhileActive(runId, active);
+        const params = [newRunId(at), first.source, first.ticket_id, (attempts[0]?.attempt ?? 0) + 1, first.engine, at, reason];
+        return toTaskRun((await client.query<RunRow>(NEW_ATTEMPT, params)).rows[0] as RunRow);
+      });
+    },
+    async requestCancel(runId, reason) {
+      requireText(runId, "run id");
+      requireText(reason, "reason of the cancel");
+      const at = now();
+      return inTransaction(pool, async (client) => {
+        const row = await lockRun(client, runId);
+        if (isTerminal(row.state)) throw cancelFinished(row);
+        const marked = await client.query<RunRow>(
+          `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, $2) WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
+          [runId, at],
+        );
+        if (row.state !== "Queued") return toTaskRun(marked.rows[0] as RunRow);
+        return toTaskRun(await move(client, { runId, to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } }, "Queued", at));
+      });
+    },
+  };
+}
