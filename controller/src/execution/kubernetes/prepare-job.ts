@@ -19,6 +19,9 @@ export interface PreparedJob {
   parser: OutputParser;
 }
 
+/** What a Job is made from besides the run. */
+export type JobSettings = Pick<RunContext, "config" | "engines" | "namespace" | "activeDeadlineSeconds">;
+
 /** What a ConfigMap holds at most (etcd's object limit), less room for its metadata. */
 export const MAX_INPUT_BYTES = 1024 * 1024 - 16 * 1024;
 /** Shorter values would match ordinary words; no real API key is that short. */
@@ -31,7 +34,7 @@ const MIN_SECRET_LENGTH = 8;
  * to fix: no image, a secret name Kubernetes cannot hold, input too large,
  * or the API key found in what would be written to the cluster.
  */
-export function prepareJob(context: RunContext, spec: RunSpec): PreparedJob {
+export function prepareJob(context: JobSettings, spec: RunSpec): PreparedJob {
   const { engine, run } = spec;
   const name = engine.name;
   if (engine.image === undefined || engine.image.trim() === "") {

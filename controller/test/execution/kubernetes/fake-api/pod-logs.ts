@@ -35,7 +35,9 @@ export class PodLogs {
 
   /** Appends lines, all with one timestamp (the kubelet stamps each chunk it reads). */
   append(pod: string, texts: string[]): void {
-    this.clock += 1_000_123n;
+    // The kubelet's clock: real time, never backwards.
+    const real = BigInt(Date.now()) * 1_000_000n + 123n;
+    this.clock = real > this.clock ? real : this.clock + 1_000n;
     const list = this.lines.get(pod) ?? [];
     this.lines.set(pod, list);
     for (const text of texts) {
