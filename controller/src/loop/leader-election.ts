@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import type { Logger } from "@errand/channel-sdk";
 import type { Store } from "../store/store.js";
 
@@ -47,7 +48,12 @@ export function createLeaderElection(options: LeaderElectionOptions): LeaderElec
 
   const attempt = async () => {
     try {
-      const result = await store.tryLead(owner, ttlMs);
+      let result = await store.tryLead(owner, ttlMs);
+      if (!result.leading && result.leader !== undefined && deadHereAndNow(result.leader)) {
+        // A controller on this host that died (kill -9, OOM) would hold the lead until its lease ends: take it now.
+        logger.info("the previous leader on this host is gone; taking the lead", { previous: result.leader });
+        result = await store.tryLead(owner, ttlMs, { replacing: result.leader });
+      }
       leader = result.leader;
       if (result.leading) {
         lastRenewal = Date.now();
@@ -97,4 +103,21 @@ export function createLeaderElection(options: LeaderElectionOptions): LeaderElec
       leading = false;
     },
   };
+}
+
+/**
+ * True when `leader` (`host/pid`) names a process of this host that no
+ * longer exists. A pid reused since by another process reads as alive, so
+ * the answer errs towards waiting for the lease, never towards two leaders.
+ */
+function deadHereAndNow(leader: string): boolean {
+  const slash = leader.lastIndexOf("/");
+  const pid = Number(leader.slice(slash + 1));
+  if (leader.slice(0, slash) !== hostname() || !Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
 }

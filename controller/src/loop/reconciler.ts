@@ -53,6 +53,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const { store, backend, logger } = options;
   const now = options.now ?? Date.now;
   const running = new Map<string, ActiveRun>();
+  /** Event deliveries of runs that ended; each is bounded by the observers' timeout. */
+  const notifying = new Set<Promise<void>>();
   const deps: SuperviseDeps = { store, guardrails: options.guardrails, logger, metrics: options.metrics, now };
   let stopping = false;
   let pumping = false;
@@ -61,21 +63,21 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   const chainFor = () => new EventChain((event: RunEvent) => options.dispatch.dispatch(event));
 
-  const refuse = async (item: RunWithTicket, reason: string, to: "Refused" | "Failed") => {
+  const refuse = async (item: RunWithTicket, active: ActiveRun, reason: string, to: "Refused" | "Failed") => {
     const result = refusedResult(reason);
     const stored = await store.transition({ runId: item.run.id, from: ["Queued"], to, reason, patch: { result } });
     logger.warn(to === "Refused" ? "run refused" : "run could not start", { run_id: item.run.id, ticket: `${item.ticket.source}:${item.ticket.id}`, reason });
     if (stored === undefined) return;
     options.metrics.finished(to, 0);
-    await options.dispatch.dispatch({ type: "finished", run: stored, ticket: item.ticket, result });
+    void active.events.push({ type: "finished", run: stored, ticket: item.ticket, result });
   };
 
   const launch = async (item: RunWithTicket, active: ActiveRun) => {
     const verdict = options.guardrails.admit(item.ticket);
-    if (!verdict.allowed) return refuse(item, verdict.reason, "Refused");
+    if (!verdict.allowed) return refuse(item, active, verdict.reason, "Refused");
     const engine = options.engines.get(item.run.engine);
     if (engine === undefined) {
-      return refuse(item, `engine "${item.run.engine}" is not configured any more; add it under engines: or retry the run after changing engines.default`, "Failed");
+      return refuse(item, active, `engine "${item.run.engine}" is not configured any more; add it under engines: or retry the run after changing engines.default`, "Failed");
     }
     const spec: RunSpec = { run: item.run, ticket: item.ticket, engine, prompt: options.prompt(engine.name, item.ticket), apiKey: options.apiKey(engine.name) };
     let handle;
@@ -84,7 +86,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const hint = (error as { hint?: string }).hint;
-      return refuse(item, hint ? `${message} (${hint})` : message, "Failed");
+      return refuse(item, active, hint ? `${message} (${hint})` : message, "Failed");
     }
     let startedRun: TaskRun | undefined;
     try {
@@ -122,9 +124,12 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     running.set(item.run.id, active);
     active.finished = body(active)
       .catch((error: unknown) => logger.error("run failed inside the loop", { run_id: item.run.id, error }))
-      .then(() => active.events.idle())
       .finally(() => {
+        // The slot is free once the end is stored: a slow channel delays its own messages, never the next run.
         running.delete(item.run.id);
+        const delivering = active.events.idle();
+        notifying.add(delivering);
+        void delivering.finally(() => notifying.delete(delivering));
         wake();
       });
   };
@@ -202,7 +207,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       const result = refusedResult(plan.reason);
       const stored = await store.transition({ runId: run.id, from: ["Running"], to: "Failed", reason: plan.reason, patch: { result } });
       logger.warn("run left running by the previous controller resolved", { run_id: run.id, state: "Failed", reason: plan.reason });
-      if (stored !== undefined) await active.events.push({ type: "finished", run: stored, ticket, result });
+      if (stored !== undefined) void active.events.push({ type: "finished", run: stored, ticket, result });
     });
   };
 
@@ -237,6 +242,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         }
         await all();
       }
+      // What the channels are still being told about ended runs (each call bounded by the notifier's timeout).
+      await Promise.allSettled([...notifying]);
     },
   };
 }

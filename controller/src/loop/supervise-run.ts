@@ -23,7 +23,7 @@ export interface ActiveRun {
   halt(reason: StopReason): void;
   /** The first reason it was halted for. */
   readonly haltedFor: StopReason | undefined;
-  /** Settles once the final state is stored and `finished` delivered. */
+  /** Settles once the final state is stored (`finished` may still be on its way to the observers). */
   finished: Promise<void>;
   /** Engine events before the handle exists (kept for the first ones of a fast engine). */
   onEvent(event: EngineEvent): void;
@@ -79,7 +79,7 @@ export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain
 
 /**
  * Watches a Running run to its end: the duration guardrail, then the final
- * transition with its result, then the `finished` event. `startedAt` is when
+ * transition with its result; the `finished` event is queued, not awaited. `startedAt` is when
  * the run became Running (for a re-attached run, its stored start).
  */
 export async function superviseRun(active: ActiveRun, handle: RunHandle, startedAt: number, deps: SuperviseDeps): Promise<void> {
@@ -108,5 +108,5 @@ export async function superviseRun(active: ActiveRun, handle: RunHandle, started
   }
   deps.metrics.finished(end.state, (deps.now() - startedAt) / 1000);
   deps.logger.info("run ended", { run_id: active.run.id, state: end.state, reason: end.reason, cost_usd: end.result.costUsd });
-  await active.events.push({ type: "finished", run: stored, ticket: active.ticket, result: end.result });
+  void active.events.push({ type: "finished", run: stored, ticket: active.ticket, result: end.result });
 }

@@ -32,6 +32,16 @@ export interface RunFilter {
   limit?: number;
 }
 
+/** Options of {@link Store.tryLead}. */
+export interface LeadOptions {
+  /**
+   * Take the lead from this holder even before its lease ends: the caller
+   * proved it dead (a controller on this host whose pid is gone). Stores
+   * whose leadership ends with the holder's connection may ignore it.
+   */
+  replacing?: string;
+}
+
 /** Result of {@link Store.tryLead}. */
 export interface Leadership {
   /** True when the caller leads now. */
@@ -130,7 +140,7 @@ export interface Store {
    * after `ttlMs` (SQLite: a lease row) or when its connection ends
    * (PostgreSQL: a session advisory lock), whichever the store uses.
    */
-  tryLead(owner: string, ttlMs: number): Promise<Leadership>;
+  tryLead(owner: string, ttlMs: number, options?: LeadOptions): Promise<Leadership>;
   /** Gives the leadership up at once (a clean shutdown), so another process takes over without waiting. */
   resign(owner: string): Promise<void>;
 

@@ -14,9 +14,9 @@ afterEach(async () => {
 
 const CHANNEL_ENV = { ERRAND_SECRET_CHAT_TOKEN: FAKE_CHAT_A_TOKEN, ERRAND_SECRET_PY_TOKEN: "py-plugin-secret-value-4242" };
 
-async function startController(extra: string, env: Record<string, string> = CHANNEL_ENV, engine = "ok.sh"): Promise<InProcess> {
+async function startController(extra: string, env: Record<string, string> = CHANNEL_ENV, engine = "ok.sh", slots?: number): Promise<InProcess> {
   const h = createHarness({ engine, extra });
-  const c = await startInProcess(h, undefined, env);
+  const c = await startInProcess(h, slots === undefined ? undefined : (config) => void (config.guardrails.maxConcurrentJobs = slots), env);
   open.push({ close: () => c.stop() });
   return c;
 }
@@ -118,4 +118,26 @@ describe("the controller with channels that fail", () => {
     expect(metrics).toMatch(/agent_plugin_healthy\{plugin="chat_a"\} 0/);
     expect(metrics).toMatch(/webhook/);
   });
+
+  it("a channel that hangs does not hold the next run: its slot is free once the run's end is stored", async () => {
+    // Accepts connections and never answers: every call waits out the 5 s bound.
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    open.push({ close: () => new Promise<void>((r) => { silent.closeAllConnections(); silent.close(() => r()); }) });
+    const port = (silent.address() as AddressInfo).port;
+    const c = await startController(`notifications:
+  channels:
+    - backend: webhook_post
+      config: { url: "http://127.0.0.1:${port}/hook" }
+`, CHANNEL_ENV, "ok.sh", 1);
+    const first = ticketBody();
+    const second = ticketBody();
+    await postTicket(c.webhookPort, first.body);
+    const one = await finished(c.controller.store, first.id);
+    await postTicket(c.webhookPort, second.body);
+    const two = await finished(c.controller.store, second.id, 30_000);
+    // Were the slot held until the hung calls gave up, the second start would come 5 s (NotifyStart) or more after the first end.
+    expect((two.startedAt ?? 0) - (one.finishedAt ?? 0)).toBeLessThan(5_000);
+    expect(two.state).toBe("Succeeded");
+  }, 60_000);
 });

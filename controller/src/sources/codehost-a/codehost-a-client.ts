@@ -5,10 +5,12 @@ import { Octokit } from "@octokit/rest";
 import { isRequestError } from "./codehost-a-error.js";
 import type { RateLimitGate } from "./rate-limit-gate.js";
 
-const ThrottledOctokit = Octokit.plugin(throttling, retry);
+// Typed as the plain Octokit: the plugins add behaviour, not methods, and the composed type
+// cannot be named in the declarations this package emits (TS2742).
+const ThrottledOctokit: typeof Octokit = Octokit.plugin(throttling, retry);
 
 /** The Octokit the adapter talks through: REST methods, throttled and retried. */
-export type CodehostAClient = InstanceType<typeof ThrottledOctokit>;
+export type CodehostAClient = Octokit;
 
 /** Options of {@link createCodehostAClient}. */
 export interface CodehostAClientOptions {

@@ -1,5 +1,5 @@
 import { requireMs, requireText } from "../input-checks.js";
-import type { Leadership } from "../store.js";
+import type { LeadOptions, Leadership } from "../store.js";
 import type { SqliteContext } from "./statements.js";
 
 /**
@@ -8,7 +8,7 @@ import type { SqliteContext } from "./statements.js";
  * before it ends, and a holder that died loses it when it does.
  */
 export function createLeaderOps({ db, now }: SqliteContext): {
-  tryLead(owner: string, ttlMs: number): Leadership;
+  tryLead(owner: string, ttlMs: number, options?: LeadOptions): Leadership;
   resign(owner: string): void;
 } {
   const read = db.prepare<[], { owner: string; expires_at: number }>("SELECT owner, expires_at FROM leader WHERE id = 1");
@@ -16,18 +16,18 @@ export function createLeaderOps({ db, now }: SqliteContext): {
     "INSERT INTO leader (id, owner, expires_at) VALUES (1, @owner, @expires) ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at",
   );
   const give = db.prepare<{ owner: string }>("DELETE FROM leader WHERE id = 1 AND owner = @owner");
-  const attempt = db.transaction((owner: string, ttlMs: number): Leadership => {
+  const attempt = db.transaction((owner: string, ttlMs: number, replacing: string | undefined): Leadership => {
     const at = now();
     const row = read.get();
-    if (row !== undefined && row.owner !== owner && row.expires_at > at) return { leading: false, leader: row.owner };
+    if (row !== undefined && row.owner !== owner && row.owner !== replacing && row.expires_at > at) return { leading: false, leader: row.owner };
     take.run({ owner, expires: at + ttlMs });
     return { leading: true, leader: owner };
   });
   return {
-    tryLead(owner, ttlMs) {
+    tryLead(owner, ttlMs, options = {}) {
       requireText(owner, "owner");
       requireMs(ttlMs, "ttlMs");
-      return attempt.immediate(owner, ttlMs);
+      return attempt.immediate(owner, ttlMs, options.replacing);
     },
     resign(owner) {
       requireText(owner, "owner");
