@@ -1,0 +1,65 @@
+import { createLogger } from "@errand/channel-sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadControllerConfig } from "../../../src/config/load-controller-config.js";
+import { type Controller, createController } from "../../../src/controller.js";
+import { createKubernetesBackend } from "../../../src/execution/kubernetes/kubernetes-backend.js";
+import { jobNameFor } from "../../../src/execution/kubernetes/kubernetes-names.js";
+import { resolveSecrets } from "../../../src/secrets/resolve-secrets.js";
+import { createHarness, finished, postTicket, running, SECRET_ENV, ticketBody } from "../../controller/harness.js";
+import { API_KEY, eventually, resultMessage, startFake } from "./helpers/kube-setup.js";
+
+const controllers: Controller[] = [];
+afterEach(async () => {
+  for (const c of controllers.splice(0)) await c.stop();
+});
+
+describe("the controller with the kubernetes backend, in-process, on the fake API", () => {
+  it("a signed ticket becomes a Job; its pod's progress and result make the run Succeeded, with its log", async () => {
+    const fake = await startFake();
+    const h = createHarness({ engine: ["/opt/agent/run.sh"] });
+    const env = { ...SECRET_ENV, ERRAND_SECRET_AGENT_KEY: API_KEY };
+    const { config } = await loadControllerConfig(h.configFile, { env });
+    const engine = config.engines.byName.fixture;
+    if (engine === undefined) throw new Error("the harness has no fixture engine");
+    Object.assign(engine, { image: "registry.example/agent:1.2", authMethod: "api_key", apiKeySecret: "agent-key" });
+    config.execution.backend = "kubernetes";
+    const secrets = resolveSecrets(config, { env });
+    const logs: string[] = [];
+    const logger = createLogger({ level: "debug", write: (line) => logs.push(line), secrets: Object.values(secrets) });
+    const backend = createKubernetesBackend({
+      config: config.execution.kubernetes,
+      engines: config.engines.byName,
+      maxJobDurationMinutes: config.guardrails.maxJobDurationMinutes,
+      secrets: Object.values(secrets),
+      logger,
+      kubeConfig: fake.kubeConfig(),
+      retryMs: 20,
+    });
+    const controller = await createController({ config, secrets, logger, backend });
+    controllers.push(controller);
+    await controller.start();
+    const port = (controller.sources[0] as { server?: { address?: { port: number } } }).server?.address?.port ?? 0;
+
+    const { id, body } = ticketBody();
+    expect((await postTicket(port, body)).status).toBe(200);
+    const run = await running(controller.store, id);
+    const jobName = jobNameFor(run.id);
+    expect(run).toMatchObject({ backend: "kubernetes", logRef: `kubernetes:errand/job/${jobName}`, attachment: { namespace: "errand", jobName } });
+    expect(fake.job(jobName).metadata.annotations["errand.dev/ticket"]).toBe(`generic:${id}`);
+
+    await eventually("the pod", () => fake.pod(jobName));
+    expect(fake.startPod(jobName)?.ERRAND_API_KEY).toBe(API_KEY);
+    fake.log(jobName, "::progress:: reading the ticket", "::cost:: 0.05");
+    fake.finishPod(jobName, { exitCode: 0, message: resultMessage({ success: true, summary: "Done in a pod.", pull_request_url: "https://github.com/acme/shop/pull/12", cost_usd: 0.07 }) });
+
+    const done = await finished(controller.store, id);
+    expect(done.state).toBe("Succeeded");
+    expect(done.result).toMatchObject({ success: true, summary: "Done in a pod.", pullRequestUrl: "https://github.com/acme/shop/pull/12", costUsd: 0.07 });
+    const steps = await controller.store.transitions(done.id);
+    expect(steps.map((s) => [s.from, s.to])).toEqual([[undefined, "Queued"], ["Queued", "Running"], ["Running", "Succeeded"]]);
+    expect(steps[1]?.reason).toBe("started on kubernetes with engine fixture");
+    expect(await backend.readLog(done, 4096)).toBe("::progress:: reading the ticket\n::cost:: 0.05\n");
+    expect(JSON.stringify(fake.job(jobName))).not.toContain(API_KEY);
+    expect(logs.join("\n")).not.toContain(API_KEY);
+  });
+});
