@@ -72,7 +72,7 @@ const OBSERVER_MARGIN_MS = 1_000;
 export async function createController(options: ControllerOptions): Promise<Controller> {
   const { config, logger, secrets } = options;
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "errand_process_" });
+  collectDefaultMetrics({ register: registry, prefix: "errand_" });
   const store = await openStore(config.store, secrets, logger);
 
   const engines = new Map<string, Engine>();
@@ -102,7 +102,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     config.ticketing === undefined
       ? undefined
       : createPollingSource({
-          adapter: options.pollAdapter ?? createPollAdapter(config.ticketing, secrets),
+          adapter: options.pollAdapter ?? (await createPollAdapter(config.ticketing, secrets)),
           intervalMs: config.ticketing.pollIntervalMs,
           logger: logger.child({ component: "ticketing" }),
           registry,

@@ -57,6 +57,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const notifying = new Set<Promise<void>>();
   const deps: SuperviseDeps = { store, guardrails: options.guardrails, logger, metrics: options.metrics, now };
   let stopping = false;
+  let begun = false;
   let pumping = false;
   let again = false;
   let poller: NodeJS.Timeout | undefined;
@@ -153,7 +154,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   };
 
   function wake() {
-    if (stopping) return;
+    if (stopping || !begun) return;
     if (pumping) {
       again = true;
       return;
@@ -216,6 +217,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       return running.size;
     },
     async start() {
+      begun = true;
       const released = await store.releaseAllClaims();
       if (released > 0) logger.info("released claims left by the previous controller", { runs: released });
       await recover();

@@ -34,16 +34,19 @@ export function isSetupFailure(error: unknown): boolean {
 }
 
 /**
- * loadChannel gives its logger a `channel` field with the channel's name,
- * which would hide the entry's label (`chat_a#2`); this keeps the label.
+ * Every record of a channel carries the entry's label (`chat_a#2`) as its
+ * `channel` field, set last: loadChannel's logger and a plugin's own log
+ * lines (forwarded from its stderr) bring a `channel` field with the
+ * channel's name, which would hide which instance spoke.
  */
 function keepingLabel(logger: Logger, label: string): Logger {
+  const withLabel = (fields: Record<string, unknown> | undefined) => ({ ...fields, channel: label });
   return {
-    debug: (message, fields) => logger.debug(message, fields),
-    info: (message, fields) => logger.info(message, fields),
-    warn: (message, fields) => logger.warn(message, fields),
-    error: (message, fields) => logger.error(message, fields),
-    child: (fields) => keepingLabel(logger.child({ ...fields, channel: label }), label),
+    debug: (message, fields) => logger.debug(message, withLabel(fields)),
+    info: (message, fields) => logger.info(message, withLabel(fields)),
+    warn: (message, fields) => logger.warn(message, withLabel(fields)),
+    error: (message, fields) => logger.error(message, withLabel(fields)),
+    child: (fields) => keepingLabel(logger.child(withLabel(fields)), label),
   };
 }
 
@@ -65,7 +68,7 @@ export function createChannelOpener(options: OpenerOptions): () => Promise<Chann
       cwd: source.kind === "package" ? source.dir : undefined,
       config: entry.config,
       secrets,
-      logger,
+      logger: keepingLabel(logger, entry.label),
       startTimeoutMs: options.startTimeoutMs,
       hostName: "errand-controller",
       hostVersion: options.hostVersion,

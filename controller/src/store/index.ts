@@ -2,3 +2,4 @@ export * from "./store.js";
 export * from "./run-id.js";
 export * from "./store-dedupe.js";
 export * from "./sqlite/sqlite-store.js";
+export * from "./postgres/postgres-store.js";

@@ -29,7 +29,7 @@ export async function pollDryRun(options: PollCommandOptions): Promise<number> {
         hint: "add a ticketing: section (backend, poll_interval, config); see docs/ticket-sources/",
       });
     }
-    const adapter = createPollAdapter(config.ticketing, secrets);
+    const adapter = await createPollAdapter(config.ticketing, secrets);
     const ctx = { signal: new AbortController().signal, logger: quiet };
     await adapter.prepare(ctx);
     const candidates = await adapter.poll(ctx);

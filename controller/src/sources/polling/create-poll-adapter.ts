@@ -1,19 +1,20 @@
 import type { TicketingConfig } from "../../config/controller-config.js";
 import type { CodehostATicketingConfig, TrackerATicketingConfig, TrackerBTicketingConfig } from "../../config/schema/ticketing-schema.js";
-import { createCodehostAAdapter } from "../codehost-a/codehost-a-adapter.js";
-import { createTrackerAAdapter } from "../tracker-a/tracker-a-adapter.js";
-import { createTrackerBAdapter } from "../tracker-b/tracker-b-adapter.js";
 import type { PollAdapter } from "./poll-adapter.js";
 
-/** The adapter of `ticketing.backend`, with its token from the secret store (resolved at start). */
-export function createPollAdapter(ticketing: TicketingConfig, secrets: Readonly<Record<string, string>>): PollAdapter {
+/**
+ * The adapter of `ticketing.backend`, with its token from the secret store
+ * (resolved at start). Each vendor's SDK is loaded only when it is the one
+ * configured: together they would add some 50 MB to every controller.
+ */
+export async function createPollAdapter(ticketing: TicketingConfig, secrets: Readonly<Record<string, string>>): Promise<PollAdapter> {
   const token = ticketing.tokenSecret === undefined ? undefined : secrets[ticketing.tokenSecret];
   switch (ticketing.backend) {
     case "tracker_a":
-      return createTrackerAAdapter(ticketing.config as TrackerATicketingConfig, token);
+      return (await import("../tracker-a/tracker-a-adapter.js")).createTrackerAAdapter(ticketing.config as TrackerATicketingConfig, token);
     case "tracker_b":
-      return createTrackerBAdapter(ticketing.config as TrackerBTicketingConfig, token);
+      return (await import("../tracker-b/tracker-b-adapter.js")).createTrackerBAdapter(ticketing.config as TrackerBTicketingConfig, token);
     case "codehost_a":
-      return createCodehostAAdapter(ticketing.config as CodehostATicketingConfig, token);
+      return (await import("../codehost-a/codehost-a-adapter.js")).createCodehostAAdapter(ticketing.config as CodehostATicketingConfig, token);
   }
 }
