@@ -44,7 +44,7 @@ describe("controller configuration: defaults", () => {
     });
     expect(config.guardrails).toEqual({ maxConcurrentJobs: 2, maxJobDurationMinutes: 60, maxCostPerJob: undefined, allowedRepos: [] });
     expect(config.store).toEqual({ backend: "sqlite", path: join(cwd, ".errand/errand.db") });
-    expect(config.ops).toEqual({ host: "127.0.0.1", port: 9090, shutdownGraceMs: 30000, logLevel: "info" });
+    expect(config.ops).toEqual({ host: "127.0.0.1", port: 9090, shutdownGraceMs: 30000, leaderLeaseMs: 15000, logLevel: "info" });
     expect(config.secrets).toEqual({ dir: undefined });
     expect(config.pluginsDir).toBeUndefined();
     expect(warnings.join("\n")).toContain("guardrails.allowed_repos is empty");
@@ -122,12 +122,12 @@ secrets: { dir: secrets }
     expect(config.pluginsDir).toBe(join(dir, "plugins"));
     expect(config.ticketing).toMatchObject({ backend: "tracker_a", pollIntervalMs: 120000, tokenSecret: "tracker-a-token", config: { labels: ["agent"], exclude_labels: [] } });
     expect(config.engines.default).toBe("agent");
-    expect(config.engines.byName.agent).toMatchObject({ kind: "command", command: ["./agent.sh", "--fast"], promptVia: "file", promptTemplate: "Fix {{title}}\n", env: { LOG_FORMAT: "json" }, authMethod: "none" });
+    expect(config.engines.byName.agent).toMatchObject({ kind: "command", command: [join(dir, "agent.sh"), "--fast"], promptVia: "file", promptTemplate: "Fix {{title}}\n", env: { LOG_FORMAT: "json" }, authMethod: "none" });
     expect(config.engines.byName.claude_code).toMatchObject({ kind: "claude_code", authMethod: "api_key", apiKeySecret: "anthropic-api-key", model: "sonnet", promptVia: "stdin" });
     expect(config.execution.local).toMatchObject({ workspaceDir: "/tmp/ws", logDir: join(dir, ".errand/logs"), keepWorkspaces: "always" });
     expect(config.guardrails).toEqual({ maxConcurrentJobs: 4, maxJobDurationMinutes: 60, maxCostPerJob: 2.5, allowedRepos: ["https://github.com/acme/*"] });
     expect(config.store).toEqual({ backend: "sqlite", path: join(dir, "data/errand.db") });
-    expect(config.ops).toEqual({ host: "127.0.0.1", port: 0, shutdownGraceMs: 5000, logLevel: "debug" });
+    expect(config.ops).toEqual({ host: "127.0.0.1", port: 0, shutdownGraceMs: 5000, leaderLeaseMs: 15000, logLevel: "debug" });
     expect(config.secrets.dir).toBe(join(dir, "secrets"));
   });
 
@@ -174,7 +174,7 @@ describe("controller configuration: problems", () => {
 
   it("gives no suggestion for a key that is nothing like a known one", async () => {
     const [problem] = await problems("ops:\n  colour: blue\n");
-    expect(problem).toBe("ops.colour (line 2): is not a known key; known keys: host, port, shutdown_grace_seconds, log_level");
+    expect(problem).toBe("ops.colour (line 2): is not a known key; known keys: host, port, shutdown_grace_seconds, leader_lease_seconds, log_level");
   });
 
   it("reports every problem of every section at once", async () => {

@@ -10,7 +10,10 @@ import { resolveSecrets } from "../src/secrets/index.js";
 
 const docsFile = new URL("../../docs/configuration.md", import.meta.url);
 const docs = readFileSync(docsFile, "utf8");
-const validate = new Ajv2020({ allErrors: true }).compile(controllerConfigJsonSchema());
+const ajv = new Ajv2020({ allErrors: true });
+// The schema says `format: uri` for URL keys (api_base_url, repo_url); ajv checks formats only with ajv-formats.
+(await import("ajv-formats")).default.default(ajv);
+const validate = ajv.compile(controllerConfigJsonSchema());
 
 /** The YAML block under "## An example" in docs/configuration.md. */
 function docsExample(): string {
