@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// `npm run registry:local`: makes this checkout's unreleased packages
+// installable by name. Builds them, starts the test registry on 127.0.0.1,
+// publishes every Errand package to it, writes an npm config pointing at it,
+// prints how to use it, and serves until Ctrl-C. Every other package comes
+// from registry.npmjs.org through it. Options: --port <n> (default 4873,
+// or ERRAND_REGISTRY_PORT; 0 picks a free one), --no-build (or
+// ERRAND_REGISTRY_BUILD=0) when the packages are built already.
+import { execFileSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { writeNpmrc, npmrcLines } from "./npmrc.mjs";
+import { publishPackages, REPO } from "./publish-packages.mjs";
+import { startTestRegistry } from "./registry-server.mjs";
+
+const args = process.argv.slice(2);
+const portArg = args.includes("--port") ? args[args.indexOf("--port") + 1] : process.env.ERRAND_REGISTRY_PORT;
+const port = Number(portArg ?? 4873);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  process.stderr.write(`registry:local: --port must be a port number (0 to 65535), not ${JSON.stringify(portArg)}\n`);
+  process.exit(2);
+}
+
+if (!args.includes("--no-build") && process.env.ERRAND_REGISTRY_BUILD !== "0") {
+  process.stdout.write("building every package (npm run build) …\n");
+  execFileSync("npm", ["run", "build", "--silent"], { cwd: REPO, stdio: "inherit" });
+}
+
+let registry;
+try {
+  registry = await startTestRegistry({ port });
+} catch (error) {
+  const inUse = /** @type {NodeJS.ErrnoException} */ (error).code === "EADDRINUSE";
+  process.stderr.write(`registry:local: cannot listen on 127.0.0.1:${port}: ${inUse ? "the port is in use (another registry:local?); pass --port <n>, or --port 0 for any free port" : /** @type {Error} */ (error).message}\n`);
+  process.exit(1);
+}
+const npmrc = join(tmpdir(), `errand-registry-${registry.port}`, "npmrc");
+await writeNpmrc(npmrc, registry);
+try {
+  const published = await publishPackages({ userconfig: npmrc });
+  const say = (line = "") => process.stdout.write(`${line}\n`);
+  say(`\nErrand's packages, published to ${registry.url}:`);
+  for (const { name, version } of published) say(`  ${name}@${version}`);
+  say("every other package comes from https://registry.npmjs.org through it.");
+  say("\nIn the shell you scaffold, install and publish from:");
+  say(`  export NPM_CONFIG_USERCONFIG=${npmrc}`);
+  say("(that file replaces ~/.npmrc in that shell) or put these lines in an .npmrc of your own:");
+  for (const line of npmrcLines(registry)) say(`  ${line}`);
+  say("\nThe packages live as long as this runs; stop it with Ctrl-C.");
+} catch (error) {
+  process.stderr.write(`registry:local: ${/** @type {Error} */ (error).message}\n`);
+  await registry.close();
+  process.exit(1);
+}
+
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
+  process.once(signal, () => {
+    void registry.close().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,41 @@
+// Publishes every publishable Errand package of this checkout, built, to a
+// registry, with `npm publish` as a maintainer would.
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** The repository this file belongs to. */
+export const REPO = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Every package Errand publishes, by folder (the private example is not one). */
+export const PACKAGE_DIRS = ["proto", "sdk", "channels/chat_a", "channels/chat_b", "controller", "cli", "cli/create-channel"];
+
+/**
+ * `npm publish` in each package folder, all at once, with the npm config in
+ * `userconfig`. The packages must be built (npm run build): lifecycle scripts
+ * are skipped, as parallel `tsc -b` runs would write the same files; the one
+ * step of a prepack that is not the build, the CLI's templates, runs first.
+ * Resolves to the names and versions published; rejects with npm's output.
+ * @param {{ userconfig: string }} options
+ */
+export async function publishPackages({ userconfig }) {
+  await run(process.execPath, [join(REPO, "cli/scripts/copy-templates.js")]);
+  const env = { ...process.env, NPM_CONFIG_USERCONFIG: userconfig, npm_config_update_notifier: "false" };
+  return Promise.all(
+    PACKAGE_DIRS.map(async (dir) => {
+      const cwd = join(REPO, dir);
+      const { name, version } = JSON.parse(await readFile(join(cwd, "package.json"), "utf8"));
+      try {
+        await run("npm", ["publish", "--ignore-scripts", "--loglevel=error"], { cwd, env, maxBuffer: 32 * 1024 * 1024 });
+      } catch (error) {
+        const { stderr = "", stdout = "" } = /** @type {{ stderr?: string, stdout?: string }} */ (error);
+        throw new Error(`npm publish of ${name} (${dir}) failed:\n${stderr || stdout}`);
+      }
+      return { name, version };
+    }),
+  );
+}
