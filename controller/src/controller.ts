@@ -14,6 +14,7 @@ import { createLeaderElection } from "./loop/leader-election.js";
 import { createLoopMetrics } from "./loop/loop-metrics.js";
 import { createObserverDispatch } from "./loop/observer-dispatch.js";
 import { createReconciler, type Reconciler } from "./loop/reconciler.js";
+import { listenError } from "./ops/listen-error.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
 import { createNotifier } from "./notify/create-notifier.js";
 import type { Notifier } from "./notify/notifier-types.js";
@@ -195,8 +196,15 @@ export async function createController(options: ControllerOptions): Promise<Cont
       await notifier?.start();
       // Every replica takes tickets in; only the leader runs them (and resolves what a dead leader left).
       await election.start();
-      for (const source of sources) if (source !== polling) await source.start(sink);
-      await ops.start();
+      for (const source of sources) {
+        if (source === polling) continue;
+        await source.start(sink).catch((error: unknown) => {
+          throw listenError(error, "webhook server", "webhook.port", config.webhook.host, config.webhook.port);
+        });
+      }
+      await ops.start().catch((error: unknown) => {
+        throw listenError(error, "ops server", "ops.port", config.ops.host, config.ops.port);
+      });
       started = true;
       logger.info("controller started", { leading: election.leading, store: `${store.kind}:${store.location}`, backend: backend.name, engines: [...engines.keys()], sources: sources.map((s) => s.name), ops: ops.address });
     },

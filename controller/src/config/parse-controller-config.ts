@@ -67,6 +67,9 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
       });
     }
   }
+  if (webhook?.enabled && doc.ops !== undefined && clash(webhook.host, webhook.port, doc.ops.host, doc.ops.port)) {
+    problems.push({ path: ["ops", "port"], message: `is ${doc.ops.port}, the port the webhook server listens on too`, fix: "give ops.port and webhook.port different ports (defaults: 9090 and 8080)" });
+  }
   if (doc.guardrails?.allowed_repos.length === 0) {
     warnings.push("guardrails.allowed_repos is empty: runs may target every repository; list the repositories (or globs) agents may work on");
   }
@@ -125,4 +128,10 @@ function withCommandsFrom(baseDir: string, notifications: NotificationsConfig): 
     if (entry.command !== undefined && first !== undefined && first.includes("/")) entry.command[0] = resolveFrom(baseDir, first);
   }
   return notifications;
+}
+
+/** True when two listeners would want the same address: one port (not 0, which picks a free one) on overlapping hosts. */
+function clash(hostA: string, portA: number, hostB: string, portB: number): boolean {
+  const any = (h: string) => h === "0.0.0.0" || h === "::";
+  return portA !== 0 && portA === portB && (hostA === hostB || any(hostA) || any(hostB));
 }

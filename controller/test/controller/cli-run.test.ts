@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, writeConfig } from "../helpers/cli.js";
@@ -26,6 +27,45 @@ describe("errand run: bad input gives one clear error and a non-zero exit", () =
     expect(r.stderr).toContain("e2e-webhook");
     expect(r.stderr).toContain("ERRAND_SECRET_E2E_WEBHOOK");
     expect(r.stderr).toContain("webhook.generic.secret");
+  });
+
+  it("a port another process holds names the setting to change", async () => {
+    const { createServer } = await import("node:net");
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, "127.0.0.1", r));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const h = createHarness({ engine: "ok.sh" });
+      const file = writeConfig(readFileSync(h.configFile, "utf8").replace("  port: 0\n  generic", `  port: ${port}\n  generic`));
+      const r = errand(["run", "--config", file], SECRET_ENV);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`the webhook server cannot listen on 127.0.0.1:${port} (EADDRINUSE`);
+      expect(r.stderr).toContain("set webhook.port to a free port");
+    } finally {
+      holder.close();
+    }
+  });
+
+  it("config check refuses what errand run would: an unknown channel backend, one port for two servers", () => {
+    const file = writeConfig(`webhook:
+  port: 9191
+  generic: { auth_mode: none }
+engines:
+  default: a
+  a: { kind: command, command: [/bin/true] }
+ops:
+  port: 9191
+notifications:
+  channels:
+    - backend: chat_c
+      config: {}
+`);
+    const r = errand(["config", "check", "--config", file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/ops\.port.*9191, the port the webhook server listens on too/);
+    const channel = errand(["config", "check", "--config", writeConfig(readFileSync(file, "utf8").replace("port: 9191\nnotifications", "port: 9192\nnotifications"))]);
+    expect(channel.code).toBe(1);
+    expect(channel.stderr).toMatch(/notifications\.channels\[0\].*chat_c/);
   });
 
   it("a config file that does not exist is named", () => {

@@ -1,5 +1,6 @@
 import { stringify } from "yaml";
 import { type ConfigProblem, ConfigError, formatProblem } from "../../config/config-error.js";
+import type { ControllerConfig } from "../../config/controller-config.js";
 import { controllerConfigJsonSchema } from "../../config/controller-config-json-schema.js";
 import { findConfigFile } from "../../config/find-config-file.js";
 import { loadControllerConfig } from "../../config/load-controller-config.js";
@@ -38,7 +39,7 @@ export async function runConfigCheck(options: ConfigCheckOptions = {}): Promise<
   let output: { config: unknown; warnings: string[] } | undefined;
   try {
     const { config, warnings } = await loadControllerConfig(file, { env, cwd: options.cwd });
-    problems = missingSecretProblems(() => resolveSecrets(config, { env }));
+    problems = [...missingSecretProblems(() => resolveSecrets(config, { env })), ...(await channelProblems(config))];
     output = { config: maskConfig(config), warnings };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -78,3 +79,17 @@ function missingSecretProblems(resolve: () => unknown): ConfigProblem[] {
   }
 }
 
+/**
+ * What `errand run` would refuse beyond the schema: channels that cannot be
+ * found (unknown backend, missing executable), found as `errand run` looks
+ * for them but without starting them.
+ */
+async function channelProblems(config: ControllerConfig): Promise<ConfigProblem[]> {
+  if (config.notifications.channels.length === 0) return [];
+  const [{ resolveChannel }, { createPluginFinder }] = await Promise.all([import("../../notify/resolve-channel.js"), import("../../notify/find-plugin-package.js")]);
+  const finder = createPluginFinder({ pluginsDir: config.pluginsDir });
+  return config.notifications.channels.flatMap((entry) => {
+    const resolution = resolveChannel(entry, finder);
+    return "problem" in resolution ? [{ key: `notifications.channels[${entry.index}]`, message: resolution.problem.message, fix: resolution.problem.fix }] : [];
+  });
+}

@@ -57,6 +57,7 @@ export function createLeaderOps(connectionString: string, location: string, logg
   let session: Session | undefined;
   /** The owner leading through this store's session. */
   let holder: string | undefined;
+  let closed = false;
 
   const drop = (s: Session) => {
     s.alive = false;
@@ -79,6 +80,11 @@ export function createLeaderOps(connectionString: string, location: string, logg
     } catch (error) {
       drop(s);
       throw error;
+    }
+    // A connection that outlived its deadline may arrive after close(): it must not linger.
+    if (closed) {
+      drop(s);
+      throw new StoreError(`store ${location} is closed: taking the lead refused`, { hint: "this is a bug: the store was used after close(); open a new one" });
     }
     session = s;
     return s;
@@ -137,6 +143,7 @@ export function createLeaderOps(connectionString: string, location: string, logg
       }
     },
     async close() {
+      closed = true;
       holder = undefined;
       const s = session;
       session = undefined;
