@@ -9,7 +9,7 @@ export interface PollCommandOptions {
 
 /** `errand tickets poll --dry-run`: what the next poll would pick up, and why each other ticket is skipped. */
 export function createTicketsCommand(): Command {
-  const tickets = new Command("tickets").description("the ticket source of ticketing:");
+  const tickets = new Command("tickets").description("the ticket source polled by the controller (ticketing:)");
   tickets.addCommand(
     new Command("poll")
       .description("poll the ticket source once and show what it would pick up and why each other ticket is skipped")
