@@ -63,6 +63,23 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: the loop's leader is an advi
     expect(await (await open(one.url)).tryLead("c", MINUTE)).toEqual({ leading: false, leader: "a" });
   });
 
+  it("gives the lead up when its session stops answering, and leads again once the session is gone", async () => {
+    const { url } = await server().freshSchema();
+    const a = await open(url);
+    await a.tryLead("frozen", MINUTE);
+    const [backend] = await server().sql<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = 'errand:frozen'");
+    // The leader's server process stops answering, as a server behind a dead network would.
+    process.kill(backend?.pid as number, "SIGSTOP");
+    try {
+      // After 2 s without an answer the session is abandoned; a new one finds the lock still held by the frozen one.
+      expect((await a.tryLead("frozen", 1000)).leading).toBe(false);
+    } finally {
+      process.kill(backend?.pid as number, "SIGCONT");
+    }
+    // The abandoned session ends once its process runs again; the next try connects anew.
+    expect(await leadsSoon(a, "frozen")).toEqual({ leading: true, leader: "frozen" });
+  });
+
   it("takes the lock once however often the leader renews: one resign frees it", async () => {
     const { url } = await server().freshSchema();
     const [a, b] = [await open(url), await open(url)];
