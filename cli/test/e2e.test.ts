@@ -1,62 +1,73 @@
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
+import { startUserSession, type UserSession } from "../../test/registry/user-session.js";
 
-// The plugin author's whole path: scaffold with the local SDK (packed like a
-// registry tarball), install, build, test, conformance, lint; then pack the
-// plugin and install the tarball into a fresh folder as a user would, and run
-// the conformance checks against the installed bin.
-const sdkDir = fileURLToPath(new URL("../../sdk/", import.meta.url));
-const npmFlags = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
+// The plugin author's path from a registry, as a person types it: the SDK,
+// the CLI and create-channel published to the test registry (everything else
+// from registry.npmjs.org through it), then `npx create-channel`, build,
+// conformance, unit tests and lint in the scaffold; then the package packed
+// and installed into a fresh folder, and the conformance checks run against
+// the installed bin.
 let root: string;
-let sdkTarball: string;
+let session: UserSession;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "channel-e2e-"));
-  const { stdout } = await execa("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", root], { cwd: sdkDir });
-  sdkTarball = join(root, (JSON.parse(stdout) as { filename: string }[])[0]!.filename);
+  session = await startUserSession(root, ["sdk", "cli", "cli/create-channel"]);
+}, 180_000);
+afterAll(async () => {
+  await session?.close();
+  await rm(root, { recursive: true, force: true });
 });
-afterAll(() => rm(root, { recursive: true, force: true }));
 
-describe("end to end: scaffold → publish → install → conformance", () => {
+interface Report {
+  summary: { failed: number; passed: number };
+  checks: { id: string; status: string; actual?: string }[];
+}
+
+describe("end to end from the registry: npx create-channel → passing channel test → lint → installed tarball", () => {
   it("works for a webhook channel", async () => {
+    const { sh } = session;
     const started = performance.now();
-    const created = await runCli("create-channel", ["team-hook", "--yes", "--template", "webhook", "--name", "team_hook", "--sdk", `file:${sdkTarball}`], { cwd: root });
-    expect(created.exitCode, created.stderr + created.stdout).toBe(0);
+    const created = await sh("npx create-channel team-hook --yes --template webhook --name team_hook", root);
+    expect(created.exitCode, created.all).toBe(0);
     const pkgDir = join(root, "team-hook");
-    const build = await execa("npm", ["run", "build"], { cwd: pkgDir, reject: false });
-    expect(build.exitCode, build.stderr + build.stdout).toBe(0);
-    const conformance = await runCli("channel", ["test", "--json"], { cwd: pkgDir });
+    const pkg = JSON.parse(await readFile(join(pkgDir, "package.json"), "utf8"));
+    expect(pkg.dependencies["@errand/channel-sdk"]).toMatch(/^\^\d+\.\d+\.\d+$/);
+    const build = await sh("npm run build", pkgDir);
+    expect(build.exitCode, build.all).toBe(0);
+    const conformance = await sh("npx --no-install channel test --json", pkgDir, { all: false });
     const createToPassMs = performance.now() - started;
-    const report = JSON.parse(conformance.stdout) as { summary: { failed: number; passed: number }; checks: { id: string; status: string; actual?: string }[] };
+    const report = JSON.parse(String(conformance.stdout)) as Report;
     expect(report.checks.filter((c) => c.status === "failed")).toEqual([]);
     expect(conformance.exitCode).toBe(0);
     expect(report.summary.passed).toBe(report.checks.length);
-    // The generated package's own tests pass without edits.
-    const unit = await execa("npm", ["test"], { cwd: pkgDir, reject: false });
-    expect(unit.exitCode, unit.stdout + unit.stderr).toBe(0);
-    const lint = await runCli("channel", ["lint"], { cwd: pkgDir });
-    expect(lint.exitCode, lint.stdout).toBe(0);
+    // The generated package's own tests pass without edits, and it is ready to publish.
+    const unit = await sh("npm test", pkgDir);
+    expect(unit.exitCode, unit.all).toBe(0);
+    const lint = await sh("npx --no-install channel lint", pkgDir);
+    expect(lint.exitCode, lint.all).toBe(0);
+    expect(lint.all).toContain("ready to publish");
 
-    // Publish-like: pack, install the tarball into a fresh project, run the installed bin.
-    const packed = await execa("npm", ["pack", "--json", "--pack-destination", root], { cwd: pkgDir });
-    const tarball = join(root, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
+    // As a user gets it: the packed tarball installed into a fresh folder, its bin run by the checks.
+    const packed = await sh("npm pack --json --pack-destination ..", pkgDir, { all: false });
+    const tarball = join(root, (JSON.parse(String(packed.stdout)) as { filename: string }[])[0]!.filename);
     const consumer = join(root, "consumer");
     await mkdir(consumer);
-    await execa("npm", ["init", "-y"], { cwd: consumer });
-    const install = await execa("npm", ["install", ...npmFlags, tarball], { cwd: consumer, reject: false });
-    expect(install.exitCode, install.stderr).toBe(0);
-    const installedBin = join(consumer, "node_modules/.bin/errand-channel-team-hook");
-    const installed = await runCli("channel", ["test", "--json", "--config", join(pkgDir, "errand-conformance.json"), "--", installedBin], { cwd: consumer });
-    const installedReport = JSON.parse(installed.stdout) as { checks: { id: string; status: string }[] };
+    const install = await sh(`npm init -y && npm install ${tarball}`, consumer);
+    expect(install.exitCode, install.all).toBe(0);
+    const installed = await sh(
+      `npx --no-install channel test --json --config errand-conformance.json -- ${join(consumer, "node_modules/.bin/errand-channel-team-hook")}`,
+      pkgDir,
+      { all: false },
+    );
+    const installedReport = JSON.parse(String(installed.stdout)) as Report;
     expect(installedReport.checks.filter((c) => c.status === "failed")).toEqual([]);
     expect(installed.exitCode).toBe(0);
     const manifest = JSON.parse(await readFile(join(consumer, "node_modules/errand-channel-team-hook/package.json"), "utf8"));
     expect(manifest.errand.channel).toBe("team_hook");
-    process.stderr.write(`e2e: create-channel --yes → install → build → passing channel test: ${(createToPassMs / 1000).toFixed(1)} s\n`);
-  }, 240_000);
+    process.stderr.write(`e2e: npx create-channel --yes (from the registry) → install → build → passing channel test: ${(createToPassMs / 1000).toFixed(1)} s\n`);
+  }, 300_000);
 });

@@ -8,6 +8,15 @@ import { promisify } from "node:util";
 
 const run = promisify(execFile);
 
+/**
+ * The environment a person's shell would have: this process's, without the
+ * npm_* variables an enclosing `npm test` or `npm run` sets (they would
+ * override the npm config the commands are meant to read).
+ */
+export function userEnvironment() {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+}
+
 /** The repository this file belongs to. */
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -20,13 +29,14 @@ export const PACKAGE_DIRS = ["proto", "sdk", "channels/chat_a", "channels/chat_b
  * are skipped, as parallel `tsc -b` runs would write the same files; the one
  * step of a prepack that is not the build, the CLI's templates, runs first.
  * Resolves to the names and versions published; rejects with npm's output.
- * @param {{ userconfig: string }} options
+ * `dirs` limits the publish to some of {@link PACKAGE_DIRS}.
+ * @param {{ userconfig: string, dirs?: string[] }} options
  */
-export async function publishPackages({ userconfig }) {
+export async function publishPackages({ userconfig, dirs = PACKAGE_DIRS }) {
   await run(process.execPath, [join(REPO, "cli/scripts/copy-templates.js")]);
-  const env = { ...process.env, NPM_CONFIG_USERCONFIG: userconfig, npm_config_update_notifier: "false" };
+  const env = { ...userEnvironment(), NPM_CONFIG_USERCONFIG: userconfig };
   return Promise.all(
-    PACKAGE_DIRS.map(async (dir) => {
+    dirs.map(async (dir) => {
       const cwd = join(REPO, dir);
       const { name, version } = JSON.parse(await readFile(join(cwd, "package.json"), "utf8"));
       try {

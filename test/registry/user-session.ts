@@ -1,0 +1,53 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { execa, type Options } from "execa";
+import { writeNpmrc } from "./npmrc.mjs";
+import { publishPackages, userEnvironment } from "./publish-packages.mjs";
+import { startTestRegistry } from "./registry-server.mjs";
+
+/** A test registry with Errand's packages published, and the npm config of a person using it. */
+export interface UserSession {
+  registry: Awaited<ReturnType<typeof startTestRegistry>>;
+  npmrc: string;
+  /** The environment of that person's shell. */
+  env: Record<string, string>;
+  /** Runs a command line through bash, exactly as typed; never rejects. */
+  sh: (command: string, cwd: string, options?: Options) => ReturnType<typeof execa>;
+  close: () => Promise<void>;
+}
+
+/**
+ * The `nodedir` of this machine's own npm config, when it has one: where
+ * native modules (better-sqlite3) find Node's headers without downloading
+ * them. A person's ~/.npmrc keeps it; the session's npm config carries it over.
+ */
+function ambientNodedir(): string | undefined {
+  try {
+    const value = execFileSync("npm", ["config", "get", "nodedir"], { encoding: "utf8", env: userEnvironment() }).trim();
+    return value && value !== "undefined" && value !== "null" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a test registry, publishes Errand's packages to it (all of them, or
+ * the folders in `dirs`) and writes the npm config a person would use: the
+ * registry, its token, nothing of ~/.npmrc but `nodedir`.
+ */
+export async function startUserSession(root: string, dirs?: string[]): Promise<UserSession> {
+  const registry = await startTestRegistry();
+  const npmrc = join(root, "npmrc");
+  const nodedir = ambientNodedir();
+  await writeNpmrc(npmrc, registry, ["update-notifier=false", ...(nodedir ? [`nodedir=${nodedir}`] : [])]);
+  const env = { ...(userEnvironment() as Record<string, string>), NPM_CONFIG_USERCONFIG: npmrc, FORCE_COLOR: "0" };
+  try {
+    await publishPackages({ userconfig: npmrc, dirs });
+  } catch (error) {
+    await registry.close();
+    throw error;
+  }
+  const sh = (command: string, cwd: string, options: Options = {}) =>
+    execa("bash", ["-c", command], { cwd, env, extendEnv: false, reject: false, all: true, ...options });
+  return { registry, npmrc, env, sh, close: () => registry.close() };
+}
