@@ -1,6 +1,5 @@
 import type { KubeConfig } from "@kubernetes/client-node";
-import { CoreV1Api } from "@kubernetes/client-node";
-import { apiProblem } from "../execution/kubernetes/kube-api.js";
+import { apiProblem, makeClients } from "../execution/kubernetes/kube-api.js";
 import { KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "../execution/kubernetes/kubernetes-config.js";
 import { jobNamespace, loadKubeConfig } from "../execution/kubernetes/load-kube-config.js";
 import { describeLocation, secretLocation, secretLocationProblem } from "../execution/kubernetes/secret-location.js";
@@ -44,7 +43,7 @@ export function createKubernetesSecretSource(options: KubernetesSecretSourceOpti
   const config = options.config ?? KUBERNETES_DEFAULTS;
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config);
   const namespace = jobNamespace(config, kubeConfig);
-  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const { core } = makeClients(kubeConfig);
   const layout = config.secrets;
 
   const readSecret = async (secretName: string): Promise<{ data: Record<string, string> } | { status: string }> => {

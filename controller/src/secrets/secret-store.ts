@@ -22,9 +22,10 @@ export interface SecretStoreOptions {
 }
 
 /**
- * A secret store over the environment and, when given, a secrets folder.
- * The environment wins: `ERRAND_SECRET_<NAME>` overrides `<dir>/<name>`, so
- * one secret of a mounted set can be replaced without touching the mount.
+ * A secret store over the environment and, when given, a secrets folder and
+ * further sources (Kubernetes Secrets). The environment wins:
+ * `ERRAND_SECRET_<NAME>` overrides `<dir>/<name>`, which overrides the
+ * sources, so one secret of a mounted set can be replaced without touching the mount.
  * A file loses one trailing newline (as `echo` and editors write it).
  */
 export function createSecretStore(options: SecretStoreOptions = {}): SecretStore {

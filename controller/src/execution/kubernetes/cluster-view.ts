@@ -36,7 +36,7 @@ export interface ClusterViewOptions {
 }
 
 /** The Job a pod belongs to, from its controller owner reference. */
-export function ownerJobName(pod: V1Pod): string | undefined {
+function ownerJobName(pod: V1Pod): string | undefined {
   return pod.metadata?.ownerReferences?.find((ref) => ref.kind === "Job" && ref.controller === true)?.name;
 }
 

@@ -1,19 +1,17 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import type { TaskResult } from "@errand/channel-sdk";
 import type { V1Job, V1Pod } from "@kubernetes/client-node";
 import type { OutputParser } from "../../engines/engine.js";
 import type { RunHooks, RunOutcome, StopReason } from "../execution-backend.js";
-import { STOP_REASON_TEXT } from "../local/stop-reasons.js";
+import type { JobListener } from "./cluster-view.js";
 import { ENGINE_CONTAINER } from "./container-paths.js";
-import { type JobListener } from "./cluster-view.js";
 import { deleteJob } from "./delete-job.js";
 import { jobOutcome } from "./job-outcome.js";
 import { engineStarted, engineTerminated, hopelessWaiting, jobFinished, timeMs, waitingNote } from "./job-status.js";
 import { apiProblem } from "./kube-api.js";
-import { toLabelValue } from "./kubernetes-names.js";
 import { followPodLog, type PodLogFollower } from "./pod-log-follower.js";
 import { LOG_DRAIN_MS, type RunContext } from "./run-context.js";
-import { RUN_LABEL } from "./run-labels.js";
+import { readRunPod } from "./run-pod.js";
+import { runResult } from "./run-result.js";
+import { settlesWithin } from "./settles-within.js";
 
 /** How long the log of a pod that is gone may still take to end. */
 const GONE_POD_DRAIN_MS = 500;
@@ -153,11 +151,17 @@ export function attachJobRun(context: RunContext, input: JobRunInput): JobRun {
   const done = (async (): Promise<RunOutcome> => {
     await end;
     ended = true;
-    const fresh = await freshPod(context, input);
+    const fresh = await readRunPod(context.clients, context.namespace, input.runId, uid).then(
+      (found) => ({ pod: found, listed: true }),
+      (error: unknown) => {
+        logger.debug("could not read the run's pod; using the last one seen", { error: apiProblem(error).message });
+        return { pod: undefined, listed: false };
+      },
+    );
     // The pod is gone, and the pods watch (a stream of its own) has not told
     // its last state yet: wait a little for it, it says how the pod was lost.
     const explained = stopReason !== undefined || jobDeleted || fatal !== undefined;
-    if (!explained && fresh.listed && fresh.pod === undefined && pod !== undefined && engineTerminated(pod) === undefined) await within(podDeleted, LOG_DRAIN_MS);
+    if (!explained && fresh.listed && fresh.pod === undefined && pod !== undefined && engineTerminated(pod) === undefined) await settlesWithin(podDeleted, LOG_DRAIN_MS);
     const finalPod = fresh.pod ?? pod;
     if (follower === undefined && engineStarted(finalPod) && finalPod?.metadata?.name !== undefined) follow(finalPod.metadata.name);
     // A pod that is gone has no log left to read: a stream still open to it is dead.
@@ -168,14 +172,7 @@ export function attachJobRun(context: RunContext, input: JobRunInput): JobRun {
       { job, jobDeleted: jobDeleted && stopReason === undefined, pod: finalPod, podLost, fatal },
       { activeDeadlineSeconds: context.activeDeadlineSeconds, memoryLimit: context.config.resources.limits.memory, fallbackDurationMs },
     );
-    let result = parse(input.parser, outcome.exit);
-    const problem = outcome.problem;
-    if (problem !== undefined) {
-      const detail = !problem.withExit || result.success || result.failureReason === "" ? "" : `; ${result.failureReason}`;
-      result = { ...result, success: false, failureReason: `${problem.text}${detail}` };
-    }
-    if (stopReason !== undefined) result = { ...result, success: false, failureReason: STOP_REASON_TEXT[stopReason] };
-    if (result.durationMs === undefined) result = { ...result, durationMs: outcome.exit.durationMs };
+    const result = runResult(input.parser, outcome, stopReason);
     logger.info("the run's Job ended", { success: result.success, reason: result.failureReason || undefined, stopped_for: stopReason });
     return { result, stoppedFor: stopReason };
   })().catch((error: unknown): RunOutcome => {
@@ -197,45 +194,10 @@ export function attachJobRun(context: RunContext, input: JobRunInput): JobRun {
         logger.info("stopping the run: deleting its Job (foreground)", { reason });
         await remove();
         const bound = (context.config.terminationGraceSeconds + 60) * 1000;
-        if (!(await within(gone, bound))) logger.warn("the Job was not gone in time after its deletion; the run ends anyway", { bound_ms: bound });
+        if (!(await settlesWithin(gone, bound))) logger.warn("the Job was not gone in time after its deletion; the run ends anyway", { bound_ms: bound });
         endNow();
       })();
       return stopping;
     },
   };
-}
-
-/** The Job's pod as the API server has it now (the watch may not have delivered its last change yet); `listed` false when it could not be read. */
-async function freshPod(context: RunContext, input: JobRunInput): Promise<{ pod: V1Pod | undefined; listed: boolean }> {
-  try {
-    const list = await context.clients.core.listNamespacedPod({ namespace: context.namespace, labelSelector: `${RUN_LABEL}=${toLabelValue(input.runId)}` });
-    const ours = list.items.filter((p) => p.metadata?.ownerReferences?.some((ref) => ref.uid === input.uid));
-    return { pod: ours.sort((a, b) => (timeMs(a.metadata?.creationTimestamp) ?? 0) - (timeMs(b.metadata?.creationTimestamp) ?? 0)).at(-1), listed: true };
-  } catch (error) {
-    context.logger.debug("could not read the run's pod; using the last one seen", { job: input.jobName, error: apiProblem(error).message });
-    return { pod: undefined, listed: false };
-  }
-}
-
-/** True when `promise` settled within `ms`. */
-async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  const timer = new AbortController();
-  const inTime = await Promise.race([promise.then(() => true), sleep(ms, false, { signal: timer.signal }).catch(() => false)]);
-  timer.abort();
-  return inTime;
-}
-
-/** The parser's result; a parser that throws (it must not) gives a failure naming that. */
-function parse(parser: OutputParser, exit: Parameters<OutputParser["finish"]>[0]): TaskResult {
-  let result: TaskResult;
-  try {
-    result = parser.finish(exit);
-  } catch (error) {
-    return { success: false, summary: "", pullRequestUrl: "", failureReason: `the engine's output could not be read: ${(error as Error).message}`, durationMs: exit.durationMs };
-  }
-  const problem = exit.resultFileProblem;
-  if (problem !== undefined && !result.success && !result.failureReason.includes(problem)) {
-    result = { ...result, failureReason: result.failureReason === "" ? problem : `${result.failureReason} (${problem})` };
-  }
-  return result;
 }

@@ -12,7 +12,7 @@ export function jobFinished(job: V1Job | undefined): boolean {
 }
 
 /** The engine container's status in the pod. */
-export function engineStatus(pod: V1Pod | undefined): V1ContainerStatus | undefined {
+function engineStatus(pod: V1Pod | undefined): V1ContainerStatus | undefined {
   return pod?.status?.containerStatuses?.find((c) => c.name === ENGINE_CONTAINER);
 }
 

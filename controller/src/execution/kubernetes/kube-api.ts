@@ -1,4 +1,5 @@
 import { ApiException, BatchV1Api, CoreV1Api, type KubeConfig, Watch } from "@kubernetes/client-node";
+import { ControllerError, ControllerErrorCode } from "../../errors.js";
 
 /** The API clients the backend uses, made from one KubeConfig. */
 export interface KubeClients {
@@ -7,18 +8,20 @@ export interface KubeClients {
   watch: Watch;
   /** For requests the clients do not make well (following a pod log). */
   kubeConfig: KubeConfig;
-  /** The API server's address, for messages. */
-  server: string;
 }
 
-/** Makes the clients. */
+/** Makes the clients; throws an InvalidConfig error when the kubeconfig names no cluster to talk to. */
 export function makeClients(kubeConfig: KubeConfig): KubeClients {
+  if (kubeConfig.getCurrentCluster() === null) {
+    throw new ControllerError(ControllerErrorCode.InvalidConfig, `execution.kubernetes: the kubeconfig's current context (${kubeConfig.getCurrentContext() || "none"}) names no cluster`, {
+      hint: "set execution.kubernetes.kubeconfig and context to a cluster, or run the controller in the cluster with a service account",
+    });
+  }
   return {
     batch: kubeConfig.makeApiClient(BatchV1Api),
     core: kubeConfig.makeApiClient(CoreV1Api),
     watch: new Watch(kubeConfig),
     kubeConfig,
-    server: kubeConfig.getCurrentCluster()?.server ?? "(no cluster)",
   };
 }
 
@@ -44,11 +47,6 @@ export function apiProblem(error: unknown): ApiProblem {
   const status = typeof statusCode === "number" ? statusCode : undefined;
   const parsed = status === undefined ? undefined : statusBody(body);
   return { status, reason: parsed?.reason, message: parsed?.message ?? (error instanceof Error ? error.message : String(error)) };
-}
-
-/** True when the call failed with this HTTP status. */
-export function hasStatus(error: unknown, status: number): boolean {
-  return apiProblem(error).status === status;
 }
 
 interface StatusBody {

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 
 /** A DNS-1123 label: what Kubernetes accepts as a Job, namespace or container name. */
-export const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** A DNS-1123 subdomain: what Kubernetes accepts as a Secret, ConfigMap or service account name. */
-export const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** A label value (empty allowed): at most 63 characters, alphanumeric at both ends. */
 export const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 /** A resource quantity such as `500m`, `2`, `1.5Gi`, `1e3`. */

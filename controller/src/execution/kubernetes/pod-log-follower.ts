@@ -7,6 +7,7 @@ import { MAX_LINE_BYTES } from "../local/run-output.js";
 import { apiProblem } from "./kube-api.js";
 import { sinceTimeOf, splitTimestamp } from "./log-timestamp.js";
 import { requestPodLog } from "./pod-log-request.js";
+import { settlesWithin } from "./settles-within.js";
 
 /** Options of {@link followPodLog}. */
 export interface PodLogOptions {
@@ -131,12 +132,6 @@ export function followPodLog(options: PodLogOptions): PodLogFollower {
   };
   const done = loop().catch((error: unknown) => logger.error("following the pod log failed", { pod: options.pod, error }));
 
-  const within = async (ms: number): Promise<boolean> => {
-    const timer = new AbortController();
-    const inTime = await Promise.race([done.then(() => true), sleep(ms, false, { signal: timer.signal }).catch(() => false)]);
-    timer.abort();
-    return inTime;
-  };
   const stop = (): void => {
     stopped = true;
     wake.abort();
@@ -148,10 +143,10 @@ export function followPodLog(options: PodLogOptions): PodLogFollower {
       containerEnded = true;
       wake.abort();
       wake = new AbortController();
-      if (await within(boundMs)) return;
+      if (await settlesWithin(done, boundMs)) return;
       // The follow stays open (a connection that died without a word): the final read replaces it.
       abortPass?.();
-      if (await within(boundMs)) return;
+      if (await settlesWithin(done, boundMs)) return;
       logger.warn("the pod log could not be read to its end; the run's result uses what was read", { pod: options.pod });
       stop();
       await done;

@@ -40,7 +40,7 @@ export const WRAPPER_SCRIPT = [
 ].join("\n");
 
 /** `$0` of the wrapper, as `ps` in the container shows it. */
-export const WRAPPER_NAME = "errand-wrapper";
+const WRAPPER_NAME = "errand-wrapper";
 
 /** The container's command: the wrapper, its three files, then the engine's command and arguments. */
 export function wrapperCommand(files: { stdin: string | undefined; message: string; result: string }, command: string, args: readonly string[]): string[] {

@@ -23,7 +23,7 @@ export interface PreparedJob {
 export type JobSettings = Pick<RunContext, "config" | "engines" | "namespace" | "activeDeadlineSeconds">;
 
 /** What a ConfigMap holds at most (etcd's object limit), less room for its metadata. */
-export const MAX_INPUT_BYTES = 1024 * 1024 - 16 * 1024;
+const MAX_INPUT_BYTES = 1024 * 1024 - 16 * 1024;
 /** Shorter values would match ordinary words; no real API key is that short. */
 const MIN_SECRET_LENGTH = 8;
 

@@ -2,10 +2,8 @@ import type { TaskRun } from "../../runs/task-run.js";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
 import { parseAttachment } from "./attachment.js";
 import { ENGINE_CONTAINER } from "./container-paths.js";
-import { timeMs } from "./job-status.js";
 import { apiHint, apiProblem, type KubeClients } from "./kube-api.js";
-import { toLabelValue } from "./kubernetes-names.js";
-import { RUN_LABEL } from "./run-labels.js";
+import { readRunPod } from "./run-pod.js";
 
 /** Bytes per line assumed to turn a byte count into the `tailLines` asked for. */
 const BYTES_PER_LINE = 16;
@@ -22,11 +20,7 @@ export async function readPodLog(clients: KubeClients, run: TaskRun, maxBytes: n
   if (attachment === undefined) return undefined;
   const { namespace, uid } = attachment;
   try {
-    const pods = await clients.core.listNamespacedPod({ namespace, labelSelector: `${RUN_LABEL}=${toLabelValue(run.id)}` });
-    const pod = pods.items
-      .filter((p) => p.metadata?.ownerReferences?.some((ref) => ref.uid === uid))
-      .sort((a, b) => (timeMs(a.metadata?.creationTimestamp) ?? 0) - (timeMs(b.metadata?.creationTimestamp) ?? 0))
-      .at(-1);
+    const pod = await readRunPod(clients, namespace, run.id, uid);
     const name = pod?.metadata?.name;
     if (name === undefined) return undefined;
     const tailLines = Math.min(MAX_TAIL_LINES, Math.max(100, Math.ceil(maxBytes / BYTES_PER_LINE)));

@@ -3,7 +3,7 @@ import type { TaskRun } from "../../runs/task-run.js";
 import { toLabelValue } from "./kubernetes-names.js";
 
 /** Label on every object the backend makes; the watches select on it. */
-export const MANAGED_BY = { key: "app.kubernetes.io/managed-by", value: "errand" } as const;
+const MANAGED_BY = { key: "app.kubernetes.io/managed-by", value: "errand" } as const;
 /** The label selector of the backend's watches. */
 export const MANAGED_SELECTOR = `${MANAGED_BY.key}=${MANAGED_BY.value}`;
 /** Label holding the run id (as a label value); pods inherit it from the Job's template. */

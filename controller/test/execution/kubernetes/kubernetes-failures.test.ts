@@ -99,6 +99,14 @@ describe("kubernetes backend: how runs fail", () => {
     expect((error as Error).message).toMatch(/creating Job nowhere\/errand-run-.* failed: namespaces "nowhere" not found/);
   });
 
+  it("an API server that cannot be reached is a start error saying what to check", async () => {
+    const fake = await startFake();
+    const { backend, engine } = kubeBackend(fake);
+    await fake.close();
+    const error = await backend.start(agentSpec(engine), recordingHooks()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ControllerErrorCode.EngineStart, hint: "check that the Kubernetes API server is reachable (execution.kubernetes.kubeconfig, or the in-cluster service account)" });
+  });
+
   it("a setting the API server refuses (422) is a start error with its causes", async () => {
     const { backend, engine } = kubeBackend(await startFake(), { config: { resources: { requests: { memory: "8Gi" }, limits: { memory: "2Gi" } } } });
     const error = await backend.start(agentSpec(engine), recordingHooks()).catch((e: unknown) => e);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { deleteJob } from "./job-deletion.js";
 import { parseSelector } from "./label-selector.js";
 import { deliver, type ObjectStore, type Watcher } from "./object-store.js";
 import type { PodLogs } from "./pod-logs.js";
@@ -57,7 +58,7 @@ export function route(state: ApiState, request: ApiRequest, res: ServerResponse)
   if (method === "DELETE" && name !== undefined) {
     const policy = body?.propagationPolicy ?? query.get("propagationPolicy") ?? (resource === "jobs" ? "Orphan" : "Background");
     if (!["Orphan", "Background", "Foreground"].includes(policy)) throw badRequest(`unsupported propagationPolicy ${JSON.stringify(policy)}`);
-    if (resource === "jobs") return json(res, 200, state.workloads.deleteJob(namespace, name, policy, body?.preconditions?.uid));
+    if (resource === "jobs") return json(res, 200, deleteJob(state.store, state.workloads, namespace, name, policy, body?.preconditions?.uid));
     const removed = state.store.remove(kind, namespace, name);
     return json(res, 200, { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details: { name, group: kind.group, kind: resource, uid: removed.metadata.uid } });
   }

@@ -1,6 +1,6 @@
 import type { ObjectStore } from "./object-store.js";
 import type { PodLogs } from "./pod-logs.js";
-import { KINDS, type Raw, StatusError } from "./status.js";
+import { KINDS, type Raw } from "./status.js";
 import { validateManifest } from "./validate.js";
 
 const now = (): string => new Date().toISOString();
@@ -17,10 +17,10 @@ export interface ContainerEnd {
 
 /**
  * The controllers and kubelet the fake stands in for: the Job controller
- * (one pod per Job, its status and conditions), the kubelet (container
- * states, the termination message, the environment from Secrets), the
- * garbage collector (dependents of a deleted Job, by propagation policy).
- * Tests drive the pod's life; the API server side is in fake-kube-api.ts.
+ * (one pod per Job, its status and conditions) and the kubelet (container
+ * states, the termination message, the environment from Secrets). Tests
+ * drive the pod's life; Job deletion is in job-deletion.ts, the API
+ * server side in api-routes.ts.
  */
 export class Workloads {
   /** Manifests a controller of the fake refused (a Job whose template makes no valid pod). */
@@ -166,61 +166,8 @@ export class Workloads {
     this.failJob(namespace, jobName, "BackoffLimitExceeded", "Job has reached the specified backoff limit");
   }
 
-  /**
-   * DELETE of a Job: `Orphan` (the default of batch/v1 Jobs) keeps the pods,
-   * `Background` deletes the Job and then its dependents, `Foreground`
-   * marks the Job, deletes its dependents (pods terminate with SIGTERM),
-   * then the Job. Answers as the API server does: the object while it is
-   * being deleted, a Success Status once it is gone.
-   */
-  deleteJob(namespace: string, name: string, policy: string, preconditionUid: string | undefined): Raw {
-    const job = this.store.get(KINDS.jobs, namespace, name);
-    if (preconditionUid !== undefined && preconditionUid !== job.metadata.uid) {
-      throw new StatusError(409, "Conflict", `Operation cannot be fulfilled on jobs.batch "${name}": Precondition failed: UID in precondition: ${preconditionUid}, UID in object meta: ${job.metadata.uid}`, { name, group: "batch", kind: "jobs" });
-    }
-    if (job.metadata.deletionTimestamp !== undefined) return job;
-    const uid = job.metadata.uid;
-    if (policy === "Foreground") {
-      const marked = this.store.update(KINDS.jobs, namespace, name, (j) => {
-        j.metadata.deletionTimestamp = now();
-        j.metadata.finalizers = ["foregroundDeletion"];
-      });
-      void this.collect(namespace, uid).then(() => this.store.remove(KINDS.jobs, namespace, name));
-      return marked;
-    }
-    const removed = this.store.remove(KINDS.jobs, namespace, name);
-    if (policy === "Background") void this.collect(namespace, uid);
-    else this.orphan(namespace, uid);
-    return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details: { name, group: "batch", kind: "jobs", uid: removed.metadata.uid } };
-  }
-
-  private dependents(namespace: string, uid: string): Array<{ resource: "pods" | "configmaps"; object: Raw }> {
-    const owned = (o: Raw) => o.metadata.ownerReferences?.some((r: Raw) => r.uid === uid) === true;
-    return [
-      ...this.store.list("pods", namespace, null).filter(owned).map((object) => ({ resource: "pods" as const, object })),
-      ...this.store.list("configmaps", namespace, null).filter(owned).map((object) => ({ resource: "configmaps" as const, object })),
-    ];
-  }
-
-  private async collect(namespace: string, uid: string): Promise<void> {
-    await tick();
-    for (const { resource, object } of this.dependents(namespace, uid)) {
-      if (resource === "pods") await this.terminatePod(namespace, object.metadata.name);
-      else this.store.remove(KINDS.configmaps, namespace, object.metadata.name);
-    }
-    await tick();
-  }
-
-  private orphan(namespace: string, uid: string): void {
-    for (const { resource, object } of this.dependents(namespace, uid)) {
-      this.store.update(KINDS[resource], namespace, object.metadata.name, (o) => {
-        o.metadata.ownerReferences = o.metadata.ownerReferences.filter((r: Raw) => r.uid !== uid);
-      });
-    }
-  }
-
   /** Graceful pod deletion: marked, the running container gets SIGTERM (exit 143), then the pod goes. */
-  private async terminatePod(namespace: string, name: string): Promise<void> {
+  async terminatePod(namespace: string, name: string): Promise<void> {
     const pod = this.store.update(KINDS.pods, namespace, name, (p) => {
       p.metadata.deletionTimestamp = now();
     });
