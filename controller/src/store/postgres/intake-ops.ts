@@ -3,7 +3,7 @@ import { requireMs, requireText, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
 import type { AcceptOutcome, DeliveryClaim } from "../store.js";
-import { inTransaction } from "./connections.js";
+import { inTransaction } from "./in-transaction.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
 /** Claims between two purges of expired delivery ids. */

@@ -3,7 +3,7 @@ import pg from "pg";
 import { StoreError } from "../../errors.js";
 import { requireMs, requireText } from "../input-checks.js";
 import type { Leadership } from "../store.js";
-import { connectionConfig } from "./connections.js";
+import { connectionConfig } from "./connection-config.js";
 import { LEADER_LOCK } from "./lock-keys.js";
 
 const KEY = `${LEADER_LOCK}, hashtext(current_schema())`;

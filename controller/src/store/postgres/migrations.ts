@@ -1,7 +1,7 @@
 import type { Pool } from "pg";
 import { StoreError } from "../../errors.js";
 import { RUN_STATES } from "../../runs/task-run.js";
-import { inTransaction } from "./connections.js";
+import { inTransaction } from "./in-transaction.js";
 import { MIGRATION_LOCK } from "./lock-keys.js";
 
 /** One step of the schema. Released steps never change: add a new one instead. */

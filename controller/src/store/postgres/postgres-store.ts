@@ -2,7 +2,7 @@ import type { Logger } from "@errand/channel-sdk";
 import { StoreError } from "../../errors.js";
 import type { Store } from "../store.js";
 import { createClaimOps } from "./claim-ops.js";
-import { createPool } from "./connections.js";
+import { createPool } from "./create-pool.js";
 import { createIntakeOps } from "./intake-ops.js";
 import { createLeaderOps } from "./leader-ops.js";
 import { migrate } from "./migrations.js";

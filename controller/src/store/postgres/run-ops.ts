@@ -6,7 +6,7 @@ import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive
 import { jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../sqlite/rows.js";
 import type { TransitionRequest } from "../store.js";
 import { checkTransitionRequest } from "../transition-rules.js";
-import { inTransaction } from "./connections.js";
+import { inTransaction } from "./in-transaction.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
 const LOCK_RUN = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1 FOR UPDATE`;
