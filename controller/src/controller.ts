@@ -5,9 +5,8 @@ import type { ControllerConfig } from "./config/controller-config.js";
 import { createEngine } from "./engines/create-engine.js";
 import type { Engine } from "./engines/engine.js";
 import { buildPrompt } from "./engines/prompt.js";
-import { ControllerError, ControllerErrorCode } from "./errors.js";
 import type { ExecutionBackend } from "./execution/execution-backend.js";
-import { createLocalBackend } from "./execution/local-backend.js";
+import { createBackend } from "./execution/create-backend.js";
 import { createGuardrails } from "./guardrails/guardrails.js";
 import { createBatchedSink } from "./loop/batched-sink.js";
 import { createLeaderElection } from "./loop/leader-election.js";
@@ -19,6 +18,7 @@ import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-
 import { createNotifier } from "./notify/create-notifier.js";
 import type { Notifier } from "./notify/notifier-types.js";
 import type { RunObserver } from "./runs/run-event.js";
+import { secretValues } from "./secrets/secret-values.js";
 import type { TicketSource } from "./sources/ticket-source.js";
 import { createPollAdapter } from "./sources/polling/create-poll-adapter.js";
 import type { PollAdapter } from "./sources/polling/poll-adapter.js";
@@ -78,12 +78,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
 
   const engines = new Map<string, Engine>();
   for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig));
-  if (options.backend === undefined && config.execution.backend !== "local") {
-    throw new ControllerError(ControllerErrorCode.InvalidConfig, `execution.backend "${config.execution.backend}" is not available in this build`, {
-      hint: "use execution.backend: local (the default)",
-    });
-  }
-  const backend = options.backend ?? createLocalBackend({ config: config.execution.local, logger: logger.child({ component: "execution" }) });
+  const backend = options.backend ?? (await createBackend(config.execution.backend, config, logger, secretValues(config, secrets)));
   const guardrails = createGuardrails(config.guardrails);
   const n = config.notifications;
   const notifier =

@@ -70,7 +70,7 @@ describe("controller loop, in-process with real engine processes", () => {
     const run = await finished(c.controller.store, id);
     expect(run.state).toBe("TimedOut");
     expect(run.reason).toMatch(/timed out after .* min/);
-    await eventually("the grandchild to die", () => (alive(child) ? undefined : true), 5000);
+    await eventually("the grandchild to die", () => (alive(child) ? undefined : true), 15_000);
   });
 
   it("max_cost_per_job stops a run as soon as its reported cost passes the limit", async () => {
@@ -82,7 +82,7 @@ describe("controller loop, in-process with real engine processes", () => {
     expect(run.state).toBe("Failed");
     expect(run.reason).toMatch(/cost \$3\.10 passed guardrails\.max_cost_per_job \(\$1\.00\)/);
     const child = Number(readFileSync(`${h.pidDir}/${run.id}.child`, "utf8"));
-    await eventually("the cost fixture's child to die", () => (alive(child) ? undefined : true), 5000);
+    await eventually("the cost fixture's child to die", () => (alive(child) ? undefined : true), 15_000);
   });
 
   it("a finished run whose final cost passes the limit is marked", async () => {
@@ -112,7 +112,7 @@ describe("controller loop, in-process with real engine processes", () => {
     }
     const run = await finished(c.controller.store, id);
     expect(run.state).toBe("Cancelled");
-    await eventually("the group to die", () => (alive(main) || alive(child) ? undefined : true), 5000);
+    await eventually("the group to die", () => (alive(main) || alive(child) ? undefined : true), 15_000);
   });
 
   it.each([

@@ -91,7 +91,7 @@ describe("errand run across restarts (real processes, SIGKILL)", () => {
       const run = await finished(store, id);
       expect(run.state).toBe("Failed");
       expect(run.reason).toMatch(/controller restarted/);
-      await eventually("the old engine group to die", () => (alive(main) || alive(child) ? undefined : true), 5000);
+      await eventually("the old engine group to die", () => (alive(main) || alive(child) ? undefined : true), 15_000);
       expect(await runsOf(store, id)).toHaveLength(1);
       second.child.kill("SIGTERM");
       expect(await second.exited).toBe(0);

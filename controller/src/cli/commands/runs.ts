@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { Logger } from "@errand/channel-sdk";
 import { RUN_STATES, type RunState } from "../../runs/task-run.js";
@@ -35,11 +36,27 @@ function parseCount(value: string): number {
  * --help` and the other commands do not pay for them.
  */
 async function withStore(options: Common, body: (store: Store, loaded: LoadedConfig) => Promise<number>): Promise<number> {
-  const [{ loadForCli, reportError }, { openStore }] = await Promise.all([import("../load-for-cli.js"), import("../../store/open-store.js")]);
+  const [{ loadForCli, reportError }, { openStore }, { createSecretStore }] = await Promise.all([
+    import("../load-for-cli.js"),
+    import("../../store/open-store.js"),
+    import("../../secrets/secret-store.js"),
+  ]);
   let store: Store | undefined;
   try {
     const loaded = await loadForCli(options.config, false);
-    store = await openStore(loaded.config.store, {}, quiet);
+    const { config } = loaded;
+    if (config.store.backend === "sqlite" && !existsSync(config.store.path)) {
+      // Opening would create an empty store: more likely the wrong folder or --config than a new installation.
+      process.stderr.write(`errand: there is no store at ${config.store.path} (store.path${config.file ? ` of ${config.file}` : ", embedded defaults"}); no controller has run with this configuration. Pass the --config the controller runs with.\n`);
+      return 1;
+    }
+    // Only the store's own secret: these commands need no channel or engine credentials.
+    const storeSecrets: Record<string, string> = {};
+    if (config.store.backend === "postgres") {
+      const url = createSecretStore({ env: process.env, dir: config.secrets.dir }).resolve(config.store.urlSecret);
+      if (url !== undefined) storeSecrets[config.store.urlSecret] = url;
+    }
+    store = await openStore(config.store, storeSecrets, quiet);
     return await body(store, loaded);
   } catch (error) {
     return reportError(error);
@@ -81,9 +98,9 @@ export function createRunsCommand(): Command {
           const run = await store.getRun(id);
           if (run === undefined) return notFound(id);
           const [ticket, transitions] = await Promise.all([store.getTicket(run.ticket), store.transitions(id)]);
-          const { createLocalBackend } = await import("../../execution/local-backend.js");
-          const backend = createLocalBackend({ config: config.execution.local, logger: quiet });
-          const log = await backend.readLog(run, options.logBytes);
+          const { createBackend } = await import("../../execution/create-backend.js");
+          const backend = await createBackend(run.backend ?? "local", config, quiet);
+          const log = await backend.readLog(run, options.logBytes).finally(() => backend.close());
           if (options.json) json({ run, ticket: ticket === undefined ? undefined : toSpecTicket(ticket), transitions, log });
           else print(formatRunDetail(run, ticket, transitions, log, painter(process.stdout)));
           return 0;
