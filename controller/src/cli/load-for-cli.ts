@@ -1,7 +1,7 @@
 import type { ControllerConfig } from "../config/controller-config.js";
 import { findConfigFile } from "../config/find-config-file.js";
 import { loadControllerConfig } from "../config/load-controller-config.js";
-import { resolveSecrets } from "../secrets/resolve-secrets.js";
+import { resolveAllSecrets } from "../secrets/resolve-all-secrets.js";
 
 /** A loaded configuration, its warnings and, when asked for, its resolved secrets. */
 export interface LoadedConfig {
@@ -17,7 +17,7 @@ export interface LoadedConfig {
  */
 export async function loadForCli(given: string | undefined, withSecrets: boolean): Promise<LoadedConfig> {
   const { config, warnings } = await loadControllerConfig(findConfigFile(given), { skipWebhookSecrets: !withSecrets });
-  const secrets = withSecrets ? resolveSecrets(config, { env: process.env }) : {};
+  const secrets = withSecrets ? await resolveAllSecrets(config, process.env) : {};
   return { config, warnings, secrets };
 }
 
