@@ -38,9 +38,9 @@ describe("end to end from the registry: npx create-channel → passing channel t
     expect(pkg.dependencies["@errand/channel-sdk"]).toMatch(/^\^\d+\.\d+\.\d+$/);
     const build = await sh("npm run build", pkgDir);
     expect(build.exitCode, build.all).toBe(0);
-    const conformance = await sh("npx --no-install channel test --json", pkgDir, { all: false });
+    const conformance = await sh("npx --no-install channel test --json", pkgDir);
     const createToPassMs = performance.now() - started;
-    const report = JSON.parse(String(conformance.stdout)) as Report;
+    const report = JSON.parse(conformance.stdout) as Report;
     expect(report.checks.filter((c) => c.status === "failed")).toEqual([]);
     expect(conformance.exitCode).toBe(0);
     expect(report.summary.passed).toBe(report.checks.length);
@@ -52,18 +52,17 @@ describe("end to end from the registry: npx create-channel → passing channel t
     expect(lint.all).toContain("ready to publish");
 
     // As a user gets it: the packed tarball installed into a fresh folder, its bin run by the checks.
-    const packed = await sh("npm pack --json --pack-destination ..", pkgDir, { all: false });
-    const tarball = join(root, (JSON.parse(String(packed.stdout)) as { filename: string }[])[0]!.filename);
+    const packed = await sh("npm pack --json --pack-destination ..", pkgDir);
+    const tarball = join(root, (JSON.parse(packed.stdout) as { filename: string }[])[0]!.filename);
     const consumer = join(root, "consumer");
     await mkdir(consumer);
     const install = await sh(`npm init -y && npm install ${tarball}`, consumer);
     expect(install.exitCode, install.all).toBe(0);
     const installed = await sh(
       `npx --no-install channel test --json --config errand-conformance.json -- ${join(consumer, "node_modules/.bin/errand-channel-team-hook")}`,
-      pkgDir,
-      { all: false },
+      pkgDir
     );
-    const installedReport = JSON.parse(String(installed.stdout)) as Report;
+    const installedReport = JSON.parse(installed.stdout) as Report;
     expect(installedReport.checks.filter((c) => c.status === "failed")).toEqual([]);
     expect(installed.exitCode).toBe(0);
     const manifest = JSON.parse(await readFile(join(consumer, "node_modules/errand-channel-team-hook/package.json"), "utf8"));

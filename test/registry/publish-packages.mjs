@@ -28,6 +28,7 @@ export const PACKAGE_DIRS = ["proto", "sdk", "channels/chat_a", "channels/chat_b
  * `userconfig`. The packages must be built (npm run build): lifecycle scripts
  * are skipped, as parallel `tsc -b` runs would write the same files; the one
  * step of a prepack that is not the build, the CLI's templates, runs first.
+ * npx's cached installs of create-channel are dropped first ({@link forgetNpxInstalls}).
  * Resolves to the names and versions published; rejects with npm's output.
  * `dirs` limits the publish to some of {@link PACKAGE_DIRS}.
  * @param {{ userconfig: string, dirs?: string[] }} options
@@ -35,6 +36,7 @@ export const PACKAGE_DIRS = ["proto", "sdk", "channels/chat_a", "channels/chat_b
 export async function publishPackages({ userconfig, dirs = PACKAGE_DIRS }) {
   await run(process.execPath, [join(REPO, "cli/scripts/copy-templates.js")]);
   const env = { ...userEnvironment(), NPM_CONFIG_USERCONFIG: userconfig };
+  await forgetNpxInstalls(env);
   return Promise.all(
     dirs.map(async (dir) => {
       const cwd = join(REPO, dir);
@@ -48,4 +50,22 @@ export async function publishPackages({ userconfig, dirs = PACKAGE_DIRS }) {
       return { name, version };
     }),
   );
+}
+
+/**
+ * Drops npx's cached installs of `create-channel`: npx reuses an install of
+ * the same version, dependencies included, so after a republish of the same
+ * version (a new local registry, a changed checkout) `npx create-channel`
+ * would run the previous @errand/cli. Only those entries are removed
+ * (`npm cache npx rm <key>`); the rest of npm's cache stays.
+ * @param {Record<string, string | undefined>} env
+ */
+export async function forgetNpxInstalls(env) {
+  const { stdout } = await run("npm", ["cache", "npx", "ls"], { env });
+  const keys = stdout
+    .split("\n")
+    .map((line) => /^(\w+): (.*)$/.exec(line.trim()))
+    .flatMap((m) => (m && (m[2] ?? "").split(/[\s,]+/).some((spec) => /^create-channel(@|$)/.test(spec)) ? [/** @type {string} */ (m[1])] : []));
+  if (keys.length > 0) await run("npm", ["cache", "npx", "rm", ...keys], { env });
+  return keys.length;
 }

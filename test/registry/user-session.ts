@@ -5,6 +5,14 @@ import { writeNpmrc } from "./npmrc.mjs";
 import { publishPackages, userEnvironment } from "./publish-packages.mjs";
 import { startTestRegistry } from "./registry-server.mjs";
 
+/** How a command line ended: its exit code, its output apart and interleaved. */
+export interface ShellRun {
+  exitCode: number | undefined;
+  stdout: string;
+  stderr: string;
+  all: string;
+}
+
 /** A test registry with Errand's packages published, and the npm config of a person using it. */
 export interface UserSession {
   registry: Awaited<ReturnType<typeof startTestRegistry>>;
@@ -12,7 +20,7 @@ export interface UserSession {
   /** The environment of that person's shell. */
   env: Record<string, string>;
   /** Runs a command line through bash, exactly as typed; never rejects. */
-  sh: (command: string, cwd: string, options?: Options) => ReturnType<typeof execa>;
+  sh: (command: string, cwd: string, options?: Options) => Promise<ShellRun>;
   close: () => Promise<void>;
 }
 
@@ -47,7 +55,9 @@ export async function startUserSession(root: string, dirs?: string[]): Promise<U
     await registry.close();
     throw error;
   }
-  const sh = (command: string, cwd: string, options: Options = {}) =>
-    execa("bash", ["-c", command], { cwd, env, extendEnv: false, reject: false, all: true, ...options });
+  const sh = async (command: string, cwd: string, options: Options = {}): Promise<ShellRun> => {
+    const r = await execa("bash", ["-c", command], { cwd, env, extendEnv: false, reject: false, all: true, ...options });
+    return { exitCode: r.exitCode, stdout: String(r.stdout ?? ""), stderr: String(r.stderr ?? ""), all: String(r.all ?? "") };
+  };
   return { registry, npmrc, env, sh, close: () => registry.close() };
 }

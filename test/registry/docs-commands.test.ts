@@ -1,0 +1,174 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BlockPlan, pairBlocks, runBlock, shellBlocks } from "./doc-blocks.js";
+import { REPO } from "./publish-packages.mjs";
+import { startUserSession, type UserSession } from "./user-session.js";
+
+// Every shell block of README.md, docs/author-guide.md, docs/publishing.md,
+// cli/README.md and the scaffold's README, run exactly as written, in order,
+// in temporary folders, against the test registry (Errand's packages
+// published to it, everything else from registry.npmjs.org through it). A
+// block that is not run says why here; a new or changed block fails the
+// first test until it is given a plan. The blocks that install
+// @errand/controller (which compiles better-sqlite3) run with ERRAND_E2E_REGISTRY=1.
+const slow = process.env.ERRAND_E2E_REGISTRY === "1";
+const read = (path: string) => readFile(join(REPO, path), "utf8");
+
+let root: string;
+let session: UserSession;
+let chat: Server;
+const posted: string[] = [];
+const dir = (...parts: string[]) => join(root, ...parts);
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "docs-commands-"));
+  session = await startUserSession(root, slow ? undefined : ["sdk", "cli", "cli/create-channel"]);
+  for (const d of ["guide", "guide-interactive", "cli-dev", "cli-create", "scaffold-consumer"]) await mkdir(dir(d));
+  // A chat service's web API, for the config.json the docs tell the reader to write.
+  chat = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      posted.push(body);
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ts: "1700000000.000100" }));
+    });
+  });
+  await new Promise<void>((resolve) => chat.listen(0, "127.0.0.1", resolve));
+}, 240_000);
+afterAll(async () => {
+  chat?.close();
+  await session?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+/** The files a reader writes before a block, as the text before it says. */
+async function writeSendFiles(folder: string) {
+  const api = `http://127.0.0.1:${(chat.address() as AddressInfo).port}/api`;
+  await writeFile(join(folder, "config.json"), JSON.stringify({ channel_id: "C0DOCS", token_secret: "docs-bot-token", api_base_url: api }));
+  await writeFile(join(folder, "secrets.json"), JSON.stringify({ "docs-bot-token": "xoxb-docs-test" }));
+}
+
+interface Plan extends BlockPlan {
+  /** The folder the block runs in. */
+  cwd?: () => string;
+  /** Runs on a terminal, Enter pressed at every question. */
+  terminal?: boolean;
+  before?: () => Promise<void>;
+  after?: (output: string) => Promise<void> | void;
+  /** Runs only with ERRAND_E2E_REGISTRY=1 (and is not run otherwise, for this reason). */
+  slowReason?: string;
+  /** Runs after the document's other blocks (it needs what a later block does, such as a publish). */
+  last?: boolean;
+}
+
+async function runPlanned(doc: string, plans: Plan[], blocks?: string[]) {
+  const pairs = pairBlocks(doc, blocks ?? shellBlocks(await read(doc)), plans);
+  for (const { block, plan } of [...pairs.filter((p) => !p.plan.last), ...pairs.filter((p) => p.plan.last)]) {
+    if (plan.skip || (plan.slowReason && !slow)) {
+      process.stderr.write(`docs: not run (${doc}): ${block.split("\n")[0]} — ${plan.skip ?? plan.slowReason}\n`);
+      continue;
+    }
+    await plan.before?.();
+    const run = await runBlock(block, plan.cwd!(), session.env, plan.terminal);
+    expect(run.code, `${doc}:\n${block}\n---\n${run.output}`).toBe(0);
+    await plan.after?.(run.output);
+  }
+}
+
+describe.sequential("the commands of the docs, as written", () => {
+  it("README.md: every block has a plan", async () => {
+    await runPlanned("README.md", [
+      {
+        match: "npm install && npm start",
+        skip: "installs, builds and tests this checkout in place (npm test runs this very suite); the repository's CI (.ci/run) runs exactly these",
+      },
+    ]);
+  });
+
+  it("docs/author-guide.md, sections 1 to 5", async () => {
+    await runPlanned("docs/author-guide.md", [
+      { match: "npx create-channel team-alerts\n", cwd: () => dir("guide-interactive"), terminal: true, after: async () => expect(existsSync(dir("guide-interactive/team-alerts/node_modules/.bin/channel"))).toBe(true) },
+      { match: "--template bot-api --name team_alerts", cwd: () => dir("guide") },
+      { match: "cd team-alerts\nnpm run build", cwd: () => dir("guide") },
+      { match: "--junit reports/channel.xml", cwd: () => dir("guide/team-alerts"), after: () => expect(existsSync(dir("guide/team-alerts/reports/channel.xml"))).toBe(true) },
+      {
+        match: "channel send start --config config.json",
+        cwd: () => dir("guide/team-alerts"),
+        before: () => writeSendFiles(dir("guide/team-alerts")),
+        after: () => expect(posted.filter((p) => p.includes("C0DOCS")).length).toBeGreaterThanOrEqual(2),
+      },
+      { match: "npx --no-install channel lint   # what would break", cwd: () => dir("guide/team-alerts") },
+      { match: "npm pack\nmkdir ../try-team-alerts", cwd: () => dir("guide/team-alerts") },
+      {
+        match: "mkdir errand-server",
+        cwd: () => dir("guide"),
+        slowReason: "installs @errand/controller, which compiles better-sqlite3 (minutes)",
+        // The YAML block that follows: "Add the channel to errand.yaml".
+        after: async () => writeFile(dir("guide/errand-server/errand.yaml"), /```yaml\n(# errand\.yaml\nnotifications:[\s\S]*?token_secret: team-alerts-bot-token\n)```/.exec(await read("docs/author-guide.md"))![1]!),
+      },
+      { match: "errand config check", cwd: () => dir("guide/errand-server"), slowReason: "needs the controller installed by the block before", after: (out) => expect(out).toMatch(/team_alerts +team_alerts +0\.1\.0 +1 +up +healthy/) },
+      { match: "errand channels check team_alerts", skip: "posts for real to the reader's chat service (chat.example.com in the template) with their bot token" },
+    ]);
+  }, 900_000);
+
+  it("cli/README.md", async () => {
+    await runPlanned("cli/README.md", [
+      {
+        match: "npm install -D @errand/cli",
+        cwd: () => dir("cli-dev"),
+        before: async () => writeFile(dir("cli-dev/package.json"), JSON.stringify({ name: "errand-channel-mine", version: "0.0.0" })),
+        after: () => expect(existsSync(dir("cli-dev/node_modules/.bin/channel"))).toBe(true),
+      },
+      { match: "npx create-channel team-alerts   ", cwd: () => dir("cli-create"), terminal: true },
+    ]);
+  }, 600_000);
+
+  it("the scaffold's README (of the bot-api channel ops-alerts from cli/README.md)", async () => {
+    const scaffold = dir("cli-create/ops-alerts");
+    const readme = await readFile(join(scaffold, "README.md"), "utf8");
+    await runPlanned(
+      "templates/common/README.md",
+      [
+        { match: "npm install\nnpm run build", cwd: () => scaffold },
+        { match: "channel send start --config config.json", cwd: () => scaffold, before: () => writeSendFiles(scaffold) },
+        { match: "npx --no-install channel lint", cwd: () => scaffold },
+        // "Install the package beside the controller": once it is published, by the Publish block.
+        { match: "npm install errand-channel-ops-alerts", cwd: () => dir("scaffold-consumer"), last: true, before: () => writeFile(dir("scaffold-consumer/package.json"), "{}") },
+      ],
+      shellBlocks(readme),
+    );
+    expect(existsSync(dir("scaffold-consumer/node_modules/.bin/errand-channel-ops-alerts"))).toBe(true);
+  }, 600_000);
+
+  it("docs/publishing.md", async () => {
+    await runPlanned("docs/publishing.md", [
+      { match: "changeset version", skip: "a release: needs @changesets/cli (not a dependency of the root yet) and publishes to registry.npmjs.org" },
+      { match: "npm run registry:local", skip: "runs until stopped; the next test runs it as written" },
+    ]);
+  });
+
+  it("docs/publishing.md: npm run registry:local serves the clone's packages until Ctrl-C", async () => {
+    const block = shellBlocks(await read("docs/publishing.md")).find((b) => b.includes("npm run registry:local"))!;
+    // Its own port, and no second build: the suite builds first (npm test).
+    const child = spawn("bash", ["-e", "-c", block], { cwd: REPO, env: { ...session.env, ERRAND_REGISTRY_PORT: "0", ERRAND_REGISTRY_BUILD: "0" }, detached: true });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const deadline = Date.now() + 180_000;
+    while (!output.includes("stop it with Ctrl-C") && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(output).toContain("create-channel@");
+    const npmrc = /export NPM_CONFIG_USERCONFIG=(\S+)/.exec(output)?.[1];
+    expect(npmrc, output).toBeDefined();
+    const view = await session.sh("npm view @errand/cli version", root, { env: { ...session.env, NPM_CONFIG_USERCONFIG: npmrc! } });
+    expect(view.stdout).toBe(JSON.parse(await read("cli/package.json")).version);
+    process.kill(-child.pid!, "SIGINT");
+    expect(await exited).toBe(0);
+  }, 240_000);
+});
