@@ -170,6 +170,10 @@ export const rateCheck: CheckDefinition = {
     open.sink!.setRateLimit({ max: rate.perKey, perMs: Math.floor(rate.intervalMs / 2) });
     const count = concurrencyFor(rate, 10);
     const ticket = fixtures.tickets.basic;
+    // The burst's span runs from when the calls were made, not from the first delivery: a
+    // first request slowed by its connection setup would otherwise shorten the span of a
+    // channel that keeps its slots exactly.
+    const burstStart = Date.now();
     const results = await Promise.all(
       Array.from({ length: count }, (_, i) => timedCall(open, { kind: "notify", message: `${NOTIFY_MESSAGE} #${i}`, ticket })),
     );
@@ -177,12 +181,12 @@ export const rateCheck: CheckDefinition = {
     const failed = results.filter((q) => !q.ok || q.ms > CALL_TARGET_MS);
     const ok = open.sink!.requests.filter((q) => q.status !== undefined && q.status < 300);
     const delivered = ok.length;
-    const spanMs = delivered > 1 ? ok[delivered - 1]!.receivedAt - ok[0]!.receivedAt : 0;
+    const spanMs = delivered > 1 ? ok[delivered - 1]!.receivedAt - burstStart : 0;
     const minSpanMs = (Math.ceil(count / rate.perKey) - 1) * rate.intervalMs * 0.9 - 100;
     if (limited.length > 0 || failed.length > 0 || delivered < count || spanMs < minSpanMs) {
       throw new CheckFailure({
         expected: `a burst of ${count} calls is sent at most ${rate.perKey} per ${rate.intervalMs} ms and every call succeeds within ${CALL_TARGET_MS} ms`,
-        actual: `${limited.length} request(s) exceeded the rate (answered 429); ${failed.length} call(s) failed or were late${failed[0] ? ` (first: ${failed[0].text} after ${failed[0].ms} ms)` : ""}; ${delivered} of ${count} delivered over ${spanMs} ms (at the declared rate: at least ${Math.round(minSpanMs)} ms)`,
+        actual: `${limited.length} request(s) exceeded the rate (answered 429); ${failed.length} call(s) failed or were late${failed[0] ? ` (first: ${failed[0].text} after ${failed[0].ms} ms)` : ""}; ${delivered} of ${count} delivered within ${spanMs} ms of the burst (at the declared rate: at least ${Math.round(minSpanMs)} ms)`,
         fix: "queue messages with the SDK's createThrottle({ intervalMs }) keyed by target before sending",
       });
     }
