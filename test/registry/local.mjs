@@ -8,7 +8,8 @@
 // ERRAND_REGISTRY_BUILD=0) when the packages are built already.
 import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { writeNpmrc, npmrcLines } from "./npmrc.mjs";
 import { publishPackages, REPO } from "./publish-packages.mjs";
 import { startTestRegistry } from "./registry-server.mjs";
@@ -53,8 +54,12 @@ try {
   process.exit(1);
 }
 
+// Its npm config goes with it: it points at a registry that no longer answers.
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
   process.once(signal, () => {
-    void registry.close().then(() => process.exit(0));
+    void registry
+      .close()
+      .then(() => rm(dirname(npmrc), { recursive: true, force: true }))
+      .then(() => process.exit(0));
   });
 }
