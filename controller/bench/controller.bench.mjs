@@ -10,7 +10,7 @@ import { bareLoop } from "./controller/bare-loop.mjs";
 import { stopController } from "./controller/controller-process.mjs";
 import { CHAT_TOKEN, createInstallation, ENGINE } from "./controller/installation.mjs";
 import { latency, restarts, saturate, startParts } from "./controller/phases.mjs";
-import { printReport } from "./controller/report.mjs";
+import { commitOf, printReport } from "./controller/report.mjs";
 import { load1, note } from "./controller/stats.mjs";
 
 const quick = process.argv.includes("--quick");
@@ -20,6 +20,7 @@ const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? (quick ? 5 :
 const RESTARTS = Number(process.env.BENCH_RESTARTS ?? (quick ? 3 : 5));
 const { startDemoTargets } = await import(new URL("../dist/demo/demo-targets.js", import.meta.url).href);
 
+const commit = commitOf();
 const loads = [];
 const phase = (name) => {
   loads.push(`${name} ${load1()}`);
@@ -65,6 +66,6 @@ const pluginErrors = [...metrics.matchAll(/^agent_plugin_errors_total\{[^}]*\} (
 await stopController(ch.running);
 await targets.close();
 
-printReport({ total: TOTAL, concurrency: CONCURRENCY, loads, bare, sat: sat.result, restart, lat, parts, ch: ch.result, received, pluginErrors });
+printReport({ commit, total: TOTAL, concurrency: CONCURRENCY, loads, bare, sat: sat.result, restart, lat, parts, ch: ch.result, received, pluginErrors });
 if (process.env.BENCH_KEEP === "1") console.log(`\ninstallations kept: ${plain.dir} ${withChannels.dir}`);
 else for (const i of [plain, withChannels]) rmSync(i.dir, { recursive: true, force: true });

@@ -1,4 +1,5 @@
 // The table and the notes `npm run bench:controller` prints.
+import { execFileSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { median } from "./stats.mjs";
 
@@ -6,8 +7,18 @@ const mb = (mib) => (mib * 1048576) / 1e6;
 const verdict = (ok) => (ok ? "PASS" : "MISS");
 const f1 = (v) => v.toFixed(1);
 
+/** The commit measured (and whether controller/ had changes not committed), for the record. */
+export function commitOf() {
+  try {
+    const git = (...args) => execFileSync("git", args, { cwd: new URL("../..", import.meta.url).pathname, encoding: "utf8" }).trim();
+    return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--", ".") === "" ? "" : " + changes"}`;
+  } catch {
+    return "unknown";
+  }
+}
+
 /** Prints the results as a Markdown table with PASS/MISS per target, then the figures that explain them. */
-export function printReport({ total, concurrency, loads, bare, sat, restart, lat, parts, ch, received, pluginErrors }) {
+export function printReport({ commit, total, concurrency, loads, bare, sat, restart, lat, parts, ch, received, pluginErrors }) {
   const ratio = sat.perSecond / bare.perSecond;
   const cost = 1 - ch.perSecond / sat.perSecond;
   const restartMedian = median(restart.readyMs);
@@ -20,13 +31,13 @@ export function printReport({ total, concurrency, loads, bare, sat, restart, lat
     [`restart with ${total} TaskRuns stored: spawn → /readyz 200`, `median **${restartMedian.toFixed(0)} ms** (${restart.readyMs.map((v) => v.toFixed(0)).join(", ")})`, "< 1000 ms", verdict(restartMedian < 1000)],
     ["controller with 2 channels (chat_a in-process, webhook_post plugin)", `${f1(ch.perSecond)} runs/s: notifier cost **${(cost * 100).toFixed(1)} %**`, "≤ 10 %", verdict(cost <= 0.1)],
   ];
-  console.log(`\nNode ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}); ${total} tickets; max_concurrent_jobs ${concurrency}; load average by phase: ${loads.join(", ")}; at end ${loadavg()[0].toFixed(2)}\n`);
+  console.log(`\nCommit ${commit} (at start; ${commitOf()} at end). Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}); ${total} tickets; max_concurrent_jobs ${concurrency}; load average by phase: ${loads.join(", ")}; at end ${loadavg()[0].toFixed(2)}\n`);
   console.log("| measure | figure | target | verdict |\n|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
   const cpu = (r) => `${r.cpuMsPerRun.toFixed(2)} ms + engine ${r.engineCpuMsPerRun.toFixed(2)} ms`;
   const p = parts;
   console.log(`
-CPU per run (user + system; the engine's from the parent's waited-for children): bare loop ${cpu(bare)}; controller ${cpu(sat)}; with channels ${cpu(ch)}.
+CPU per run (user + system; the engine's from the parent's waited-for children): bare loop ${cpu(bare)}; controller ${cpu(sat)}; with channels ${cpu(ch)}. Peak RSS with channels ${mb(ch.memory.peak).toFixed(0)} MB.
 Run states: no channels ${JSON.stringify(sat.states)}; channels ${JSON.stringify(ch.states)}; answers other than 200: ${sat.bad + ch.bad + lat.bad}.
 Notifications received: chat_a ${received.chat_a}, webhook_post ${received.webhook_post} (2 per run each expected); agent_plugin_errors_total ${pluginErrors}.
 A start in parts (a fresh node, ${p.runsStored} runs stored; ms): node -e 0 ${p.nodeMs.toFixed(0)}; node to script ${p.nodeToScript.toFixed(0)}; import SDK ${p.importSdk.toFixed(0)}; import controller ${p.importController.toFixed(0)}; import CLI loader ${p.importCli.toFixed(0)}; load config ${f1(p.loadConfig)}; open store ${f1(p.storeOpen)}; migrations ${f1(p.storeMigrate)}; prepare statements ${f1(p.storePrepare)}; createSqliteStore ${f1(p.createSqliteStore)}; release claims ${f1(p.releaseAllClaims)}; recovery query ${f1(p.recoveryQuery)} (${p.leftRunning} left Running); count runs ${f1(p.countRuns)}; createController ${p.createController.toFixed(0)}; start() ${p.start.toFixed(0)}; total ${p.total.toFixed(0)}.`);
