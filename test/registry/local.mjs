@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { writeNpmrc, npmrcLines } from "./npmrc.mjs";
-import { publishPackages, REPO } from "./publish-packages.mjs";
+import { forgetNpxInstalls, publishPackages, REPO, userEnvironment } from "./publish-packages.mjs";
 import { startTestRegistry } from "./registry-server.mjs";
 
 const args = process.argv.slice(2);
@@ -39,10 +39,13 @@ const npmrc = join(tmpdir(), `errand-registry-${registry.port}`, "npmrc");
 await writeNpmrc(npmrc, registry);
 try {
   const published = await publishPackages({ userconfig: npmrc });
+  // npx would otherwise keep running a create-channel of the same version it installed before.
+  const forgotten = await forgetNpxInstalls({ ...userEnvironment(), NPM_CONFIG_USERCONFIG: npmrc });
   const say = (line = "") => process.stdout.write(`${line}\n`);
   say(`\nErrand's packages, published to ${registry.url}:`);
   for (const { name, version } of published) say(`  ${name}@${version}`);
   say("every other package comes from https://registry.npmjs.org through it.");
+  if (forgotten > 0) say("(npx's cached install of create-channel was removed, so that npx create-channel runs this checkout's.)");
   say("\nIn the shell you scaffold, install and publish from:");
   say(`  export NPM_CONFIG_USERCONFIG=${npmrc}`);
   say("(that file replaces ~/.npmrc in that shell) or put these lines in an .npmrc of your own:");

@@ -28,7 +28,6 @@ export const PACKAGE_DIRS = ["proto", "sdk", "channels/chat_a", "channels/chat_b
  * `userconfig`. The packages must be built (npm run build): lifecycle scripts
  * are skipped, as parallel `tsc -b` runs would write the same files; the one
  * step of a prepack that is not the build, the CLI's templates, runs first.
- * npx's cached installs of create-channel are dropped first ({@link forgetNpxInstalls}).
  * Resolves to the names and versions published; rejects with npm's output.
  * `dirs` limits the publish to some of {@link PACKAGE_DIRS}.
  * @param {{ userconfig: string, dirs?: string[] }} options
@@ -36,7 +35,6 @@ export const PACKAGE_DIRS = ["proto", "sdk", "channels/chat_a", "channels/chat_b
 export async function publishPackages({ userconfig, dirs = PACKAGE_DIRS }) {
   await run(process.execPath, [join(REPO, "cli/scripts/copy-templates.js")]);
   const env = { ...userEnvironment(), NPM_CONFIG_USERCONFIG: userconfig };
-  await forgetNpxInstalls(env);
   return Promise.all(
     dirs.map(async (dir) => {
       const cwd = join(REPO, dir);

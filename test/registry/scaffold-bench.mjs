@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { writeNpmrc } from "./npmrc.mjs";
-import { publishPackages, userEnvironment } from "./publish-packages.mjs";
+import { forgetNpxInstalls, publishPackages, userEnvironment } from "./publish-packages.mjs";
 import { startTestRegistry } from "./registry-server.mjs";
 
 const run = promisify(execFile);
@@ -32,6 +32,8 @@ async function timed(command, cwd) {
 
 try {
   await publishPackages({ userconfig: npmrc, dirs: ["sdk", "cli", "cli/create-channel"] });
+  // The first run installs create-channel for npx afresh, as a new user's would.
+  await forgetNpxInstalls(env);
   const rows = [];
   for (let i = 1; i <= runs; i++) {
     const create = await timed(`npx create-channel b${i} --yes`, root);

@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { mkdir, symlink } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { execa, type Options } from "execa";
 import { writeNpmrc } from "./npmrc.mjs";
@@ -24,14 +26,10 @@ export interface UserSession {
   close: () => Promise<void>;
 }
 
-/**
- * The `nodedir` of this machine's own npm config, when it has one: where
- * native modules (better-sqlite3) find Node's headers without downloading
- * them. A person's ~/.npmrc keeps it; the session's npm config carries it over.
- */
-function ambientNodedir(): string | undefined {
+/** A setting of this machine's own npm config (~/.npmrc and npm's defaults), or undefined. */
+function ambientNpmConfig(key: string): string | undefined {
   try {
-    const value = execFileSync("npm", ["config", "get", "nodedir"], { encoding: "utf8", env: userEnvironment() }).trim();
+    const value = execFileSync("npm", ["config", "get", key], { encoding: "utf8", env: userEnvironment() }).trim();
     return value && value !== "undefined" && value !== "null" ? value : undefined;
   } catch {
     return undefined;
@@ -39,15 +37,33 @@ function ambientNodedir(): string | undefined {
 }
 
 /**
+ * An npm cache of the session's own whose content store is this machine's:
+ * tarballs and packuments stay warm, and npx's installs (`_npx`, inside the
+ * cache folder) are the session's alone, so that `npx create-channel` installs
+ * the create-channel just published, never one another session (or an
+ * earlier publish of the same version) left there.
+ */
+async function sessionCache(root: string): Promise<string> {
+  const shared = join(ambientNpmConfig("cache") ?? join(homedir(), ".npm"), "_cacache");
+  await mkdir(shared, { recursive: true });
+  const cache = join(root, "npm-cache");
+  await mkdir(cache, { recursive: true });
+  await symlink(shared, join(cache, "_cacache"));
+  return cache;
+}
+
+/**
  * Starts a test registry, publishes Errand's packages to it (all of them, or
  * the folders in `dirs`) and writes the npm config a person would use: the
- * registry, its token, nothing of ~/.npmrc but `nodedir`.
+ * registry, its token, a cache of its own over this machine's content store
+ * ({@link sessionCache}), nothing of ~/.npmrc but `nodedir`.
  */
 export async function startUserSession(root: string, dirs?: string[]): Promise<UserSession> {
   const registry = await startTestRegistry();
   const npmrc = join(root, "npmrc");
-  const nodedir = ambientNodedir();
-  await writeNpmrc(npmrc, registry, ["update-notifier=false", ...(nodedir ? [`nodedir=${nodedir}`] : [])]);
+  // nodedir, when this machine's config has one: where native modules (better-sqlite3) find Node's headers offline.
+  const nodedir = ambientNpmConfig("nodedir");
+  await writeNpmrc(npmrc, registry, ["update-notifier=false", `cache=${await sessionCache(root)}`, ...(nodedir ? [`nodedir=${nodedir}`] : [])]);
   const env = { ...(userEnvironment() as Record<string, string>), NPM_CONFIG_USERCONFIG: npmrc, FORCE_COLOR: "0" };
   try {
     await publishPackages({ userconfig: npmrc, dirs });
