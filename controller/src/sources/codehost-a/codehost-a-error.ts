@@ -1,4 +1,5 @@
-import { ControllerError, ControllerErrorCode } from "../../errors.js";
+import { ControllerError } from "../../errors.js";
+import { TicketSourceError, type TicketSourceFailure, failureForStatus } from "../ticket-source-error.js";
 
 /** What an Octokit request error carries that we read (duck-typed: @octokit/request-error is not our dependency). */
 interface RequestErrorShape {
@@ -8,13 +9,11 @@ interface RequestErrorShape {
 }
 
 /** Code host A's API failed or refused a request; `status` is the HTTP status (500 for no answer). */
-export class CodehostAError extends ControllerError {
+export class CodehostAError extends TicketSourceError {
   override readonly name: string = "CodehostAError";
-  readonly status: number | undefined;
 
-  constructor(message: string, options: { hint: string; status?: number; cause?: unknown }) {
-    super(ControllerErrorCode.TicketSource, message, { hint: options.hint, cause: options.cause });
-    this.status = options.status;
+  constructor(message: string, options: { hint: string; status?: number; cause?: unknown; failure?: TicketSourceFailure }) {
+    super(options.failure ?? failureForStatus(options.status), message, options);
   }
 }
 
@@ -48,6 +47,7 @@ export function toCodehostAError(error: unknown, doing: string, repo: string, si
   if (status === 429 || (status === 403 && (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] !== undefined || /rate limit/i.test(detail)))) {
     return new CodehostAError(`code host A rate-limited the request to ${doing} (${status} ${detail})`, {
       ...base,
+      failure: "rate_limited",
       hint: "nothing to do: the controller waits for the limit to reset and catches up; if it recurs, raise ticketing.poll_interval or give the controller a token of its own",
     });
   }
@@ -66,6 +66,7 @@ export function toCodehostAError(error: unknown, doing: string, repo: string, si
   if (status >= 500) {
     return new CodehostAError(`code host A did not answer the request to ${doing} (${status === 500 && error.response === undefined ? "no response" : status}: ${detail})`, {
       ...base,
+      failure: "unavailable",
       hint: "nothing to do if it passes: the controller retries with back-off; if it lasts, check ticketing.config.api_base_url and the code host's status page",
     });
   }

@@ -1,5 +1,6 @@
 import type { Logger } from "@errand/channel-sdk";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
+import { TicketSourceError } from "../ticket-source-error.js";
 import { Counter, type Registry } from "prom-client";
 import type { RunEvent, RunObserver } from "../../runs/run-event.js";
 import type { SourceHealth, TicketSink, TicketSource } from "../ticket-source.js";
@@ -101,7 +102,7 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
       } catch (error) {
         // A configuration the workspace refuses is the operator's to fix: a start-up error. An API that is down is
         // not: the source starts failing and prepares again with the polls' back-off.
-        if (error instanceof ControllerError && error.code === ControllerErrorCode.InvalidConfig) throw error;
+        if (isOperatorsToFix(error)) throw error;
         failures++;
         lastError = error instanceof Error ? error.message : String(error);
         logger.error("ticket source unreachable at start; trying again later", { error, next_in_ms: nextDelay() });
@@ -127,4 +128,10 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
       close: async () => {},
     },
   };
+}
+
+/** A configuration the workspace refuses, or a token the API refused: nothing that passes by waiting. */
+function isOperatorsToFix(error: unknown): boolean {
+  if (error instanceof TicketSourceError) return error.failure === "auth";
+  return error instanceof ControllerError && error.code === ControllerErrorCode.InvalidConfig;
 }

@@ -1,36 +1,22 @@
 import { AuthenticationLinearError, ForbiddenLinearError, LinearError, LinearErrorType, RatelimitedLinearError } from "@linear/sdk";
-import { ControllerError, ControllerErrorCode } from "../../errors.js";
+import { TicketSourceError, type TicketSourceFailure } from "../ticket-source-error.js";
 
-/** What went wrong talking to tracker A, for logs, metrics and tests (stable values). */
-export type TrackerAFailure =
-  /** The token was refused or may not see the team: the configuration must change. */
-  | "auth"
-  /** The API's rate limit is spent until `resetAt`. */
-  | "rate_limited"
-  /** The API failed, timed out or could not be reached: retried by the next poll. */
-  | "unavailable"
-  /** The API refused the request (an id that does not exist, an input it does not take). */
-  | "rejected";
+/** What went wrong talking to tracker A: the failure kinds every ticket source shares. */
+export type TrackerAFailure = TicketSourceFailure;
 
 /**
  * A failed call to tracker A. `transient` failures (rate limit, outage)
  * pass on their own and the polling source retries them with back-off; the
  * others need a change of configuration or data.
  */
-export class TrackerAError extends ControllerError {
+export class TrackerAError extends TicketSourceError {
   override readonly name: string = "TrackerAError";
-  readonly failure: TrackerAFailure;
   /** When the rate limit lets requests through again (ms since the epoch); rate_limited only. */
   readonly resetAt: number | undefined;
 
-  constructor(failure: TrackerAFailure, message: string, options: { hint: string; cause?: unknown; resetAt?: number }) {
-    super(failure === "auth" ? ControllerErrorCode.InvalidConfig : ControllerErrorCode.Internal, message, options);
-    this.failure = failure;
+  constructor(failure: TrackerAFailure, message: string, options: { hint: string; cause?: unknown; resetAt?: number; status?: number }) {
+    super(failure, message, options);
     this.resetAt = options.resetAt;
-  }
-
-  get transient(): boolean {
-    return this.failure === "rate_limited" || this.failure === "unavailable";
   }
 }
 

@@ -1,4 +1,4 @@
-import { ControllerError, ControllerErrorCode } from "../../errors.js";
+import { TicketSourceError, failureForStatus } from "../ticket-source-error.js";
 
 /** What the controller was doing when tracker B failed, e.g. `GET /api/v3/workflows`. */
 export type TrackerBCall = string;
@@ -9,25 +9,16 @@ export type TrackerBCall = string;
  * message names the call and the answer; the token never appears (the
  * axios error, which carries the request headers, is not kept as cause).
  */
-export class TrackerBApiError extends ControllerError {
+export class TrackerBApiError extends TicketSourceError {
   override readonly name: string = "TrackerBApiError";
-  /** The HTTP status, undefined when no answer came. */
-  readonly status: number | undefined;
   /** The call that failed. */
   readonly call: TrackerBCall;
 
   constructor(call: TrackerBCall, status: number | undefined, message: string, hint: string) {
-    super(codeFor(status), message, { hint });
-    this.status = status;
+    // A refused token is a setup problem, a missing story one the user named, the rest the vendor's trouble.
+    super(failureForStatus(status), message, { hint, status });
     this.call = call;
   }
-}
-
-function codeFor(status: number | undefined): ControllerErrorCode {
-  // A refused token is a setup problem; a missing story is one the user named; the rest is the vendor's trouble.
-  if (status === 401 || status === 403) return ControllerErrorCode.InvalidConfig;
-  if (status === 404) return ControllerErrorCode.NotFound;
-  return ControllerErrorCode.Internal;
 }
 
 interface AxiosLike {

@@ -71,7 +71,7 @@ describe("tracker_a prepare: the configuration checked against the workspace at 
     const error = await prepareError({}, "lin_api_wrong");
     expect(error).toBeInstanceOf(TrackerAError);
     expect((error as TrackerAError).failure).toBe("auth");
-    expect((error as TrackerAError).code).toBe(ControllerErrorCode.InvalidConfig);
+    expect((error as TrackerAError).code).toBe(ControllerErrorCode.TicketSource);
     expect((error as TrackerAError).hint).toMatch(/ticketing\.config\.token_secret/);
     expect(fake.requests.map((r) => r.status)).toEqual([401]);
   });

@@ -99,7 +99,7 @@ describe("tracker B write-back (spec 3)", () => {
     const adapter = await preparedAdapter(fake);
     const gone = await adapter.pickedUp(storyTicket(424242), taskRun(424242), pollContext()).catch((e: unknown) => e);
     expect(gone).toBeInstanceOf(TrackerBApiError);
-    expect(gone).toMatchObject({ status: 404, code: "ERR_NOT_FOUND", message: "tracker B answered 404 to GET /api/v3/stories/424242: Resource not found. / not_found" });
+    expect(gone).toMatchObject({ status: 404, code: "ERR_TICKET_SOURCE", failure: "not_found", message: "tracker B answered 404 to GET /api/v3/stories/424242: Resource not found. / not_found" });
     const odd = { ...storyTicket(1), id: "ABC-1" };
     await expect(adapter.finished(odd, taskRun(1), SUCCESS, pollContext())).rejects.toMatchObject({ code: "ERR_NOT_FOUND" });
     expect(fake.events).toEqual([]);
