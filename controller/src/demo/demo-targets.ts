@@ -45,6 +45,7 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
  */
 export async function startDemoTargets(token: string, onMessage: (m: DemoMessage) => void): Promise<DemoTargets> {
   let seq = 0;
+  const seen = new Set<string>();
   const server = createServer((req, res) => {
     void readJson(req).then((body) => {
       if (req.method === "POST" && req.url === "/api/chat.postMessage") {
@@ -55,6 +56,10 @@ export async function startDemoTargets(token: string, onMessage: (m: DemoMessage
       }
       if (req.method === "POST" && req.url === "/hook") {
         if (body === undefined) return reply(res, 400, { error: "body is not JSON" });
+        // A retried POST (its first attempt timed out but arrived) is shown once, as a careful receiver would.
+        const key = req.headers["idempotency-key"];
+        if (typeof key === "string" && seen.has(key)) return reply(res, 200, { received: true, duplicate: true });
+        if (typeof key === "string") seen.add(key);
         onMessage({ target: "webhook_post", text: String(body.text ?? "") });
         return reply(res, 200, { received: true });
       }

@@ -1,6 +1,7 @@
 import { createHttpClient, defineChannel, type HttpClient } from "@errand/channel-sdk";
 import { parseConfig, type WebhookPostConfig } from "./config.js";
 import { completePayload, notifyPayload, startPayload, type WebhookPayload } from "./payload.js";
+import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 
 const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
@@ -13,10 +14,12 @@ interface State {
 async function post(state: State, payload: WebhookPayload, signal: AbortSignal) {
   // The SDK client retries 429/5xx within a 4 s budget (the call target is
   // 5 s) and turns every failure into a typed error without printing the URL
-  // when it came from a secret.
+  // when it came from a secret. An attempt that timed out may still have
+  // arrived, so every attempt of one notification carries the same
+  // Idempotency-Key: a receiver that keeps the keys it saw shows it once.
   const response = await state.http.postJson<{ id?: unknown }>(state.config.url, payload, {
     signal,
-    headers: state.config.headers,
+    headers: { ...state.config.headers, "idempotency-key": randomUUID() },
     secretUrl: state.config.urlIsSecret,
   });
   const id = response.json?.id;

@@ -53,6 +53,19 @@ describe("webhook_post in-process", () => {
     expect(JSON.stringify({ message: error.message, cause: String((error as { cause?: unknown }).cause) })).not.toContain("T0KEN-s3cr3t");
     await channel.close();
   });
+
+  it("sends one Idempotency-Key per notification, the same on every retry of it", async () => {
+    const channel = await loadChannel(webhookPost, { config: { url: `${sink.url}/hook` }, logger: silentLogger });
+    sink.behave([{ status: 503, times: 1 }]);
+    await channel.notify("first", fixtures.tickets.basic);
+    await channel.notify("second", fixtures.tickets.basic);
+    const keys = sink.requests.map((r) => r.headers["idempotency-key"]);
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+    await channel.close();
+  });
 });
 
 describe("webhook_post as a plugin process", () => {
