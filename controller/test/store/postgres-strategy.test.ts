@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { startLocalPostgres } from "./helpers/postgres-local.js";
+import { startLocalPostgres } from "./helpers/postgres-local.mjs";
 import { wrap } from "./helpers/postgres-server.js";
 import { choosePostgresStrategy, describeStrategy, findPostgresBin, runtimeHint } from "./helpers/postgres-strategy.js";
 import { serverAtUrl } from "./helpers/running-server.js";

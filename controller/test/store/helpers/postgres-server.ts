@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { startContainerPostgres } from "./postgres-container.js";
-import { HBA_LINES, startLocalPostgres } from "./postgres-local.js";
+import { HBA_LINES, startLocalPostgres } from "./postgres-local.mjs";
 import { choosePostgresStrategy, describeStrategy, findPostgresBin, type PostgresStrategy, runtimeHint } from "./postgres-strategy.js";
 import { type RunningServer, serverAtUrl } from "./running-server.js";
 

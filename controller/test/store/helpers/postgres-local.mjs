@@ -1,21 +1,21 @@
+// JavaScript, so that the controller bench (bench/controller/postgres-store.mjs) starts its server the same way.
 import { execFile, spawnSync } from "node:child_process";
 import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { RunningServer } from "./running-server.js";
 
 const run = promisify(execFile);
 
 /** The test layout of client authentication: passwords for roles in password_required, trust for the rest. */
 export const HBA_LINES = ["local all all trust", "host all +password_required all scram-sha-256", "host all all all trust"];
 
-function freePort(): Promise<number> {
+function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer().once("error", reject);
     probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
+      const { port } = probe.address();
       probe.close(() => resolve(port));
     });
   });
@@ -27,15 +27,15 @@ function freePort(): Promise<number> {
  * refuses root), with fsync off, on 127.0.0.1; its superuser is `test`. A
  * test process that exits without stopping it takes the server down with it.
  */
-export async function startLocalPostgres(bin: string): Promise<RunningServer> {
+export async function startLocalPostgres(bin) {
   const dir = mkdtempSync(join(tmpdir(), "errand-pg-"));
   const data = join(dir, "data");
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     const [uid, gid] = ["-u", "-g"].map((flag) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout));
-    chownSync(dir, uid as number, gid as number);
+    chownSync(dir, uid, gid);
   }
-  const pgRun = (tool: string, args: string[]) => (asRoot ? run("runuser", ["-u", "postgres", "--", join(bin, tool), ...args]) : run(join(bin, tool), args));
+  const pgRun = (tool, args) => (asRoot ? run("runuser", ["-u", "postgres", "--", join(bin, tool), ...args]) : run(join(bin, tool), args));
   await pgRun("initdb", ["-D", data, "-U", "test", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"]);
   writeFileSync(join(data, "pg_hba.conf"), `${HBA_LINES.join("\n")}\n`);
   let port = 0;
@@ -70,7 +70,7 @@ export async function startLocalPostgres(bin: string): Promise<RunningServer> {
   };
 }
 
-function alive(pid: number): boolean {
+function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;
