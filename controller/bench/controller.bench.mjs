@@ -4,12 +4,15 @@
 // engine (the limit; half before, half after, so a change of background load
 // hits both), then latency at half the saturated rate, memory, restart time
 // with the runs stored, and the cost of two notification channels.
-// `--quick`: 1,000 tickets. BENCH_KEEP=1 keeps the installations. See docs/benchmarks.md.
+// Then the same throughput and latency on the PostgreSQL store.
+// `--quick`: 1,000 tickets. `--store sqlite|postgres|both` (default both).
+// BENCH_KEEP=1 keeps the installations. See docs/benchmarks.md.
 import { rmSync } from "node:fs";
 import { bareLoop } from "./controller/bare-loop.mjs";
 import { stopController } from "./controller/controller-process.mjs";
 import { CHAT_TOKEN, createInstallation, ENGINE } from "./controller/installation.mjs";
 import { latency, restarts, saturate, startParts } from "./controller/phases.mjs";
+import { postgresPhases, printStoreComparison, storeOption } from "./controller/postgres-store.mjs";
 import { commitOf, printReport } from "./controller/report.mjs";
 import { load1, note } from "./controller/stats.mjs";
 
@@ -26,6 +29,14 @@ const phase = (name) => {
   loads.push(`${name} ${load1()}`);
   note(`— ${name} (load average ${load1()})`);
 };
+const stores = storeOption();
+const onPostgres = () => postgresPhases({ total: TOTAL, concurrency: CONCURRENCY, latencySeconds: LATENCY_SECONDS, phase });
+
+if (!stores.sqlite) {
+  printStoreComparison({ postgres: await onPostgres() });
+  console.log(`\nCommit ${commit}; ${TOTAL} tickets; max_concurrent_jobs ${CONCURRENCY}; load average by phase: ${loads.join(", ")}`);
+  process.exit(0);
+}
 
 phase("bare loop, first half");
 const halves = [await bareLoop(ENGINE, Math.ceil(TOTAL / 2), CONCURRENCY)];
@@ -66,6 +77,9 @@ const pluginErrors = [...metrics.matchAll(/^agent_plugin_errors_total\{[^}]*\} (
 await stopController(ch.running);
 await targets.close();
 
+const postgres = stores.postgres ? await onPostgres() : undefined;
+
 printReport({ commit, total: TOTAL, concurrency: CONCURRENCY, loads, bare, sat: sat.result, restart, lat, parts, ch: ch.result, received, pluginErrors });
+printStoreComparison({ sqlite: { sat: sat.result, lat }, postgres });
 if (process.env.BENCH_KEEP === "1") console.log(`\ninstallations kept: ${plain.dir} ${withChannels.dir}`);
 else for (const i of [plain, withChannels]) rmSync(i.dir, { recursive: true, force: true });

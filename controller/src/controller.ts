@@ -89,6 +89,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
           secrets,
           callTimeoutMs: n.callTimeoutMs,
           unhealthyAfter: n.unhealthyAfter,
+          probeIntervalMs: n.probeIntervalMs,
           progressPerMinute: n.progressPerMinute,
           logger: logger.child({ component: "notifications" }),
           registry,

@@ -36,7 +36,7 @@ describe("controller configuration: defaults", () => {
     expect(config.webhook.secrets).toEqual({});
     expect(config.ticketing).toBeUndefined();
     expect(config.engines).toEqual({ default: "", byName: {} });
-    expect(config.notifications).toEqual({ channels: [], callTimeoutMs: 5000, unhealthyAfter: 3, progressPerMinute: 6 });
+    expect(config.notifications).toEqual({ channels: [], callTimeoutMs: 5000, unhealthyAfter: 3, probeIntervalMs: 30000, progressPerMinute: 6 });
     expect(config.execution).toEqual({
       backend: "local",
       local: { workspaceDir: join(cwd, ".errand/workspaces"), logDir: join(cwd, ".errand/logs"), logMaxBytes: 10485760, killGraceMs: 10000, keepWorkspaces: "on_failure" },

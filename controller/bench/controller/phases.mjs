@@ -13,6 +13,9 @@ const run = promisify(execFile);
 /** POSTs in flight during a burst: the intake answers far faster than runs end, so this only has to keep it busy. */
 const POSTERS = 16;
 
+/** The installation's store, read from the bench: SQLite unless the installation brings its own reader (PostgreSQL). */
+const openReader = (installation) => installation.openReader?.() ?? openStoreReader(installation.storePath);
+
 /**
  * Starts a controller on a fresh installation, POSTs `total` tickets as fast
  * as it answers and waits until every run has finished. Throughput is runs
@@ -21,12 +24,12 @@ const POSTERS = 16;
  */
 export async function saturate(installation, total, label) {
   const running = await startController(installation);
-  const reader = openStoreReader(installation.storePath);
+  const reader = await openReader(installation);
   const client = createTicketClient(installation.webhookPort, POSTERS);
   const cpuBefore = cpuSeconds(running.pid);
   const first = Date.now();
   const [bad] = await Promise.all([burst(client, "sat", total, POSTERS), waitFinished(reader, total, label)]);
-  const { lastFinish } = reader.window();
+  const { lastFinish } = await reader.window();
   const cpuAfter = cpuSeconds(running.pid);
   const seconds = (lastFinish - first) / 1000;
   const result = {
@@ -34,13 +37,13 @@ export async function saturate(installation, total, label) {
     bad,
     seconds,
     perSecond: total / seconds,
-    states: reader.states(),
+    states: await reader.states(),
     memory: memoryMiB(running.pid),
     cpuMsPerRun: ((cpuAfter.self - cpuBefore.self) * 1000) / total,
     engineCpuMsPerRun: ((cpuAfter.children - cpuBefore.children) * 1000) / total,
   };
   client.close();
-  reader.close();
+  await reader.close();
   note(`${label}: ${total} runs in ${seconds.toFixed(1)} s = ${result.perSecond.toFixed(1)}/s; peak RSS ${result.memory.peak.toFixed(0)} MiB; states ${JSON.stringify(result.states)}`);
   return { running, result };
 }
@@ -65,11 +68,11 @@ export async function restarts(installation, times) {
 export async function latency(installation, running, rate, seconds, storedBefore) {
   const total = Math.max(1, Math.round(rate * seconds));
   const client = createTicketClient(installation.webhookPort, 64);
-  const reader = openStoreReader(installation.storePath);
+  const reader = await openReader(installation);
   note(`latency: ${total} tickets at ${rate.toFixed(1)}/s (open loop)`);
   const { answers } = await openLoop(client, "lat", rate, total);
   await waitFinished(reader, storedBefore + total, "latency");
-  const runningAt = reader.runningAt("lat");
+  const runningAt = await reader.runningAt("lat");
   const delays = answers.filter((a) => a.status === 200).map((a) => runningAt.get(a.id) - a.at).filter(Number.isFinite).sort((a, b) => a - b);
   const result = {
     total,
@@ -80,10 +83,10 @@ export async function latency(installation, running, rate, seconds, storedBefore
     p99: pct(delays, 99),
     max: delays.at(-1),
     memory: memoryMiB(running.pid),
-    stored: reader.finished(),
+    stored: await reader.finished(),
   };
   client.close();
-  reader.close();
+  await reader.close();
   note(`latency: 200 → Running p50 ${result.p50} ms, p99 ${result.p99} ms, max ${result.max} ms over ${result.measured} runs`);
   return result;
 }

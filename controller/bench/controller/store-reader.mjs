@@ -29,7 +29,8 @@ export async function waitFinished(reader, total, label, timeoutMs = 60_000) {
   let last = -1;
   let lastChange = performance.now();
   for (;;) {
-    const n = reader.finished();
+    // A PostgreSQL reader answers with promises.
+    const n = await reader.finished();
     if (n !== last) {
       last = n;
       lastChange = performance.now();

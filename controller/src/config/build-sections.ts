@@ -24,7 +24,7 @@ export function buildNotifications(section: ControllerDocument["notifications"])
       index,
     };
   });
-  return { channels, callTimeoutMs: section.call_timeout_ms, unhealthyAfter: section.unhealthy_after, progressPerMinute: section.progress_per_minute };
+  return { channels, callTimeoutMs: section.call_timeout_ms, unhealthyAfter: section.unhealthy_after, probeIntervalMs: section.probe_interval_ms, progressPerMinute: section.progress_per_minute };
 }
 
 /** `ticketing`, or undefined when tickets come from the webhook only. */

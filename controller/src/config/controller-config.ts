@@ -49,6 +49,8 @@ export interface NotificationsConfig {
   callTimeoutMs: number;
   /** Consecutive failures after which a channel is marked unhealthy. */
   unhealthyAfter: number;
+  /** Mean time between health checks of an unhealthy plugin channel, ms. */
+  probeIntervalMs: number;
   /** Progress messages per run per minute at most. */
   progressPerMinute: number;
 }

@@ -25,6 +25,12 @@ export interface RunOutcome {
   result: TaskResult;
   /** Set when the controller stopped it (then `result.success` is false). */
   stoppedFor: StopReason | undefined;
+  /**
+   * Set when the run was detached (see {@link RunHandle.detach}): it goes on
+   * without this controller, `result` means nothing, and the run stays
+   * Running in the store for the next controller to re-attach.
+   */
+  detached?: true;
 }
 
 /** A started run. */
@@ -41,6 +47,12 @@ export interface RunHandle {
    * settles with `stoppedFor: reason`. Safe to call twice.
    */
   stop(reason: StopReason): Promise<void>;
+  /**
+   * Backends whose runs outlive the controller (Kubernetes Jobs) only: stop
+   * following the run and leave it running; `done` then settles at once
+   * with `detached: true`. A no-op once the run ended or a stop began.
+   */
+  detach?(): void;
 }
 
 /** What to do with a run left Running by a controller that died. */
@@ -56,6 +68,8 @@ export type RecoveryPlan =
  */
 export interface ExecutionBackend {
   readonly name: string;
+  /** True when runs still going at shutdown are detached, not stopped (their handles have `detach`). */
+  readonly detachesOnShutdown?: boolean;
   /**
    * Starts the run and resolves once it exists (the process spawned, the
    * Job created): the moment the run becomes Running. Rejects with an

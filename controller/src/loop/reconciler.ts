@@ -40,8 +40,10 @@ export interface Reconciler {
   /** Runs executing now. */
   readonly active: number;
   /**
-   * Takes no new work, lets running runs finish for `graceMs`, then stops
-   * the rest (recorded Failed: "the controller shut down ...").
+   * Takes no new work, lets running runs finish for `graceMs`, then leaves
+   * the rest: detached and still Running when the backend's runs outlive
+   * the controller (Kubernetes Jobs, re-attached by the next one), else
+   * stopped (recorded Failed: "the controller shut down ...").
    */
   stop(graceMs: number): Promise<void>;
 }
@@ -237,10 +239,12 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       const first = await Promise.race([all().then(() => "done" as const), graceOver]);
       clearTimeout(timer);
       if (first === "grace") {
-        logger.warn("grace period over; stopping the runs still running", { runs: running.size, grace_ms: graceMs });
+        // Runs that outlive the controller (Kubernetes Jobs) are left running, and Running, for the next controller.
+        const action = backend.detachesOnShutdown ? "leaving the runs still running to the next controller" : "stopping the runs still running";
+        logger.warn(`grace period over; ${action}`, { runs: running.size, grace_ms: graceMs });
         for (const active of running.values()) {
           active.stop.shutdownReason = `the controller shut down before the run finished (grace period of ${Math.round(graceMs / 1000)} s ended)`;
-          active.halt("shutdown");
+          active.leave();
         }
         await all();
       }

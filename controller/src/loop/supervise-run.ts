@@ -23,8 +23,17 @@ export interface ActiveRun {
   halt(reason: StopReason): void;
   /** The first reason it was halted for. */
   readonly haltedFor: StopReason | undefined;
+  /**
+   * The controller is shutting down: a run whose backend can detach it (a
+   * Kubernetes Job) is left running, and Running in the store, for the next
+   * controller; any other is halted for "shutdown". Before the handle
+   * exists, this happens once it is attached.
+   */
+  leave(): void;
   /** Settles once the final state is stored (`finished` may still be on its way to the observers). */
   finished: Promise<void>;
+  /** True once {@link ActiveRun.leave} was called and the run was not halted. */
+  readonly leaving: boolean;
   /** Engine events before the handle exists (kept for the first ones of a fast engine). */
   onEvent(event: EngineEvent): void;
 }
@@ -42,6 +51,7 @@ export interface SuperviseDeps {
 export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain, deps: SuperviseDeps): ActiveRun {
   let lastCostWrite = 0;
   let halted: StopReason | undefined;
+  let leaving = false;
   const active: ActiveRun = {
     run,
     ticket,
@@ -56,6 +66,15 @@ export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain
       if (halted !== undefined) return;
       halted = reason;
       void active.handle?.stop(reason);
+    },
+    leave() {
+      if (halted !== undefined || leaving) return;
+      if (active.handle !== undefined && active.handle.detach === undefined) return active.halt("shutdown");
+      leaving = true;
+      active.handle?.detach?.();
+    },
+    get leaving() {
+      return leaving;
     },
     onEvent(event) {
       if (event.kind === "progress") {
@@ -85,10 +104,18 @@ export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain
 export async function superviseRun(active: ActiveRun, handle: RunHandle, startedAt: number, deps: SuperviseDeps): Promise<void> {
   active.handle = handle;
   if (active.haltedFor !== undefined) void handle.stop(active.haltedFor);
+  else if (active.leaving) {
+    if (handle.detach) handle.detach();
+    else active.halt("shutdown");
+  }
   const remaining = Math.max(0, deps.guardrails.maxDurationMs - (deps.now() - startedAt));
   const timer = setTimeout(() => active.halt("timeout"), remaining);
   const outcome = await handle.done;
   clearTimeout(timer);
+  if (outcome.detached) {
+    deps.logger.info("run left running for the next controller", { run_id: active.run.id });
+    return;
+  }
   const end = finalState(outcome, deps.guardrails, active.stop);
   let stored: TaskRun | undefined;
   try {

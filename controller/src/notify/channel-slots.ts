@@ -3,6 +3,7 @@ import type { Logger } from "@errand/channel-sdk";
 import type { ChannelEntryConfig } from "../config/controller-config.js";
 import type { Backoff } from "./backoff.js";
 import { type ChannelHealth, createChannelHealth } from "./channel-health.js";
+import { type ChannelProber, createChannelProber } from "./channel-prober.js";
 import type { ChannelSetupProblem } from "./channel-setup-error.js";
 import type { ChannelSource } from "./channel-source.js";
 import { describeEntry } from "./describe-entry.js";
@@ -18,6 +19,8 @@ export interface ChannelSlot {
   source: ChannelSource;
   supervised: SupervisedChannel;
   health: ChannelHealth;
+  /** Plugins only: probes the channel's health check while it is unhealthy. */
+  prober: ChannelProber | undefined;
   /** Carries the channel's label on every line. */
   logger: Logger;
 }
@@ -31,6 +34,10 @@ export interface SlotOptions {
   backoff: Backoff;
   unhealthyAfter: number;
   startTimeoutMs: number;
+  /** Mean time between probes of an unhealthy plugin channel, and the bound of each, ms. */
+  probe: { intervalMs: number; timeoutMs: number };
+  /** The notifier's shutdown: stops the probes. */
+  signal: AbortSignal;
   pluginsDir: string | undefined;
   controllerDir: string | undefined;
 }
@@ -87,6 +94,11 @@ function createSlot(entry: ChannelEntryConfig, source: ChannelSource, secrets: R
     logger,
     onRestart: () => options.metrics.restarted(entry.label),
   });
-  const health = createChannelHealth({ label: entry.label, unhealthyAfter: options.unhealthyAfter, logger, metrics: options.metrics });
-  return { entry, source, supervised, health, logger };
+  let prober: ChannelProber | undefined;
+  const health = createChannelHealth({ label: entry.label, unhealthyAfter: options.unhealthyAfter, logger, metrics: options.metrics, onUnhealthy: () => prober?.start() });
+  // A built-in runs in-process: it has no health service, and its process is the controller's, so only a delivery tells.
+  if (source.kind !== "builtin") {
+    prober = createChannelProber({ label: entry.label, supervised, health, logger, metrics: options.metrics, signal: options.signal, ...options.probe });
+  }
+  return { entry, source, supervised, health, prober, logger };
 }

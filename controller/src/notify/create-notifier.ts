@@ -24,6 +24,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const settings = checkNotifierOptions(options);
   const logger = createMaskingLogger(options.logger.child({ component: "notifier" }), Object.values(options.secrets));
   const metrics = createNotifierMetrics(options.registry);
+  const shutdown = new AbortController();
   const { slots, problems } = createChannelSlots({
     channels: options.channels,
     secrets: options.secrets,
@@ -32,10 +33,11 @@ export function createNotifier(options: NotifierOptions): Notifier {
     backoff: createBackoff(settings.backoff),
     unhealthyAfter: settings.unhealthyAfter,
     startTimeoutMs: settings.startTimeoutMs,
+    probe: { intervalMs: settings.probeIntervalMs, timeoutMs: settings.callTimeoutMs },
+    signal: shutdown.signal,
     pluginsDir: options.pluginsDir,
     controllerDir: options.controllerDir,
   });
-  const shutdown = new AbortController();
   const context = { timeoutMs: settings.callTimeoutMs, metrics };
   /** Deliveries not awaited by a caller (held progress messages), so close() can wait for them. */
   const detached = new Set<Promise<void>>();
@@ -119,8 +121,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
     health() {
       const channels: NotifierHealth["channels"] = {};
       for (const slot of slots) {
-        const { healthy, consecutiveFailures, lastFailure } = slot.health;
-        channels[slot.entry.label] = { healthy, state: slot.supervised.state, consecutiveFailures, lastFailure };
+        const { healthy, consecutiveFailures, lastFailure, onProbation } = slot.health;
+        channels[slot.entry.label] = { healthy, state: slot.supervised.state, consecutiveFailures, lastFailure, probing: slot.prober?.probing ?? false, onProbation };
       }
       return { status: slots.every((s) => s.health.healthy) ? "ok" : "degraded", channels };
     },
@@ -158,6 +160,8 @@ function statusOf(slot: ChannelSlot): ChannelStatus {
     interfaceVersion: supervised.identity?.interfaceVersion,
     pid: supervised.state === "up" ? supervised.pid : undefined,
     healthy: health.healthy,
+    probing: slot.prober?.probing ?? false,
+    onProbation: health.onProbation,
     consecutiveFailures: health.consecutiveFailures,
     restarts: supervised.restarts,
     lastFailure: health.lastFailure,

@@ -12,6 +12,8 @@ export interface NotifierMetrics {
   call(plugin: string, operation: Operation, outcome: CallOutcome, seconds: number): void;
   healthy(plugin: string, healthy: boolean): void;
   restarted(plugin: string): void;
+  /** One health check of an unhealthy plugin channel: `ok` (SERVING) or `failed`. */
+  probed(plugin: string, outcome: "ok" | "failed"): void;
 }
 
 /**
@@ -31,6 +33,7 @@ export function createNotifierMetrics(registry: Registry): NotifierMetrics {
   });
   const healthy = new Gauge({ name: "agent_plugin_healthy", help: "1 while a channel is healthy, 0 after too many failures in a row.", labelNames: ["plugin"], registers });
   const restarts = new Counter({ name: "agent_plugin_restarts_total", help: "Plugin processes started again after a crash.", labelNames: ["plugin"], registers });
+  const probes = new Counter({ name: "agent_plugin_probes_total", help: "Health checks of unhealthy plugin channels, by channel label and outcome (ok, failed).", labelNames: ["plugin", "outcome"], registers });
   return {
     call(plugin, operation, outcome, seconds) {
       calls.labels(plugin, operation, outcome).inc();
@@ -39,5 +42,6 @@ export function createNotifierMetrics(registry: Registry): NotifierMetrics {
     },
     healthy: (plugin, value) => healthy.labels(plugin).set(value ? 1 : 0),
     restarted: (plugin) => restarts.labels(plugin).inc(),
+    probed: (plugin, outcome) => probes.labels(plugin, outcome).inc(),
   };
 }

@@ -15,6 +15,8 @@ export interface NotifierOptions {
   callTimeoutMs?: number;
   /** Failed calls in a row after which a channel is unhealthy; default 3. */
   unhealthyAfter?: number;
+  /** Mean time between health checks of an unhealthy plugin channel, ms (±25 % jitter); default 30 000. */
+  probeIntervalMs?: number;
   /** Progress messages per run per minute; default 6, 0 for none. */
   progressPerMinute?: number;
   logger: Logger;
@@ -54,6 +56,10 @@ export interface ChannelStatus {
   /** The plugin process, while it runs. */
   pid: number | undefined;
   healthy: boolean;
+  /** Plugins: health checks are being sent while it is unhealthy. */
+  probing: boolean;
+  /** A probe marked it healthy and no delivery has succeeded since: its next failure makes it unhealthy. */
+  onProbation: boolean;
   consecutiveFailures: number;
   restarts: number;
   lastFailure: FailureInfo | undefined;
@@ -74,7 +80,7 @@ export interface CheckResult {
 export interface NotifierHealth {
   /** `ok` when every channel is healthy, else `degraded`. */
   status: "ok" | "degraded";
-  channels: Record<string, { healthy: boolean; state: ChannelState; consecutiveFailures: number; lastFailure?: FailureInfo | undefined }>;
+  channels: Record<string, { healthy: boolean; state: ChannelState; consecutiveFailures: number; lastFailure?: FailureInfo | undefined; probing: boolean; onProbation: boolean }>;
 }
 
 /** Tells every configured channel about runs. */

@@ -84,6 +84,18 @@ export class SupervisedChannel {
     this.failedStart(failure);
   }
 
+  /**
+   * The plugin's gRPC health check on the running process (see
+   * RemoteChannel.checkHealth). Rejects with {@link downError} while the
+   * channel is down; an in-process channel has no health service to ask.
+   */
+  checkHealth(timeoutMs: number, signal: AbortSignal): Promise<void> {
+    const channel = this.current;
+    if (channel === undefined) return Promise.reject(this.downError());
+    if (!(channel instanceof RemoteChannel)) return Promise.reject(new UnavailableError(`channel "${this.options.label}" runs in-process and has no health check`));
+    return channel.checkHealth(timeoutMs, signal);
+  }
+
   /** The error a call gets while the channel is down. */
   downError(): ChannelError {
     if (this.state === "closed") return new UnavailableError(`channel "${this.options.label}" is closed`);

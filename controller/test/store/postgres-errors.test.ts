@@ -48,7 +48,7 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: errors say which server and 
     expect(role.message).toMatch(/refused the login of the role "ghost" \(28000: role "ghost" does not exist\)/);
     expect(role.hint).toContain("CREATE ROLE ghost LOGIN");
     const database = await openFails(server().url({ database: "missing_db" }));
-    expect(database.message).toContain(`store 127.0.0.1:${server().port}/missing_db: connecting failed: the database "missing_db" does not exist`);
+    expect(database.message).toContain(`store ${server().host}:${server().port}/missing_db: connecting failed: the database "missing_db" does not exist`);
     expect(database.hint).toContain("CREATE DATABASE missing_db OWNER test");
   });
 

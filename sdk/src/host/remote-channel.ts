@@ -1,14 +1,16 @@
 import { EventEmitter } from "node:events";
 import { type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
 import type { CallOptions, Channel, NotifyResult, StartCallOptions, TaskResult, Ticket } from "../channel.js";
-import { CancelledError, type ChannelError, PluginExitedError, toChannelError } from "../errors.js";
+import { CancelledError, type ChannelError, PluginExitedError, toChannelError, UnavailableError } from "../errors.js";
 import type { HandshakeResponse } from "../gen/errand/v1/common.js";
 import type { NotifyRequest } from "../gen/errand/v1/notifications.js";
+import { HealthCheckResponse_ServingStatus as Serving } from "../gen/grpc/health/v1/health.js";
 import { fromServiceError } from "../grpc/status-mapping.js";
 import type { Logger } from "../logger.js";
 import { checkNotificationCall } from "../runtime/call-checks.js";
 import { checkCallOptions, checkDuration } from "../runtime/call-options.js";
 import type { NotificationCall } from "../runtime/channel-runtime.js";
+import { HEALTH_SERVICE_NAME } from "../version.js";
 import { type PluginClients, unaryCall } from "./grpc-clients.js";
 import { maskError } from "./host-logger.js";
 import type { PluginExit, PluginProcess } from "./plugin-process.js";
@@ -102,13 +104,46 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
       const response = await unaryCall(this.parts.clients.channel, method as "notify", request as NotifyRequest, { timeoutMs, signal });
       return response.deliveryId ? { deliveryId: response.deliveryId } : {};
     } catch (error) {
-      // A call cut short by the process dying reports the death, not
-      // UNAVAILABLE; the exit event can trail the broken connection a little.
-      if ((error as ServiceError).code === GrpcStatus.UNAVAILABLE) await settlesWithin(this.parts.proc.exited, 250);
-      if (this.parts.proc.exit && !this.closing) throw this.masked(this.exitedError(label));
-      if (signal?.aborted) throw toChannelError(signal.reason);
-      throw this.masked((error as ServiceError).code === undefined ? toChannelError(error) : fromServiceError(error as ServiceError, label));
+      throw await this.callError(error, label, signal);
     }
+  }
+
+  /**
+   * Asks the plugin's grpc.health.v1 service (`plugin`, go-plugin's name)
+   * whether it serves, as connectChannel does before the Handshake. Resolves
+   * when it answers SERVING; rejects with UnavailableError when it answers
+   * anything else (a plugin may report NOT_SERVING while its target is
+   * down), PluginExitedError once its process has exited, CancelledError
+   * after close() or when `signal` aborts, DeadlineExceededError after
+   * `timeoutMs` (default 5000; above 0, at most 2^31-1, else
+   * InvalidArgumentError).
+   */
+  async checkHealth(timeoutMs?: number, signal?: AbortSignal): Promise<void> {
+    const label = `${this.name}.checkHealth`;
+    const timeout = checkDuration(timeoutMs, "timeoutMs", label, 5000);
+    if (this.parts.proc.exit) throw this.masked(this.exitedError(label));
+    if (this.closing) throw new CancelledError(`${label}: the channel is closed`);
+    let status: Serving;
+    try {
+      ({ status } = await unaryCall(this.parts.clients.health, "check", { service: HEALTH_SERVICE_NAME }, { timeoutMs: timeout, signal }));
+    } catch (error) {
+      throw await this.callError(error, label, signal);
+    }
+    if (status !== Serving.SERVING) {
+      throw new UnavailableError(`${label}: the plugin's health service reports ${Serving[status] ?? status}, not SERVING`, {
+        hint: "the plugin says it cannot serve now (its own check of its target failed); see its log lines",
+      });
+    }
+  }
+
+  /** The error a failed call rejects with. */
+  private async callError(error: unknown, label: string, signal: AbortSignal | undefined): Promise<ChannelError> {
+    // A call cut short by the process dying reports the death, not
+    // UNAVAILABLE; the exit event can trail the broken connection a little.
+    if ((error as ServiceError).code === GrpcStatus.UNAVAILABLE) await settlesWithin(this.parts.proc.exited, 250);
+    if (this.parts.proc.exit && !this.closing) return this.masked(this.exitedError(label));
+    if (signal?.aborted) return toChannelError(signal.reason);
+    return this.masked((error as ServiceError).code === undefined ? toChannelError(error) : fromServiceError(error as ServiceError, label));
   }
 
   // Defence in depth: an SDK plugin masks its secrets itself, but a plugin's

@@ -35,6 +35,8 @@ export interface JobRunInput {
 export interface JobRun {
   done: Promise<RunOutcome>;
   stop(reason: StopReason): Promise<void>;
+  /** Stops following the Job and leaves it running (a controller shutting down); `done` settles with `detached`. */
+  detach(): void;
 }
 
 /**
@@ -59,6 +61,7 @@ export function attachJobRun(context: RunContext, input: JobRunInput): JobRun {
   let stopReason: StopReason | undefined;
   let stopping: Promise<void> | undefined;
   let ended = false;
+  let detached = false;
   let lastNote: string | undefined;
   let endNow: () => void = () => undefined;
   const end = new Promise<void>((resolve) => (endNow = resolve));
@@ -151,6 +154,12 @@ export function attachJobRun(context: RunContext, input: JobRunInput): JobRun {
   const done = (async (): Promise<RunOutcome> => {
     await end;
     ended = true;
+    if (detached) {
+      unsubscribe();
+      follower?.stop();
+      logger.info("left the run's Job running for the next controller to re-attach");
+      return { result: { success: false, summary: "", pullRequestUrl: "", failureReason: "detached: the Job runs on" }, stoppedFor: undefined, detached: true };
+    }
     const fresh = await readRunPod(context.clients, context.namespace, input.runId, uid).then(
       (found) => ({ pod: found, listed: true }),
       (error: unknown) => {
@@ -198,6 +207,11 @@ export function attachJobRun(context: RunContext, input: JobRunInput): JobRun {
         endNow();
       })();
       return stopping;
+    },
+    detach() {
+      if (ended || stopping !== undefined) return;
+      detached = true;
+      endNow();
     },
   };
 }

@@ -74,6 +74,7 @@ export function createKubernetesBackend(options: KubernetesBackendOptions): Exec
 
   return {
     name: "kubernetes",
+    detachesOnShutdown: true,
     async start(spec, hooks) {
       if (closed) throw new ControllerError(ControllerErrorCode.Internal, `run ${spec.run.id} was started after the kubernetes backend was closed`);
       if (spec.apiKey !== undefined && spec.apiKey !== "" && !masked.has(spec.apiKey)) {

@@ -54,7 +54,7 @@ export async function recoverJobRun(context: RunContext, run: TaskRun, hooks: Ru
   }
   context.logger.info("re-attaching to the Job of a run left running", { runId: run.id, job: where });
   const followed = attachJobRun(context, { runId: run.id, jobName, uid, parser, hooks, startedAt: run.startedAt ?? context.now(), quietBefore: context.now() });
-  return { action: "reattach", handle: { attachment: toRecord(attachment), logRef: logRefOf(attachment), done: followed.done, stop: followed.stop } };
+  return { action: "reattach", handle: { attachment: toRecord(attachment), logRef: logRefOf(attachment), done: followed.done, stop: followed.stop, detach: followed.detach } };
 }
 
 function fail(reason: string): RecoveryPlan {

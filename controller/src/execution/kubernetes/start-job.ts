@@ -29,7 +29,7 @@ export async function startJobRun(context: RunContext, spec: RunSpec, hooks: Run
   const attachment: KubernetesAttachment = { namespace: context.namespace, jobName, uid };
   logger.info("started the run's Job", { namespace: context.namespace, image: spec.engine.image });
   const run = attachJobRun(context, { runId: spec.run.id, jobName, uid, parser: prepared.parser, hooks, startedAt: context.now(), quietBefore: undefined });
-  return { attachment: toRecord(attachment), logRef: logRefOf(attachment), done: run.done, stop: run.stop };
+  return { attachment: toRecord(attachment), logRef: logRefOf(attachment), done: run.done, stop: run.stop, detach: run.detach };
 }
 
 async function createJob(context: RunContext, prepared: PreparedJob, spec: RunSpec, logger: Logger): Promise<V1Job> {

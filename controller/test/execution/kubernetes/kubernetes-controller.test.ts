@@ -1,44 +1,15 @@
-import { createLogger } from "@errand/channel-sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import { loadControllerConfig } from "../../../src/config/load-controller-config.js";
-import { type Controller, createController } from "../../../src/controller.js";
-import { createKubernetesBackend } from "../../../src/execution/kubernetes/kubernetes-backend.js";
+import { describe, expect, it } from "vitest";
 import { jobNameFor } from "../../../src/execution/kubernetes/kubernetes-names.js";
-import { resolveSecrets } from "../../../src/secrets/resolve-secrets.js";
-import { createHarness, finished, postTicket, running, SECRET_ENV, ticketBody } from "../../controller/harness.js";
+import { createHarness, finished, postTicket, running, ticketBody } from "../../controller/harness.js";
+import { kubernetesController } from "./helpers/kube-controller.js";
 import { API_KEY, eventually, resultMessage, startFake } from "./helpers/kube-setup.js";
-
-const controllers: Controller[] = [];
-afterEach(async () => {
-  for (const c of controllers.splice(0)) await c.stop();
-});
 
 describe("the controller with the kubernetes backend, in-process, on the fake API", () => {
   it("a signed ticket becomes a Job; its pod's progress and result make the run Succeeded, with its log", async () => {
     const fake = await startFake();
     const h = createHarness({ engine: ["/opt/agent/run.sh"] });
-    const env = { ...SECRET_ENV, ERRAND_SECRET_AGENT_KEY: API_KEY };
-    const { config } = await loadControllerConfig(h.configFile, { env });
-    const engine = config.engines.byName.fixture;
-    if (engine === undefined) throw new Error("the harness has no fixture engine");
-    Object.assign(engine, { image: "registry.example/agent:1.2", authMethod: "api_key", apiKeySecret: "agent-key" });
-    config.execution.backend = "kubernetes";
-    const secrets = resolveSecrets(config, { env });
     const logs: string[] = [];
-    const logger = createLogger({ level: "debug", write: (line) => logs.push(line), secrets: Object.values(secrets) });
-    const backend = createKubernetesBackend({
-      config: config.execution.kubernetes,
-      engines: config.engines.byName,
-      maxJobDurationMinutes: config.guardrails.maxJobDurationMinutes,
-      secrets: Object.values(secrets),
-      logger,
-      kubeConfig: fake.kubeConfig(),
-      retryMs: 20,
-    });
-    const controller = await createController({ config, secrets, logger, backend });
-    controllers.push(controller);
-    await controller.start();
-    const port = (controller.sources[0] as { server?: { address?: { port: number } } }).server?.address?.port ?? 0;
+    const { controller, port, backend } = await kubernetesController(h, fake, { logs });
 
     const { id, body } = ticketBody();
     expect((await postTicket(port, body)).status).toBe(200);

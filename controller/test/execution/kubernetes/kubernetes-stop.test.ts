@@ -68,4 +68,24 @@ describe("kubernetes backend: stopping runs", () => {
     expect(fake.job(spec.jobName)).toBeUndefined();
     await expect(backend.start(agentSpec(kubeBackend(fake).engine), recordingHooks())).rejects.toThrow(/after the kubernetes backend was closed/);
   });
+
+  it("detach (a controller shutting down) leaves the Job running and ends the handle at once; a stop afterwards deletes nothing", async () => {
+    const { fake, spec, handle } = await running();
+    handle.detach?.();
+    expect(await handle.done).toMatchObject({ detached: true, stoppedFor: undefined });
+    await handle.stop("shutdown");
+    expect(fake.requests.filter((r) => r.method === "DELETE")).toEqual([]);
+    expect(fake.job(spec.jobName)).toBeDefined();
+  });
+
+  it("detach does not undo a stop already begun (a cancel during shutdown still deletes the Job)", async () => {
+    const { fake, spec, handle } = await running();
+    const stopping = handle.stop("cancel");
+    handle.detach?.();
+    await stopping;
+    const outcome = await handle.done;
+    expect(outcome).toMatchObject({ stoppedFor: "cancel" });
+    expect(outcome.detached).toBeUndefined();
+    expect(fake.job(spec.jobName)).toBeUndefined();
+  });
 });

@@ -1,0 +1,100 @@
+// The controller bench on the PostgreSQL store (`--store postgres`, and in the
+// default run after the SQLite phases): a throwaway server started the way the
+// store tests start theirs (initdb and pg_ctl on 127.0.0.1, fsync off), the
+// same installation with `store.backend: postgres`, then the same throughput
+// and latency phases, read from PostgreSQL.
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import pg from "pg";
+import { startLocalPostgres } from "../../test/store/helpers/postgres-local.mjs";
+import { stopController } from "./controller-process.mjs";
+import { createInstallation } from "./installation.mjs";
+import { latency, saturate } from "./phases.mjs";
+
+/** `--store sqlite|postgres|both` (default both): which stores the run measures. */
+export function storeOption(argv = process.argv) {
+  const i = argv.indexOf("--store");
+  const value = i === -1 ? "both" : argv[i + 1];
+  if (!["sqlite", "postgres", "both"].includes(value)) throw new Error(`--store takes sqlite, postgres or both, got ${value}`);
+  return { sqlite: value !== "postgres", postgres: value !== "sqlite" };
+}
+
+/** ERRAND_PG_BIN, else the newest of Debian's /usr/lib/postgresql/<version>/bin. */
+function postgresBin() {
+  if (process.env.ERRAND_PG_BIN) return process.env.ERRAND_PG_BIN;
+  const versions = readdirSync("/usr/lib/postgresql").filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  if (versions.length === 0) throw new Error("no PostgreSQL server binaries: apt-get install postgresql, or set ERRAND_PG_BIN");
+  return `/usr/lib/postgresql/${versions[0]}/bin`;
+}
+
+/** Starts the server; `url` is what the controller connects to (as the superuser, trust on 127.0.0.1). */
+export async function startBenchPostgres() {
+  const server = await startLocalPostgres(postgresBin());
+  return { ...server, url: `postgres://${server.user}@127.0.0.1:${server.port}/postgres` };
+}
+
+/** An installation like createInstallation's, whose store is the PostgreSQL at `url` (a schema of its own). */
+export async function createPostgresInstallation(options, url, schema) {
+  const installation = await createInstallation(options);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const schemaUrl = `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  // `errand run` reads the secret store.url_secret names from its environment (inherited).
+  process.env.ERRAND_SECRET_BENCH_PG_URL = schemaUrl;
+  const config = readFileSync(installation.configFile, "utf8").replace(/^store:\n {2}path: .*$/m, "store:\n  backend: postgres\n  url_secret: bench-pg-url");
+  writeFileSync(installation.configFile, config);
+  return { ...installation, openReader: () => openPostgresReader(schemaUrl) };
+}
+
+/** The bench's view of the stored runs (the SQLite reader's methods, async). */
+export async function openPostgresReader(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const one = async (text, params) => (await client.query(text, params)).rows;
+  return {
+    finished: async () => Number((await one("SELECT COUNT(*) AS n FROM task_runs WHERE finished_at IS NOT NULL"))[0].n),
+    states: async () => Object.fromEntries((await one("SELECT state, COUNT(*) AS n FROM task_runs GROUP BY state")).map((r) => [r.state, Number(r.n)])),
+    window: async () => {
+      const [row] = await one("SELECT MIN(started_at) AS first, MAX(finished_at) AS last FROM task_runs");
+      return { firstStart: Number(row.first), lastFinish: Number(row.last) };
+    },
+    runningAt: async (prefix) =>
+      new Map(
+        (await one(
+          `SELECT r.ticket_id AS id, t.at AS at FROM transitions t JOIN task_runs r ON r.id = t.run_id
+           WHERE t.to_state = 'Running' AND r.ticket_id LIKE $1 || '-%'`,
+          [prefix],
+        )).map((r) => [r.id, Number(r.at)]),
+      ),
+    close: () => client.end(),
+  };
+}
+
+/**
+ * Throughput (`total` tickets) and then latency (open loop at half that
+ * rate, on the same controller with the runs stored) on a fresh server.
+ */
+export async function postgresPhases({ total, concurrency, latencySeconds, phase }) {
+  const server = await startBenchPostgres();
+  try {
+    phase("controller, PostgreSQL store");
+    const installation = await createPostgresInstallation({ concurrency }, server.url, "bench");
+    const sat = await saturate(installation, total, "postgres");
+    phase("latency, PostgreSQL store");
+    const lat = await latency(installation, sat.running, 0.5 * sat.result.perSecond, latencySeconds, total);
+    await stopController(sat.running);
+    if (process.env.BENCH_KEEP !== "1") rmSync(installation.dir, { recursive: true, force: true });
+    return { sat: sat.result, lat };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The two stores side by side, after the main report. */
+export function printStoreComparison({ sqlite, postgres }) {
+  const f1 = (v) => v.toFixed(1);
+  const row = (name, r) => (r ? `| ${name} | ${f1(r.sat.perSecond)} runs/s | p50 ${r.lat.p50} ms, p99 ${r.lat.p99} ms, max ${r.lat.max} ms (at ${f1(r.lat.rate)} tickets/s) | ${JSON.stringify(r.sat.states)} |` : undefined);
+  console.log("\n| store | throughput (full path) | 200 → Running | run states |\n|---|---|---|---|");
+  for (const line of [row("SQLite (WAL file)", sqlite), row("PostgreSQL (local server, fsync off)", postgres)]) if (line) console.log(line);
+}

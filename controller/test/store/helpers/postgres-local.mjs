@@ -1,0 +1,80 @@
+// JavaScript, so that the controller bench (bench/controller/postgres-store.mjs) starts its server the same way.
+import { execFile, spawnSync } from "node:child_process";
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** The test layout of client authentication: passwords for roles in password_required, trust for the rest. */
+export const HBA_LINES = ["local all all trust", "host all +password_required all scram-sha-256", "host all all all trust"];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a server in a temporary folder with the binaries in `bin`: initdb
+ * and pg_ctl, as the `postgres` user when this process is root (initdb
+ * refuses root), with fsync off, on 127.0.0.1; its superuser is `test`. A
+ * test process that exits without stopping it takes the server down with it.
+ */
+export async function startLocalPostgres(bin) {
+  const dir = mkdtempSync(join(tmpdir(), "errand-pg-"));
+  const data = join(dir, "data");
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const [uid, gid] = ["-u", "-g"].map((flag) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout));
+    chownSync(dir, uid, gid);
+  }
+  const pgRun = (tool, args) => (asRoot ? run("runuser", ["-u", "postgres", "--", join(bin, tool), ...args]) : run(join(bin, tool), args));
+  await pgRun("initdb", ["-D", data, "-U", "test", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"]);
+  writeFileSync(join(data, "pg_hba.conf"), `${HBA_LINES.join("\n")}\n`);
+  let port = 0;
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+    try {
+      await pgRun("pg_ctl", ["-D", data, "-w", "-l", join(dir, "server.log"), "-o", settings, "start"]);
+      break;
+    } catch (error) {
+      // Another test file may have taken the port between the probe and the start.
+      if (attempt === 3) throw new Error(`PostgreSQL did not start: ${readFileSync(join(dir, "server.log"), "utf8")}`, { cause: error });
+    }
+  }
+  const pid = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  const killOnExit = () => process.kill(pid, "SIGQUIT");
+  process.once("exit", killOnExit);
+  return {
+    host: "127.0.0.1",
+    port,
+    user: "test",
+    password: undefined,
+    authConfigured: true,
+    async stop() {
+      process.off("exit", killOnExit);
+      // SIGINT is PostgreSQL's fast shutdown: sessions are ended, nothing waits for clients.
+      process.kill(pid, "SIGINT");
+      for (let i = 0; i < 400 && alive(pid); i++) await new Promise((r) => setTimeout(r, 25));
+      if (alive(pid)) process.kill(pid, "SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
