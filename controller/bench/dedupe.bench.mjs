@@ -2,7 +2,8 @@
 // lru-cache (max + ttl): claim + commit of fresh delivery ids, every tenth a
 // redelivery, 10,000 ids kept (the default), so past the first 10,000 every
 // write evicts. Operations per second, median of BENCH_ROUNDS (7) rounds of
-// 200,000 deliveries, the two alternating so load weighs on both.
+// 200,000 deliveries, the two alternating so load weighs on both. Then the
+// memory each takes at the largest max_entries the config allows, with one id.
 import { LRUCache } from "lru-cache";
 import { createMemoryDedupeStore } from "../dist/webhook/dedupe/memory-dedupe-store.js";
 
@@ -13,7 +14,11 @@ const TTL_MS = 86_400_000;
 
 /** The same protocol (claim/commit/release) on lru-cache. */
 function createLruDedupeStore() {
-  const cache = new LRUCache({ max: MAX, ttl: TTL_MS });
+  return createLruStoreOf(MAX);
+}
+
+function createLruStoreOf(max) {
+  const cache = new LRUCache({ max, ttl: TTL_MS });
   return {
     claim(key) {
       const done = cache.get(key);
@@ -51,3 +56,13 @@ for (let round = 0; round < ROUNDS; round++) {
 console.log(`\nclaim + commit, ${N} deliveries (10 % redelivered), ${MAX} kept; median of ${ROUNDS} (node ${process.version})\n`);
 console.log("| store | deliveries/s (median) | min | max |\n|---|---:|---:|---:|");
 for (const [name, xs] of Object.entries(results)) console.log(`| ${name} | ${Math.round(median(xs)).toLocaleString("en")} | ${Math.round(Math.min(...xs)).toLocaleString("en")} | ${Math.round(Math.max(...xs)).toLocaleString("en")} |`);
+
+const rssAfter = (make) => {
+  globalThis.gc?.();
+  const before = process.memoryUsage().rss;
+  const store = make();
+  store.claim("one");
+  return `${((process.memoryUsage().rss - before) / 1e6).toFixed(0)} MB`;
+};
+console.log(`
+RSS with one id at max_entries 10,000,000: lru-cache ${rssAfter(() => createLruStoreOf(10_000_000))}, hand-written ${rssAfter(() => createMemoryDedupeStore({ maxEntries: 10_000_000 }))}`);
