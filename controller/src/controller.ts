@@ -15,7 +15,6 @@ import { createObserverDispatch } from "./loop/observer-dispatch.js";
 import { createReconciler, type Reconciler } from "./loop/reconciler.js";
 import { listenError } from "./ops/listen-error.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
-import { createNotifier } from "./notify/create-notifier.js";
 import type { Notifier } from "./notify/notifier-types.js";
 import type { RunObserver } from "./runs/run-event.js";
 import { secretValues } from "./secrets/secret-values.js";
@@ -84,7 +83,8 @@ export async function createController(options: ControllerOptions): Promise<Cont
   const notifier =
     n.channels.length === 0
       ? undefined
-      : createNotifier({
+      : // Loaded only with channels: the notifier brings gRPC and the built-in channels (start-up time).
+        (await import("./notify/create-notifier.js")).createNotifier({
           channels: n.channels,
           secrets,
           callTimeoutMs: n.callTimeoutMs,

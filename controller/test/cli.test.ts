@@ -38,7 +38,7 @@ describe("errand webhook serve", () => {
     })));
     const logs = p.stderr().trimEnd().split("\n").map((l) => JSON.parse(l));
     expect(logs.some((l) => l.outcome === "unauthenticated")).toBe(true);
-    expect(logs.some((l) => l.msg === "shutting down" && l.signal === "SIGTERM")).toBe(true);
+    expect(logs.some((l) => l["@message"] === "shutting down" && l.signal === "SIGTERM")).toBe(true);
     expect(p.stderr()).not.toContain(SECRET);
   });
 
@@ -103,11 +103,11 @@ describe("errand webhook serve", () => {
     expect(await p.exited).toBe(141);
     expect(p.stderr()).not.toMatch(/Unhandled 'error' event|\n\s+at /);
     const logs = p.stderr().trimEnd().split("\n").map((l) => JSON.parse(l));
-    const stopping = logs.filter((l) => l.msg === "stdout was closed by its reader (EPIPE); stopping: tickets are no longer accepted");
+    const stopping = logs.filter((l) => l["@message"] === "stdout was closed by its reader (EPIPE); stopping: tickets are no longer accepted");
     expect(stopping).toHaveLength(1);
-    expect(stopping[0].level).toBe("error");
+    expect(stopping[0]["@level"]).toBe("error");
     expect(logs.filter((l) => l.outcome === "accepted").map((l) => l.tickets)).toEqual([["1"]]);
-    expect(logs.at(-1).msg).toBe("webhook server stopped");
+    expect(logs.at(-1)["@message"]).toBe("webhook server stopped");
   });
 
   it("on SIGTERM answers the request in flight, refuses new connections and exits 0 promptly", async () => {
@@ -122,7 +122,7 @@ describe("errand webhook serve", () => {
     await once(p.child.stdout, "readable");
 
     p.child.kill("SIGTERM");
-    await p.waitForStderr(/"msg":"shutting down"/);
+    await p.waitForStderr(/"@message":"shutting down"/);
     expect(await answerOrRefusal(send(base, "/healthz", { method: "GET" }))).toBe("ECONNREFUSED");
 
     const stdout = readAll(p.child.stdout);

@@ -92,7 +92,7 @@ describe("hand-off: nothing lost, nothing twice", () => {
     await postJson(t.base, "/webhooks/codehost-a", body, { "x-hosta-event": "issues", "x-hub-signature-256": hostASignature(secret, body), "x-hosta-delivery": "del-9" });
     await postJson(t.base, "/webhooks/codehost-a", body, { "x-hosta-event": "issues", "x-hub-signature-256": "sha256=00", "x-hosta-delivery": "del-10" });
     const records = lines.map((l) => JSON.parse(l));
-    const requests = records.filter((r) => r.msg === "webhook request");
+    const requests = records.filter((r) => r["@message"] === "webhook request");
     expect(requests.map((r) => [r.source, r.delivery_id, r.outcome, r.status])).toEqual([
       ["codehost_a", "del-9", "accepted", 200],
       ["codehost_a", "del-10", "unauthenticated", 401],

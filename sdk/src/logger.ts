@@ -41,7 +41,13 @@ export interface LoggerOptions {
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-const RESERVED = new Set(["time", "level", "msg"]);
+/**
+ * hclog's own keys. A field by one of these names is written under `_` + its
+ * name: a go-plugin host panics on a non-string `@message` or `@timestamp`,
+ * and a record's level must be the one it was logged at.
+ */
+const RESERVED = new Set(["@level", "@message", "@timestamp", "@module"]);
+const fieldKey = (key: string) => (RESERVED.has(key) ? `_${key}` : key);
 const REDACTED = "[redacted]";
 
 function replacer(_key: string, value: unknown): unknown {
@@ -79,6 +85,16 @@ function encodeValue(value: unknown): string | undefined {
   }
 }
 
+/** `fields` with every reserved key renamed (see {@link RESERVED}), in the same order; `fields` itself when none is. */
+function renamed(fields: LogFields): LogFields {
+  let clash = false;
+  for (const key in fields) if (RESERVED.has(key)) clash = true;
+  if (!clash) return fields;
+  const out: LogFields = {};
+  for (const key of Object.keys(fields)) Object.defineProperty(out, fieldKey(key), { value: fields[key], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 /** Masks every secret value found in `text`. */
 export function redactSecrets(text: string, secrets: Iterable<string>): string {
   let out = text;
@@ -99,9 +115,14 @@ function secretForms(secrets: Iterable<string>, into: string[] = []): string[] {
 }
 
 /**
- * Creates a logger that writes one JSON object per line:
- * `{"time":"…","level":"info","msg":"…",…fields}`, errors as
- * `{name,message,code}`, bigints as strings. Built for hot paths (a line per
+ * Creates a logger that writes one JSON object per line in hclog's JSON
+ * format, the format go-plugin hosts parse on a plugin's stderr:
+ * `{"@level":"info","@message":"…","@timestamp":"2026-01-02T03:04:05.678000Z",…fields}`,
+ * errors as
+ * `{name,message,code}`, bigints as strings. `@timestamp` has exactly six
+ * fractional digits: go-plugin parses it with the layout
+ * `2006-01-02T15:04:05.000000Z07:00` and shows a line it cannot parse
+ * verbatim at DEBUG, where operators never see it. Built for hot paths (a line per
  * webhook request): base fields are encoded once, a record is concatenated
  * field by field, the timestamp prefix is reused within a second, and masking
  * is one substring search per secret form.
@@ -130,7 +151,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     }
     return encoded;
   };
-  // `"2026-01-02T03:04:05.678Z"`: the part up to the second is formatted once a second.
+  // `"2026-01-02T03:04:05.678000Z"`: the part up to the second is formatted once a second.
   let lastSecond = -1;
   let secondPrefix = "";
   const timeNow = () => {
@@ -141,7 +162,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       secondPrefix = `"${new Date(second * 1000).toISOString().slice(0, 20)}`;
     }
     const frac = ms - second * 1000;
-    return `${secondPrefix}${frac < 10 ? "00" : frac < 100 ? "0" : ""}${frac}Z"`;
+    return `${secondPrefix}${frac < 10 ? "00" : frac < 100 ? "0" : ""}${frac}000Z"`;
   };
   const mask = (line: string, all: string[]) => {
     for (const form of all) if (line.includes(form)) line = line.split(form).join(REDACTED);
@@ -153,20 +174,22 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     try {
       for (const key of Object.keys(base)) {
         const value = encodeValue(base[key]);
-        if (value !== undefined) encodedBase += keyOf(key) + value;
+        if (value !== undefined) encodedBase += keyOf(fieldKey(key)) + value;
       }
     } catch {
-      encodedBase = safeFields(base, keyOf);
+      encodedBase = safeFields(base, (key) => keyOf(fieldKey(key)));
     }
     const encode = (lvl: LogLevel, message: string, extra: LogFields | undefined): string => {
-      let line = `{"time":${timeNow()},"level":"${lvl}","msg":${JSON.stringify(message)}`;
+      const head = `{"@level":"${lvl}","@message":${JSON.stringify(message)},"@timestamp":${timeNow()}`;
+      let line = head;
       let fields = encodedBase;
       if (extra !== undefined) {
         for (const key in extra) {
           if (!Object.hasOwn(extra, key)) continue;
           if (RESERVED.has(key) || Object.hasOwn(base, key)) {
             // A field overriding another keeps the SDK's spread semantics (and its key order).
-            line = JSON.stringify({ time: JSON.parse(timeNow()) as string, level: lvl, msg: message, ...base, ...extra }, replacer).slice(0, -1);
+            const rest = JSON.stringify(renamed({ ...base, ...extra }), replacer).slice(1, -1);
+            line = rest === "" ? head : `${head},${rest}`;
             fields = "";
             break;
           }
@@ -185,7 +208,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         line = encode(lvl, text, extra);
       } catch {
         // A circular value, a throwing toJSON or getter: a log call must never fail its caller.
-        line = safeRecord(timeNow(), lvl, text, base, extra);
+        const head: Array<[string, string]> = [
+          ["@level", `"${lvl}"`],
+          ["@message", JSON.stringify(text)],
+          ["@timestamp", timeNow()],
+        ];
+        line = safeRecord(head, base, extra, fieldKey);
       }
       try {
         const all = redact ? secretForms(redact(), [...forms]) : forms;

@@ -50,7 +50,7 @@ describe("connectChannel: a plugin that fails during its Handshake", () => {
     expect(error).toBeInstanceOf(PluginStartError);
     expect(error.code).toBe("ERR_PLUGIN_START");
     expect(error.message).toContain(`${process.execPath} ${HOST_CASES}: did not complete its Handshake within the start timeout of 1200 ms`);
-    expect(error.message).toMatch(/\nplugin stderr:\n.*"msg":"shutting down"/s);
+    expect(error.message).toMatch(/\nplugin stderr:\n.*"@message":"shutting down"/s);
     expect(error.hint).toMatch(/init return quickly.*startTimeoutMs/);
     expect(Date.now() - started).toBeLessThan(1200 + 2500);
     // SIGTERM before SIGKILL: the plugin had the chance to remove its socket directory.

@@ -34,6 +34,21 @@ describe.runIf(goReady || required)("interop: a hashicorp/go-plugin host drives 
     });
   }, 180_000);
 
+  it("shows the plugin's error and warning records at ERROR and WARN in the host's hclog output", () => {
+    // A Go host parses each stderr line of a plugin as hclog JSON; a line it
+    // cannot parse goes out verbatim at DEBUG, which an INFO host never shows.
+    const result = spawnSync(hostBinary, ["-title", "log-error", process.execPath, ECHO_PLUGIN], { encoding: "utf8", timeout: 30_000 });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ notifyStart: "ok" });
+    // hclog's text format: `<time> [ERROR] <module>: <message>: key=value ...`, module = the plugin command's base name.
+    const error = /^\S+ \[ERROR\] node: deliberate error for the host: (.*)$/m.exec(result.stderr);
+    expect(error, result.stderr).not.toBeNull();
+    // Fields in Go's map order, which varies.
+    expect(error![1]!.split(" ").sort()).toEqual(expect.arrayContaining(["attempt=2", "channel=echo", "call=notifyStart"]));
+    expect(result.stderr).toMatch(/^\S+ \[WARN\] +node: deliberate warning for the host:/m);
+    expect(result.stderr).not.toMatch(/\[DEBUG\]/);
+  });
+
   for (const autoMTLS of [false, true]) {
     it(`launches, health-checks, calls and shuts down the plugin${autoMTLS ? " over AutoMTLS" : ""}`, () => {
       const args = [...(autoMTLS ? ["-automtls"] : []), process.execPath, ECHO_PLUGIN];

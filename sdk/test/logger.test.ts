@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger, InvalidConfigError, redactSecrets } from "../src/index.js";
 
 describe("createLogger", () => {
-  it("writes one JSON object per line with level, message and fields", () => {
+  it("writes one hclog JSON object per line: @level, @message, @timestamp and fields", () => {
     const lines: string[] = [];
     const logger = createLogger({ level: "info", fields: { channel: "c" }, write: (l) => lines.push(l) });
     logger.debug("hidden");
@@ -11,8 +11,8 @@ describe("createLogger", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]!.endsWith("\n")).toBe(true);
     expect(JSON.parse(lines[0]!)).toMatchObject({
-      level: "warn",
-      msg: "slow",
+      "@level": "warn",
+      "@message": "slow",
       channel: "c",
       call: "notify",
       ms: 12,
@@ -29,7 +29,7 @@ describe("createLogger", () => {
     expect(redactSecrets("abc", ["a"])).toBe("abc");
     const quoted: string[] = [];
     createLogger({ write: (l) => quoted.push(l), redact: () => ['pa"ss\\word'] }).info('got pa"ss\\word');
-    expect(quoted[0]).not.toContain("ss");
+    expect(quoted[0]).not.toContain("word");
   });
 });
 
@@ -40,9 +40,11 @@ describe("createLogger line format", () => {
   };
   // What the fast encoder must equal: spread semantics and a replacer that
   // writes errors as {name,message,code} and bigints as strings.
+  // A field named like one of hclog's keys is written under `_` + its name.
+  const renamed = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.startsWith("@") ? `_${k}` : k, v]));
   const reference = (level: string, msg: string, base: Record<string, unknown>, extra?: Record<string, unknown>) =>
     JSON.parse(
-      JSON.stringify({ level, msg, ...base, ...extra }, (_k, v: unknown) =>
+      JSON.stringify({ "@level": level, "@message": msg, ...renamed({ ...base, ...extra }) }, (_k, v: unknown) =>
         v instanceof Error
           ? { name: v.name, message: v.message, ...((v as { code?: unknown }).code !== undefined ? { code: (v as { code?: unknown }).code } : {}) }
           : typeof v === "bigint"
@@ -51,8 +53,9 @@ describe("createLogger line format", () => {
       ),
     ) as Record<string, unknown>;
   const withoutTime = (line: string) => {
-    const { time, ...rest } = JSON.parse(line) as Record<string, unknown>;
-    expect(new Date(time as string).toISOString()).toBe(time);
+    const { "@timestamp": time, ...rest } = JSON.parse(line) as Record<string, unknown>;
+    // go-plugin parses it with the layout 2006-01-02T15:04:05.000000Z07:00: exactly six fractional digits.
+    expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(Math.abs(Date.parse(time as string) - Date.now())).toBeLessThan(60_000);
     return rest;
   };
@@ -65,7 +68,8 @@ describe("createLogger line format", () => {
       ["webhook request", { source: "codehost_a", delivery_id: "d-1", status: 200, tickets: ["1", "2"], approvals: undefined, duration_ms: 1.5 }],
       ["odd values", { nan: Number.NaN, big: 12n, fn: () => 1, nested: { e: new Error("inner"), list: [1, undefined] }, yes: true, nil: null }],
       ["an error", { error: Object.assign(new Error("boom"), { code: "ERR_X" }) }],
-      ["overrides", { component: "other", msg: "shadow", level: "shadow" }],
+      ["overrides", { component: "other", msg: "plain", level: "plain", "@level": "error", "@message": 5, "@timestamp": 1 }],
+      ["clash only", { "@message": { not: "a string" } }],
       ['quotes " and \\ and \n', undefined],
     ];
     for (const [msg, fields] of records) logger.info(msg, fields);
@@ -73,7 +77,8 @@ describe("createLogger line format", () => {
     expect(out.lines.every((l) => l.endsWith("}\n") && !l.slice(0, -1).includes("\n"))).toBe(true);
     const expected = [...records.map(([msg, fields]) => reference("info", msg, base, fields)), reference("warn", "child", { ...base, request: 7 }, { x: 1 })];
     expect(out.lines.map(withoutTime)).toEqual(expected);
-    expect(out.lines.map((l) => Object.keys(JSON.parse(l)).slice(1))).toEqual(expected.map((e) => Object.keys(e)));
+    expect(out.lines.map((l) => Object.keys(JSON.parse(l)).filter((k) => k !== "@timestamp"))).toEqual(expected.map((e) => Object.keys(e)));
+    expect(out.lines.every((l) => l.startsWith('{"@level":"'))).toBe(true);
   });
 
   it("masks static and late secrets, raw and JSON-escaped, but not values under four characters", () => {
@@ -95,7 +100,7 @@ describe("createLogger line format", () => {
     logger.info("i");
     logger.warn("w");
     logger.error("e");
-    expect(out.lines.map((l) => JSON.parse(l).level)).toEqual(["warn", "error"]);
+    expect(out.lines.map((l) => JSON.parse(l)["@level"])).toEqual(["warn", "error"]);
   });
 });
 
@@ -118,10 +123,13 @@ describe("createLogger never throws", () => {
     const shared = { a: 1 };
     logger.info("shared is not circular", { pair: [shared, shared], res: circular() });
     expect(out.records()).toMatchObject([
-      { msg: "got response", channel: "c", before: 1, res: { status: 500, list: [1, "[Circular]"], self: "[Circular]" }, after: "2" },
-      { msg: "shared is not circular", pair: [{ a: 1 }, { a: 1 }] },
+      { "@message": "got response", channel: "c", before: 1, res: { status: 500, list: [1, "[Circular]"], self: "[Circular]" }, after: "2" },
+      { "@message": "shared is not circular", pair: [{ a: 1 }, { a: 1 }] },
     ]);
-    expect(Object.keys(out.records()[0]!)).toEqual(["time", "level", "msg", "channel", "before", "res", "after"]);
+    expect(Object.keys(out.records()[0]!)).toEqual(["@level", "@message", "@timestamp", "channel", "before", "res", "after"]);
+    logger.error("slow path with a clash", { res: circular(), "@level": "x" });
+    expect(Object.keys(out.records()[2]!)).toEqual(["@level", "@message", "@timestamp", "channel", "res", "_@level"]);
+    expect(out.records()[2]!["@level"]).toBe("error");
   });
 
   it("writes a throwing toJSON or getter as a marker string, and errors inside as usual", () => {
@@ -158,9 +166,9 @@ describe("createLogger never throws", () => {
     child.info("b", { x: 1 });
     child.info("c", { loop: "override" });
     expect(out.records()).toMatchObject([
-      { msg: "a", loop: { self: "[Circular]" }, fine: 1, broken: "[Unserializable: a getter threw Error: fields getter]" },
-      { msg: "b", fine: 1, broken: "[Unserializable: a getter threw Error: fields getter]", x: 1 },
-      { msg: "c", loop: "override" },
+      { "@message": "a", loop: { self: "[Circular]" }, fine: 1, broken: "[Unserializable: a getter threw Error: fields getter]" },
+      { "@message": "b", fine: 1, broken: "[Unserializable: a getter threw Error: fields getter]", x: 1 },
+      { "@message": "c", loop: "override" },
     ]);
   });
 
@@ -180,7 +188,7 @@ describe("createLogger never throws", () => {
     logger.info({ not: "a string" });
     logger.info(Object.create(null));
     logger.info(new Error("as message"));
-    expect(out.records().map((r) => r.msg)).toEqual(["undefined", "[object Object]", expect.stringMatching(/^\[Unprintable: TypeError/), "Error: as message"]);
+    expect(out.records().map((r) => r["@message"])).toEqual(["undefined", "[object Object]", expect.stringMatching(/^\[Unprintable: TypeError/), "Error: as message"]);
   });
 
   it("a write or redact callback that throws loses the line, never the caller's work", () => {

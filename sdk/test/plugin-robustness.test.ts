@@ -100,7 +100,7 @@ describe("the socket directory goes on every way out", () => {
     cleanups.push(() => clients.close());
     await unaryCall(clients.channel, "notify", { message: "throw-uncaught", ticket: ticket("t"), taskRunId: "" }, { timeoutMs: 5000 });
     expect(await proc.exited).toEqual({ code: 1, signal: null });
-    expect(proc.stderrTail()).toMatch(/"msg":"uncaught exception in the channel".*"message":"deliberate uncaught exception"/);
+    expect(proc.stderrTail()).toMatch(/"@message":"uncaught exception in the channel".*"message":"deliberate uncaught exception"/);
     expect(existsSync(socketDirOf(proc))).toBe(false);
   });
 

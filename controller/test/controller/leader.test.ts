@@ -10,10 +10,10 @@ describe("several controllers on one store: one loop at a time", () => {
     writeFileSync(h.configFile, readFileSync(h.configFile, "utf8").replace("shutdown_grace_seconds: 2", "shutdown_grace_seconds: 2\n  leader_lease_seconds: 2"));
     const first = runCli(["run", "--config", h.configFile], { env: SECRET_ENV });
     await first.ready;
-    await first.waitForStderr(/"msg":"controller started".*"leading":true/);
+    await first.waitForStderr(/"@message":"controller started".*"leading":true/);
     const second = runCli(["run", "--config", h.configFile], { env: SECRET_ENV });
     const standbyPort = await second.ready;
-    await second.waitForStderr(/"msg":"controller started".*"leading":false/);
+    await second.waitForStderr(/"@message":"controller started".*"leading":false/);
     const store = await h.openStore();
     try {
       const one = ticketBody();
@@ -22,7 +22,7 @@ describe("several controllers on one store: one loop at a time", () => {
       expect(run.state).toBe("Succeeded");
       first.child.kill("SIGKILL");
       await first.exited;
-      await second.waitForStderr(/"msg":"leading: this controller runs the loop"/, 10_000);
+      await second.waitForStderr(/"@message":"leading: this controller runs the loop"/, 10_000);
       const two = ticketBody();
       expect((await postTicket(standbyPort, two.body)).status).toBe(200);
       expect((await finished(store, two.id)).state).toBe("Succeeded");

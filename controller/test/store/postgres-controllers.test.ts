@@ -28,10 +28,10 @@ describe.runIf(postgresRunnable)(`two controllers on one PostgreSQL database ${N
     try {
       const first = runCli(["run", "--config", h.configFile], { env });
       await first.ready;
-      await first.waitForStderr(/"msg":"controller started".*"leading":true.*"store":"postgres:127\.0\.0\.1:/, 15_000);
+      await first.waitForStderr(/"@message":"controller started".*"leading":true.*"store":"postgres:127\.0\.0\.1:/, 15_000);
       const second = runCli(["run", "--config", h.configFile], { env });
       const standbyPort = await second.ready;
-      await second.waitForStderr(/"msg":"controller started".*"leading":false/, 15_000);
+      await second.waitForStderr(/"@message":"controller started".*"leading":false/, 15_000);
 
       // Six tickets through the standby's intake; the leader runs two at a time (max_concurrent_jobs: 2).
       const tickets = Array.from({ length: 6 }, () => ticketBody());
@@ -39,11 +39,11 @@ describe.runIf(postgresRunnable)(`two controllers on one PostgreSQL database ${N
       await eventually("two runs under way on the leader", async () => ((await store.countRuns()).Running === 2 ? true : undefined));
       const inFlight = (await store.listRuns({ states: ["Running"] })).map((r) => r.id);
       // A standby runs nothing: the two were started by the leader.
-      expect(second.stderr()).not.toMatch(/"msg":"run started"/);
-      for (const id of inFlight) await first.waitForStderr(new RegExp(`"msg":"run started".*"run_id":"${id}"`));
+      expect(second.stderr()).not.toMatch(/"@message":"run started"/);
+      for (const id of inFlight) await first.waitForStderr(new RegExp(`"@message":"run started".*"run_id":"${id}"`));
       first.child.kill("SIGKILL");
       await first.exited;
-      await second.waitForStderr(/"msg":"leading: this controller runs the loop"/, 15_000);
+      await second.waitForStderr(/"@message":"leading: this controller runs the loop"/, 15_000);
 
       const runs: TaskRun[] = [];
       for (const t of tickets) {

@@ -17,6 +17,10 @@ export interface LongTimeout {
  * Runs `callback` after `ms` milliseconds, for any finite delay: one longer
  * than a timer holds is waited in chunks of at most
  * {@link MAX_TIMER_DELAY_MS}, one timer at a time.
+ *
+ * Not `node:timers/promises`: its `setTimeout` has the same limit. On Node
+ * 20.20.2 `await setTimeout(2 ** 31 + 1000)` resolved after 32 ms, with a
+ * TimeoutOverflowWarning, instead of after 24.9 days.
  */
 export function setLongTimeout(callback: () => void, ms: number): LongTimeout {
   const delay = Math.max(0, ms);

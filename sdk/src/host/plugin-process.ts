@@ -6,6 +6,7 @@ import { checkDuration } from "../runtime/call-options.js";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../version.js";
 import { type HandshakeLine, HandshakeLineError, parseHandshakeLine } from "./handshake-line.js";
 import { guardLogger } from "./host-logger.js";
+import { parsePluginLogLine } from "./plugin-log-line.js";
 import { checkLaunchTarget, checkWorkingDirectory, describeCommand, workingDirectoryProblem } from "./launch-checks.js";
 import { stopProcess } from "./stop-process.js";
 
@@ -65,22 +66,9 @@ function forwardStderr(child: ChildProcess, logger: Logger, tail: string[]) {
   lines.on("line", (line) => {
     tail.push(line);
     if (tail.length > 20) tail.shift();
-    let record: Record<string, unknown> | undefined;
-    try {
-      const parsed: unknown = JSON.parse(line);
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) record = parsed as Record<string, unknown>;
-    } catch {
-      // plain text: logged as is
-    }
-    if (!record) {
-      logger.info(line, { stream: "stderr" });
-      return;
-    }
-    const { level, msg, time: _time, ...fields } = record;
-    const text = typeof msg === "string" ? msg : line;
-    // Called as methods: a class-based logger needs its `this`.
-    if (level === "error" || level === "warn" || level === "debug") logger[level](text, fields);
-    else logger.info(text, fields);
+    const { level, message, fields } = parsePluginLogLine(line);
+    // Called as a method: a class-based logger needs its `this`.
+    logger[level](message, fields);
   });
 }
 

@@ -1,6 +1,10 @@
 import { createLogger, type LogLevel, type Logger } from "../logger.js";
 
-/** One record a {@link CapturedLogger} received, parsed back from its JSON line. */
+/**
+ * One record a {@link CapturedLogger} received, parsed back from its JSON
+ * line, with hclog's `@timestamp`, `@level` and `@message` read as `time`,
+ * `level` and `msg`.
+ */
 export interface LogRecord {
   time: string;
   level: LogLevel;
@@ -26,6 +30,11 @@ export interface CaptureLoggerOptions {
   secrets?: Iterable<string>;
 }
 
+function toRecord(parsed: Record<string, unknown>): LogRecord {
+  const { "@timestamp": time, "@level": level, "@message": msg, ...fields } = parsed;
+  return { time, level, msg, ...fields } as LogRecord;
+}
+
 /**
  * A {@link Logger} that records instead of writing to stderr. It serializes
  * and masks exactly like `createLogger`, so `JSON.stringify(records)` not
@@ -45,7 +54,7 @@ export function captureLogger(options: CaptureLoggerOptions = {}): CapturedLogge
     redact: () => secrets,
     write: (line) => {
       lines.push(line);
-      records.push(JSON.parse(line) as LogRecord);
+      records.push(toRecord(JSON.parse(line) as Record<string, unknown>));
     },
   });
   return {

@@ -67,7 +67,7 @@ describe("captureLogger", () => {
       { level: "debug", msg: "d" },
       { level: "warn", msg: "retrying", channel: "chat_a", attempt: 2 },
     ]);
-    expect(logger.lines[1]).toMatch(/^\{"time":".+","level":"warn","msg":"retrying".*\}\n$/);
+    expect(logger.lines[1]).toMatch(/^\{"@level":"warn","@message":"retrying","@timestamp":".+".*\}\n$/);
     logger.clear();
     expect(logger.records).toEqual([]);
   });

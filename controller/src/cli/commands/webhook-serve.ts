@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { createLogger } from "@errand/channel-sdk";
+// The logger alone: the SDK root loads gRPC, which `webhook serve` never needs (start-up time).
+import { createLogger } from "@errand/channel-sdk/logger";
 import { ConfigError } from "../../config/config-error.js";
 import { loadWebhookConfig } from "../../config/load-config.js";
 import { createBufferedWriter } from "../../logging/buffered-writer.js";

@@ -3,7 +3,8 @@
 // It launches the plugin, pings its health service, sends one NotifyStart
 // (encoded by hand: this host has no generated code), and kills it the
 // go-plugin way (GRPCController/Shutdown, then 2 s, then SIGKILL).
-// It prints one JSON object with what happened.
+// It prints one JSON object with what happened; its own hclog logger (level
+// INFO, as operators run it) writes the plugin's forwarded log lines to stderr.
 package main
 
 import (
@@ -50,6 +51,7 @@ type report struct {
 
 func main() {
 	autoMTLS := flag.Bool("automtls", false, "use go-plugin's AutoMTLS")
+	title := flag.String("title", "Fix the login bug", "the ticket title sent with NotifyStart (the echo plugin's behaviours key on it)")
 	flag.Parse()
 	args := flag.Args()
 	logger := hclog.New(&hclog.LoggerOptions{Output: os.Stderr, Level: hclog.Info})
@@ -82,7 +84,7 @@ func main() {
 		os.Exit(2)
 	}
 	conn := raw.(*grpc.ClientConn)
-	ticket := append(field(1, "7"), field(2, "Fix the login bug")...)
+	ticket := append(field(1, "7"), field(2, *title)...)
 	request := append(append(field(1, string(ticket)), field(2, "run-go")...), field(3, "go-engine")...)
 	var response []byte
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
