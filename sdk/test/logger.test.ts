@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { createLogger, InvalidConfigError, redactSecrets } from "../src/index.js";
+import { createLogger, InvalidConfigError } from "../src/index.js";
+import { redactSecrets } from "../src/secret-mask.js";
 
 describe("createLogger", () => {
   it("writes one JSON object per line with level, message and fields", () => {

@@ -10,7 +10,7 @@ import { checkNotificationCall } from "../runtime/call-checks.js";
 import { checkCallOptions, checkDuration } from "../runtime/call-options.js";
 import type { NotificationCall } from "../runtime/channel-runtime.js";
 import { type PluginClients, unaryCall } from "./grpc-clients.js";
-import { maskError } from "./host-logger.js";
+import { maskError } from "../secret-mask.js";
 import type { PluginExit, PluginProcess } from "./plugin-process.js";
 import { settlesWithin } from "./stop-process.js";
 
