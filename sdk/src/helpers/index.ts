@@ -5,6 +5,8 @@
  * text truncation and formatting, safe links.
  * @packageDocumentation
  */
+export type { Ticket, TokenUsage } from "../channel.js";
+export type { ChannelError } from "../errors.js";
 export { credentialTextProblem } from "./credential-text.js";
 export {
   createDeliveryLane,

@@ -7,9 +7,18 @@
  * @packageDocumentation
  */
 export { checkChannelName } from "../channel.js";
-export type { HandshakeResponse, TaskResult, Ticket, TokenUsage } from "../gen/errand/v1/common.js";
-export { type NotificationChannelClient, NotificationChannelService, NotifyRequest } from "../gen/errand/v1/notifications.js";
-export { type HealthClient, HealthService } from "../gen/grpc/health/v1/health.js";
+export type { HandshakeRequest, HandshakeResponse, TaskResult, Ticket, TokenUsage } from "../gen/errand/v1/common.js";
+export {
+  type NotificationChannelClient,
+  NotificationChannelService,
+  type NotifyCompleteRequest,
+  type NotifyCompleteResponse,
+  NotifyRequest,
+  type NotifyResponse,
+  type NotifyStartRequest,
+  type NotifyStartResponse,
+} from "../gen/errand/v1/notifications.js";
+export { type HealthCheckRequest, type HealthCheckResponse, type HealthClient, HealthService } from "../gen/grpc/health/v1/health.js";
 export { type GRPCControllerClient, GRPCControllerService } from "../gen/plugin/grpc_controller.js";
 export { callHealth, callShutdown, createClients, type PluginClients, type UnaryOptions, unaryCall } from "../host/grpc-clients.js";
 export { type HandshakeLine, parseHandshakeLine } from "../host/handshake-line.js";
