@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Logger, silentLogger } from "@errand/channel-sdk";
+import type { Logger } from "@errand/channel-sdk";
+import { silentLogger } from "@errand/channel-sdk/host";
 import type { Registry } from "prom-client";
 import type { SourceId, WebhookConfig } from "../config/webhook-config.js";
 import { createClientErrorHandler, createConnectHandler } from "./client-error.js";

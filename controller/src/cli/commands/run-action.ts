@@ -1,4 +1,4 @@
-import { createLogger } from "@errand/channel-sdk";
+import { createLogger } from "@errand/channel-sdk/host";
 import { createController } from "../../controller.js";
 import { createBufferedWriter } from "../../logging/buffered-writer.js";
 import { secretValues } from "../../secrets/secret-values.js";

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { createLogger } from "@errand/channel-sdk";
+import { createLogger } from "@errand/channel-sdk/host";
 import { ConfigError } from "../../config/config-error.js";
 import { loadWebhookConfig } from "../../config/load-config.js";
 import { createBufferedWriter } from "../../logging/buffered-writer.js";
