@@ -40,7 +40,7 @@ export function signalProcess(child: ChildProcess, signal: NodeJS.Signals, optio
 }
 
 /** True while the child runs: started, and neither exited nor killed by a signal. */
-export function isRunning(child: ChildProcess): boolean {
+export function isProcessRunning(child: ChildProcess): boolean {
   return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
@@ -55,11 +55,11 @@ export async function stopProcess(
   graceMs = FAILED_START_GRACE_MS,
   options: StopProcessOptions = {},
 ): Promise<void> {
-  if (isRunning(child)) {
+  if (isProcessRunning(child)) {
     signalProcess(child, "SIGTERM", options);
     if (!(await settlesWithin(exited, graceMs))) {
       // With a group, the leader may be gone while its children linger.
-      if (isRunning(child) || options.group) signalProcess(child, "SIGKILL", options);
+      if (isProcessRunning(child) || options.group) signalProcess(child, "SIGKILL", options);
       await exited;
     }
   }

@@ -22,5 +22,5 @@ export { type HealthCheckRequest, type HealthCheckResponse, type HealthClient, H
 export { type GRPCControllerClient, GRPCControllerService } from "../gen/plugin/grpc_controller.js";
 export { callHealth, callShutdown, createClients, type PluginClients, type UnaryOptions, unaryCall } from "../host/grpc-clients.js";
 export { type HandshakeLine, parseHandshakeLine } from "../host/handshake-line.js";
-export { type StopProcessOptions, settlesWithin, signalProcess, stopProcess } from "../host/stop-process.js";
+export { isProcessRunning, type StopProcessOptions, settlesWithin, signalProcess, stopProcess } from "../host/stop-process.js";
 export { CALL_TARGET_MS, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../version.js";
