@@ -67,7 +67,7 @@ function encodeValue(value: unknown): string | undefined {
 /**
  * Creates a logger that writes one JSON object per line:
  * `{"time":"…","level":"info","msg":"…",…fields}`, errors as
- * `{name,message,code}`, bigints as strings. Built for hot paths (a line per
+ * `{name,message,code,hint}`, bigints as strings. Built for hot paths (a line per
  * webhook request): base fields are encoded once, a record is concatenated
  * field by field, the timestamp prefix is reused within a second, and masking
  * is one substring search per secret form.
