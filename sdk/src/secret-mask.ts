@@ -57,6 +57,16 @@ export function redactSecrets(text: string, secrets: Iterable<string>): string {
 }
 
 /**
+ * A function that masks every form of `secrets` in a text, the forms worked
+ * out once: for a stream of lines (an agent run's log) where the secrets are
+ * known ahead.
+ */
+export function createSecretMask(secrets: Iterable<string>): (text: string) => string {
+  const forms = secretForms(secrets);
+  return forms.length === 0 ? (text) => text : (text) => maskForms(text, forms);
+}
+
+/**
  * Returns `error` itself when no form occurs in its message, stack or cause
  * chain; otherwise a plain copy (same name and `code`) whose message, stack
  * and causes are masked. Used on third-party errors kept as `cause`.

@@ -4,7 +4,7 @@ import { toStatus } from "../src/grpc/status-mapping.js";
 import { createHttpClient } from "../src/helpers/http.js";
 import { guardLogger } from "../src/host/host-logger.js";
 import { createLogger } from "../src/logger.js";
-import { createMaskingLogger, maskError, redactSecrets } from "../src/secret-mask.js";
+import { createMaskingLogger, createSecretMask, maskError, redactSecrets } from "../src/secret-mask.js";
 import { captureLogger } from "../src/testing/capture-logger.js";
 import { type Sink, startSink } from "../src/testing/sink.js";
 
@@ -48,6 +48,7 @@ afterEach(async () => {
 
 const maskers: Record<string, (text: string, secrets: string[]) => string | Promise<string>> = {
   redactSecrets: (text, secrets) => redactSecrets(text, secrets),
+  "createSecretMask (the controller's agent run logs)": (text, secrets) => createSecretMask(secrets)(text),
   createLogger: (text, secrets) => {
     const lines: string[] = [];
     createLogger({ write: (line) => lines.push(line), secrets }).warn(text);

@@ -21,7 +21,7 @@ export type {
 } from "../channel.js";
 export type { LogFields, Logger, LogLevel } from "../log-types.js";
 export { createLogger, type LoggerOptions, silentLogger } from "../logger.js";
-export { createMaskingLogger } from "../secret-mask.js";
+export { createMaskingLogger, createSecretMask } from "../secret-mask.js";
 export { connectChannel } from "./connect-channel.js";
 export type { ConnectOptions } from "./connect-options.js";
 export { type LoadOptions, loadChannel } from "./load-channel.js";

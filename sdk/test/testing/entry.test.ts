@@ -22,7 +22,7 @@ describe("entry points, by package name", () => {
     const keys = Object.fromEntries(Object.entries(entries).map(([name, module]) => [name, Object.keys(module).sort()]));
     expect(keys["@errand/channel-sdk"]).toContain("defineChannel");
     expect(keys["@errand/channel-sdk"]).not.toContain("connectChannel");
-    expect(keys["@errand/channel-sdk/host"]).toEqual(["RemoteChannel", "connectChannel", "createLogger", "createMaskingLogger", "loadChannel", "silentLogger"]);
+    expect(keys["@errand/channel-sdk/host"]).toEqual(["RemoteChannel", "connectChannel", "createLogger", "createMaskingLogger", "createSecretMask", "loadChannel", "silentLogger"]);
     expect(keys["@errand/channel-sdk/helpers"]).toContain("createHttpClient");
     expect(keys["@errand/channel-sdk/protocol"]).toContain("MAGIC_COOKIE_KEY");
   });
