@@ -67,6 +67,20 @@ describe("architecture", () => {
     expect(findCycle(graph)).toEqual(["a", "b", "c", "a"]);
   });
 
+  // One of each thing: the wire constants and the way a plugin process is
+  // stopped live in the SDK (@errand/channel-sdk/protocol); a copy drifts.
+  it("the CLI takes the magic cookie, the call target and process stopping from the SDK", () => {
+    const copies: string[] = [];
+    for (const file of sources(join(root, "cli", "src"))) {
+      const text = readFileSync(file, "utf8");
+      const where = relative(root, file);
+      if (/["']ERRAND_PLUGIN_MAGIC_COOKIE["']|["']errand-notification-channel["']/.test(text)) copies.push(`${where}: the magic cookie`);
+      if (/CALL_TARGET_MS\s*=/.test(text)) copies.push(`${where}: the call target`);
+      if (/process\.kill\(|\.kill\(["']SIG/.test(text)) copies.push(`${where}: signals a plugin itself (use stopProcess/signalProcess)`);
+    }
+    expect(copies).toEqual([]);
+  });
+
   it.each(packages)("%s declares engines node >=20.19 and is ESM", (pkg) => {
     const manifest = JSON.parse(readFileSync(join(root, pkg, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.type).toBe("module");

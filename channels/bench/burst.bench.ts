@@ -17,7 +17,7 @@
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
-import { connectChannel, type RemoteChannel, silentLogger } from "@errand/channel-sdk";
+import { connectChannel, type RemoteChannel, silentLogger } from "@errand/channel-sdk/host";
 import { fixtures } from "@errand/channel-sdk/testing";
 import { expect, it } from "vitest";
 import { startFakeSlack } from "../chat_a/test/fake-slack.js";

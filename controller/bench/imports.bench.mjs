@@ -9,7 +9,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const dist = (path) => new URL(`../dist/${path}`, import.meta.url).href;
 const MODULES = [
   ["nothing (node -e 0 equivalent)", "data:text/javascript,"],
-  ["@errand/channel-sdk (root: gRPC, host, runtime)", "@errand/channel-sdk"],
+  ["@errand/channel-sdk (root: authors, serve)", "@errand/channel-sdk"],
+  ["@errand/channel-sdk/host (connectChannel, loadChannel)", "@errand/channel-sdk/host"],
   ["@grpc/grpc-js", "@grpc/grpc-js"],
   ["@errand/channel-chat-a", "@errand/channel-chat-a"],
   ["@errand/channel-chat-b", "@errand/channel-chat-b"],

@@ -1,4 +1,4 @@
-import { createLogger } from "@errand/channel-sdk";
+import { createLogger } from "@errand/channel-sdk/host";
 import { describe, expect, it } from "vitest";
 import { postJson } from "./helpers/http.js";
 import { startServer } from "./helpers/server.js";

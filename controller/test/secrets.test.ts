@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createSecretMask } from "@errand/channel-sdk/host";
 import { describe, expect, it } from "vitest";
 import { loadControllerConfig, maskConfig } from "../src/config/index.js";
 import {
-  createSecretMask,
   createSecretStore,
   looksLikeToken,
   resolveSecrets,
@@ -178,8 +178,10 @@ store: { backend: postgres, url_secret: db-url }
     const values = secretValues(cfg, { other: "other-value" });
     expect(values.sort()).toEqual(["from-file", "generic-value", "other-value"]);
     const mask = createSecretMask(values);
-    expect(mask("sent from-file and generic-value, not from-fil")).toBe("sent *** and ***, not from-fil");
-    expect(createSecretMask(["ab", "abc"])("abcd")).toBe("***d");
+    expect(mask("sent from-file and generic-value, not from-fil")).toBe("sent [redacted] and [redacted], not from-fil");
+    // As everywhere secrets are masked (the SDK's secretForms): the longest first, shorter than 4 left alone.
+    expect(createSecretMask(["from", "from-file"])("from-file")).toBe("[redacted]");
+    expect(createSecretMask(["ab", "abc"])("abcd")).toBe("abcd");
     expect(createSecretMask([])("same")).toBe("same");
     const printed = JSON.stringify(maskConfig(cfg));
     expect(printed).not.toContain("from-file");

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import { credentials } from "@grpc/grpc-js";
-import { connectChannel, silentLogger } from "@errand/channel-sdk";
+import { connectChannel, silentLogger } from "@errand/channel-sdk/host";
 import { createClients, unaryCall } from "@errand/channel-sdk/protocol";
 
 const SEQUENTIAL = Number(process.env.BENCH_CALLS ?? 20000);

@@ -1,24 +1,9 @@
 import { errorFields, safeFields, safeMerge, safeRecord, safeString } from "./safe-json.js";
+import type { LogFields, Logger, LogLevel } from "./log-types.js";
+import { jsonLineForms, maskForms, secretForms } from "./secret-mask.js";
 import { writeStderr } from "./stderr-sink.js";
 
-/** Severity of a log record, lowest first. */
-export type LogLevel = "debug" | "info" | "warn" | "error";
-
-/** Structured fields attached to a log record. */
-export type LogFields = Record<string, unknown>;
-
-/**
- * A structured logger. Plugins log to stderr only: stdout carries the
- * handshake line and nothing else.
- */
-export interface Logger {
-  debug(message: string, fields?: LogFields): void;
-  info(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields): void;
-  /** A logger that adds `fields` to every record. */
-  child(fields: LogFields): Logger;
-}
+export type { LogFields, Logger, LogLevel } from "./log-types.js";
 
 /** Options of {@link createLogger}. */
 export interface LoggerOptions {
@@ -30,7 +15,8 @@ export interface LoggerOptions {
   write?: (line: string) => void;
   /**
    * Secret values to mask, known when the logger is made. Any occurrence in a
-   * record, raw or JSON-escaped, is replaced by `[redacted]`.
+   * record (see `secretForms`: raw, JSON-escaped, percent-encoded) is
+   * replaced by `[redacted]`.
    */
   secrets?: Iterable<string>;
   /**
@@ -48,7 +34,6 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
  */
 const RESERVED = new Set(["@level", "@message", "@timestamp", "@module"]);
 const fieldKey = (key: string) => (RESERVED.has(key) ? `_${key}` : key);
-const REDACTED = "[redacted]";
 
 function replacer(_key: string, value: unknown): unknown {
   if (value instanceof Error) return errorFields(value);
@@ -95,31 +80,12 @@ function renamed(fields: LogFields): LogFields {
   return out;
 }
 
-/** Masks every secret value found in `text`. */
-export function redactSecrets(text: string, secrets: Iterable<string>): string {
-  let out = text;
-  for (const secret of secrets) {
-    // Very short values would mask ordinary words; real secrets are longer.
-    if (secret.length >= 4) out = out.split(secret).join("[redacted]");
-  }
-  return out;
-}
-
-/** The forms a secret takes in a JSON line: raw and JSON-escaped. Short values would mask ordinary words. */
-function secretForms(secrets: Iterable<string>, into: string[] = []): string[] {
-  for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    for (const form of [secret, JSON.stringify(secret).slice(1, -1)]) if (!into.includes(form)) into.push(form);
-  }
-  return into;
-}
-
 /**
  * Creates a logger that writes one JSON object per line in hclog's JSON
  * format, the format go-plugin hosts parse on a plugin's stderr:
  * `{"@level":"info","@message":"…","@timestamp":"2026-01-02T03:04:05.678000Z",…fields}`,
  * errors as
- * `{name,message,code}`, bigints as strings. `@timestamp` has exactly six
+ * `{name,message,code,hint}`, bigints as strings. `@timestamp` has exactly six
  * fractional digits: go-plugin parses it with the layout
  * `2006-01-02T15:04:05.000000Z07:00` and shows a line it cannot parse
  * verbatim at DEBUG, where operators never see it. Built for hot paths (a line per
@@ -140,7 +106,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? (envLevel !== undefined && envLevel in RANK ? (envLevel as LogLevel) : "info");
   const minimum = RANK[level];
   const write = options.write ?? writeStderr;
-  const forms = secretForms(options.secrets ?? []);
+  const listed = [...(options.secrets ?? [])];
+  const forms = jsonLineForms(secretForms(listed));
   const redact = options.redact;
   const keys = new Map<string, string>();
   const keyOf = (key: string) => {
@@ -163,10 +130,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     }
     const frac = ms - second * 1000;
     return `${secondPrefix}${frac < 10 ? "00" : frac < 100 ? "0" : ""}${frac}000Z"`;
-  };
-  const mask = (line: string, all: string[]) => {
-    for (const form of all) if (line.includes(form)) line = line.split(form).join(REDACTED);
-    return line;
   };
 
   const make = (base: LogFields): Logger => {
@@ -216,8 +179,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         line = safeRecord(head, base, extra, fieldKey);
       }
       try {
-        const all = redact ? secretForms(redact(), [...forms]) : forms;
-        write(all.length > 0 ? mask(line, all) : line);
+        const all = redact ? jsonLineForms(secretForms([...listed, ...redact()])) : forms;
+        write(all.length > 0 ? maskForms(line, all) : line);
       } catch {
         // A failing sink or redact callback loses this line, never the caller's
         // work; without the secrets to mask, dropping it is the safe choice.

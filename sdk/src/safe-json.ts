@@ -53,6 +53,9 @@ export function errorFields(error: Error): Record<string, unknown> {
   const out: Record<string, unknown> = { name: error.name, message: error.message };
   const code = (error as { code?: unknown }).code;
   if (code !== undefined) out.code = code;
+  // A ChannelError's hint tells the reader how to fix it: worth its place in a log line.
+  const hint = (error as { hint?: unknown }).hint;
+  if (typeof hint === "string") out.hint = hint;
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkChannelName, defineChannel, InvalidArgumentError } from "../src/index.js";
+import { checkChannelName, defineChannel, InvalidArgumentError } from "./support/internals.js";
 
 const handlers = { notify() {}, notifyStart() {}, notifyComplete() {} };
 

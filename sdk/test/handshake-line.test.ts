@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HandshakeLineError, parseHandshakeLine } from "../src/index.js";
-import { negotiateVersion } from "../src/protocol/index.js";
+import { HandshakeLineError, parseHandshakeLine } from "./support/internals.js";
+import { negotiateVersion } from "./support/protocol-internals.js";
 
 describe("parseHandshakeLine", () => {
   it("parses unix, tcp and AutoMTLS lines", () => {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Channel, connectChannel, defineChannel, loadChannel, type RemoteChannel, silentLogger, type TaskResult, type Ticket } from "../src/index.js";
-import { callHealth, createClients, launchPlugin, unaryCall } from "../src/protocol/index.js";
+import { type Channel, connectChannel, defineChannel, loadChannel, type RemoteChannel, silentLogger, type TaskResult, type Ticket } from "./support/internals.js";
+import { callHealth, createClients, launchPlugin, unaryCall } from "./support/protocol-internals.js";
 import { ECHO_PLUGIN, ticket } from "./support/echo-plugin.js";
 import { credentials } from "@grpc/grpc-js";
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectChannel, type LogFields, type Logger, PluginExitedError, PluginStartError, type RemoteChannel } from "../src/index.js";
+import { connectChannel, type LogFields, type Logger, PluginExitedError, PluginStartError, type RemoteChannel } from "./support/internals.js";
 import { captureLogger } from "../src/testing/index.js";
 import { runHostScript } from "./support/host-script.js";
 import { ticket } from "./support/echo-plugin.js";

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectChannel, InvalidConfigError, PluginStartError, silentLogger } from "../src/index.js";
+import { connectChannel, InvalidConfigError, PluginStartError, silentLogger } from "./support/internals.js";
 import { watchExit } from "../src/host/plugin-process.js";
-import { launchPlugin } from "../src/protocol/index.js";
+import { launchPlugin } from "./support/protocol-internals.js";
 import { ECHO_PLUGIN, waitForExit } from "./support/echo-plugin.js";
 
 const HOST_CASES = fileURLToPath(new URL("./fixtures/plugins/host-cases.mjs", import.meta.url));

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NotifyStartResponse, type PluginProcess } from "../src/protocol/index.js";
+import { NotifyStartResponse, type PluginProcess } from "./support/protocol-internals.js";
 import { ECHO_PLUGIN, launchEcho } from "./support/echo-plugin.js";
 
 // These tests need Debian's golang-go + golang-github-hashicorp-go-plugin-dev

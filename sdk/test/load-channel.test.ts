@@ -10,7 +10,7 @@ import {
   RateLimitedError,
   silentLogger,
   VersionMismatchError,
-} from "../src/index.js";
+} from "./support/internals.js";
 import { ticket } from "./support/echo-plugin.js";
 
 const seen: { signal?: AbortSignal } = {};

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { createLogger, InvalidConfigError, redactSecrets } from "../src/index.js";
+import { createLogger, InvalidConfigError } from "./support/internals.js";
+import { redactSecrets } from "../src/secret-mask.js";
 
 describe("createLogger", () => {
   it("writes one hclog JSON object per line: @level, @message, @timestamp and fields", () => {
@@ -212,7 +213,7 @@ describe("createLogger never throws", () => {
   it("the default sink keeps the process alive when stderr is gone (EPIPE)", async () => {
     // A real process whose stderr reader goes away, as a plugin's does when its host is killed.
     const script = `
-      const { createLogger } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
+      const { createLogger } = await import(${JSON.stringify(new URL("../dist/host/index.js", import.meta.url).href)});
       const logger = createLogger();
       process.stdout.write("ready\\n");
       setTimeout(() => {

@@ -8,7 +8,7 @@ import {
   type RemoteChannel,
   RateLimitedError,
   VersionMismatchError,
-} from "../src/index.js";
+} from "./support/internals.js";
 import { connectEcho, recordFile, ticket, waitForExit } from "./support/echo-plugin.js";
 
 const open: RemoteChannel[] = [];

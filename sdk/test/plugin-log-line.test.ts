@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parsePluginLogLine } from "../src/host/plugin-log-line.js";
-import { createLogger } from "../src/index.js";
+import { createLogger } from "../src/logger.js";
 
 describe("parsePluginLogLine reads a plugin's stderr as a go-plugin host does", () => {
   it("reads hclog JSON at its level: @message as the message, @module as a field, other keys as fields", () => {

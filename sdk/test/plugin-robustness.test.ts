@@ -4,14 +4,14 @@ import { dirname } from "node:path";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { credentials, status as GrpcStatus } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectChannel, type RemoteChannel, silentLogger } from "../src/index.js";
+import { connectChannel, type RemoteChannel, silentLogger } from "./support/internals.js";
 import {
   createClients,
   HealthCheckResponse_ServingStatus as Serving,
   type PluginProcess,
   Ticket,
   unaryCall,
-} from "../src/protocol/index.js";
+} from "./support/protocol-internals.js";
 import { captureLogger } from "../src/testing/index.js";
 import { launchEcho, ticket, waitForExit } from "./support/echo-plugin.js";
 import { EXIT_MONITOR, monitorFile, rawUnary, ROBUST_PLUGIN } from "./support/robust-plugin.js";

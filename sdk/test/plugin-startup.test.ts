@@ -4,7 +4,7 @@ import { basename, join } from "node:path";
 import { type Server, ServerCredentials } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { bindServer } from "../src/plugin/bind-server.js";
-import { negotiateVersion } from "../src/protocol/index.js";
+import { negotiateVersion } from "./support/protocol-internals.js";
 import { ECHO_PLUGIN } from "./support/echo-plugin.js";
 import { startPlugin } from "./support/robust-plugin.js";
 

@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { credentials, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../src/index.js";
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./support/internals.js";
 import {
   callHealth,
   certificateFieldToPem,
@@ -14,7 +14,7 @@ import {
   type PluginClients,
   type PluginProcess,
   unaryCall,
-} from "../src/protocol/index.js";
+} from "./support/protocol-internals.js";
 import { connectEcho, ECHO_PLUGIN, launchEcho, ticket, waitForExit } from "./support/echo-plugin.js";
 
 const cleanups: (() => void)[] = [];
@@ -136,7 +136,7 @@ describe("plugin process protocol (go-plugin compatible)", () => {
   it("exits on its own within a few seconds when its host dies without closing it", async () => {
     // A real host process that connects, reports the plugin's pid and is then killed outright.
     const hostScript = `
-      const { connectChannel, silentLogger } = await import(${JSON.stringify(new URL("../src/index.ts", import.meta.url).href.replace("/src/index.ts", "/dist/index.js"))});
+      const { connectChannel, silentLogger } = await import(${JSON.stringify(new URL("../dist/host/index.js", import.meta.url).href)});
       const channel = await connectChannel({ command: process.execPath, args: [${JSON.stringify(ECHO_PLUGIN)}], logger: silentLogger });
       process.stdout.write(String(channel.pid) + "\\n");
       setInterval(() => {}, 1000);

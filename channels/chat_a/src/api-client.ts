@@ -1,4 +1,5 @@
-import { createHttpClient, type HttpClient, type Logger } from "@errand/channel-sdk";
+import type { Logger } from "@errand/channel-sdk";
+import { createHttpClient, type HttpClient } from "@errand/channel-sdk/helpers";
 import type { ChatAConfig } from "./config.js";
 import type { ChatAMessage } from "./render/blocks.js";
 import { type SlackErrorBody, slackError } from "./slack-errors.js";

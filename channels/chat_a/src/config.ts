@@ -1,4 +1,5 @@
-import { type ChannelConfig, type ChannelSecrets, credentialTextProblem, InvalidConfigError } from "@errand/channel-sdk";
+import { type ChannelConfig, type ChannelSecrets, InvalidConfigError } from "@errand/channel-sdk";
+import { credentialTextProblem } from "@errand/channel-sdk/helpers";
 
 /** Where chat A's web API lives unless `api_base_url` says otherwise. */
 export const DEFAULT_API_BASE_URL = "https://slack.com/api";

@@ -1,4 +1,4 @@
-import { silentLogger } from "@errand/channel-sdk";
+import { silentLogger } from "@errand/channel-sdk/host";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChatAClient, parseChatAConfig } from "../src/index.js";
 import { type FakeSlack, startFakeSlack } from "./fake-slack.js";

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import { connectChannel, type RemoteChannel } from "@errand/channel-sdk";
+import { connectChannel, type RemoteChannel } from "@errand/channel-sdk/host";
 import { captureLogger, fixtures } from "@errand/channel-sdk/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type FakeSlack, startFakeSlack } from "./fake-slack.js";

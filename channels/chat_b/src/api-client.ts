@@ -1,11 +1,5 @@
-import {
-  type ChannelError,
-  createChannelError,
-  createHttpClient,
-  type HttpClient,
-  type HttpResponse,
-  isChannelError,
-} from "@errand/channel-sdk";
+import { type ChannelError, createChannelError, isChannelError } from "@errand/channel-sdk";
+import { createHttpClient, type HttpClient, type HttpResponse } from "@errand/channel-sdk/helpers";
 import type { ChatBConfig } from "./config.js";
 import type { ChatBMessage } from "./render/message.js";
 

@@ -1,4 +1,5 @@
-import { createDeliveryLane, type DeliveryLane, defineChannel } from "@errand/channel-sdk";
+import { defineChannel } from "@errand/channel-sdk";
+import { createDeliveryLane, type DeliveryLane } from "@errand/channel-sdk/helpers";
 import { createChatBClient } from "./api-client.js";
 import { type ChatBConfig, parseChatBConfig } from "./config.js";
 import { type ChatBState, deliver } from "./deliver.js";

@@ -1,4 +1,5 @@
-import { type ChannelConfig, type ChannelSecrets, credentialTextProblem, InvalidConfigError } from "@errand/channel-sdk";
+import { type ChannelConfig, type ChannelSecrets, InvalidConfigError } from "@errand/channel-sdk";
+import { credentialTextProblem } from "@errand/channel-sdk/helpers";
 
 /** A validated chat_b config, with the webhook URL resolved. */
 export interface ChatBConfig {

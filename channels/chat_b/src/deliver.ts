@@ -1,4 +1,5 @@
-import { type DeliveryLane, httpErrorResponse, type NotifyContext, type NotifyResult } from "@errand/channel-sdk";
+import type { NotifyContext, NotifyResult } from "@errand/channel-sdk";
+import { type DeliveryLane, httpErrorResponse } from "@errand/channel-sdk/helpers";
 import type { ChatBClient } from "./api-client.js";
 import type { ChatBConfig } from "./config.js";
 import type { WebhookBucket } from "./rate-limit.js";

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type Pacer, sleep } from "@errand/channel-sdk";
+import { type Pacer, sleep } from "@errand/channel-sdk/helpers";
 
 /** What a response's rate-limit headers say about the webhook's bucket. */
 export interface RateLimitInfo {

@@ -1,4 +1,4 @@
-import { type Channel, loadChannel } from "@errand/channel-sdk";
+import { type Channel, loadChannel } from "@errand/channel-sdk/host";
 import { captureLogger } from "@errand/channel-sdk/testing";
 import { chatB } from "../src/index.js";
 import type { FakeDiscord } from "./fake-discord.js";

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { connectChannel, createLogger, isChannelError, type TaskResult, type Ticket } from "@errand/channel-sdk";
+import { isChannelError, type TaskResult, type Ticket } from "@errand/channel-sdk";
+import { connectChannel, createLogger } from "@errand/channel-sdk/host";
 import { fixtures } from "@errand/channel-sdk/testing";
 import chalk from "chalk";
 import { InvalidArgumentError } from "commander";

@@ -1,13 +1,10 @@
 import { type Sink, startSink } from "@errand/channel-sdk/testing";
-import { type HandshakeResponse, unaryCall, type TaskResult, type Ticket } from "@errand/channel-sdk/protocol";
+import { CALL_TARGET_MS, type HandshakeResponse, type TaskResult, type Ticket, unaryCall } from "@errand/channel-sdk/protocol";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { CheckFailure, type CheckEnvironment } from "./check.js";
 import { withSinkUrl } from "./config.js";
 import { type Relay, startRelay } from "./relay.js";
 import { describeCallError, PluginSession } from "./session.js";
-
-/** Per-call target of the interface. */
-export const CALL_TARGET_MS = 5000;
 
 /** A plugin started and handshaken for a check, with its sink when there is a config. */
 export interface OpenChannel {

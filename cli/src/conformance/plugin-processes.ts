@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { isProcessRunning, signalProcess, stopProcess } from "@errand/channel-sdk/protocol";
 
 /**
  * How long a plugin gets between SIGTERM and SIGKILL: go-plugin's kill
@@ -16,30 +17,11 @@ interface Live {
 const live = new Set<Live>();
 let stoppingAll = false;
 
-/** Signals the plugin's whole process group (it leads one), so wrappers' children go too. */
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // ESRCH: nothing left in the group.
-  }
-}
-
-const running = (child: ChildProcess) => child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+// A plugin leads its own process group (spawned detached), so wrappers' children go too.
+const GROUP = { group: true };
 
 function stop(entry: Live, graceMs: number): Promise<void> {
-  entry.stopping ??= (async () => {
-    const { child } = entry;
-    if (running(child)) {
-      signalGroup(child, "SIGTERM");
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([entry.exited, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
-      if (running(child)) signalGroup(child, "SIGKILL");
-    }
-    await entry.exited;
-  })();
+  entry.stopping ??= stopProcess(entry.child, entry.exited, graceMs, GROUP).then(() => entry.exited).then(() => undefined);
   return entry.stopping;
 }
 
@@ -51,7 +33,7 @@ export function trackPlugin(child: ChildProcess, exited: Promise<unknown>): (gra
     live.delete(entry);
     // Whatever the plugin started must not outlive it. Right at its exit its
     // pid cannot have been reused yet, so the group is still its own.
-    signalGroup(child, "SIGKILL");
+    signalProcess(child, "SIGKILL", GROUP);
   });
   void exited.then(() => live.delete(entry));
   // A check that starts a plugin while the run is being stopped gets it stopped at once.
@@ -72,7 +54,7 @@ export async function stopAllPlugins(graceMs = KILL_GRACE_MS): Promise<void> {
 
 /** SIGKILLs every plugin's group at once: for a second Ctrl-C, when waiting is not wanted. */
 export function killAllPluginsNow(): void {
-  for (const entry of live) if (running(entry.child)) signalGroup(entry.child, "SIGKILL");
+  for (const entry of live) if (isProcessRunning(entry.child)) signalProcess(entry.child, "SIGKILL", GROUP);
 }
 
 /** True once {@link stopAllPlugins} was called: results after that are not the plugin's doing. */

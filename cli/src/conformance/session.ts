@@ -2,18 +2,19 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { credentials, type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
 import {
+  CALL_TARGET_MS,
   createClients,
   type HandshakeLine,
   type HandshakeResponse,
+  MAGIC_COOKIE_KEY,
+  MAGIC_COOKIE_VALUE,
   parseHandshakeLine,
   type PluginClients,
+  settlesWithin,
   unaryCall,
 } from "@errand/channel-sdk/protocol";
 import { trackPlugin } from "./plugin-processes.js";
 import type { PluginTarget } from "./plugin-target.js";
-
-const COOKIE_KEY = "ERRAND_PLUGIN_MAGIC_COOKIE";
-const COOKIE_VALUE = "errand-notification-channel";
 
 /** How a plugin process ended, with when. */
 export interface SessionExit {
@@ -55,7 +56,7 @@ export class PluginSession {
       ...options.env,
       PLUGIN_PROTOCOL_VERSIONS: options.protocolVersions ?? "1",
       ERRAND_PLUGIN_TRANSPORT: "unix",
-      [COOKIE_KEY]: options.cookie === false ? undefined : COOKIE_VALUE,
+      [MAGIC_COOKIE_KEY]: options.cookie === false ? undefined : MAGIC_COOKIE_VALUE,
     };
     // Its own process group, so that stopping it also stops what it started (a shell script's children).
     this.child = spawn(target.command, target.args, { cwd: target.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -144,7 +145,7 @@ export class PluginSession {
     config: Record<string, unknown>,
     secrets: Record<string, string>,
     interfaceVersion = 1,
-    timeoutMs = 5000,
+    timeoutMs = CALL_TARGET_MS,
   ): Promise<HandshakeResponse> {
     return unaryCall(
       this.clients.channel,
@@ -156,12 +157,7 @@ export class PluginSession {
 
   /** Resolves true when the process has exited within `ms`. */
   async exitsWithin(ms: number): Promise<boolean> {
-    if (this.exit) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const result = await Promise.race([this.exited.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(r, ms, false)))]);
-    // A pending timer would hold the process open after the summary.
-    clearTimeout(timer);
-    return result;
+    return this.exit !== undefined || settlesWithin(this.exited, ms);
   }
 
   /** Ends the process for good (SIGTERM, a grace, SIGKILL) and closes the clients. */

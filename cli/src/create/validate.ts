@@ -1,4 +1,4 @@
-import { checkChannelName } from "@errand/channel-sdk";
+import { checkChannelName } from "@errand/channel-sdk/protocol";
 import validateNpmName from "validate-npm-package-name";
 
 /** Returns why `name` is not a valid channel name, or undefined. */

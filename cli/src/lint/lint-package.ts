@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { checkChannelName } from "@errand/channel-sdk";
+import { checkChannelName } from "@errand/channel-sdk/protocol";
 import { execa } from "execa";
 import { npmReason } from "../util/npm-reason.js";
 import { type PackageJson, pickBin, readPackageJson } from "../conformance/plugin-target.js";

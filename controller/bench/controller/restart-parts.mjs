@@ -14,7 +14,7 @@ const mark = async (name, fn) => {
 };
 const dist = (path) => new URL(`../../dist/${path}`, import.meta.url).href;
 
-const sdk = await mark("importSdk", () => import("@errand/channel-sdk"));
+const sdk = await mark("importSdk", () => import("@errand/channel-sdk/host"));
 const { createController } = await mark("importController", () => import(dist("controller.js")));
 const { loadForCli } = await mark("importCli", () => import(dist("cli/load-for-cli.js")));
 const { openDatabase } = await import(dist("store/sqlite/open-database.js"));

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLogger } from "@errand/channel-sdk";
+import { createLogger } from "@errand/channel-sdk/host";
 import { createBufferedWriter, parseWebhookConfig } from "@errand/controller";
 import { Registry } from "prom-client";
 

@@ -2,7 +2,7 @@
 // JSON log line per request (to stderr, which the bench discards) and an
 // async ticket handler, wired as `errand webhook serve` wires them (buffered log writer included).
 // BENCH_ERRAND_MODULE: another build of @errand/controller to compare against (a path to its dist/index.js).
-import { createLogger } from "@errand/channel-sdk";
+import { createLogger } from "@errand/channel-sdk/host";
 
 const controller = await import(process.env.BENCH_ERRAND_MODULE || "@errand/controller");
 const { createBufferedWriter, createWebhookServer, parseWebhookConfig } = controller;

@@ -1,6 +1,6 @@
 import { chatA } from "@errand/channel-chat-a";
 import { chatB } from "@errand/channel-chat-b";
-import { type Channel, type LoadOptions, loadChannel } from "@errand/channel-sdk";
+import { type Channel, loadChannel, type LoadOptions } from "@errand/channel-sdk/host";
 
 /** A channel that ships with the controller and runs inside its process. */
 export interface BuiltinChannel {

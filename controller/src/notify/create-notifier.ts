@@ -1,4 +1,5 @@
 import { type Ticket, toChannelError } from "@errand/channel-sdk";
+import { createMaskingLogger } from "@errand/channel-sdk/host";
 import { NotFoundError } from "../errors.js";
 import type { RunEvent, RunObserver } from "../runs/run-event.js";
 import { createBackoff } from "./backoff.js";
@@ -8,7 +9,7 @@ import { describeSource } from "./channel-source.js";
 import { CHECK_TICKET, checkMessage } from "./check-notification.js";
 import { describeEntry } from "./describe-entry.js";
 import { type Delivery, deliver } from "./deliver.js";
-import { createMaskingLogger } from "./masking-logger.js";
+
 import { createNotifierMetrics } from "./notifier-metrics.js";
 import { checkNotifierOptions } from "./notifier-options.js";
 import type { ChannelStatus, CheckResult, Notifier, NotifierHealth, NotifierOptions } from "./notifier-types.js";

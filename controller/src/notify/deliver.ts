@@ -1,4 +1,5 @@
-import type { Channel, NotifyResult } from "@errand/channel-sdk";
+import type { NotifyResult } from "@errand/channel-sdk";
+import type { Channel } from "@errand/channel-sdk/host";
 import { boundedCall, type CallReport } from "./bounded-call.js";
 import type { ChannelSlot } from "./channel-slots.js";
 import type { NotifierMetrics, Operation } from "./notifier-metrics.js";

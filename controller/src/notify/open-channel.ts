@@ -1,4 +1,5 @@
-import { type Channel, connectChannel, ErrorCode, InvalidConfigError, type Logger } from "@errand/channel-sdk";
+import { ErrorCode, InvalidConfigError, type Logger } from "@errand/channel-sdk";
+import { type Channel, connectChannel } from "@errand/channel-sdk/host";
 import type { ChannelEntryConfig } from "../config/controller-config.js";
 import type { ChannelSource } from "./channel-source.js";
 

@@ -1,4 +1,5 @@
-import { type Channel, type ChannelError, type Logger, type PluginExit, PluginExitedError, RemoteChannel, toChannelError, UnavailableError } from "@errand/channel-sdk";
+import { type ChannelError, type Logger, PluginExitedError, toChannelError, UnavailableError } from "@errand/channel-sdk";
+import { type Channel, type PluginExit, RemoteChannel } from "@errand/channel-sdk/host";
 import type { Backoff } from "./backoff.js";
 import { isSetupFailure } from "./open-channel.js";
 

@@ -4,7 +4,7 @@ import type { ResolvedSecrets } from "./resolve-secrets.js";
 /**
  * Every secret value a running controller holds: the resolved named secrets
  * and the webhook signing secrets. Give them to the logger (`secrets`) or to
- * {@link createSecretMask} so they never appear in logs or errors.
+ * `createSecretMask` (@errand/channel-sdk/host) so they never appear in logs or errors.
  */
 export function secretValues(config: ControllerConfig, resolved: ResolvedSecrets): string[] {
   const values = [...Object.values(resolved), ...Object.values(config.webhook.secrets)];

@@ -1,4 +1,4 @@
-import { silentLogger } from "@errand/channel-sdk";
+import { silentLogger } from "@errand/channel-sdk/host";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { toCodehostAError } from "../../src/sources/codehost-a/codehost-a-error.js";

@@ -1,4 +1,5 @@
-import { createHttpClient, defineChannel, type HttpClient } from "@errand/channel-sdk";
+import { defineChannel } from "@errand/channel-sdk";
+import { createHttpClient, type HttpClient } from "@errand/channel-sdk/helpers";
 import { parseConfig, type WebhookPostConfig } from "./config.js";
 import { completePayload, notifyPayload, startPayload, type WebhookPayload } from "./payload.js";
 import { randomUUID } from "node:crypto";

@@ -7,7 +7,7 @@
  * notification, and prints what arrives.
  */
 import { fileURLToPath } from "node:url";
-import { connectChannel, createLogger } from "@errand/channel-sdk";
+import { connectChannel, createLogger } from "@errand/channel-sdk/host";
 import { fixtures, startSink } from "@errand/channel-sdk/testing";
 
 const bin = fileURLToPath(new URL("./bin.js", import.meta.url));

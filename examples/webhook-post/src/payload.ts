@@ -1,4 +1,5 @@
-import { formatCost, formatDuration, formatTokens, type TaskResult, type Ticket, ticketLink } from "@errand/channel-sdk";
+import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import { formatCost, formatDuration, formatTokens, ticketLink } from "@errand/channel-sdk/helpers";
 
 /** The JSON body POSTed for every notification (snake_case, like the protocol's field names). */
 export interface WebhookPayload {

@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { connectChannel, InvalidConfigError, loadChannel, silentLogger, UnavailableError } from "@errand/channel-sdk";
+import { InvalidConfigError, UnavailableError } from "@errand/channel-sdk";
+import { connectChannel, loadChannel, silentLogger } from "@errand/channel-sdk/host";
 import { fixtures, type Sink, startSink } from "@errand/channel-sdk/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { webhookPost } from "../src/index.js";

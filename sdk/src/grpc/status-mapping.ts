@@ -6,7 +6,7 @@ import {
   isErrorCode,
 } from "../errors.js";
 import { truncate } from "../helpers/truncate.js";
-import { redactSecrets } from "../logger.js";
+import { maskForms, secretForms } from "../secret-mask.js";
 
 // Trailer keys that carry the SDK's own error details across the wire, so a
 // host gets back the exact error class the plugin threw, not just a status.
@@ -55,14 +55,14 @@ function bound(raw: string, limit: number, what: string): string {
  * large to send.
  */
 export function toStatus(error: ChannelError, options: ToStatusOptions = {}): Partial<StatusObject> {
-  const secrets = [...(options.secrets ?? [])];
+  const forms = secretForms(options.secrets ?? []);
   const metadata = new Metadata();
   metadata.set(CODE_KEY, error.code);
   if (error.hint) {
-    metadata.set(HINT_KEY, encodeURIComponent(bound(redactSecrets(String(error.hint), secrets), MAX_STATUS_HINT_BYTES, "hint")));
+    metadata.set(HINT_KEY, encodeURIComponent(bound(maskForms(String(error.hint), forms), MAX_STATUS_HINT_BYTES, "hint")));
   }
   if (error.retryAfterMs !== undefined) metadata.set(RETRY_AFTER_KEY, String(Math.round(error.retryAfterMs)));
-  const details = bound(redactSecrets(String(error.message), secrets), MAX_STATUS_MESSAGE_BYTES, "message");
+  const details = bound(maskForms(String(error.message), forms), MAX_STATUS_MESSAGE_BYTES, "message");
   return { code: error.grpcStatus, details, metadata };
 }
 

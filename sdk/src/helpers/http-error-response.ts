@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { redactSecrets } from "../logger.js";
+import { maskForms, REDACTED } from "../secret-mask.js";
 
 /**
  * The target's answer behind a failed (non-2xx) request of the HTTP client,
@@ -35,7 +35,7 @@ export function redactedResponse(
   const shown: IncomingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    if (SECRET_HEADER.test(name)) shown[name] = "[redacted]";
+    if (SECRET_HEADER.test(name)) shown[name] = REDACTED;
     else shown[name] = Array.isArray(value) ? value.map((v) => mask(v, secrets)) : mask(value, secrets);
   }
   const response: HttpErrorResponse = { status, headers: shown, truncated };
@@ -44,7 +44,7 @@ export function redactedResponse(
 }
 
 function mask(text: string, secrets: readonly string[]): string {
-  return secrets.length === 0 ? text : redactSecrets(text, secrets);
+  return secrets.length === 0 ? text : maskForms(text, secrets);
 }
 
 function redactJson(value: unknown, secrets: readonly string[], depth: number): unknown {

@@ -16,7 +16,7 @@ import { redactUrl, snippet } from "./redact.js";
 import type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from "./http-types.js";
 import { resolveUrl, retryAfterOf, secretParts } from "./http-url.js";
 import { retry } from "./retry.js";
-import { scrubError, secretForms } from "./scrub.js";
+import { scrubError, secretForms } from "../secret-mask.js";
 import { isTransientNetworkError } from "./transport-error.js";
 
 export type { HttpCallOptions, HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from "./http-types.js";
@@ -74,7 +74,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const url = resolveUrl(req, options.baseUrl);
     const secretUrl = req.secretUrl ?? options.secretUrl ?? false;
     const secrets = secretsFor(req, url, secretUrl);
-    return { method, url, secrets, shownUrl: redactUrl(url, { secretUrl, secrets }) };
+    return { method, url, secrets, shownUrl: redactUrl(url, { secretUrl, forms: secrets }) };
   };
   type Prepared = ReturnType<typeof prepare>;
 

@@ -1,9 +1,12 @@
 /**
- * Helpers for channel authors: throttling, a serial queue, retries, a
- * delivery lane composing them, an HTTP client whose failures are typed SDK
- * errors, and text formatting.
+ * @errand/channel-sdk/helpers: what a channel needs to reach its target
+ * within the interface's 5 s: an HTTP client whose failures are typed SDK
+ * errors (with retries inside the deadline), a throttle, a delivery lane,
+ * text truncation and formatting, safe links.
  * @packageDocumentation
  */
+export type { Ticket, TokenUsage } from "../channel.js";
+export type { ChannelError } from "../errors.js";
 export { credentialTextProblem } from "./credential-text.js";
 export {
   createDeliveryLane,
@@ -14,24 +17,13 @@ export {
   type Pacer,
 } from "./delivery-lane.js";
 export { type FitLinkOptions, fitLink, type LinkMarkup, shortUrlLabel } from "./fit-link.js";
-export { formatCost, formatCount, formatDuration, formatTokens } from "./format.js";
-export {
-  createHttpClient,
-  type HttpCallOptions,
-  type HttpClient,
-  type HttpClientOptions,
-  type HttpRequest,
-  type HttpResponse,
-} from "./http.js";
+export { formatCost, formatDuration, formatTokens } from "./format.js";
+export { createHttpClient } from "./http.js";
 export { type HttpErrorResponse, httpErrorResponse } from "./http-error-response.js";
-export { errorCodeForStatus, type HttpFailure, httpStatusError } from "./http-status-error.js";
-export { type RedactUrlOptions, redactUrl } from "./redact.js";
-export { type RetryAttempt, type RetryEvent, type RetryOptions, retry } from "./retry.js";
-export { parseRetryAfter, parseRetryAfterBody } from "./retry-after.js";
-export { createSerialQueue, type ReleaseTurn, type SerialQueue } from "./serial-queue.js";
+export type { HttpCallOptions, HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from "./http-types.js";
+export type { RetryAttempt, RetryEvent, RetryOptions } from "./retry.js";
+export { safeHttpUrl } from "./safe-url.js";
 export { sleep } from "./sleep.js";
 export { createThrottle, type ReleaseSlot, type Throttle, type ThrottleOptions } from "./throttle.js";
 export { type TicketLink, type TicketLinkOptions, ticketLink } from "./ticket-link.js";
-export { isTransientNetworkError, TRANSIENT_NETWORK_CODES, toAttemptError } from "./transport-error.js";
-export { type LengthUnit, measure, type TruncateOptions, truncate, truncateEscaped } from "./truncate.js";
-export { safeHttpUrl } from "./safe-url.js";
+export { type LengthUnit, type TruncateOptions, truncate, truncateEscaped } from "./truncate.js";

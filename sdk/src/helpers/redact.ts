@@ -1,4 +1,4 @@
-import { redactSecrets } from "../logger.js";
+import { maskForms } from "../secret-mask.js";
 
 /** Options of {@link redactUrl}. */
 export interface RedactUrlOptions {
@@ -7,8 +7,8 @@ export interface RedactUrlOptions {
    * print only its origin, followed by `/[redacted]`.
    */
   secretUrl?: boolean;
-  /** Secret values to mask wherever they appear. */
-  secrets?: Iterable<string>;
+  /** Forms of secrets (`secretForms`) to mask wherever they appear. */
+  forms?: readonly string[];
 }
 
 /**
@@ -32,7 +32,7 @@ export function redactUrl(url: string | URL, options: RedactUrlOptions = {}): st
   const query = parsed.search ? "?[redacted]" : "";
   const hostPart = parsed.host ? `${parsed.protocol}//${parsed.host}` : parsed.protocol;
   const text = `${hostPart}${parsed.pathname}${query}`;
-  return options.secrets ? redactSecrets(text, options.secrets) : text;
+  return options.forms ? maskForms(text, options.forms) : text;
 }
 
 /**
@@ -40,8 +40,8 @@ export function redactUrl(url: string | URL, options: RedactUrlOptions = {}): st
  * code points, so no lone surrogate), adding "…" when cut. Used for body
  * snippets in error messages.
  */
-export function snippet(text: string, secrets: Iterable<string> = [], maxLength = 200): string {
-  const masked = redactSecrets(text.replace(/\s+/g, " ").trim(), secrets);
+export function snippet(text: string, forms: readonly string[] = [], maxLength = 200): string {
+  const masked = maskForms(text.replace(/\s+/g, " ").trim(), forms);
   if (masked.length <= maxLength) return masked;
   let end = maxLength - 1;
   const code = masked.charCodeAt(end - 1);

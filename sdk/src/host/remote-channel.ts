@@ -12,7 +12,7 @@ import { checkCallOptions, checkDuration } from "../runtime/call-options.js";
 import type { NotificationCall } from "../runtime/channel-runtime.js";
 import { HEALTH_SERVICE_NAME } from "../version.js";
 import { type PluginClients, unaryCall } from "./grpc-clients.js";
-import { maskError } from "./host-logger.js";
+import { maskError } from "../secret-mask-errors.js";
 import type { PluginExit, PluginProcess } from "./plugin-process.js";
 import { settlesWithin } from "./stop-process.js";
 

@@ -1,45 +1,26 @@
 /**
  * @errand/channel-sdk/protocol: the wire-level pieces, for tools that must
- * step outside the normal host flow (the conformance runner, other hosts):
- * generated messages and gRPC clients, the handshake line, process launch.
- * Plugin authors and ordinary hosts never need this entry.
+ * step outside the normal host flow (the CLI's conformance runner, other
+ * hosts): generated messages and gRPC services, the handshake line, the
+ * magic cookie and the call target, gRPC clients on a plugin, and stopping a
+ * plugin process. Plugin authors and ordinary hosts never need this entry.
  * @packageDocumentation
  */
+export { checkChannelName } from "../channel.js";
+export type { HandshakeRequest, HandshakeResponse, TaskResult, Ticket, TokenUsage } from "../gen/errand/v1/common.js";
 export {
-  Ticket,
-  TaskResult,
-  TokenUsage,
-  HandshakeRequest,
-  HandshakeResponse,
-} from "../gen/errand/v1/common.js";
-export {
-  NotifyRequest,
-  NotifyResponse,
-  NotifyStartRequest,
-  NotifyStartResponse,
-  NotifyCompleteRequest,
-  NotifyCompleteResponse,
-  NotificationChannelClient,
+  type NotificationChannelClient,
   NotificationChannelService,
-  type NotificationChannelServer,
+  type NotifyCompleteRequest,
+  type NotifyCompleteResponse,
+  NotifyRequest,
+  type NotifyResponse,
+  type NotifyStartRequest,
+  type NotifyStartResponse,
 } from "../gen/errand/v1/notifications.js";
-export {
-  HealthClient,
-  HealthService,
-  HealthCheckRequest,
-  HealthCheckResponse,
-  HealthCheckResponse_ServingStatus,
-} from "../gen/grpc/health/v1/health.js";
-export { GRPCControllerClient, GRPCControllerService } from "../gen/plugin/grpc_controller.js";
-export { parseHandshakeLine, HandshakeLineError, type HandshakeLine } from "../host/handshake-line.js";
-export { launchPlugin, type LaunchOptions, type PluginProcess, type PluginExit } from "../host/plugin-process.js";
-export { createClients, unaryCall, callHealth, callShutdown, type PluginClients, type UnaryOptions } from "../host/grpc-clients.js";
-export {
-  fromServiceError,
-  MAX_STATUS_HINT_BYTES,
-  MAX_STATUS_MESSAGE_BYTES,
-  toStatus,
-  type ToStatusOptions,
-} from "../grpc/status-mapping.js";
-export { generateCertificate, certificateFieldToPem, type GeneratedCertificate } from "../grpc/auto-mtls.js";
-export { negotiateVersion, NOT_LAUNCHED_BY_HOST_MESSAGE } from "../plugin/plugin-env.js";
+export { type HealthCheckRequest, type HealthCheckResponse, type HealthClient, HealthService } from "../gen/grpc/health/v1/health.js";
+export { type GRPCControllerClient, GRPCControllerService } from "../gen/plugin/grpc_controller.js";
+export { callHealth, callShutdown, createClients, type PluginClients, type UnaryOptions, unaryCall } from "../host/grpc-clients.js";
+export { type HandshakeLine, parseHandshakeLine } from "../host/handshake-line.js";
+export { isProcessRunning, type StopProcessOptions, settlesWithin, signalProcess, stopProcess } from "../host/stop-process.js";
+export { CALL_TARGET_MS, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../version.js";

@@ -3,6 +3,8 @@
  * handler contexts for testing channels.
  * @packageDocumentation
  */
+export type { ChannelConfig, ChannelSecrets, StartContext, TaskResult, Ticket } from "../channel.js";
+export type { Logger, LogLevel } from "../log-types.js";
 export { type CaptureLoggerOptions, type CapturedLogger, captureLogger, type LogRecord } from "./capture-logger.js";
 export { fixtures } from "./fixtures.js";
 export {

@@ -3,7 +3,7 @@ import { CancelledError, DeadlineExceededError, ErrorCode, InternalError, Unavai
 import { credentialTextProblem } from "../../src/helpers/credential-text.js";
 import { fitLink, shortUrlLabel } from "../../src/helpers/fit-link.js";
 import { redactUrl, snippet } from "../../src/helpers/redact.js";
-import { scrubError } from "../../src/helpers/scrub.js";
+import { scrubError, secretForms } from "../../src/secret-mask.js";
 import { sleep } from "../../src/helpers/sleep.js";
 import { isTransientNetworkError, toAttemptError } from "../../src/helpers/transport-error.js";
 
@@ -20,7 +20,7 @@ describe("redactUrl", () => {
   });
 
   it("masks listed secrets in the path", () => {
-    expect(redactUrl("https://x.example/hooks/s3cr3t-token", { secrets: ["s3cr3t-token"] })).toBe("https://x.example/hooks/[redacted]");
+    expect(redactUrl("https://x.example/hooks/s3cr3t-token", { forms: secretForms(["s3cr3t-token"]) })).toBe("https://x.example/hooks/[redacted]");
   });
 
   it("never echoes an unparsable URL", () => {

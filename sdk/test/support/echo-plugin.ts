@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { connectChannel, type ConnectOptions, silentLogger, type Ticket } from "../../src/index.js";
-import { type LaunchOptions, launchPlugin } from "../../src/protocol/index.js";
+import { connectChannel, type ConnectOptions, silentLogger, type Ticket } from "./internals.js";
+import { type LaunchOptions, launchPlugin } from "./protocol-internals.js";
 
 /** Path of the well-behaved fixture plugin (see its header for the title-driven behaviours). */
 export const ECHO_PLUGIN = fileURLToPath(new URL("../fixtures/plugins/echo.mjs", import.meta.url));

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 
-/** The built SDK, as a separate host process imports it (run `npx tsc -b sdk` first). */
-export const SDK_DIST = new URL("../../dist/index.js", import.meta.url).href;
+/** The built SDK's host entry, as a separate host process imports it (run `npx tsc -b sdk` first). */
+export const SDK_DIST = new URL("../../dist/host/index.js", import.meta.url).href;
 
 /** What a host process run by {@link runHostScript} did. */
 export interface HostRun {

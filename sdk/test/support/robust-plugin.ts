@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
-import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../../src/index.js";
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./internals.js";
 
 /** The misbehaving fixture plugin (see its header for the message-driven behaviours). */
 export const ROBUST_PLUGIN = fileURLToPath(new URL("../fixtures/plugins/robust.mjs", import.meta.url));

@@ -1,4 +1,5 @@
-import { InvalidConfigError, loadChannel } from "@errand/channel-sdk";
+import { InvalidConfigError } from "@errand/channel-sdk";
+import { loadChannel } from "@errand/channel-sdk/host";
 import { captureLogger, fixtures } from "@errand/channel-sdk/testing";
 import { describe, expect, it } from "vitest";
 import { channel } from "../src/channel.js";

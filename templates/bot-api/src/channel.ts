@@ -1,16 +1,5 @@
-import {
-  createHttpClient,
-  createThrottle,
-  defineChannel,
-  formatCost,
-  formatDuration,
-  type HttpClient,
-  type NotifyContext,
-  RejectedError,
-  ticketLink,
-  truncate,
-  type Ticket,
-} from "@errand/channel-sdk";
+import { defineChannel, type NotifyContext, RejectedError, type Ticket } from "@errand/channel-sdk";
+import { createHttpClient, createThrottle, formatCost, formatDuration, type HttpClient, ticketLink, truncate } from "@errand/channel-sdk/helpers";
 import { createRequire } from "node:module";
 import { type BotApiConfig, parseConfig } from "./config.js";
 

@@ -1,15 +1,5 @@
-import {
-  createHttpClient,
-  createThrottle,
-  defineChannel,
-  formatCost,
-  formatDuration,
-  type HttpClient,
-  type NotifyContext,
-  ticketLink,
-  truncate,
-  type Ticket,
-} from "@errand/channel-sdk";
+import { defineChannel, type NotifyContext, type Ticket } from "@errand/channel-sdk";
+import { createHttpClient, createThrottle, formatCost, formatDuration, type HttpClient, ticketLink, truncate } from "@errand/channel-sdk/helpers";
 import { createRequire } from "node:module";
 import { parseConfig, type WebhookConfig } from "./config.js";
 

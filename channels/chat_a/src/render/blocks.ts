@@ -1,4 +1,4 @@
-import { truncate } from "@errand/channel-sdk";
+import { truncate } from "@errand/channel-sdk/helpers";
 import { SLACK_LIMITS } from "./limits.js";
 
 /** A Block Kit text object. */

@@ -1,4 +1,4 @@
-import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncateEscaped } from "@errand/channel-sdk";
+import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncateEscaped } from "@errand/channel-sdk/helpers";
 
 /**
  * Escapes the three characters chat A's mrkdwn gives meaning to: `&`, `<`

@@ -1,4 +1,5 @@
-import { formatCost, formatDuration, formatTokens, type TaskResult } from "@errand/channel-sdk";
+import type { TaskResult } from "@errand/channel-sdk";
+import { formatCost, formatDuration, formatTokens } from "@errand/channel-sdk/helpers";
 
 /** One labelled figure of a task result. */
 export interface Fact {

@@ -1,4 +1,4 @@
-import { truncate } from "@errand/channel-sdk";
+import { truncate } from "@errand/channel-sdk/helpers";
 import { type Block, type ChatAMessage, blocksTextLength } from "./blocks.js";
 import { BUDGET, SLACK_LIMITS } from "./limits.js";
 

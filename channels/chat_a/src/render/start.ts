@@ -1,4 +1,5 @@
-import { type Ticket, truncate } from "@errand/channel-sdk";
+import type { Ticket } from "@errand/channel-sdk";
+import { truncate } from "@errand/channel-sdk/helpers";
 import { type ChatAMessage, section } from "./blocks.js";
 import { fallback, footer, type RenderContext, ticketParts } from "./common.js";
 import { escapeMrkdwn } from "./escape.js";

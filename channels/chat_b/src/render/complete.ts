@@ -1,4 +1,5 @@
-import { formatCost, formatDuration, formatTokens, type TaskResult, type Ticket } from "@errand/channel-sdk";
+import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import { formatCost, formatDuration, formatTokens } from "@errand/channel-sdk/helpers";
 import { type Embed, type EmbedField, field, footer, type RenderContext, taskRunFields, ticketParts, title } from "./embed.js";
 import { fitMarkdown, fitMarkdownLink, safeUrl, shortUrlLabel } from "./escape.js";
 import { BUDGET, COLORS, DISCORD_LIMITS } from "./limits.js";

@@ -1,4 +1,5 @@
-import { type Ticket, ticketLink, truncate } from "@errand/channel-sdk";
+import type { Ticket } from "@errand/channel-sdk";
+import { ticketLink, truncate } from "@errand/channel-sdk/helpers";
 import { cutMarkdown, escapeMarkdown, fitMarkdown, fitMarkdownLink, safeUrl } from "./escape.js";
 import { BUDGET, DISCORD_LIMITS } from "./limits.js";
 

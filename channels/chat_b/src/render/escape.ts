@@ -1,4 +1,4 @@
-import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncate, truncateEscaped } from "@errand/channel-sdk";
+import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncate, truncateEscaped } from "@errand/channel-sdk/helpers";
 
 /**
  * Escapes the platform's markdown so user text shows as written: emphasis,

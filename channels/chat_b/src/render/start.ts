@@ -1,4 +1,5 @@
-import { type Ticket, truncate } from "@errand/channel-sdk";
+import type { Ticket } from "@errand/channel-sdk";
+import { truncate } from "@errand/channel-sdk/helpers";
 import { type Embed, escapeMarkdown, field, footer, type RenderContext, taskRunFields, ticketParts, title } from "./embed.js";
 import { BUDGET, COLORS } from "./limits.js";
 

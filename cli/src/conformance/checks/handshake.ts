@@ -1,5 +1,5 @@
 import { callHealth } from "@errand/channel-sdk/protocol";
-import { checkChannelName } from "@errand/channel-sdk";
+import { checkChannelName } from "@errand/channel-sdk/protocol";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { CheckFailure, type CheckDefinition } from "../check.js";
 import { openChannel, startPlugin, tail } from "../harness.js";

@@ -1,7 +1,8 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import { fixtures } from "@errand/channel-sdk/testing";
 import type { CheckDefinition } from "../check.js";
-import { CALL_TARGET_MS, type Call, expectOk, openChannel, timedCall } from "../harness.js";
+import { CALL_TARGET_MS } from "@errand/channel-sdk/protocol";
+import { type Call, expectOk, openChannel, timedCall } from "../harness.js";
 import { concurrencyFor } from "./rate.js";
 
 /** The message text of the Notify checks: plain ASCII so a target check can find it in any encoding. */

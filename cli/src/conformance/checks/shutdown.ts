@@ -1,5 +1,5 @@
 import { fixtures } from "@errand/channel-sdk/testing";
-import { callShutdown } from "@errand/channel-sdk/protocol";
+import { callShutdown, signalProcess } from "@errand/channel-sdk/protocol";
 import { CheckFailure, type CheckDefinition, type CheckEnvironment } from "../check.js";
 import { type OpenChannel, openChannel, tail, timedCall } from "../harness.js";
 
@@ -52,7 +52,7 @@ export const sigtermCheck: CheckDefinition = {
   async run(env, defer) {
     const open = await withCallsInFlight(env, defer);
     const sentAt = Date.now();
-    open.session.child.kill("SIGTERM");
+    signalProcess(open.session.child, "SIGTERM");
     const exited = await open.session.exitsWithin(PROMPT_EXIT_MS);
     judge(open, "SIGTERM", sentAt, exited, "on SIGTERM cancel in-flight calls and exit within a second (the SDK's serve() does this)");
   },

@@ -1,3 +1,4 @@
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "@errand/channel-sdk/protocol";
 import { fixtures } from "@errand/channel-sdk/testing";
 import { CheckFailure, type CheckDefinition } from "../check.js";
 import { delay, openChannel, startPlugin, tail, timedCall } from "../harness.js";
@@ -21,9 +22,9 @@ export const cookieCheck: CheckDefinition = {
           ? `it was still running after ${COOKIE_WAIT_MS} ms`
           : "it exited with code 0";
       throw new CheckFailure({
-        expected: "without ERRAND_PLUGIN_MAGIC_COOKIE the plugin prints help on stderr and exits with a non-zero code",
+        expected: `without ${MAGIC_COOKIE_KEY} the plugin prints help on stderr and exits with a non-zero code`,
         actual: what,
-        fix: "check ERRAND_PLUGIN_MAGIC_COOKIE=errand-notification-channel before serving (the SDK's serve() does this)",
+        fix: `check ${MAGIC_COOKIE_KEY}=${MAGIC_COOKIE_VALUE} before serving (the SDK's serve() does this)`,
       });
     }
   },

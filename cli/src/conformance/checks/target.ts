@@ -1,9 +1,10 @@
+import { CALL_TARGET_MS } from "@errand/channel-sdk/protocol";
 import type { SinkRequest } from "@errand/channel-sdk/testing";
 import { fixtures } from "@errand/channel-sdk/testing";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { CheckFailure, CheckSkipped, type CheckDefinition, type CheckEnvironment } from "../check.js";
 import { type DeclaredRate, SINK_PLACEHOLDER } from "../config.js";
-import { CALL_TARGET_MS, delay, expectOk, type OpenChannel, openChannel, tail, timedCall } from "../harness.js";
+import { delay, expectOk, type OpenChannel, openChannel, tail, timedCall } from "../harness.js";
 import { NOTIFY_MESSAGE } from "./notify.js";
 import { concurrencyFor, describeViolation, judgeArrivals } from "./rate.js";
 

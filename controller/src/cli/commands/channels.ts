@@ -23,7 +23,7 @@ async function input(deps: ChannelsCommandDeps, options: Options): Promise<Chann
   const { config, secrets } = await deps.loadConfig(options.config);
   const values = Object.values(secrets);
   // The SDK (and gRPC with it) loads only when a channels command runs.
-  const logger = deps.logger?.(values) ?? (await import("@errand/channel-sdk")).createLogger({ level: "warn", secrets: values });
+  const logger = deps.logger?.(values) ?? (await import("@errand/channel-sdk/host")).createLogger({ level: "warn", secrets: values });
   return { config, secrets, logger };
 }
 

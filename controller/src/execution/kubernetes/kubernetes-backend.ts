@@ -1,8 +1,8 @@
 import type { Logger } from "@errand/channel-sdk";
+import { createSecretMask } from "@errand/channel-sdk/host";
 import type { KubeConfig } from "@kubernetes/client-node";
 import type { EngineConfig } from "../../config/controller-config.js";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
-import { createSecretMask } from "../../secrets/mask-secrets.js";
 import type { ExecutionBackend, RunHandle } from "../execution-backend.js";
 import { type ClusterView, createClusterView } from "./cluster-view.js";
 import { makeClients } from "./kube-api.js";

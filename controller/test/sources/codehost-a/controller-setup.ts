@@ -1,4 +1,4 @@
-import { createLogger } from "@errand/channel-sdk";
+import { createLogger } from "@errand/channel-sdk/host";
 import { afterEach } from "vitest";
 import type { ControllerConfig } from "../../../src/config/controller-config.js";
 import type { CodehostATicketingConfig } from "../../../src/config/schema/ticketing-schema.js";

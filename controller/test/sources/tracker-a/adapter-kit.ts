@@ -1,4 +1,4 @@
-import { createLogger } from "@errand/channel-sdk";
+import { createLogger } from "@errand/channel-sdk/host";
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import { ticketingSchema, type TrackerATicketingConfig } from "../../../src/config/schema/ticketing-schema.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";

@@ -1,4 +1,4 @@
-import { createLogger } from "@errand/channel-sdk";
+import { createLogger } from "@errand/channel-sdk/host";
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { TrackerBTicketingConfig } from "../../../src/config/schema/ticketing-schema.js";
 import { ticketingSchema } from "../../../src/config/schema/ticketing-schema.js";

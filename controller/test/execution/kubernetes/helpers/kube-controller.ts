@@ -1,4 +1,4 @@
-import { createLogger } from "@errand/channel-sdk";
+import { createLogger } from "@errand/channel-sdk/host";
 import { afterEach } from "vitest";
 import { loadControllerConfig } from "../../../../src/config/load-controller-config.js";
 import { type Controller, createController } from "../../../../src/controller.js";

@@ -1,1 +1,0 @@
-export { serve, type ServeOptions } from "./serve.js";

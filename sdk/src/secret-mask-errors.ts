@@ -1,0 +1,68 @@
+import { type ChannelError, createChannelError, isChannelError } from "./errors.js";
+import type { LogFields, Logger } from "./log-types.js";
+import { isPlainObject } from "./runtime/argument-error.js";
+import { leaks, maskForms, scrubError, secretForms } from "./secret-mask.js";
+
+// Masking of errors and logger records, on the forms of secret-mask.ts. Apart
+// from it because a ChannelError loads @grpc/grpc-js, which the logger alone must not.
+
+function maskChannelError(error: ChannelError, forms: readonly string[]): ChannelError {
+  const cause = (error as { cause?: unknown }).cause;
+  const scrubbedCause = scrubError(cause, forms);
+  if (!leaks(error.message, forms) && !leaks(error.hint, forms) && !leaks(error.stack, forms) && scrubbedCause === cause) return error;
+  const masked = createChannelError(error.code, maskForms(error.message, forms), {
+    cause: scrubbedCause,
+    hint: error.hint === undefined ? undefined : maskForms(error.hint, forms),
+    retryAfterMs: error.retryAfterMs,
+  });
+  if (error.stack) masked.stack = maskForms(error.stack, forms);
+  return masked;
+}
+
+/**
+ * Returns `error` with every secret value masked in its message, hint and
+ * cause chain (a plugin's error, or its stderr tail, may quote a token);
+ * the same error when nothing needed masking. Non-ChannelErrors pass through.
+ */
+export function maskError<E>(error: E, secrets: Iterable<string>): E | ChannelError {
+  if (!isChannelError(error)) return error;
+  return maskChannelError(error, secretForms(secrets));
+}
+
+/** `value` with every string masked, through arrays, plain objects and errors. */
+function maskValue(value: unknown, forms: readonly string[], depth: number): unknown {
+  if (typeof value === "string") return maskForms(value, forms);
+  if (depth > 8 || typeof value !== "object" || value === null) return value;
+  if (isChannelError(value)) return maskChannelError(value, forms);
+  if (value instanceof Error) return scrubError(value, forms);
+  if (Array.isArray(value)) return value.map((item: unknown) => maskValue(item, forms, depth + 1));
+  if (!isPlainObject(value)) return value;
+  const out: LogFields = {};
+  for (const key of Object.keys(value)) out[key] = maskValue(value[key], forms, depth + 1);
+  return out;
+}
+
+/**
+ * A logger that masks `secrets` in every message and field (strings in
+ * nested objects and arrays, errors with their hints and causes) before
+ * `inner` sees them: a logger given by a user cannot be trusted to mask what
+ * it never knew was secret. Returns `inner` itself when nothing is to be
+ * masked.
+ */
+export function createMaskingLogger(inner: Logger, secrets: Iterable<string>): Logger {
+  const forms = secretForms(secrets);
+  if (forms.length === 0) return inner;
+  return wrapMasking(inner, forms);
+}
+
+function wrapMasking(inner: Logger, forms: readonly string[]): Logger {
+  const fields = (f: LogFields | undefined) => (f === undefined ? undefined : (maskValue(f, forms, 0) as LogFields));
+  // Methods are called on the logger itself: class-based loggers need their `this`.
+  return {
+    debug: (message, f) => inner.debug(maskForms(message, forms), fields(f)),
+    info: (message, f) => inner.info(maskForms(message, forms), fields(f)),
+    warn: (message, f) => inner.warn(maskForms(message, forms), fields(f)),
+    error: (message, f) => inner.error(maskForms(message, forms), fields(f)),
+    child: (f) => wrapMasking(inner.child(fields(f) ?? {}), forms),
+  };
+}
