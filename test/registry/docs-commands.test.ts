@@ -76,6 +76,17 @@ interface Plan extends BlockPlan {
   last?: boolean;
 }
 
+// The conformance checks are timed (5 s a call, a declared rate): blocks that
+// run them take turns, so that one document's checks never share the machine
+// with another's.
+let timedTurn: Promise<unknown> = Promise.resolve();
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const run = timedTurn.then(work);
+  timedTurn = run.catch(() => undefined);
+  return run;
+}
+const runsConformance = (block: string) => /channel test|npm run conformance/.test(block);
+
 async function runPlanned(doc: string, plans: Plan[], blocks?: string[]) {
   const pairs = pairBlocks(doc, blocks ?? shellBlocks(await read(doc)), plans);
   for (const { block, plan } of [...pairs.filter((p) => !p.plan.last), ...pairs.filter((p) => p.plan.last)]) {
@@ -84,15 +95,16 @@ async function runPlanned(doc: string, plans: Plan[], blocks?: string[]) {
       continue;
     }
     await plan.before?.();
-    const run = await runBlock(block, plan.cwd!(), session.env, plan.terminal);
+    const start = () => runBlock(block, plan.cwd!(), session.env, plan.terminal);
+    const run = await (runsConformance(block) ? inTurn(start) : start());
     expect(run.code, `${doc}:\n${block}\n---\n${run.output}`).toBe(0);
     await plan.after?.(run.output);
   }
 }
 
 // The documents run side by side (one session, one publish): most of their
-// time is npm and the timed conformance checks waiting, and the suite runs
-// one file at a time on two cores. The scaffold's README needs the scaffold
+// time is npm and the timed conformance checks waiting (those take turns,
+// see inTurn), and the suite runs one file at a time on two cores. The scaffold's README needs the scaffold
 // cli/README.md makes, so those two run in turn, in one test.
 describe.concurrent("the commands of the docs, as written", () => {
   it("README.md: every block has a plan", async () => {

@@ -126,13 +126,21 @@ describe.skipIf(!enabled)("Errand through a registry, end to end", () => {
     try {
       const port = await waitFor("the controller's webhook port", 60_000, () => /"webhook server listening".*?"port":(\d+)/.exec(logs)?.[1]);
       await waitFor("the controller to start", 60_000, () => (logs.includes('"controller started"') ? true : undefined));
-      const body = JSON.stringify({ id: "E2E-1", title: "Fix the flaky login test", description: "times out", repo_url: "https://github.com/acme/shop", labels: ["agent"] });
+      // The ticket of the demo (controller/src/demo/run-demo.ts); its agent is not published, the engine above stands in.
+      const body = JSON.stringify({
+        id: "DEMO-E2E",
+        title: "Fix the flaky login test",
+        description: "The login test fails about one run in ten with a timeout waiting for the session cookie.",
+        repo_url: "https://github.com/acme/shop",
+        external_url: "https://tracker.example/acme/DEMO-E2E",
+        labels: ["agent", "bug"],
+      });
       const signature = `sha256=${createHmac("sha256", intakeSecret).update(body).digest("hex")}`;
       const response = await fetch(`http://127.0.0.1:${port}/webhooks/generic`, { method: "POST", headers: { "content-type": "application/json", "x-webhook-signature": signature }, body });
       expect(response.status, await response.clone().text()).toBe(200);
       const completed = await waitFor("the plugin's completion notification", 60_000, () => received.find((m) => m.includes("pull/7")));
-      expect(completed).toContain("E2E-1");
-      expect(received.find((m) => m.includes("started"))).toMatch(/E2E-1.*tiny/);
+      expect(completed).toContain("DEMO-E2E");
+      expect(received.find((m) => m.includes("started"))).toMatch(/DEMO-E2E.*tiny/);
     } finally {
       // As a service manager stops it: SIGTERM to the process group (npx, npm and errand alike).
       if (controller.exitCode === null) process.kill(-controller.pid!, "SIGTERM");
