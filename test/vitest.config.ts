@@ -3,6 +3,6 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     name: "repo",
-    include: ["*.test.ts", "deploy/*.test.ts"],
+    include: ["*.test.ts", "deploy/*.test.ts", "registry/*.test.ts"],
   },
 });

@@ -14,9 +14,11 @@ import { startUserSession, type UserSession } from "./user-session.js";
 // operator installs the controller and the plugin by name in an empty folder,
 // adds the plugin to errand.yaml as the author's guide says, runs the
 // controller, and a signed ticket's run is announced through the plugin.
-// Installing @errand/controller compiles better-sqlite3 (2 to 5 minutes), so
-// this runs only with ERRAND_E2E_REGISTRY=1.
-const enabled = process.env.ERRAND_E2E_REGISTRY === "1";
+// It runs in every `npm test` (CI included); ERRAND_E2E_REGISTRY=0 leaves it
+// out, for a machine that cannot reach registry.npmjs.org. The controller's
+// better-sqlite3 comes as a prebuilt binary (test/registry/prebuilds.mjs),
+// not compiled for minutes.
+const enabled = process.env.ERRAND_E2E_REGISTRY !== "0";
 
 let root: string;
 let session: UserSession;
@@ -42,7 +44,7 @@ afterAll(async () => {
   receiver?.close();
   await session?.close();
   await rm(root, { recursive: true, force: true });
-});
+}, 120_000);
 
 const ENGINE = `#!/usr/bin/env node
 // A tiny command engine (docs/engines.md): one progress line, then a successful result.
@@ -124,13 +126,21 @@ describe.skipIf(!enabled)("Errand through a registry, end to end", () => {
     try {
       const port = await waitFor("the controller's webhook port", 60_000, () => /"webhook server listening".*?"port":(\d+)/.exec(logs)?.[1]);
       await waitFor("the controller to start", 60_000, () => (logs.includes('"controller started"') ? true : undefined));
-      const body = JSON.stringify({ id: "E2E-1", title: "Fix the flaky login test", description: "times out", repo_url: "https://github.com/acme/shop", labels: ["agent"] });
+      // The ticket of the demo (controller/src/demo/run-demo.ts); its agent is not published, the engine above stands in.
+      const body = JSON.stringify({
+        id: "DEMO-E2E",
+        title: "Fix the flaky login test",
+        description: "The login test fails about one run in ten with a timeout waiting for the session cookie.",
+        repo_url: "https://github.com/acme/shop",
+        external_url: "https://tracker.example/acme/DEMO-E2E",
+        labels: ["agent", "bug"],
+      });
       const signature = `sha256=${createHmac("sha256", intakeSecret).update(body).digest("hex")}`;
       const response = await fetch(`http://127.0.0.1:${port}/webhooks/generic`, { method: "POST", headers: { "content-type": "application/json", "x-webhook-signature": signature }, body });
       expect(response.status, await response.clone().text()).toBe(200);
       const completed = await waitFor("the plugin's completion notification", 60_000, () => received.find((m) => m.includes("pull/7")));
-      expect(completed).toContain("E2E-1");
-      expect(received.find((m) => m.includes("started"))).toMatch(/E2E-1.*tiny/);
+      expect(completed).toContain("DEMO-E2E");
+      expect(received.find((m) => m.includes("started"))).toMatch(/DEMO-E2E.*tiny/);
     } finally {
       // As a service manager stops it: SIGTERM to the process group (npx, npm and errand alike).
       if (controller.exitCode === null) process.kill(-controller.pid!, "SIGTERM");

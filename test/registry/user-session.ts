@@ -4,6 +4,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { execa, type Options } from "execa";
 import { writeNpmrc } from "./npmrc.mjs";
+import { localPrebuilds } from "./prebuilds.mjs";
 import { publishPackages, userEnvironment } from "./publish-packages.mjs";
 import { startTestRegistry } from "./registry-server.mjs";
 
@@ -56,7 +57,9 @@ async function sessionCache(root: string): Promise<string> {
  * Starts a test registry, publishes Errand's packages to it (all of them, or
  * the folders in `dirs`) and writes the npm config a person would use: the
  * registry, its token, a cache of its own over this machine's content store
- * ({@link sessionCache}), nothing of ~/.npmrc but `nodedir`.
+ * ({@link sessionCache}), nothing of ~/.npmrc but `nodedir`. Installs in
+ * folders under `root` get this checkout's compiled better-sqlite3 as its
+ * prebuilt binary ({@link localPrebuilds}).
  */
 export async function startUserSession(root: string, dirs?: string[]): Promise<UserSession> {
   const registry = await startTestRegistry();
@@ -64,6 +67,7 @@ export async function startUserSession(root: string, dirs?: string[]): Promise<U
   // nodedir, when this machine's config has one: where native modules (better-sqlite3) find Node's headers offline.
   const nodedir = ambientNpmConfig("nodedir");
   await writeNpmrc(npmrc, registry, ["update-notifier=false", `cache=${await sessionCache(root)}`, ...(nodedir ? [`nodedir=${nodedir}`] : [])]);
+  await localPrebuilds(root);
   const env = { ...(userEnvironment() as Record<string, string>), NPM_CONFIG_USERCONFIG: npmrc, FORCE_COLOR: "0" };
   try {
     await publishPackages({ userconfig: npmrc, dirs });

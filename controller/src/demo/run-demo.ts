@@ -93,9 +93,9 @@ async function main(): Promise<number> {
     }
     say();
     say(paint("bold", "Inspect it:"));
-    say(`  npx errand runs --config ${shown}`);
-    say(`  npx errand runs show ${run.id} --config ${shown}`);
-    say(`  npx errand run --config ${shown}     ${paint("dim", "# the controller on its own; stop it with Ctrl-C")}`);
+    say(`  npx --no-install errand runs --config ${shown}`);
+    say(`  npx --no-install errand runs show ${run.id} --config ${shown}`);
+    say(`  npx --no-install errand run --config ${shown}     ${paint("dim", "# the controller on its own; stop it with Ctrl-C")}`);
     return r?.success ? 0 : 1;
   } catch (error) {
     stopChild();

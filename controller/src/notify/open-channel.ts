@@ -81,7 +81,7 @@ export function createChannelOpener(options: OpenerOptions): () => Promise<Chann
     await channel.close();
     const fix =
       source.kind === "package"
-        ? `the package ${source.packageName} declares errand.channel "${entry.backend}" but serves "${channel.name}"; reinstall a fixed release (npx channel lint shows the mismatch)`
+        ? `the package ${source.packageName} declares errand.channel "${entry.backend}" but serves "${channel.name}"; reinstall a fixed release (npx --package @errand/cli channel lint ${source.dir} shows the mismatch)`
         : `set backend: ${channel.name} if this is the plugin you meant, or point command at the "${entry.backend}" plugin`;
     throw new InvalidConfigError(`the plugin reports the channel name "${channel.name}", not "${entry.backend}"`, { hint: fix });
   };

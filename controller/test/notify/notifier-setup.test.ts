@@ -71,7 +71,7 @@ describe("start-up errors name the entry and the fix", () => {
       [
         'notifications.channels[0] (backend "misnamed")',
         'the plugin reports the channel name "something_else", not "misnamed"',
-        'the package errand-channel-misnamed declares errand.channel "misnamed" but serves "something_else"; reinstall a fixed release (npx channel lint shows the mismatch)',
+        expect.stringMatching(/^the package errand-channel-misnamed declares errand.channel "misnamed" but serves "something_else"; reinstall a fixed release \(npx --package @errand\/cli channel lint \/\S+ shows the mismatch\)$/),
       ],
       [
         'notifications.channels[1] (backend "other_plugin")',

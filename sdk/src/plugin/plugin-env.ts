@@ -23,9 +23,10 @@ export const NOT_LAUNCHED_BY_HOST_MESSAGE = `This program is an Errand notificat
 It is not meant to be run by hand: the Errand controller (or another
 go-plugin host) starts it and talks to it over gRPC.
 
-To try it out:
-  npx channel test -- <this command>     run the conformance checks
-  npx channel send start -- <this command>   send one notification
+To try it out (the channel command of @errand/cli; in the plugin's own
+package, where it is a devDependency, npx --no-install channel …):
+  npx --package @errand/cli channel test -- <this command>         run the conformance checks
+  npx --package @errand/cli channel send start -- <this command>   send one notification
 
 To configure it in the controller, add it to notifications.channels[]
 (see docs/protocol.md, "Running a plugin").

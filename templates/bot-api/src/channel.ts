@@ -57,7 +57,10 @@ export const channel = defineChannel<State>({
         baseUrl: parsed.apiBaseUrl,
         headers: { authorization: `Bearer ${parsed.token}` },
         userAgent: `{{packageName}}/${pkg.version}`,
-        throttle: createThrottle({ intervalMs: 1000 }),
+        // Counted from the previous answer, not the previous send: a first
+        // request slowed on its way (a new connection, a busy machine) would
+        // otherwise reach the service less than a second before the next.
+        throttle: createThrottle({ intervalMs: 1000, spacing: "completion" }),
       }),
     };
   },

@@ -38,6 +38,16 @@ describe("{{name}}", () => {
     await ch.close();
   });
 
+  it("sends the next message a second after the service answered the previous one", async () => {
+    sink.behave([{ delayMs: 700, times: 1, json: { ok: true, ts: "1" } }, { json: { ok: true, ts: "2" } }]);
+    const ch = await load();
+    await Promise.all([ch.notify("one", fixtures.tickets.basic), ch.notify("two", fixtures.tickets.basic)]);
+    const [first, second] = await sink.waitForRequests(2);
+    // 700 ms to answer the first, then the second slot a second later.
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(1700);
+    await ch.close();
+  });
+
   it("refuses a config without channel_id or token, naming both", async () => {
     const error = await loadChannel(channel, { config: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidConfigError);

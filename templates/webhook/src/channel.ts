@@ -41,8 +41,11 @@ export const channel = defineChannel<State>({
       http: createHttpClient({
         secretUrl: true,
         userAgent: `{{packageName}}/${pkg.version}`,
-        // Incoming webhooks allow about one message per second.
-        throttle: createThrottle({ intervalMs: 1000 }),
+        // Incoming webhooks allow about one message per second, counted from
+        // the previous answer: a first request slowed on its way (a new
+        // connection, a busy machine) would otherwise reach the service less
+        // than a second before the next.
+        throttle: createThrottle({ intervalMs: 1000, spacing: "completion" }),
       }),
     };
   },

@@ -43,6 +43,16 @@ describe("{{name}}", () => {
     await ch.close();
   });
 
+  it("sends the next message a second after the webhook answered the previous one", async () => {
+    sink.behave([{ delayMs: 700, times: 1 }, {}]);
+    const ch = await load();
+    await Promise.all([ch.notify("one", fixtures.tickets.basic), ch.notify("two", fixtures.tickets.basic)]);
+    const [first, second] = await sink.waitForRequests(2);
+    // 700 ms to answer the first, then the second slot a second later.
+    expect(second!.receivedAt - first!.receivedAt).toBeGreaterThanOrEqual(1700);
+    await ch.close();
+  });
+
   it("refuses a config without the webhook secret, with a hint", async () => {
     await expect(loadChannel(channel, { config: {} })).rejects.toBeInstanceOf(InvalidConfigError);
     await expect(loadChannel(channel, { config: { webhook_url_secret: "missing" } })).rejects.toThrow(/missing/);

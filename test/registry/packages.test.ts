@@ -1,0 +1,101 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PACKAGE_DIRS, REPO } from "./publish-packages.mjs";
+
+// What docs/publishing.md promises of every published package, and that a
+// release (changeset version) moves them all together.
+const run = promisify(execFile);
+
+interface Manifest {
+  name: string;
+  version: string;
+  private?: boolean;
+  license?: string;
+  files?: string[];
+  publishConfig?: { access?: string };
+  repository?: { url?: string; directory?: string };
+  engines?: { node?: string };
+  dependencies?: Record<string, string>;
+  workspaces?: string[];
+}
+
+const manifest = async (dir: string): Promise<Manifest> => JSON.parse(await readFile(join(REPO, dir, "package.json"), "utf8"));
+
+/** The root's workspace folders, its globs expanded one level as npm does for these patterns. */
+async function workspaceDirs(): Promise<string[]> {
+  const root = await manifest(".");
+  const dirs: string[] = [];
+  for (const pattern of root.workspaces ?? []) {
+    if (!pattern.endsWith("/*")) dirs.push(pattern);
+    else {
+      const parent = pattern.slice(0, -2);
+      for (const entry of await readdir(join(REPO, parent), { withFileTypes: true })) {
+        if (entry.isDirectory() && existsSync(join(REPO, parent, entry.name, "package.json"))) dirs.push(`${parent}/${entry.name}`);
+      }
+    }
+  }
+  return dirs;
+}
+
+describe("the published packages", () => {
+  it("are exactly the root's workspaces that are not private, and changesets releases them as one group", async () => {
+    const workspaces = await workspaceDirs();
+    const published: string[] = [];
+    const unpublished: string[] = [];
+    for (const dir of workspaces) ((await manifest(dir)).private ? unpublished : published).push(dir);
+    expect(published.sort()).toEqual([...PACKAGE_DIRS].sort());
+    const config = JSON.parse(await readFile(join(REPO, ".changeset/config.json"), "utf8"));
+    const names = await Promise.all(PACKAGE_DIRS.map(async (dir) => (await manifest(dir)).name));
+    expect(config.fixed).toEqual([expect.arrayContaining(names)]);
+    expect(config.fixed[0]).toHaveLength(names.length);
+    expect((config.ignore as string[]).sort()).toEqual((await Promise.all(unpublished.map(async (dir) => (await manifest(dir)).name))).sort());
+  });
+
+  it.each(PACKAGE_DIRS)("%s carries what installers and the registry need", async (dir) => {
+    const pkg = await manifest(dir);
+    expect(pkg.private, `${dir} is published`).toBeFalsy();
+    expect(pkg.publishConfig?.access).toBe("public");
+    expect(pkg.repository).toMatchObject({ url: "git+https://github.com/errand/errand.git", directory: dir });
+    expect(pkg.license).toBe("Apache-2.0");
+    expect(pkg.engines?.node).toBe(">=20.19");
+    for (const file of ["LICENSE", "CHANGELOG.md", "README.md"]) expect(existsSync(join(REPO, dir, file)), `${dir}/${file}`).toBe(true);
+    expect(pkg.files, `${dir}: "files" lists CHANGELOG.md`).toContain("CHANGELOG.md");
+  });
+});
+
+describe("a release", () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "errand-release-"));
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+
+  it("changeset version moves every published package to the same version, create-channel's exact @errand/cli with it", async () => {
+    // The manifests, changelogs and changesets config of the checkout, in a folder of their own.
+    await cp(join(REPO, "package.json"), join(root, "package.json"));
+    await mkdir(join(root, ".changeset"));
+    await cp(join(REPO, ".changeset/config.json"), join(root, ".changeset/config.json"));
+    for (const dir of await workspaceDirs()) {
+      await mkdir(join(root, dir), { recursive: true });
+      for (const file of ["package.json", "CHANGELOG.md"]) {
+        if (existsSync(join(REPO, dir, file))) await cp(join(REPO, dir, file), join(root, dir, file));
+      }
+    }
+    await writeFile(join(root, ".changeset/sdk-fix.md"), '---\n"@errand/channel-sdk": patch\n---\n\nA fix in the SDK.\n');
+    const before = (await manifest("sdk")).version;
+    await run(process.execPath, [join(REPO, "node_modules/@changesets/cli/bin.js"), "version"], { cwd: root });
+
+    const after = async (dir: string): Promise<Manifest> => JSON.parse(await readFile(join(root, dir, "package.json"), "utf8"));
+    const versions = await Promise.all(PACKAGE_DIRS.map(async (dir) => [dir, (await after(dir)).version]));
+    const next = versions[0]![1]!;
+    expect(next).not.toBe(before);
+    expect(Object.fromEntries(versions)).toEqual(Object.fromEntries(PACKAGE_DIRS.map((dir) => [dir, next])));
+    expect((await after("cli/create-channel")).dependencies).toEqual({ "@errand/cli": next });
+    expect(await readFile(join(root, "cli/create-channel/CHANGELOG.md"), "utf8")).toContain(`## ${next}`);
+  }, 60_000);
+});
