@@ -14,3 +14,4 @@ export * from "./version.js";
 export * from "./plugin/index.js";
 export * from "./host/index.js";
 export * from "./helpers/index.js";
+export * from "./config-schema.js";
