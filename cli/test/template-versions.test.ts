@@ -27,7 +27,7 @@ describe("the versions a scaffold is written with", () => {
     const r = await runCli("create-channel", ["pkg", "--yes", "--no-install"], { cwd: root });
     expect(r.exitCode, r.stderr).toBe(0);
     const pkg = await readJson(join(root, "pkg", "package.json"));
-    expect(pkg.dependencies).toEqual({ "@errand/channel-sdk": cli.dependencies["@errand/channel-sdk"] });
+    expect(pkg.dependencies).toEqual({ "@errand/channel-sdk": cli.dependencies["@errand/channel-sdk"], zod: await installed("zod") });
     expect(pkg.devDependencies).toEqual({
       "@errand/cli": cli.version,
       "@types/node": await installed("@types/node"),
@@ -40,8 +40,9 @@ describe("the versions a scaffold is written with", () => {
   it("take the toolchain a packed CLI recorded over anything installed", async () => {
     const templates = join(root, "templates");
     await mkdir(templates, { recursive: true });
-    await writeFile(join(templates, "versions.json"), JSON.stringify({ "@types/node": "20.0.1", typescript: "5.0.2", vitest: "4.0.3" }));
-    expect(templateVersions(templates).toolchain).toEqual({ "@types/node": "20.0.1", typescript: "5.0.2", vitest: "4.0.3" });
+    const recorded = { "@types/node": "20.0.1", typescript: "5.0.2", vitest: "4.0.3", zod: "4.0.4" };
+    await writeFile(join(templates, "versions.json"), JSON.stringify(recorded));
+    expect(templateVersions(templates).toolchain).toEqual(recorded);
     await writeFile(join(templates, "versions.json"), JSON.stringify({ typescript: "5.0.2" }));
     expect(() => templateVersions(templates)).toThrow(TemplateVersionsError);
     expect(() => templateVersions(templates)).toThrow(/lacks the version of @types\/node; reinstall @errand\/cli/);

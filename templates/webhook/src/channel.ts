@@ -11,7 +11,7 @@ import {
   type Ticket,
 } from "@errand/channel-sdk";
 import { createRequire } from "node:module";
-import { parseConfig, type WebhookConfig } from "./config.js";
+import { configSchema, resolveConfig, type WebhookConfig } from "./config.js";
 
 const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
 
@@ -42,12 +42,13 @@ async function post(ctx: NotifyContext<State>, text: string) {
 }
 
 /** The {{name}} channel: posts every notification to an incoming webhook. */
-export const channel = defineChannel<State>({
+export const channel = defineChannel({
   name: "{{name}}",
   version: pkg.version,
-  init(config, secrets) {
+  configSchema,
+  init(settings, secrets): State {
     return {
-      config: parseConfig(config, secrets),
+      config: resolveConfig(settings, secrets),
       http: createHttpClient({
         secretUrl: true,
         userAgent: `{{packageName}}/${pkg.version}`,

@@ -43,7 +43,10 @@ describe("{{name}}", () => {
   });
 
   it("refuses a config without the webhook secret, with a hint", async () => {
-    await expect(loadChannel(channel, { config: {} })).rejects.toBeInstanceOf(InvalidConfigError);
+    const error = await loadChannel(channel, { config: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidConfigError);
+    expect((error as InvalidConfigError).message).toContain("config.webhook_url_secret: is required");
+    expect((error as InvalidConfigError).hint).toBeTruthy();
     await expect(loadChannel(channel, { config: { webhook_url_secret: "missing" } })).rejects.toThrow(/missing/);
   });
 });
