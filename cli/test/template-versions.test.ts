@@ -12,6 +12,7 @@ import { runCli } from "./helpers/cli.js";
 // beside the templates when the CLI is packed). None is typed by hand.
 const cliDir = fileURLToPath(new URL("..", import.meta.url));
 const repo = fileURLToPath(new URL("../..", import.meta.url));
+// biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
 const readJson = async (file: string) => JSON.parse(await readFile(file, "utf8")) as Record<string, any>;
 const installed = async (name: string) => (await readJson(join(repo, "node_modules", name, "package.json"))).version as string;
 

@@ -4,8 +4,7 @@ import type { StandardSchemaV1 } from "./standard-schema.js";
 export type { StandardSchemaV1 };
 
 /** The hint of a refused config unless the caller gives its own. */
-export const CONFIG_HINT =
-  "fix each listed key in the channel's config block (notifications.channels[].config); the channel's README describes its keys";
+export const CONFIG_HINT = "fix each listed key in the channel's config block (notifications.channels[].config); the channel's README describes its keys";
 
 /** Options of {@link validateConfig}. */
 export interface ValidateConfigOptions {
@@ -47,11 +46,7 @@ export function formatConfigIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>
  * @example
  * const config = await validateConfig(z.strictObject({ channel_id: z.string() }), raw, { label: "chat_x" });
  */
-export async function validateConfig<Schema extends StandardSchemaV1>(
-  schema: Schema,
-  config: unknown,
-  options: ValidateConfigOptions = {},
-): Promise<StandardSchemaV1.InferOutput<Schema>> {
+export async function validateConfig<Schema extends StandardSchemaV1>(schema: Schema, config: unknown, options: ValidateConfigOptions = {}): Promise<StandardSchemaV1.InferOutput<Schema>> {
   const prefix = options.label ? `${options.label}: ` : "";
   const hint = options.hint ?? CONFIG_HINT;
   let result: StandardSchemaV1.Result<unknown>;

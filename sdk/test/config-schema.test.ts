@@ -1,19 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  CONFIG_HINT,
-  connectChannel,
-  defineChannel,
-  ErrorCode,
-  formatConfigPath,
-  InvalidArgumentError,
-  InvalidConfigError,
-  loadChannel,
-  silentLogger,
-  type StandardSchemaV1,
-  validateConfig,
-} from "../src/index.js";
+import { CONFIG_HINT, connectChannel, defineChannel, ErrorCode, formatConfigPath, InvalidArgumentError, InvalidConfigError, loadChannel, silentLogger, type StandardSchemaV1, validateConfig } from "../src/index.js";
 import { ticket } from "./support/echo-plugin.js";
 
 const handlers = { notify() {}, notifyStart() {}, notifyComplete() {} };
@@ -28,9 +16,7 @@ function requireKeys(...keys: string[]): StandardSchemaV1<unknown, Record<string
       validate: async (value) => {
         const config = value as Record<string, unknown>;
         const missing = keys.filter((key) => typeof config[key] !== "string");
-        return missing.length > 0
-          ? { issues: missing.map((key) => ({ message: "expected string", path: [{ key }] })) }
-          : { value: config as Record<string, string> };
+        return missing.length > 0 ? { issues: missing.map((key) => ({ message: "expected string", path: [{ key }] })) } : { value: config as Record<string, string> };
       },
     },
   };
@@ -81,7 +67,11 @@ describe("validateConfig", () => {
   it("refuses when a schema reports failure with no issues, or throws", async () => {
     const silent: StandardSchemaV1 = { "~standard": { version: 1, vendor: "x", validate: () => ({ issues: [] }) } };
     expect((await refusal(validateConfig(silent, {}))).message).toContain("refused by the config schema without a reason");
-    const throwing = z.object({ a: z.string().transform(() => { throw new Error("boom"); }) });
+    const throwing = z.object({
+      a: z.string().transform(() => {
+        throw new Error("boom");
+      }),
+    });
     const error = await refusal(validateConfig(throwing, { a: "x" }));
     expect(error.message).toBe("the config schema failed: boom");
     expect((error.cause as Error).message).toBe("boom");
@@ -90,9 +80,7 @@ describe("validateConfig", () => {
 
 describe("defineChannel with a configSchema", () => {
   it("refuses a configSchema that is not a Standard Schema", () => {
-    expect(() => defineChannel({ name: "x", version: "1.0.0", configSchema: { parse() {} } as never, ...handlers })).toThrow(
-      /configSchema must be a Standard Schema v1/,
-    );
+    expect(() => defineChannel({ name: "x", version: "1.0.0", configSchema: { parse() {} } as never, ...handlers })).toThrow(/configSchema must be a Standard Schema v1/);
   });
 
   it("gives init and the handlers the schema's output, and refuses a bad config before init runs", async () => {
@@ -126,8 +114,7 @@ describe("defineChannel with a configSchema", () => {
 });
 
 describe("a plugin with a configSchema, over gRPC", () => {
-  const connect = (config: Record<string, unknown>) =>
-    connectChannel({ command: process.execPath, args: [SCHEMA_PLUGIN], config, logger: silentLogger });
+  const connect = (config: Record<string, unknown>) => connectChannel({ command: process.execPath, args: [SCHEMA_PLUGIN], config, logger: silentLogger });
 
   it("sends every issue, the stable code and the hint to the host", async () => {
     const error = await refusal(connect({ retries: "x", colour: "red" }));

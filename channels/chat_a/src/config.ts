@@ -55,8 +55,7 @@ const apiBaseUrl = z
   })
   .default(DEFAULT_API_BASE_URL);
 
-const INTERVAL_PROBLEM =
-  "must be an integer between 0 and 60000: leave it out to use the platform's rate of one message per second per channel";
+const INTERVAL_PROBLEM = "must be an integer between 0 and 60000: leave it out to use the platform's rate of one message per second per channel";
 const minIntervalMs = z.int({ error: INTERVAL_PROBLEM }).min(0, INTERVAL_PROBLEM).max(60_000, INTERVAL_PROBLEM).default(DEFAULT_MIN_INTERVAL_MS);
 
 /**

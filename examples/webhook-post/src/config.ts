@@ -33,10 +33,11 @@ export const webhookPostConfigSchema = z
         if (problem) ctx.addIssue({ code: "custom", message: `${problem}: ${HOW}` });
       })
       .optional(),
-    url_secret: z.string({ error: `must be a secret name: ${HOW}` }).min(1, `must be a secret name: ${HOW}`).optional(),
-    headers: z
-      .record(z.string(), z.string(), { error: 'must be an object of header name to string value, for example headers: { "X-Team": "platform" }' })
-      .default({}),
+    url_secret: z
+      .string({ error: `must be a secret name: ${HOW}` })
+      .min(1, `must be a secret name: ${HOW}`)
+      .optional(),
+    headers: z.record(z.string(), z.string(), { error: 'must be an object of header name to string value, for example headers: { "X-Team": "platform" }' }).default({}),
   })
   // `when`: checked even when another key is wrong (but the config is an object), so every problem is listed at once.
   .refine((config) => (config.url === undefined) !== (config.url_secret === undefined), {

@@ -5,10 +5,7 @@ import { z } from "zod";
 export const DEFAULT_API_BASE_URL = "https://chat.example.com/api";
 
 /** A required, non-empty string; `what` tells what to set it to. */
-const required = (what: string) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? `is required: set it to ${what}` : `must be a string: ${what}`) })
-    .min(1, `is empty: set it to ${what}`);
+const required = (what: string) => z.string({ error: (issue) => (issue.input === undefined ? `is required: set it to ${what}` : `must be a string: ${what}`) }).min(1, `is empty: set it to ${what}`);
 
 /**
  * `notifications.channels[].config`, checked by the SDK before init:

@@ -23,7 +23,7 @@ describe("{{name}}", () => {
     expect(request?.path).toBe("/api/chat.postMessage");
     expect(request?.headers.authorization).toBe("Bearer xoxb-test-token");
     expect(request?.json).toMatchObject({ channel: "C123" });
-    expect((request?.json as { text: string }).text).toContain(fixtures.tickets.basic.title);
+    expect((request!.json as { text: string }).text).toContain(fixtures.tickets.basic.title);
     expect(result.deliveryId).toBe("1700000000.000100");
     await ch.close();
   });

@@ -18,8 +18,8 @@ describe("{{name}}", () => {
     await ch.notifyStart(fixtures.tickets.basic, { engine: "claude-code" });
     const [request] = await sink.waitForRequests(1);
     expect(request?.path).toBe("/hooks/1");
-    expect((request?.json as { text: string }).text).toContain(fixtures.tickets.basic.title);
-    expect((request?.json as { text: string }).text).toContain("claude-code");
+    expect((request!.json as { text: string }).text).toContain(fixtures.tickets.basic.title);
+    expect((request!.json as { text: string }).text).toContain("claude-code");
     await ch.close();
   });
 
