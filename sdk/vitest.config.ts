@@ -1,8 +1,12 @@
 import { defineConfig } from "vitest/config";
+import { projectTmpDir } from "../test/support/tmp-guard.js";
 
 export default defineConfig({
   test: {
     name: "sdk",
+    // A temp directory of the project's own, checked for leftovers at the end (test/support/tmp-guard.ts).
+    env: { TMPDIR: projectTmpDir("sdk") },
+    globalSetup: ["../test/support/tmp-guard.ts"],
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -36,7 +36,7 @@ describe.each(CHANNELS)("built-in channel %s", (name) => {
     const files = readdirSync(snapshots).filter((f) => f.endsWith(".json") && !f.includes("unicode"));
     expect(files.length).toBeGreaterThanOrEqual(5);
     for (const file of files) {
-      expect(guide, `${file} is missing or outdated in the guide`).toContain("```json\n" + readFileSync(new URL(file, snapshots), "utf8") + "```");
+      expect(guide, `${file} is missing or outdated in the guide`).toContain(`\`\`\`json\n${readFileSync(new URL(file, snapshots), "utf8")}\`\`\``);
     }
   });
 });

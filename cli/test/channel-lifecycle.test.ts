@@ -91,7 +91,8 @@ describe("stopping channel lint", () => {
 describe("after the run", () => {
   it("plugins stopped by a check get SIGTERM first, so SDK plugins remove their socket folders", async () => {
     const tmp = await mkdtemp(join(root, "tmp-"));
-    const cli = startCli("channel", ["test", "--config", config, "--only", "handshake.v1,notify.basic,notify.start", "--", "node", good], { env: { TMPDIR: tmp } });
+    // PLUGIN_UNIX_SOCKET_DIR set: the host lends no folder of its own (which it would remove), so this sees what the plugin does.
+    const cli = startCli("channel", ["test", "--config", config, "--only", "handshake.v1,notify.basic,notify.start", "--", "node", good], { env: { TMPDIR: tmp, PLUGIN_UNIX_SOCKET_DIR: tmp } });
     const { code } = await cli.exited;
     expect(code, cli.stdout()).toBe(0);
     expect((await readdir(tmp)).filter((name) => name.startsWith("errand-plugin-"))).toEqual([]);

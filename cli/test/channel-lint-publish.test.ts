@@ -26,8 +26,10 @@ interface Finding {
 const BIN = `#!/usr/bin/env node\nimport ${JSON.stringify(pathToFileURL(join(fixturesDir, "good.mjs")).href)};\n`;
 
 /** A package that is ready to publish, changed by `edit`; `files` adds or (with null) leaves out files. */
+// biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
 async function lintVariant(name: string, edit: (pkg: Record<string, any>) => void, files: Record<string, string | null> = {}) {
   const dir = join(root, name);
+  // biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
   const pkg: Record<string, any> = {
     name: "errand-channel-fixture",
     version: "1.0.0",

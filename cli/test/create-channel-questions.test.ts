@@ -14,6 +14,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
+// biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
 const readJson = async (file: string) => JSON.parse(await readFile(file, "utf8")) as Record<string, any>;
 const ESCAPE = "\u001b";
 

@@ -18,6 +18,7 @@ beforeEach(async () => {
     join(fakeBin, "npm"),
     [
       "#!/bin/sh",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
       'sleep "${FAKE_NPM_SLEEP:-0}"',
       'if [ -n "$FAKE_NPM_FAIL" ]; then',
       '  echo "npm error code E404" >&2',

@@ -11,6 +11,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
+// biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
 const readJson = async (file: string) => JSON.parse(await readFile(file, "utf8")) as Record<string, any>;
 
 describe("create-channel", () => {
@@ -33,6 +34,7 @@ describe("create-channel", () => {
     expect(pkg.keywords).toContain("errand-channel");
     // Exact pins make a generated package reproducible.
     for (const version of Object.values(pkg.devDependencies as Record<string, string>)) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pkg.dependencies.zod).toMatch(/^\d+\.\d+\.\d+$/);
     const files = await readdir(dir);
     expect(files).toEqual(expect.arrayContaining([".gitignore", "README.md", "errand-conformance.json", "src", "test", "tsconfig.json"]));
     expect(files).not.toContain("_gitignore");

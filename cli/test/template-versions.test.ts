@@ -12,6 +12,7 @@ import { runCli } from "./helpers/cli.js";
 // beside the templates when the CLI is packed). None is typed by hand.
 const cliDir = fileURLToPath(new URL("..", import.meta.url));
 const repo = fileURLToPath(new URL("../..", import.meta.url));
+// biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
 const readJson = async (file: string) => JSON.parse(await readFile(file, "utf8")) as Record<string, any>;
 const installed = async (name: string) => (await readJson(join(repo, "node_modules", name, "package.json"))).version as string;
 
@@ -27,7 +28,7 @@ describe("the versions a scaffold is written with", () => {
     const r = await runCli("create-channel", ["pkg", "--yes", "--no-install"], { cwd: root });
     expect(r.exitCode, r.stderr).toBe(0);
     const pkg = await readJson(join(root, "pkg", "package.json"));
-    expect(pkg.dependencies).toEqual({ "@errand/channel-sdk": cli.dependencies["@errand/channel-sdk"] });
+    expect(pkg.dependencies).toEqual({ "@errand/channel-sdk": cli.dependencies["@errand/channel-sdk"], zod: await installed("zod") });
     expect(pkg.devDependencies).toEqual({
       "@errand/cli": cli.version,
       "@types/node": await installed("@types/node"),
@@ -40,8 +41,9 @@ describe("the versions a scaffold is written with", () => {
   it("take the toolchain a packed CLI recorded over anything installed", async () => {
     const templates = join(root, "templates");
     await mkdir(templates, { recursive: true });
-    await writeFile(join(templates, "versions.json"), JSON.stringify({ "@types/node": "20.0.1", typescript: "5.0.2", vitest: "4.0.3" }));
-    expect(templateVersions(templates).toolchain).toEqual({ "@types/node": "20.0.1", typescript: "5.0.2", vitest: "4.0.3" });
+    const recorded = { "@types/node": "20.0.1", typescript: "5.0.2", vitest: "4.0.3", zod: "4.0.4" };
+    await writeFile(join(templates, "versions.json"), JSON.stringify(recorded));
+    expect(templateVersions(templates).toolchain).toEqual(recorded);
     await writeFile(join(templates, "versions.json"), JSON.stringify({ typescript: "5.0.2" }));
     expect(() => templateVersions(templates)).toThrow(TemplateVersionsError);
     expect(() => templateVersions(templates)).toThrow(/lacks the version of @types\/node; reinstall @errand\/cli/);

@@ -1,8 +1,12 @@
 import { defineConfig } from "vitest/config";
+import { projectTmpDir } from "../../test/support/tmp-guard.js";
 
 export default defineConfig({
   test: {
     name: "example-webhook-post",
+    // A temp directory of the project's own, checked for leftovers at the end (test/support/tmp-guard.ts).
+    env: { TMPDIR: projectTmpDir("example-webhook-post") },
+    globalSetup: ["../../test/support/tmp-guard.ts"],
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
   },

@@ -1,6 +1,8 @@
 import type { TaskResult, Ticket, TokenUsage } from "./gen/errand/v1/common.js";
+import { isStandardSchema } from "./config-schema.js";
 import { InvalidArgumentError } from "./errors.js";
 import type { Logger } from "./logger.js";
+import type { StandardSchemaV1 } from "./standard-schema.js";
 import { SUPPORTED_INTERFACE_VERSIONS } from "./version.js";
 
 export type { TaskResult, Ticket, TokenUsage };
@@ -17,13 +19,13 @@ export interface NotifyResult {
 }
 
 /** Everything a handler gets besides the notification itself. */
-export interface NotifyContext<State = unknown> {
+export interface NotifyContext<State = unknown, Config = ChannelConfig> {
   /** Aborted when the call's deadline passes, the host cancels, or the plugin shuts down. */
   signal: AbortSignal;
   /** Correlates the notifications of one task run. */
   taskRunId: string;
-  /** The channel's config object. */
-  config: ChannelConfig;
+  /** The channel's config object: the `configSchema`'s output when the channel has one. */
+  config: Config;
   /** Resolved secrets, by name. Never log them. */
   secrets: ChannelSecrets;
   /** What `init` returned. */
@@ -33,7 +35,7 @@ export interface NotifyContext<State = unknown> {
 }
 
 /** Context of NotifyStart: adds the engine in use. */
-export interface StartContext<State = unknown> extends NotifyContext<State> {
+export interface StartContext<State = unknown, Config = ChannelConfig> extends NotifyContext<State, Config> {
   /** Name of the engine the agent runs on. */
   engine: string;
 }
@@ -46,11 +48,12 @@ export interface InitContext {
 type HandlerResult = void | NotifyResult | Promise<void | NotifyResult>;
 
 /**
- * A channel as its author writes it: a name, a version and three handlers.
- * Pass it to {@link defineChannel} to validate it, then to `serve()` to run
- * it as a plugin process, or to `loadChannel()` to run it in-process.
+ * A channel as its author writes it: a name, a version, an optional config
+ * schema and three handlers. Pass it to {@link defineChannel} to validate it,
+ * then to `serve()` to run it as a plugin process, or to `loadChannel()` to
+ * run it in-process.
  */
-export interface ChannelDefinition<State = undefined> {
+export interface ChannelDefinition<State = undefined, Config = ChannelConfig> {
   /** Unique channel name: lowercase letters, digits, `_` and `-`, starting with a letter. */
   name: string;
   /** The plugin's own version (usually its package version). */
@@ -58,17 +61,26 @@ export interface ChannelDefinition<State = undefined> {
   /** Interface versions the channel supports; default `[1]`. */
   interfaceVersions?: readonly number[];
   /**
-   * Validates config and secrets and builds per-instance state (an API
-   * client, a throttle). Throw `InvalidConfigError` with a hint on bad
-   * config. Runs once per channel instance, at handshake.
+   * Schema of the channel's `config`, in the Standard Schema v1 form that
+   * zod 4, valibot and arktype implement. Checked before `init`; `init` and
+   * the handlers receive its output (which may be transformed). A config it
+   * refuses fails the channel's start with one `InvalidConfigError` listing
+   * every issue with its path. Secrets are not part of it: check them in `init`.
    */
-  init?(config: ChannelConfig, secrets: ChannelSecrets, ctx: InitContext): State | Promise<State>;
+  configSchema?: StandardSchemaV1<unknown, Config>;
+  /**
+   * Checks the secrets and builds per-instance state (an API client, a
+   * throttle) from the config, validated by `configSchema` when given.
+   * Throw `InvalidConfigError` with a hint on a bad config or secret. Runs
+   * once per channel instance, at handshake.
+   */
+  init?(config: Config, secrets: ChannelSecrets, ctx: InitContext): State | Promise<State>;
   /** Free-form message tied to a ticket. */
-  notify(message: string, ticket: Ticket, ctx: NotifyContext<State>): HandlerResult;
+  notify(message: string, ticket: Ticket, ctx: NotifyContext<State, Config>): HandlerResult;
   /** The agent has begun work on `ticket`. */
-  notifyStart(ticket: Ticket, ctx: StartContext<State>): HandlerResult;
+  notifyStart(ticket: Ticket, ctx: StartContext<State, Config>): HandlerResult;
   /** The agent has finished; `result.success` tells how. */
-  notifyComplete(ticket: Ticket, result: TaskResult, ctx: NotifyContext<State>): HandlerResult;
+  notifyComplete(ticket: Ticket, result: TaskResult, ctx: NotifyContext<State, Config>): HandlerResult;
   /** Releases what `init` acquired; called on shutdown. */
   close?(state: State): void | Promise<void>;
 }
@@ -127,7 +139,9 @@ export function checkChannelName(name: unknown): string | undefined {
  * Validates a channel definition and returns it unchanged, typed. Throws
  * {@link InvalidArgumentError} naming the field to fix.
  */
-export function defineChannel<State = undefined>(definition: ChannelDefinition<State>): ChannelDefinition<State> {
+export function defineChannel<State = undefined, Config = ChannelConfig>(
+  definition: ChannelDefinition<State, Config>,
+): ChannelDefinition<State, Config> {
   const problems: string[] = [];
   const nameProblem = checkChannelName(definition?.name);
   if (nameProblem) problems.push(nameProblem);
@@ -141,6 +155,9 @@ export function defineChannel<State = undefined>(definition: ChannelDefinition<S
     const value = definition?.[optional];
     if (value !== undefined && typeof value !== "function") problems.push(`${optional} must be a function when given`);
   }
+  if (definition?.configSchema !== undefined && !isStandardSchema(definition.configSchema)) {
+    problems.push("configSchema must be a Standard Schema v1 (a zod 4, valibot or arktype schema, say) when given");
+  }
   const versions = definition?.interfaceVersions ?? SUPPORTED_INTERFACE_VERSIONS;
   if (!Array.isArray(versions) || versions.length === 0 || !versions.every((v) => Number.isInteger(v) && v > 0)) {
     problems.push("interfaceVersions must be a non-empty list of positive integers, such as [1]");
@@ -152,6 +169,6 @@ export function defineChannel<State = undefined>(definition: ChannelDefinition<S
 }
 
 /** The interface versions a definition supports, highest first. */
-export function interfaceVersionsOf(definition: ChannelDefinition<unknown>): number[] {
+export function interfaceVersionsOf(definition: ChannelDefinition<unknown, unknown>): number[] {
   return [...(definition.interfaceVersions ?? SUPPORTED_INTERFACE_VERSIONS)].sort((a, b) => b - a);
 }

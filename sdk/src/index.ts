@@ -48,3 +48,4 @@ export {
 } from "./errors.js";
 export type { LogFields, Logger, LogLevel } from "./log-types.js";
 export { type ServeOptions, serve } from "./plugin/serve.js";
+export { type StandardSchemaV1, type ValidateConfigOptions, formatConfigPath, validateConfig } from "./config-schema.js";

@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -9,13 +8,14 @@ import { connectChannel, InvalidConfigError, PluginStartError, silentLogger } fr
 import { watchExit } from "../src/host/plugin-process.js";
 import { launchPlugin } from "./support/protocol-internals.js";
 import { ECHO_PLUGIN, waitForExit } from "./support/echo-plugin.js";
+import { tempDir } from "./support/temp-dirs.js";
 
 const HOST_CASES = fileURLToPath(new URL("./fixtures/plugins/host-cases.mjs", import.meta.url));
 const FAKE_LINE = "process.stdout.write(process.env.FAKE_LINE + '\\n'); setInterval(() => {}, 1000);";
 
 /** A fresh PLUGIN_UNIX_SOCKET_DIR, so a test can see whether the plugin removed its socket directory. */
 function socketParent(): { env: Record<string, string>; leftovers: () => string[] } {
-  const dir = mkdtempSync(join(tmpdir(), "errand-host-test-"));
+  const dir = tempDir("errand-host-test-");
   return { env: { PLUGIN_UNIX_SOCKET_DIR: dir }, leftovers: () => readdirSync(dir) };
 }
 
@@ -118,7 +118,7 @@ describe("spawn failures", () => {
   });
 
   it("a working directory that is a file is named as such", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "errand-cwd-")), "file");
+    const file = join(tempDir("errand-cwd-"), "file");
     writeFileSync(file, "");
     const error = await launchPlugin({ command: process.execPath, args: [ECHO_PLUGIN], cwd: file, startTimeoutMs: 5000, supportedVersions: [1], transport: "unix", logger: silentLogger }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "ERR_PLUGIN_START", message: expect.stringContaining("is not a directory") });

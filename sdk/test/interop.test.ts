@@ -1,11 +1,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotifyStartResponse, type PluginProcess } from "./support/protocol-internals.js";
 import { ECHO_PLUGIN, launchEcho } from "./support/echo-plugin.js";
+import { tempDir } from "./support/temp-dirs.js";
 
 // These tests need Debian's golang-go + golang-github-hashicorp-go-plugin-dev
 // + golang-google-grpc-dev, and python3-grpcio + protobuf-compiler +
@@ -26,10 +27,10 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 describe.runIf(goReady || required)("interop: a hashicorp/go-plugin host drives an SDK plugin", () => {
   let hostBinary: string;
   beforeAll(() => {
-    hostBinary = join(mkdtempSync(join(tmpdir(), "errand-go-host-")), "go-host");
+    hostBinary = join(tempDir("errand-go-host-"), "go-host");
     execFileSync("go", ["build", "-o", hostBinary, "main.go"], {
       cwd: here("./interop/go-host"),
-      env: { ...process.env, GO111MODULE: "off", GOPATH, GOCACHE: join(tmpdir(), "errand-gocache"), GOFLAGS: "" },
+      env: { ...process.env, GO111MODULE: "off", GOPATH, GOCACHE: process.env.GOCACHE ?? join(homedir(), ".cache", "errand-go-build"), GOFLAGS: "" },
       stdio: ["ignore", "inherit", "inherit"],
     });
   }, 180_000);
@@ -77,13 +78,16 @@ describe.runIf(pythonReady || required)("interop: a Python client built from the
   let plugin: PluginProcess;
   let pythonPath: string;
   beforeAll(async () => {
-    pythonPath = mkdtempSync(join(tmpdir(), "errand-py-"));
+    pythonPath = tempDir("errand-py-");
     execFileSync("protoc", ["-I", ".", "-I", "/usr/include", `--python_out=${pythonPath}`, "errand/v1/common.proto", "errand/v1/notifications.proto"], {
       cwd: here("../../proto"),
     });
     plugin = await launchEcho();
   });
-  afterAll(() => plugin?.child.kill());
+  afterAll(async () => {
+    plugin?.child.kill();
+    await plugin?.exited;
+  });
 
   it("gets the right answer from Handshake, Notify, NotifyStart and NotifyComplete", () => {
     const output = execFileSync(PYTHON, [here("./interop/python_client.py"), `unix:${plugin.line.address}`], {

@@ -21,6 +21,7 @@ const PLACEHOLDERS: Record<string, string> = {
 
 interface CheckReport {
   ok: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
   config: Record<string, any> | null;
   warnings: string[];
   problems: Array<{ key: string; message: string; fix?: string }>;

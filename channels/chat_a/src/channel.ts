@@ -1,6 +1,6 @@
 import { defineChannel } from "@errand/channel-sdk";
 import { createChatAClient } from "./api-client.js";
-import { parseChatAConfig } from "./config.js";
+import { chatAConfigSchema, resolveChatAToken } from "./config.js";
 import { type ChatAState, deliver } from "./deliver.js";
 import { laneFor } from "./lane.js";
 import { renderComplete } from "./render/complete.js";
@@ -17,12 +17,13 @@ export type { ChatAState };
  * Config: `channel_id` (ID, not name), `token_secret` (name of the secret with
  * the bot token), optional `api_base_url` (default https://slack.com/api).
  */
-export const chatA = defineChannel<ChatAState>({
+export const chatA = defineChannel({
   name: "chat_a",
   version: VERSION,
   interfaceVersions: [1],
-  init(config, secrets, { logger }) {
-    const parsed = parseChatAConfig(config, secrets);
+  configSchema: chatAConfigSchema,
+  init(settings, secrets, { logger }): ChatAState {
+    const parsed = resolveChatAToken(settings, secrets);
     logger.debug("chat_a ready", { channelId: parsed.channelId, apiBaseUrl: parsed.apiBaseUrl, minIntervalMs: parsed.minIntervalMs });
     return { config: parsed, client: createChatAClient(parsed, logger), lane: laneFor(parsed) };
   },

@@ -1,5 +1,6 @@
-import { type ChannelConfig, type ChannelSecrets, InvalidConfigError } from "@errand/channel-sdk";
+import { type ChannelSecrets, InvalidConfigError, validateConfig } from "@errand/channel-sdk";
 import { credentialTextProblem } from "@errand/channel-sdk/helpers";
+import { z } from "zod";
 
 /** Where chat A's web API lives unless `api_base_url` says otherwise. */
 export const DEFAULT_API_BASE_URL = "https://slack.com/api";
@@ -11,44 +12,108 @@ export const DEFAULT_API_BASE_URL = "https://slack.com/api";
  */
 export const DEFAULT_MIN_INTERVAL_MS = 1000;
 
-/** A validated chat_a config, with the bot token resolved. */
-export interface ChatAConfig {
-  /** Target channel ID, e.g. `C0123456789`. */
-  channelId: string;
-  /** Name of the secret that holds the bot token (for messages; never the value). */
-  tokenSecret: string;
-  /** The bot token itself. Never log it. */
-  token: string;
-  /** API base URL without a trailing slash. */
-  apiBaseUrl: string;
-  /** Minimum spacing of two messages to the channel, in ms. */
-  minIntervalMs: number;
-}
-
-const KNOWN_KEYS = new Set(["channel_id", "token_secret", "api_base_url", "min_interval_ms"]);
+const KNOWN_KEYS = ["channel_id", "token_secret", "api_base_url", "min_interval_ms"];
+const INLINE_TOKEN_KEYS = ["token", "bot_token"];
 // Conversation IDs are upper-case letters and digits, starting with C
 // (public), G (private/legacy group) or D (direct message).
 const CHANNEL_ID = /^[CGD][A-Z0-9]{6,}$/;
 
+/** A required, trimmed, non-empty string; `what` tells what to set it to. */
+const requiredString = (what: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `is required: set it to ${what}` : `must be a string: ${what}`) })
+    .trim()
+    .min(1, `is empty: set it to ${what}`);
+
+const channelId = requiredString("the target channel's ID, e.g. C0123456789").superRefine((id, ctx) => {
+  if (id.startsWith("#") || /[a-z\s]/.test(id)) {
+    ctx.addIssue({
+      code: "custom",
+      message: `${JSON.stringify(id)} looks like a channel name, not a channel ID: use the channel's ID (e.g. C0123456789): open the channel, click its name, and copy the ID shown at the bottom of the About tab`,
+    });
+  } else if (!CHANNEL_ID.test(id)) {
+    ctx.addIssue({
+      code: "custom",
+      message: `${JSON.stringify(id)} is not a channel ID: a channel ID starts with C, G or D followed by upper-case letters and digits, e.g. C0123456789`,
+    });
+  }
+});
+
+const apiBaseUrl = z
+  .string({ error: `is not a valid URL: use an absolute URL such as ${DEFAULT_API_BASE_URL}, or leave it out` })
+  .transform((value, ctx) => {
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    const problem = !url
+      ? `is not a valid URL: use an absolute URL such as ${DEFAULT_API_BASE_URL}, or leave it out`
+      : url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))
+        ? "must use https (plain http is allowed only for localhost): the bot token travels in every request; never send it unencrypted"
+        : url.search || url.hash || url.username || url.password
+          ? `must not carry a query, fragment or credentials: give just the API root, such as ${DEFAULT_API_BASE_URL}`
+          : undefined;
+    if (problem === undefined && url) return url.href.replace(/\/+$/, "");
+    ctx.addIssue({ code: "custom", message: problem ?? "is not a valid URL" });
+    return z.NEVER;
+  })
+  .default(DEFAULT_API_BASE_URL);
+
+const INTERVAL_PROBLEM = "must be an integer between 0 and 60000: leave it out to use the platform's rate of one message per second per channel";
+const minIntervalMs = z.int({ error: INTERVAL_PROBLEM }).min(0, INTERVAL_PROBLEM).max(60_000, INTERVAL_PROBLEM).default(DEFAULT_MIN_INTERVAL_MS);
+
 /**
- * Validates a chat_a `config` object and resolves its token secret. Throws
- * `InvalidConfigError` naming the key to fix; never echoes a secret value.
+ * chat_a's `config`, as a Standard Schema (zod): `channel_id`,
+ * `token_secret`, optional `api_base_url` and `min_interval_ms`. Its output
+ * is {@link ChatASettings}. Every refusal names the key, what is wrong and
+ * how to fix it; an inline token is refused without echoing it.
  */
-export function parseChatAConfig(config: ChannelConfig, secrets: ChannelSecrets): ChatAConfig {
-  if ("token" in config || "bot_token" in config) {
-    throw new InvalidConfigError("chat_a: an inline token in config is refused", {
-      hint: "store the bot token in a secret and name that secret in token_secret",
-    });
-  }
-  const unknown = Object.keys(config).filter((key) => !KNOWN_KEYS.has(key));
-  if (unknown.length > 0) {
-    throw new InvalidConfigError(`chat_a: unknown config key(s) ${unknown.map((k) => JSON.stringify(k)).join(", ")}`, {
-      hint: `known keys: ${[...KNOWN_KEYS].join(", ")}`,
-    });
-  }
-  const channelId = requireString(config, "channel_id", "the target channel's ID, e.g. C0123456789");
-  checkChannelId(channelId);
-  const tokenSecret = requireString(config, "token_secret", "the name of the secret that holds the bot token");
+export const chatAConfigSchema = z
+  .strictObject(
+    { channel_id: channelId, token_secret: requiredString("the name of the secret that holds the bot token"), api_base_url: apiBaseUrl, min_interval_ms: minIntervalMs },
+    {
+      error: (issue) => {
+        if (issue.code !== "unrecognized_keys") return undefined;
+        if (issue.keys.some((key) => INLINE_TOKEN_KEYS.includes(key))) {
+          return "an inline token in config is refused: store the bot token in a secret and name that secret in token_secret";
+        }
+        return `unknown key(s) ${issue.keys.map((key) => JSON.stringify(key)).join(", ")}: known keys are ${KNOWN_KEYS.join(", ")}`;
+      },
+    },
+  )
+  .superRefine((config, ctx) => {
+    // A faster pace would only earn 429s (and risk the token) from the real platform.
+    if (typeof config.min_interval_ms === "number" && config.min_interval_ms < DEFAULT_MIN_INTERVAL_MS && config.api_base_url === DEFAULT_API_BASE_URL) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["min_interval_ms"],
+        message: `below ${DEFAULT_MIN_INTERVAL_MS} is only allowed with a custom api_base_url: the platform allows one message per second per channel; remove min_interval_ms`,
+      });
+    }
+  })
+  .transform((config) => ({
+    /** Target channel ID, e.g. `C0123456789`. */
+    channelId: config.channel_id,
+    /** Name of the secret that holds the bot token (for messages; never the value). */
+    tokenSecret: config.token_secret,
+    /** API base URL without a trailing slash. */
+    apiBaseUrl: config.api_base_url,
+    /** Minimum spacing of two messages to the channel, in ms. */
+    minIntervalMs: config.min_interval_ms,
+  }));
+
+/** chat_a's config as {@link chatAConfigSchema} returns it, before the token is resolved. */
+export type ChatASettings = z.output<typeof chatAConfigSchema>;
+
+/** A validated chat_a config, with the bot token resolved. */
+export interface ChatAConfig extends ChatASettings {
+  /** The bot token itself. Never log it. */
+  token: string;
+}
+
+/**
+ * Resolves the bot token that validated settings name. Throws
+ * `InvalidConfigError` naming the secret to fix; never echoes its value.
+ */
+export function resolveChatAToken(settings: ChatASettings, secrets: ChannelSecrets): ChatAConfig {
+  const { tokenSecret } = settings;
   const token = secrets[tokenSecret];
   if (token === undefined || token.trim() === "") {
     throw new InvalidConfigError(`chat_a: the secret ${JSON.stringify(tokenSecret)} named by token_secret was not provided or is empty`, {
@@ -56,9 +121,16 @@ export function parseChatAConfig(config: ChannelConfig, secrets: ChannelSecrets)
     });
   }
   checkToken(token, tokenSecret);
-  const apiBaseUrl = parseBaseUrl(config.api_base_url);
-  const minIntervalMs = parseInterval(config.min_interval_ms, apiBaseUrl);
-  return { channelId, tokenSecret, token: token.trim(), apiBaseUrl, minIntervalMs };
+  return { ...settings, token: token.trim() };
+}
+
+/**
+ * Validates a chat_a `config` object with {@link chatAConfigSchema} and
+ * resolves its token secret, as the channel's start does. Rejects with one
+ * `InvalidConfigError` listing every problem of the config.
+ */
+export async function parseChatAConfig(config: unknown, secrets: ChannelSecrets): Promise<ChatAConfig> {
+  return resolveChatAToken(await validateConfig(chatAConfigSchema, config, { label: "chat_a" }), secrets);
 }
 
 /**
@@ -74,67 +146,6 @@ function checkToken(raw: string, secretName: string): void {
   throw new InvalidConfigError(`chat_a: the secret ${JSON.stringify(secretName)} named by token_secret ${problem}, so it cannot be a bot token`, {
     hint: `copy the bot token (xoxb-…) again from OAuth & Permissions and store it in the secret ${JSON.stringify(secretName)} alone, without quotes, spaces or line breaks`,
   });
-}
-
-function requireString(config: ChannelConfig, key: string, what: string): string {
-  const value = config[key];
-  if (typeof value !== "string" || value.trim() === "") {
-    throw new InvalidConfigError(`chat_a: config.${key} is required: ${what}`, { hint: `set ${key} in the channel's config block` });
-  }
-  return value.trim();
-}
-
-function checkChannelId(channelId: string): void {
-  if (channelId.startsWith("#") || /[a-z\s]/.test(channelId)) {
-    throw new InvalidConfigError(`chat_a: channel_id ${JSON.stringify(channelId)} looks like a channel name, not a channel ID`, {
-      hint: "use the channel's ID (e.g. C0123456789): open the channel, click its name, and copy the ID shown at the bottom of the About tab",
-    });
-  }
-  if (!CHANNEL_ID.test(channelId)) {
-    throw new InvalidConfigError(`chat_a: channel_id ${JSON.stringify(channelId)} is not a channel ID`, {
-      hint: "a channel ID starts with C, G or D followed by upper-case letters and digits, e.g. C0123456789",
-    });
-  }
-}
-
-function parseBaseUrl(value: unknown): string {
-  if (value === undefined) return DEFAULT_API_BASE_URL;
-  let url: URL;
-  try {
-    if (typeof value !== "string") throw new TypeError("not a string");
-    url = new URL(value);
-  } catch {
-    throw new InvalidConfigError("chat_a: api_base_url is not a valid URL", {
-      hint: `use an absolute URL such as ${DEFAULT_API_BASE_URL}, or leave it out`,
-    });
-  }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
-    throw new InvalidConfigError("chat_a: api_base_url must use https (plain http is allowed only for localhost)", {
-      hint: "the bot token travels in every request; never send it unencrypted",
-    });
-  }
-  if (url.search || url.hash || url.username || url.password) {
-    throw new InvalidConfigError("chat_a: api_base_url must not carry a query, fragment or credentials", {
-      hint: `give just the API root, such as ${DEFAULT_API_BASE_URL}`,
-    });
-  }
-  return url.href.replace(/\/+$/, "");
-}
-
-function parseInterval(value: unknown, apiBaseUrl: string): number {
-  if (value === undefined) return DEFAULT_MIN_INTERVAL_MS;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 60_000) {
-    throw new InvalidConfigError("chat_a: min_interval_ms must be an integer between 0 and 60000", {
-      hint: "leave it out to use the platform's rate of one message per second per channel",
-    });
-  }
-  // A faster pace would only earn 429s (and risk the token) from the real platform.
-  if (value < DEFAULT_MIN_INTERVAL_MS && apiBaseUrl === DEFAULT_API_BASE_URL) {
-    throw new InvalidConfigError(`chat_a: min_interval_ms below ${DEFAULT_MIN_INTERVAL_MS} is only allowed with a custom api_base_url`, {
-      hint: "the platform allows one message per second per channel; remove min_interval_ms",
-    });
-  }
-  return value;
 }
 
 /** True for localhost names and loopback addresses. */

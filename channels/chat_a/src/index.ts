@@ -6,7 +6,15 @@
  */
 export { type ChatAClient, createChatAClient, type PostedMessage, postMessageBody } from "./api-client.js";
 export { chatA, chatA as default, type ChatAState } from "./channel.js";
-export { type ChatAConfig, DEFAULT_API_BASE_URL, DEFAULT_MIN_INTERVAL_MS, parseChatAConfig } from "./config.js";
+export {
+  type ChatAConfig,
+  type ChatASettings,
+  chatAConfigSchema,
+  DEFAULT_API_BASE_URL,
+  DEFAULT_MIN_INTERVAL_MS,
+  parseChatAConfig,
+  resolveChatAToken,
+} from "./config.js";
 export type { Block, ChatAMessage, TextObject } from "./render/blocks.js";
 export { renderComplete } from "./render/complete.js";
 export { escapeMrkdwn, fitMrkdwn, mrkdwnLink, safeUrl } from "./render/escape.js";

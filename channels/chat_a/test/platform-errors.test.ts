@@ -1,6 +1,6 @@
 import { silentLogger } from "@errand/channel-sdk/host";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createChatAClient, parseChatAConfig } from "../src/index.js";
+import { type ChatAConfig, createChatAClient } from "../src/index.js";
 import { type FakeSlack, startFakeSlack } from "./fake-slack.js";
 import { rejectionOf, SECRETS, TOKEN } from "./helpers.js";
 
@@ -42,12 +42,16 @@ describe("the fake is as strict as the platform", () => {
 });
 
 describe("request errors the renderer never causes still map to clear errors", () => {
-  const client = createChatAClient(
-    parseChatAConfig({ channel_id: "C0000000001", token_secret: "chat-a-token", api_base_url: "http://127.0.0.1:1/api" }, SECRETS),
-    silentLogger,
-  );
-  const clientFor = () =>
-    createChatAClient(parseChatAConfig({ channel_id: "C0000000001", token_secret: "chat-a-token", api_base_url: fake.apiBaseUrl }, SECRETS), silentLogger);
+  // The client takes a config the channel already validated; the schema's own tests are in config.test.ts.
+  const configFor = (apiBaseUrl: string): ChatAConfig => ({
+    channelId: "C0000000001",
+    tokenSecret: "chat-a-token",
+    token: SECRETS["chat-a-token"],
+    apiBaseUrl,
+    minIntervalMs: 1000,
+  });
+  const client = createChatAClient(configFor("http://127.0.0.1:1/api"), silentLogger);
+  const clientFor = () => createChatAClient(configFor(fake.apiBaseUrl), silentLogger);
 
   it("invalid_blocks carries the platform's JSON pointers", async () => {
     const error = await rejectionOf(

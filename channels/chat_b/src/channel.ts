@@ -1,7 +1,7 @@
 import { defineChannel } from "@errand/channel-sdk";
 import { createDeliveryLane, type DeliveryLane } from "@errand/channel-sdk/helpers";
 import { createChatBClient } from "./api-client.js";
-import { type ChatBConfig, parseChatBConfig } from "./config.js";
+import { type ChatBConfig, chatBConfigSchema, resolveChatBWebhook } from "./config.js";
 import { type ChatBState, deliver } from "./deliver.js";
 import { WebhookBucket } from "./rate-limit.js";
 import { renderComplete, renderNotify, renderStart } from "./render/payload.js";
@@ -29,12 +29,13 @@ function laneFor(config: ChatBConfig) {
  * Config: `webhook_url_secret` (name of the secret holding the webhook URL),
  * optional `username` and `avatar_url`.
  */
-export const chatB = defineChannel<ChatBState>({
+export const chatB = defineChannel({
   name: "chat_b",
   version: VERSION,
   interfaceVersions: [1],
-  init(config, secrets, { logger }) {
-    const parsed = parseChatBConfig(config, secrets);
+  configSchema: chatBConfigSchema,
+  init(settings, secrets, { logger }): ChatBState {
+    const parsed = resolveChatBWebhook(settings, secrets);
     logger.debug("chat_b ready", { webhook: parsed.shownUrl, username: parsed.username });
     return { config: parsed, client: createChatBClient(parsed), ...laneFor(parsed) };
   },

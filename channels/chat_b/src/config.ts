@@ -1,23 +1,9 @@
-import { type ChannelConfig, type ChannelSecrets, InvalidConfigError } from "@errand/channel-sdk";
+import { type ChannelSecrets, InvalidConfigError, validateConfig } from "@errand/channel-sdk";
 import { credentialTextProblem } from "@errand/channel-sdk/helpers";
+import { z } from "zod";
 
-/** A validated chat_b config, with the webhook URL resolved. */
-export interface ChatBConfig {
-  /** Name of the secret that holds the webhook URL (for messages; never the value). */
-  webhookUrlSecret: string;
-  /** The webhook URL. It is the credential: never log it or put it in an error. */
-  webhookUrl: string;
-  /** The webhook's id (the path segment before the token): names its rate-limit lane. */
-  webhookId: string;
-  /** What the URL may be shown as: its origin and "/…". */
-  shownUrl: string;
-  /** Display name overriding the webhook's own. */
-  username: string | undefined;
-  /** Avatar image URL overriding the webhook's own. */
-  avatarUrl: string | undefined;
-}
-
-const KNOWN_KEYS = new Set(["webhook_url_secret", "username", "avatar_url"]);
+const KNOWN_KEYS = ["webhook_url_secret", "username", "avatar_url"];
+const INLINE_URL_KEYS = ["webhook_url", "url"];
 // Webhook names: 1 to 80 characters, and they "cannot contain" certain
 // substrings (https://docs.discord.food/resources/user#usernames-and-nicknames:
 // webhook names cannot contain "clyde"; names cannot contain "discord").
@@ -25,30 +11,82 @@ const USERNAME_MAX = 80;
 const FORBIDDEN_IN_USERNAME = ["clyde", "discord"];
 const WEBHOOK_PATH = /\/webhooks\/([^/]+)\/[^/]+\/?$/;
 
+const SECRET_NAME = "the name of the secret that holds the webhook URL";
+const webhookUrlSecret = z
+  .string({ error: (issue) => (issue.input === undefined ? `is required: set it to ${SECRET_NAME}` : `must be a string: ${SECRET_NAME}`) })
+  .trim()
+  .min(1, `is empty: set it to ${SECRET_NAME}`);
+
+const USERNAME_LENGTH = `must be 1 to ${USERNAME_MAX} characters: shorten it or leave it out`;
+const username = z
+  .string({ error: USERNAME_LENGTH })
+  .transform((value) => value.replace(/\s+/g, " ").trim())
+  .pipe(z.string().min(1, USERNAME_LENGTH).max(USERNAME_MAX, USERNAME_LENGTH))
+  .superRefine((name, ctx) => {
+    const forbidden = FORBIDDEN_IN_USERNAME.find((word) => name.toLowerCase().includes(word));
+    if (forbidden) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${JSON.stringify(name)} contains ${JSON.stringify(forbidden)}, which the platform refuses in webhook names: choose another display name, e.g. "Errand"`,
+      });
+    }
+  });
+
+const AVATAR_URL = "must be an http(s) URL of an image (at most 2048 characters): use a public https URL of a PNG or JPEG, or leave it out";
+const avatarUrl = z.string({ error: AVATAR_URL }).transform((value, ctx) => {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url && (url.protocol === "https:" || url.protocol === "http:") && url.href.length <= 2048) return url.href;
+  ctx.addIssue({ code: "custom", message: AVATAR_URL });
+  return z.NEVER;
+});
+
 /**
- * Validates a chat_b `config` object and resolves its webhook URL secret.
- * Throws `InvalidConfigError` naming the key to fix; never shows more of the
+ * chat_b's `config`, as a Standard Schema (zod): `webhook_url_secret`,
+ * optional `username` and `avatar_url`. Its output is {@link ChatBSettings}.
+ * An inline webhook URL is refused without echoing it.
+ */
+export const chatBConfigSchema = z
+  .strictObject(
+    { webhook_url_secret: webhookUrlSecret, username: username.optional(), avatar_url: avatarUrl.optional() },
+    {
+      error: (issue) => {
+        if (issue.code !== "unrecognized_keys") return undefined;
+        if (issue.keys.some((key) => INLINE_URL_KEYS.includes(key))) {
+          return "an inline webhook URL in config is refused (the URL itself is the credential): store the webhook URL in a secret and name that secret in webhook_url_secret";
+        }
+        return `unknown key(s) ${issue.keys.map((key) => JSON.stringify(key)).join(", ")}: known keys are ${KNOWN_KEYS.join(", ")}`;
+      },
+    },
+  )
+  .transform((config) => ({
+    /** Name of the secret that holds the webhook URL (for messages; never the value). */
+    webhookUrlSecret: config.webhook_url_secret,
+    /** Display name overriding the webhook's own. */
+    username: config.username,
+    /** Avatar image URL overriding the webhook's own. */
+    avatarUrl: config.avatar_url,
+  }));
+
+/** chat_b's config as {@link chatBConfigSchema} returns it, before the webhook URL is resolved. */
+export type ChatBSettings = z.output<typeof chatBConfigSchema>;
+
+/** A validated chat_b config, with the webhook URL resolved. */
+export interface ChatBConfig extends ChatBSettings {
+  /** The webhook URL. It is the credential: never log it or put it in an error. */
+  webhookUrl: string;
+  /** The webhook's id (the path segment before the token): names its rate-limit lane. */
+  webhookId: string;
+  /** What the URL may be shown as: its origin and "/…". */
+  shownUrl: string;
+}
+
+/**
+ * Resolves the webhook URL that validated settings name. Throws
+ * `InvalidConfigError` naming the secret to fix; never shows more of the
  * webhook URL than its origin.
  */
-export function parseChatBConfig(config: ChannelConfig, secrets: ChannelSecrets): ChatBConfig {
-  if ("webhook_url" in config || "url" in config) {
-    throw new InvalidConfigError("chat_b: an inline webhook URL in config is refused (the URL itself is the credential)", {
-      hint: "store the webhook URL in a secret and name that secret in webhook_url_secret",
-    });
-  }
-  const unknown = Object.keys(config).filter((key) => !KNOWN_KEYS.has(key));
-  if (unknown.length > 0) {
-    throw new InvalidConfigError(`chat_b: unknown config key(s) ${unknown.map((k) => JSON.stringify(k)).join(", ")}`, {
-      hint: `known keys: ${[...KNOWN_KEYS].join(", ")}`,
-    });
-  }
-  const secretName = config.webhook_url_secret;
-  if (typeof secretName !== "string" || secretName.trim() === "") {
-    throw new InvalidConfigError("chat_b: config.webhook_url_secret is required: the name of the secret that holds the webhook URL", {
-      hint: "set webhook_url_secret in the channel's config block",
-    });
-  }
-  const webhookUrlSecret = secretName.trim();
+export function resolveChatBWebhook(settings: ChatBSettings, secrets: ChannelSecrets): ChatBConfig {
+  const { webhookUrlSecret } = settings;
   const raw = secrets[webhookUrlSecret] ?? "";
   if (raw.trim() === "") {
     throw new InvalidConfigError(`chat_b: the secret ${JSON.stringify(webhookUrlSecret)} named by webhook_url_secret was not provided or is empty`, {
@@ -56,14 +94,16 @@ export function parseChatBConfig(config: ChannelConfig, secrets: ChannelSecrets)
     });
   }
   const { url, id, shown } = parseWebhookUrl(raw, webhookUrlSecret);
-  return {
-    webhookUrlSecret,
-    webhookUrl: url,
-    webhookId: id,
-    shownUrl: shown,
-    username: parseUsername(config.username),
-    avatarUrl: parseAvatarUrl(config.avatar_url),
-  };
+  return { ...settings, webhookUrl: url, webhookId: id, shownUrl: shown };
+}
+
+/**
+ * Validates a chat_b `config` object with {@link chatBConfigSchema} and
+ * resolves its webhook URL secret, as the channel's start does. Rejects
+ * with one `InvalidConfigError` listing every problem of the config.
+ */
+export async function parseChatBConfig(config: unknown, secrets: ChannelSecrets): Promise<ChatBConfig> {
+  return resolveChatBWebhook(await validateConfig(chatBConfigSchema, config, { label: "chat_b" }), secrets);
 }
 
 /**
@@ -107,35 +147,6 @@ function parseWebhookUrl(raw: string, secretName: string): { url: string; id: st
     });
   }
   return { url: url.href.replace(/\/$/, ""), id: match[1] ?? "", shown };
-}
-
-function parseUsername(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  const name = typeof value === "string" ? value.replace(/\s+/g, " ").trim() : "";
-  if (name.length < 1 || name.length > USERNAME_MAX) {
-    throw new InvalidConfigError(`chat_b: username must be 1 to ${USERNAME_MAX} characters`, { hint: "shorten it or leave it out" });
-  }
-  const forbidden = FORBIDDEN_IN_USERNAME.find((word) => name.toLowerCase().includes(word));
-  if (forbidden) {
-    throw new InvalidConfigError(`chat_b: username ${JSON.stringify(name)} contains ${JSON.stringify(forbidden)}, which the platform refuses in webhook names`, {
-      hint: "choose another display name, e.g. \"Errand\"",
-    });
-  }
-  return name;
-}
-
-function parseAvatarUrl(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    if (typeof value !== "string") throw new TypeError("not a string");
-    const url = new URL(value);
-    if ((url.protocol === "https:" || url.protocol === "http:") && url.href.length <= 2048) return url.href;
-  } catch {
-    // reported below
-  }
-  throw new InvalidConfigError("chat_b: avatar_url must be an http(s) URL of an image (at most 2048 characters)", {
-    hint: "use a public https URL of a PNG or JPEG, or leave it out",
-  });
 }
 
 /** True for localhost names and loopback addresses. */

@@ -6,9 +6,9 @@ const URL_VALUE = "https://discord.com/api/webhooks/123456789012345678/s3cr3t-to
 const secrets = { "chat-b-webhook": URL_VALUE };
 const base = { webhook_url_secret: "chat-b-webhook" };
 
-function problem(config: Record<string, unknown>, given: Record<string, string> = secrets) {
+async function problem(config: Record<string, unknown>, given: Record<string, string> = secrets) {
   try {
-    parseChatBConfig(config, given);
+    await parseChatBConfig(config, given);
   } catch (error) {
     const e = error as { code: string; message: string; hint?: string };
     // The URL is the credential: no error may show more than its origin.
@@ -20,8 +20,8 @@ function problem(config: Record<string, unknown>, given: Record<string, string> 
 }
 
 describe("parseChatBConfig", () => {
-  it("resolves the webhook URL and the optional display name and avatar", () => {
-    expect(parseChatBConfig({ ...base, username: "Errand", avatar_url: "https://cdn.example.com/errand.png" }, secrets)).toEqual({
+  it("resolves the webhook URL and the optional display name and avatar", async () => {
+    expect(await parseChatBConfig({ ...base, username: "Errand", avatar_url: "https://cdn.example.com/errand.png" }, secrets)).toEqual({
       webhookUrlSecret: "chat-b-webhook",
       webhookUrl: URL_VALUE,
       webhookId: "123456789012345678",
@@ -31,20 +31,20 @@ describe("parseChatBConfig", () => {
     });
   });
 
-  it("refuses an inline webhook URL", () => {
-    expect(problem({ ...base, webhook_url: URL_VALUE }).message).toContain("inline webhook URL");
+  it("refuses an inline webhook URL", async () => {
+    expect((await problem({ ...base, webhook_url: URL_VALUE })).message).toContain("inline webhook URL");
   });
 
-  it("names a missing secret and refuses secrets that are no webhook URL, showing only the origin", () => {
-    expect(problem(base, {}).message).toContain('"chat-b-webhook"');
-    expect(problem(base, { "chat-b-webhook": "not a url s3cr3t" }).message).toContain("valid URL");
-    expect(problem(base, { "chat-b-webhook": "http://discord.com/api/webhooks/123456789012345678/s3cr3t" }).message).toContain("https");
-    const wrongPath = problem(base, { "chat-b-webhook": "https://hooks.example.com/services/T0/B0/s3cr3t" });
+  it("names a missing secret and refuses secrets that are no webhook URL, showing only the origin", async () => {
+    expect((await problem(base, {})).message).toContain('"chat-b-webhook"');
+    expect((await problem(base, { "chat-b-webhook": "not a url s3cr3t" })).message).toContain("valid URL");
+    expect((await problem(base, { "chat-b-webhook": "http://discord.com/api/webhooks/123456789012345678/s3cr3t" })).message).toContain("https");
+    const wrongPath = await problem(base, { "chat-b-webhook": "https://hooks.example.com/services/T0/B0/s3cr3t" });
     expect(wrongPath.message).toContain("https://hooks.example.com/api/webhooks/<id>/<token>");
-    expect(problem(base, { "chat-b-webhook": `${URL_VALUE}?wait=true` }).message).toContain("webhook URL of the form");
+    expect((await problem(base, { "chat-b-webhook": `${URL_VALUE}?wait=true` })).message).toContain("webhook URL of the form");
   });
 
-  it("refuses a webhook URL with characters a copied URL never has, instead of letting the URL parser drop or encode them", () => {
+  it("refuses a webhook URL with characters a copied URL never has, instead of letting the URL parser drop or encode them", async () => {
     const cases: [string, string][] = [
       [`${URL_VALUE.slice(0, 60)}\n${URL_VALUE.slice(60)}`, "contains a line break at character 61"],
       [`${URL_VALUE}✓`, "contains a character that is not printable ASCII (U+2713) at character 71"],
@@ -54,28 +54,43 @@ describe("parseChatBConfig", () => {
       [`'${URL_VALUE}'`, "is wrapped in quotes"],
     ];
     for (const [value, what] of cases) {
-      const error = problem(base, { "chat-b-webhook": value });
+      const error = await problem(base, { "chat-b-webhook": value });
       expect(error.code).toBe("ERR_INVALID_CONFIG");
       expect(error.message).toBe(`chat_b: the secret "chat-b-webhook" named by webhook_url_secret ${what}, so it is not a usable webhook URL`);
       expect(error.hint).toContain('copy the webhook URL again (channel settings → Integrations → Webhooks → Copy Webhook URL) and store it in the secret "chat-b-webhook" alone');
     }
   });
 
-  it("drops whitespace around the webhook URL, such as the trailing newline of a file", () => {
+  it("drops whitespace around the webhook URL, such as the trailing newline of a file", async () => {
     for (const value of [`${URL_VALUE}\n`, `${URL_VALUE}\r\n`, `  ${URL_VALUE}\n\n`]) {
-      expect(parseChatBConfig(base, { "chat-b-webhook": value }).webhookUrl).toBe(URL_VALUE);
+      expect((await parseChatBConfig(base, { "chat-b-webhook": value })).webhookUrl).toBe(URL_VALUE);
     }
   });
 
-  it("refuses display names the platform refuses", () => {
-    expect(problem({ ...base, username: "My Discord Bot" }).message).toContain('"discord"');
-    expect(problem({ ...base, username: "clyde" }).message).toContain('"clyde"');
-    expect(problem({ ...base, username: "x".repeat(81) }).message).toContain("1 to 80");
-    expect(problem({ ...base, avatar_url: "ftp://x" }).message).toContain("avatar_url");
-    expect(problem({ ...base, colour: 1 }).message).toContain('"colour"');
+  it("refuses display names the platform refuses", async () => {
+    expect((await problem({ ...base, username: "My Discord Bot" })).message).toContain('"discord"');
+    expect((await problem({ ...base, username: "clyde" })).message).toContain('"clyde"');
+    expect((await problem({ ...base, username: "x".repeat(81) })).message).toContain("1 to 80");
+    expect((await problem({ ...base, avatar_url: "ftp://x" })).message).toContain("avatar_url");
+    expect((await problem({ ...base, colour: 1 })).message).toBe(
+      'chat_b: invalid config: config: unknown key(s) "colour": known keys are webhook_url_secret, username, avatar_url',
+    );
   });
 
-  it("keeps VERSION equal to the package version", () => {
+  it("lists every problem of the config at once, each with its path", async () => {
+    const error = await problem({ username: "Discord", avatar_url: "ftp://x", url: "https://discord.com/api/webhooks/123456789012345678/s3cr3t" });
+    expect(error.message).toMatch(/^chat_b: invalid config \(4 problems\): /);
+    for (const part of [
+      "config.webhook_url_secret: is required: set it to the name of the secret that holds the webhook URL",
+      'config.username: "Discord" contains "discord", which the platform refuses in webhook names',
+      "config.avatar_url: must be an http(s) URL of an image",
+      "config: an inline webhook URL in config is refused (the URL itself is the credential)",
+    ]) {
+      expect(error.message).toContain(part);
+    }
+  });
+
+  it("keeps VERSION equal to the package version", async () => {
     const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
     expect(VERSION).toBe(pkg.version);
   });

@@ -34,7 +34,7 @@ const ESCAPED = /[\\*_~`|[\]()<>#\-.\d]/;
  */
 function malformed(markdown: string): string[] {
   const problems: string[] = [];
-  let open = -1;
+  const open = -1;
   for (let i = 0; i < markdown.length; i++) {
     const c = markdown[i]!;
     if (c === "\\" && open < 0) {

@@ -61,6 +61,7 @@ export async function createChannel(
       typesNodeVersion: versions.toolchain["@types/node"],
       typescriptVersion: versions.toolchain.typescript,
       vitestVersion: versions.toolchain.vitest,
+      zodVersion: versions.toolchain.zod,
     });
     say(`${chalk.green("✓")} ${kind.id} template: ${files.length} files for channel ${chalk.bold(answers.name)} (${answers.packageName})`);
     let install: InstallOutcome | undefined;

@@ -15,6 +15,8 @@ export interface ScaffoldValues {
   typesNodeVersion: string;
   typescriptVersion: string;
   vitestVersion: string;
+  /** The exact zod version the templates' config schemas are written for. */
+  zodVersion: string;
 }
 
 // Files npm would treat specially inside a package are stored renamed.

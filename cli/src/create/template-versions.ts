@@ -2,8 +2,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The toolchain a scaffold pins exactly: what the CLI's release was built and tested with. */
-export const TOOLCHAIN = ["@types/node", "typescript", "vitest"] as const;
+/**
+ * The packages a scaffold pins exactly: what the CLI's release was built and
+ * tested with. zod, the templates' config schema library, is a dependency of
+ * the scaffold; the others are devDependencies.
+ */
+export const TOOLCHAIN = ["@types/node", "typescript", "vitest", "zod"] as const;
 
 /** One of {@link TOOLCHAIN}. */
 export type ToolchainPackage = (typeof TOOLCHAIN)[number];

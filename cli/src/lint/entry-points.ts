@@ -36,6 +36,7 @@ export function entryPoints(pkg: PackageJson): EntryPoint[] {
 }
 
 const globToRegExp = (glob: string) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL stands for `**` while the glob is rewritten; no path contains it
   new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\/?/g, "\u0000").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]").replace(/\u0000/g, ".*")}$`);
 
 /**

@@ -26,7 +26,7 @@ export function runInTerminal(name: "create-channel", args: string[], cwd: strin
     screen += chunk.toString();
     sinceAnswer += chunk.toString();
     const next = pending[0];
-    if (next && next[0].test(sinceAnswer)) {
+    if (next?.[0].test(sinceAnswer)) {
       pending.shift();
       sinceAnswer = "";
       child.stdin.write(`${next[1]}\r`);

@@ -117,7 +117,7 @@ function checkEngines(byName: Record<string, EngineConfig>, baseDir: string, pro
       problems.push({ path: ["engines", engine.name, "prompt"], message, fix: "correct the template; docs/engines.md lists the placeholders" });
     }
     const first = engine.command?.[0];
-    if (engine.command !== undefined && first !== undefined && first.includes("/")) engine.command[0] = resolveFrom(baseDir, first);
+    if (engine.command && first?.includes("/")) engine.command[0] = resolveFrom(baseDir, first);
   }
 }
 
@@ -125,7 +125,7 @@ function checkEngines(byName: Record<string, EngineConfig>, baseDir: string, pro
 function withCommandsFrom(baseDir: string, notifications: NotificationsConfig): NotificationsConfig {
   for (const entry of notifications.channels) {
     const first = entry.command?.[0];
-    if (entry.command !== undefined && first !== undefined && first.includes("/")) entry.command[0] = resolveFrom(baseDir, first);
+    if (entry.command && first?.includes("/")) entry.command[0] = resolveFrom(baseDir, first);
   }
   return notifications;
 }

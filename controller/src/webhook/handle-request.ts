@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "@errand/channel-sdk";
 import type { SourceId } from "../config/webhook-config.js";
 import { firstHeader } from "./auth/authenticator.js";
 import { type DeliverDeps, deliver } from "./deliver.js";

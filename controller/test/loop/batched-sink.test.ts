@@ -17,7 +17,10 @@ async function openStore(): Promise<{ store: Store; batches: Ticket[][] }> {
   stores.push(store);
   const batches: Ticket[][] = [];
   // The real store, with each call it gets recorded: one call is one transaction.
-  const counting: Store = { ...store, acceptTickets: (tickets, engine) => (batches.push([...tickets]), store.acceptTickets(tickets, engine)) };
+  const counting: Store = { ...store, acceptTickets: (tickets, engine) => {
+      batches.push([...tickets]);
+      return store.acceptTickets(tickets, engine);
+    } };
   return { store: counting, batches };
 }
 

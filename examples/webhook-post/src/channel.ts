@@ -1,6 +1,6 @@
 import { defineChannel } from "@errand/channel-sdk";
 import { createHttpClient, type HttpClient } from "@errand/channel-sdk/helpers";
-import { parseConfig, type WebhookPostConfig } from "./config.js";
+import { resolveWebhookUrl, type WebhookPostConfig, webhookPostConfigSchema } from "./config.js";
 import { completePayload, notifyPayload, startPayload, type WebhookPayload } from "./payload.js";
 import { randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
@@ -28,11 +28,12 @@ async function post(state: State, payload: WebhookPayload, signal: AbortSignal) 
 }
 
 /** A channel that POSTs every notification as JSON to one URL. */
-export const webhookPost = defineChannel<State>({
+export const webhookPost = defineChannel({
   name: "webhook_post",
   version: pkg.version,
-  init(config, secrets) {
-    const parsed = parseConfig(config, secrets);
+  configSchema: webhookPostConfigSchema,
+  init(settings, secrets): State {
+    const parsed = resolveWebhookUrl(settings, secrets);
     return {
       config: parsed,
       http: createHttpClient({ userAgent: `errand-webhook-post/${pkg.version}`, redact: () => Object.values(secrets) }),

@@ -1,3 +1,3 @@
 export { webhookPost } from "./channel.js";
-export { parseConfig, type WebhookPostConfig } from "./config.js";
+export { parseConfig, resolveWebhookUrl, type WebhookPostConfig, type WebhookPostSettings, webhookPostConfigSchema } from "./config.js";
 export { completePayload, notifyPayload, startPayload, type WebhookPayload } from "./payload.js";

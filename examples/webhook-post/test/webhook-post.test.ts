@@ -39,6 +39,17 @@ describe("webhook_post in-process", () => {
     await expect(loadChannel(webhookPost, { config: { url: "http://x", headers: { a: 1 } }, logger: silentLogger })).rejects.toThrow(/config.headers/);
   });
 
+  it("lists every problem of the config at once, never echoing a secret URL", async () => {
+    const error = await loadChannel(webhookPost, { config: { url: "ftp://x", url_secret: "", headers: [] }, logger: silentLogger }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidConfigError);
+    expect((error as Error).message).toMatch(/^webhook_post: invalid config \(4 problems\): /);
+    for (const part of ["config.url: must use http or https, not ftp:", "config.url_secret: must be a secret name", "config.headers: must be an object", "config: webhook_post needs exactly one of"]) {
+      expect((error as Error).message).toContain(part);
+    }
+    const secret = await loadChannel(webhookPost, { config: { url_secret: "hook" }, secrets: { hook: "not a url T0KEN-s3cr3t" }, logger: silentLogger }).catch((e: unknown) => e);
+    expect((secret as Error).message).toBe('webhook_post: secret "hook" is not a valid URL');
+  });
+
   it("retries a 503 and never prints a secret URL in errors", async () => {
     const channel = await loadChannel(webhookPost, {
       config: { url_secret: "hook" },

@@ -48,7 +48,7 @@ export async function generateCertificate(): Promise<GeneratedCertificate> {
   });
   const pkcs8 = await webcrypto.subtle.exportKey("pkcs8", keys.privateKey);
   return {
-    certPem: cert.toString("pem") + "\n",
+    certPem: `${cert.toString("pem")}\n`,
     keyPem: toPem("PRIVATE KEY", pkcs8),
     certBase64: Buffer.from(cert.rawData).toString("base64").replace(/=+$/, ""),
   };

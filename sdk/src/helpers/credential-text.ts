@@ -26,6 +26,7 @@ function describeChar(char: string): string {
   if (/[\n\r\v\f\u0085\u2028\u2029]/.test(char)) return "a line break";
   if (char === " " || char === "\t") return "a space or tab";
   if (/\s/.test(char)) return `a space character (${code})`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point of this pattern
   if (/[\u0000-\u001f\u007f-\u009f]/.test(char)) return `a control character (${code})`;
   return `a character that is not printable ASCII (${code})`;
 }

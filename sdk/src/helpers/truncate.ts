@@ -133,6 +133,7 @@ function cutPoint(text: string, budget: number, unit: LengthUnit): number {
 export function truncateEscaped(
   text: string,
   limit: number,
+  // biome-ignore lint/suspicious/noShadowRestrictedNames: `escape` names the caller's escaping function; the deprecated global is never used
   escape: (text: string) => string,
   options: Omit<TruncateOptions, "unit"> = {},
 ): string {

@@ -8,6 +8,7 @@ import { type HandshakeLine, HandshakeLineError, parseHandshakeLine } from "./ha
 import { guardLogger } from "./host-logger.js";
 import { parsePluginLogLine } from "./plugin-log-line.js";
 import { checkLaunchTarget, checkWorkingDirectory, describeCommand, workingDirectoryProblem } from "./launch-checks.js";
+import { lendSocketDir, removeSocketDir } from "./socket-dir.js";
 import { stopProcess } from "./stop-process.js";
 
 /** How a plugin process ended. */
@@ -45,7 +46,8 @@ export interface PluginProcess {
   stderrTail(): string;
 }
 
-const running = new Set<ChildProcess>();
+// Each running plugin, with the socket folder lent to it (if any).
+const running = new Map<ChildProcess, string | undefined>();
 let exitHookInstalled = false;
 
 // A host that exits takes its plugins with it, even when it never called close().
@@ -57,7 +59,10 @@ function installExitHook() {
     // so there is no later moment to escalate from. A plugin that would
     // ignore SIGTERM would outlive the host; SDK plugins clean up their
     // socket directory on their own side.
-    for (const child of running) child.kill("SIGKILL");
+    for (const [child, socketDir] of running) {
+      child.kill("SIGKILL");
+      removeSocketDir(socketDir);
+    }
   });
 }
 
@@ -80,6 +85,7 @@ function forwardStderr(child: ChildProcess, logger: Logger, tail: string[]) {
 export function watchExit(child: ChildProcess): Promise<PluginExit> {
   return new Promise<PluginExit>((resolve) => {
     const done = (exit: PluginExit) => {
+      removeSocketDir(running.get(child));
       running.delete(child);
       resolve(exit);
     };
@@ -117,13 +123,16 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
     ERRAND_PLUGIN_TRANSPORT: options.transport,
     PLUGIN_CLIENT_CERT: options.clientCertPem,
   };
+  const socketDir = lendSocketDir(options.transport, env);
+  if (socketDir !== undefined) env.PLUGIN_UNIX_SOCKET_DIR = socketDir;
   let child: ChildProcess;
   try {
     child = spawn(options.command, options.args ?? [], { env, cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"], shell: false });
   } catch (error) {
+    removeSocketDir(socketDir);
     throw new PluginStartError(`${describe}: could not start: ${(error as Error).message}`, { hint: "check the command, its arguments and the environment", cause: error });
   }
-  running.add(child);
+  running.set(child, socketDir);
   const tail: string[] = [];
   const exited = watchExit(child);
   forwardStderr(child, logger, tail);

@@ -4,6 +4,7 @@ import type {
   ChannelSecrets,
   NotifyResult,
 } from "../channel.js";
+import { validateConfig } from "../config-schema.js";
 import { CancelledError, InvalidConfigError, toChannelError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { checkNotificationCall } from "./call-checks.js";
@@ -18,14 +19,16 @@ export type { NotificationCall };
  * deadline that is enforced even when a handler ignores its signal.
  * Shared by the plugin server and the in-process loader, so both behave alike.
  */
-export class ChannelRuntime<State> {
+export class ChannelRuntime<State, Config = ChannelConfig> {
   private state: State | undefined;
+  // What the handlers see: the config schema's output, or the config as given.
+  private validConfig: Config | undefined;
   private initialized = false;
   private closed = false;
   private readonly inFlight = new Set<AbortController>();
 
   constructor(
-    readonly definition: ChannelDefinition<State>,
+    readonly definition: ChannelDefinition<State, Config>,
     private config: ChannelConfig,
     private secrets: ChannelSecrets,
     private readonly logger: Logger,
@@ -36,15 +39,20 @@ export class ChannelRuntime<State> {
     return this.inFlight.size;
   }
 
-  /** Runs `init` with the given config and secrets (again, if called twice). */
+  /**
+   * Checks the config against the definition's `configSchema`, then runs
+   * `init` with the result and the secrets (again, if called twice).
+   */
   async initialize(config: ChannelConfig = this.config, secrets: ChannelSecrets = this.secrets): Promise<void> {
     if (this.initialized) await this.closeState();
     this.config = config;
     this.secrets = secrets;
+    const { configSchema, init, name } = this.definition;
+    // Without a schema the config reaches init as given, as before schemas existed.
+    const valid = configSchema ? await validateConfig(configSchema, config, { label: name }) : (config as Config);
+    this.validConfig = valid;
     try {
-      this.state = this.definition.init
-        ? await this.definition.init(config, secrets, { logger: this.logger })
-        : (undefined as State);
+      this.state = init ? await init.call(this.definition, valid, secrets, { logger: this.logger }) : (undefined as State);
     } catch (error) {
       const channelError = toChannelError(error);
       // Anything init throws that is not already typed is a configuration problem.
@@ -93,7 +101,7 @@ export class ChannelRuntime<State> {
       signal,
       taskRunId: call.taskRunId,
       engine: call.kind === "notifyStart" ? call.engine : "",
-      config: this.config,
+      config: this.validConfig as Config,
       secrets: this.secrets,
       state: this.state as State,
       // Made on first use: most calls never log, and a child logger encodes its fields.

@@ -90,7 +90,7 @@ const results = {
   /** A success whose summary is about 50 000 code units of markdown. */
   longSummary: {
     success: true,
-    summary: "## Changes\n\n" + "- Refactored a module and updated its tests, see `src/module.ts` 🧪\n".repeat(800).slice(0, 50_000),
+    summary: `## Changes\n\n${"- Refactored a module and updated its tests, see `src/module.ts` 🧪\n".repeat(800).slice(0, 50_000)}`,
     pullRequestUrl: "https://codehost.example.com/acme/webapp/pull/457",
     failureReason: "",
     costUsd: 0.004,

@@ -4,8 +4,9 @@ import { CALL_TARGET_MS } from "../version.js";
 import { type CapturedLogger, captureLogger } from "./capture-logger.js";
 
 /** Options of {@link createTestContext}. */
-export interface TestContextOptions<State> {
-  config?: ChannelConfig;
+export interface TestContextOptions<State, Config = ChannelConfig> {
+  /** The config as the handlers see it: a `configSchema`'s output when the channel has one. */
+  config?: Config;
   secrets?: Record<string, string>;
   /** What `init` would have returned. */
   state?: State;
@@ -24,7 +25,7 @@ export interface TestContextOptions<State> {
 }
 
 /** A handler context for unit tests, plus handles to steer and inspect it. */
-export interface TestContext<State = undefined> extends StartContext<State> {
+export interface TestContext<State = undefined, Config = ChannelConfig> extends StartContext<State, Config> {
   /** The logger's records (secrets masked). */
   logger: CapturedLogger;
   /** Cancels the call, as a host shutdown would; the reason defaults to a `CancelledError`-mapped AbortError. */
@@ -42,7 +43,9 @@ export interface TestContext<State = undefined> extends StartContext<State> {
  * await channel.notifyStart(fixtures.tickets.basic, ctx);
  * expect(ctx.logger.records).toEqual([]);
  */
-export function createTestContext<State = undefined>(options: TestContextOptions<State> = {}): TestContext<State> {
+export function createTestContext<State = undefined, Config = ChannelConfig>(
+  options: TestContextOptions<State, Config> = {},
+): TestContext<State, Config> {
   const secrets: ChannelSecrets = Object.freeze({ ...options.secrets });
   const controller = new AbortController();
   const signals = [controller.signal];
@@ -60,7 +63,7 @@ export function createTestContext<State = undefined>(options: TestContextOptions
   return {
     signal: AbortSignal.any(signals),
     taskRunId: options.taskRunId ?? "run-test-1",
-    config: structuredClone(options.config ?? {}),
+    config: structuredClone(options.config ?? {}) as Config,
     secrets,
     state: options.state as State,
     engine: options.engine ?? "test-engine",

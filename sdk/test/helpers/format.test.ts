@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatCost, formatCount, formatDuration, formatTokens } from "../../src/helpers/format.js";
 import { ticketLink } from "../../src/helpers/ticket-link.js";
 import { fixtures } from "../../src/testing/fixtures.js";
+import type { TaskResult } from "../../src/index.js";
 
 describe("formatDuration", () => {
   it.each([
@@ -71,7 +72,8 @@ describe("formatCount and formatTokens", () => {
     expect(formatTokens({ inputTokens: 12_300, outputTokens: 4_500, cachedInputTokens: 0 })).toBe("12.3k in / 4.5k out");
     expect(formatTokens(fixtures.results.success.tokenUsage)).toBe("123.5k in (80k cached) / 4.5k out");
     expect(formatTokens(undefined)).toBeUndefined();
-    expect(formatTokens(fixtures.results.minimalSuccess.tokenUsage)).toBeUndefined();
+    const minimal: TaskResult = fixtures.results.minimalSuccess;
+    expect(formatTokens(minimal.tokenUsage)).toBeUndefined();
   });
 });
 

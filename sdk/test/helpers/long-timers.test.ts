@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { CancelledError, InvalidArgumentError, RateLimitedError, UnavailableError } from "../../src/errors.js";
 import { createHttpClient } from "../../src/helpers/http.js";
 import { retry } from "../../src/helpers/retry.js";

@@ -1,16 +1,16 @@
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectChannel, type ConnectOptions, silentLogger, type Ticket } from "./internals.js";
 import { type LaunchOptions, launchPlugin } from "./protocol-internals.js";
+import { tempDir } from "./temp-dirs.js";
 
 /** Path of the well-behaved fixture plugin (see its header for the title-driven behaviours). */
 export const ECHO_PLUGIN = fileURLToPath(new URL("../fixtures/plugins/echo.mjs", import.meta.url));
 
 /** A file the echo plugin appends one JSON line per handled call to. */
 export function recordFile(): { path: string; entries: () => Record<string, unknown>[] } {
-  const path = join(mkdtempSync(join(tmpdir(), "errand-echo-")), "calls.jsonl");
+  const path = join(tempDir("errand-echo-"), "calls.jsonl");
   return {
     path,
     entries: () =>

@@ -11,3 +11,4 @@ export { connectChannel, type ConnectOptions } from "../../src/host/connect-chan
 export { type LoadOptions, loadChannel } from "../../src/host/load-channel.js";
 export { RemoteChannel, type RemoteChannelEvents } from "../../src/host/remote-channel.js";
 export { HandshakeLineError, type HandshakeLine, parseHandshakeLine } from "../../src/host/handshake-line.js";
+export * from "../../src/config-schema.js";

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./internals.js";
+import { tempDir } from "./temp-dirs.js";
 
 /** The misbehaving fixture plugin (see its header for the message-driven behaviours). */
 export const ROBUST_PLUGIN = fileURLToPath(new URL("../fixtures/plugins/robust.mjs", import.meta.url));
@@ -13,7 +13,7 @@ export const EXIT_MONITOR = fileURLToPath(new URL("../fixtures/exit-monitor.cjs"
 
 /** A fresh file for EXIT_MONITOR, and its events once written. */
 export function monitorFile(): { path: string; events: () => Record<string, unknown>[] } {
-  const path = join(mkdtempSync(join(tmpdir(), "errand-monitor-")), "events.jsonl");
+  const path = join(tempDir("errand-monitor-"), "events.jsonl");
   return {
     path,
     events: () =>

@@ -45,7 +45,8 @@ describe("fixtures", () => {
   });
 
   it("has results for success, failure and the edge cases", () => {
-    const { success, failure, minimalSuccess, longSummary, unicode } = fixtures.results;
+    const { success, failure, longSummary, unicode } = fixtures.results;
+    const minimalSuccess: TaskResult = fixtures.results.minimalSuccess;
     expect(success).toMatchObject({ success: true, pullRequestUrl: expect.stringMatching(/^https:/) });
     expect(success.costUsd).toBeGreaterThan(0);
     expect(success.durationMs).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
-import { defineChannel, InvalidConfigError } from "@errand/channel-sdk";
+import { defineChannel } from "@errand/channel-sdk";
 import { createRequire } from "node:module";
+import { z } from "zod";
 
 const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
 
@@ -8,21 +9,27 @@ interface State {
 }
 
 /**
+ * `notifications.channels[].config`, checked by the SDK before init (any
+ * Standard Schema works: zod, valibot, arktype). Every problem is reported
+ * at once, with its path; init gets the schema's output.
+ */
+const configSchema = z.strictObject({
+  prefix: z.string({ error: 'must be a string: set prefix: "[errand]" or leave it out' }).default("[errand]"),
+});
+
+/**
  * The {{name}} channel. A starting point: each handler logs the
  * notification (to stderr; stdout belongs to the protocol). Replace the
  * bodies with calls to your target, passing ctx.signal so a call stops at
  * its deadline; createHttpClient, createThrottle and retry from
  * @errand/channel-sdk do the hard parts.
  */
-export const channel = defineChannel<State>({
+export const channel = defineChannel({
   name: "{{name}}",
   version: pkg.version,
-  init(config) {
-    const prefix = config.prefix ?? "[errand]";
-    if (typeof prefix !== "string") {
-      throw new InvalidConfigError("config.prefix must be a string", { hint: 'set prefix: "[errand]" or leave it out' });
-    }
-    return { prefix };
+  configSchema,
+  init(config): State {
+    return { prefix: config.prefix };
   },
   notify(message, ticket, ctx) {
     ctx.logger.info(`${ctx.state.prefix} ${message}`, { ticket: ticket.id, taskRunId: ctx.taskRunId });

@@ -20,6 +20,9 @@ describe("{{name}}", () => {
   });
 
   it("refuses an invalid config with a hint", async () => {
-    await expect(loadChannel(channel, { config: { prefix: 42 } })).rejects.toBeInstanceOf(InvalidConfigError);
+    const error = await loadChannel(channel, { config: { prefix: 42 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidConfigError);
+    expect((error as InvalidConfigError).message).toContain("config.prefix: must be a string");
+    expect((error as InvalidConfigError).hint).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
 import { defineChannel, type NotifyContext, RejectedError, type Ticket } from "@errand/channel-sdk";
 import { createHttpClient, createThrottle, formatCost, formatDuration, type HttpClient, ticketLink, truncate } from "@errand/channel-sdk/helpers";
 import { createRequire } from "node:module";
-import { type BotApiConfig, parseConfig } from "./config.js";
+import { type BotApiConfig, configSchema, resolveConfig } from "./config.js";
 
 const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
 
@@ -46,11 +46,12 @@ async function post(ctx: NotifyContext<State>, text: string) {
 }
 
 /** The {{name}} channel: posts through a chat service's web API with a bot token. */
-export const channel = defineChannel<State>({
+export const channel = defineChannel({
   name: "{{name}}",
   version: pkg.version,
-  init(config, secrets) {
-    const parsed = parseConfig(config, secrets);
+  configSchema,
+  init(settings, secrets): State {
+    const parsed = resolveConfig(settings, secrets);
     return {
       config: parsed,
       http: createHttpClient({

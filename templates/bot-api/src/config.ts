@@ -1,6 +1,32 @@
-import { type ChannelConfig, type ChannelSecrets, InvalidConfigError } from "@errand/channel-sdk";
+import { type ChannelSecrets, InvalidConfigError } from "@errand/channel-sdk";
+import { z } from "zod";
 
-/** The validated config of this channel. */
+/** Change to your chat service's API. */
+export const DEFAULT_API_BASE_URL = "https://chat.example.com/api";
+
+/** A required, non-empty string; `what` tells what to set it to. */
+const required = (what: string) => z.string({ error: (issue) => (issue.input === undefined ? `is required: set it to ${what}` : `must be a string: ${what}`) }).min(1, `is empty: set it to ${what}`);
+
+/**
+ * `notifications.channels[].config`, checked by the SDK before init:
+ *   channel_id:    target channel identifier
+ *   token_secret:  name of the secret holding the bot token
+ *   api_base_url:  optional, default DEFAULT_API_BASE_URL
+ * Every problem is reported at once, with its path.
+ */
+export const configSchema = z.strictObject({
+  channel_id: required("the target channel's id (not its display name)"),
+  token_secret: required("the name of the secret holding the bot token"),
+  api_base_url: z
+    .string()
+    .regex(/^https?:\/\//, "must be an http(s) URL")
+    .default(DEFAULT_API_BASE_URL),
+});
+
+/** The config as the schema returns it. */
+export type Settings = z.output<typeof configSchema>;
+
+/** The resolved config of this channel. */
 export interface BotApiConfig {
   /** Target channel identifier (not its display name). */
   channelId: string;
@@ -10,26 +36,13 @@ export interface BotApiConfig {
   apiBaseUrl: string;
 }
 
-/** Change to your chat service's API. */
-export const DEFAULT_API_BASE_URL = "https://chat.example.com/api";
-
-/**
- * Validates `notifications.channels[].config`:
- *   channel_id:    target channel identifier
- *   token_secret:  name of the secret holding the bot token
- *   api_base_url:  optional, default DEFAULT_API_BASE_URL
- */
-export function parseConfig(config: ChannelConfig, secrets: ChannelSecrets): BotApiConfig {
-  const problems: string[] = [];
-  const { channel_id: channelId, token_secret: tokenSecret, api_base_url: apiBaseUrl = DEFAULT_API_BASE_URL } = config;
-  if (typeof channelId !== "string" || channelId === "") problems.push("config.channel_id is missing (the target channel's id)");
-  if (typeof tokenSecret !== "string" || tokenSecret === "") problems.push("config.token_secret is missing (the name of the secret holding the bot token)");
-  else if (!secrets[tokenSecret]) problems.push(`the secret "${tokenSecret}" named by config.token_secret was not provided`);
-  if (typeof apiBaseUrl !== "string" || !/^https?:\/\//.test(apiBaseUrl)) problems.push("config.api_base_url must be an http(s) URL");
-  if (problems.length > 0) {
-    throw new InvalidConfigError(problems.join("; "), {
-      hint: "set channel_id and token_secret in notifications.channels[].config and create the secret",
+/** Resolves the bot token the config names; never prints it. */
+export function resolveConfig(settings: Settings, secrets: ChannelSecrets): BotApiConfig {
+  const token = secrets[settings.token_secret];
+  if (!token) {
+    throw new InvalidConfigError(`the secret "${settings.token_secret}" named by config.token_secret was not provided`, {
+      hint: "create the secret with the bot token in the controller's secret store",
     });
   }
-  return { channelId: channelId as string, token: secrets[tokenSecret as string]!, apiBaseUrl: apiBaseUrl as string };
+  return { channelId: settings.channel_id, token, apiBaseUrl: settings.api_base_url };
 }

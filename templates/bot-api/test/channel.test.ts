@@ -24,7 +24,7 @@ describe("{{name}}", () => {
     expect(request?.path).toBe("/api/chat.postMessage");
     expect(request?.headers.authorization).toBe("Bearer xoxb-test-token");
     expect(request?.json).toMatchObject({ channel: "C123" });
-    expect((request?.json as { text: string }).text).toContain(fixtures.tickets.basic.title);
+    expect((request!.json as { text: string }).text).toContain(fixtures.tickets.basic.title);
     expect(result.deliveryId).toBe("1700000000.000100");
     await ch.close();
   });
@@ -51,6 +51,12 @@ describe("{{name}}", () => {
   it("refuses a config without channel_id or token, naming both", async () => {
     const error = await loadChannel(channel, { config: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidConfigError);
-    expect((error as Error).message).toMatch(/channel_id.*token_secret/);
+    expect((error as Error).message).toMatch(/config\.channel_id: is required.*config\.token_secret: is required/);
+  });
+
+  it("refuses a token secret that was not provided, naming it", async () => {
+    const error = await loadChannel(channel, { config: { channel_id: "C123", token_secret: "bot-token" } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidConfigError);
+    expect((error as Error).message).toContain('the secret "bot-token"');
   });
 });

@@ -1,7 +1,7 @@
 import { defineChannel, type NotifyContext, type Ticket } from "@errand/channel-sdk";
 import { createHttpClient, createThrottle, formatCost, formatDuration, type HttpClient, ticketLink, truncate } from "@errand/channel-sdk/helpers";
 import { createRequire } from "node:module";
-import { parseConfig, type WebhookConfig } from "./config.js";
+import { configSchema, resolveConfig, type WebhookConfig } from "./config.js";
 
 const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
 
@@ -32,12 +32,13 @@ async function post(ctx: NotifyContext<State>, text: string) {
 }
 
 /** The {{name}} channel: posts every notification to an incoming webhook. */
-export const channel = defineChannel<State>({
+export const channel = defineChannel({
   name: "{{name}}",
   version: pkg.version,
-  init(config, secrets) {
+  configSchema,
+  init(settings, secrets): State {
     return {
-      config: parseConfig(config, secrets),
+      config: resolveConfig(settings, secrets),
       http: createHttpClient({
         secretUrl: true,
         userAgent: `{{packageName}}/${pkg.version}`,

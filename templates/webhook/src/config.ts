@@ -1,23 +1,32 @@
-import { type ChannelConfig, type ChannelSecrets, InvalidConfigError } from "@errand/channel-sdk";
+import { type ChannelSecrets, InvalidConfigError } from "@errand/channel-sdk";
+import { z } from "zod";
 
-/** The validated config of this channel. */
+const SECRET_NAME = "the name of the secret that holds the incoming-webhook URL";
+
+/**
+ * `notifications.channels[].config`, checked by the SDK before init:
+ *   webhook_url_secret: <name of the secret holding the incoming-webhook URL>
+ * Add your keys here; every problem is reported at once, with its path.
+ */
+export const configSchema = z.strictObject({
+  webhook_url_secret: z.string({ error: (issue) => (issue.input === undefined ? `is required: set it to ${SECRET_NAME}` : `must be a string: ${SECRET_NAME}`) }).min(1, `is empty: set it to ${SECRET_NAME}`),
+});
+
+/** The config as the schema returns it. */
+export type Settings = z.output<typeof configSchema>;
+
+/** The resolved config of this channel. */
 export interface WebhookConfig {
   /** The incoming-webhook URL, from the secret the config names. */
   webhookUrl: string;
 }
 
 /**
- * Validates `notifications.channels[].config`:
- *   webhook_url_secret: <name of the secret holding the incoming-webhook URL>
- * Errors say what is wrong and how to fix it; they never print the secret.
+ * Resolves the secret the config names. Errors say what is wrong and how to
+ * fix it; they never print the secret.
  */
-export function parseConfig(config: ChannelConfig, secrets: ChannelSecrets): WebhookConfig {
-  const secretName = config.webhook_url_secret;
-  if (typeof secretName !== "string" || secretName === "") {
-    throw new InvalidConfigError("config.webhook_url_secret is missing", {
-      hint: "set webhook_url_secret to the name of the secret that holds the incoming-webhook URL",
-    });
-  }
+export function resolveConfig(settings: Settings, secrets: ChannelSecrets): WebhookConfig {
+  const secretName = settings.webhook_url_secret;
   const webhookUrl = secrets[secretName];
   if (!webhookUrl) {
     throw new InvalidConfigError(`the secret "${secretName}" named by config.webhook_url_secret was not provided`, {

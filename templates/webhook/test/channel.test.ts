@@ -19,8 +19,8 @@ describe("{{name}}", () => {
     await ch.notifyStart(fixtures.tickets.basic, { engine: "claude-code" });
     const [request] = await sink.waitForRequests(1);
     expect(request?.path).toBe("/hooks/1");
-    expect((request?.json as { text: string }).text).toContain(fixtures.tickets.basic.title);
-    expect((request?.json as { text: string }).text).toContain("claude-code");
+    expect((request!.json as { text: string }).text).toContain(fixtures.tickets.basic.title);
+    expect((request!.json as { text: string }).text).toContain("claude-code");
     await ch.close();
   });
 
@@ -54,7 +54,10 @@ describe("{{name}}", () => {
   });
 
   it("refuses a config without the webhook secret, with a hint", async () => {
-    await expect(loadChannel(channel, { config: {} })).rejects.toBeInstanceOf(InvalidConfigError);
+    const error = await loadChannel(channel, { config: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidConfigError);
+    expect((error as InvalidConfigError).message).toContain("config.webhook_url_secret: is required");
+    expect((error as InvalidConfigError).hint).toBeTruthy();
     await expect(loadChannel(channel, { config: { webhook_url_secret: "missing" } })).rejects.toThrow(/missing/);
   });
 });

@@ -5,6 +5,7 @@ import type { K8sObject } from "./k8s-schemas.js";
 // held them to the schema, so the tests only navigate them.
 
 /** A container, volume or mount as rendered: navigated freely in assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
 export type Loose = Record<string, any>;
 
 /** The pod template's spec of a rendered Deployment. */

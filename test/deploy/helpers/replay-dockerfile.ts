@@ -53,7 +53,7 @@ export async function replayDockerfile(options: ReplayOptions): Promise<ReplayRe
   const log = (text: string) => appendFileSync(logFile, `${text}\n`);
   const stages = new Map<string, StageState>();
   for (const stage of file.stages) {
-    const fsRoot = join(options.work, "stage-" + stage.name);
+    const fsRoot = join(options.work, `stage-${stage.name}`);
     mkdirSync(fsRoot, { recursive: true });
     const state: StageState = { fsRoot, cwd: fsRoot, env: {} };
     stages.set(stage.name, state);

@@ -1,7 +1,6 @@
-import * as z from "zod";
 import { compileRepoPattern } from "../../guardrails/repo-pattern.js";
 import { say } from "../problem-codec.js";
-import { choice, errorFor, optionalSection, positive, section, text, textList, whole, withDefaults } from "./kit.js";
+import { choice, optionalSection, positive, section, text, textList, whole, withDefaults } from "./kit.js";
 import { kubernetesSchema } from "./kubernetes-schema.js";
 import { secretName } from "./secret-name-schema.js";
 

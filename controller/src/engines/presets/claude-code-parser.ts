@@ -88,7 +88,7 @@ export function createClaudeCodeParser(): OutputParser {
       if (result === undefined) {
         const api = apiError === undefined ? "" : ` (last API error: ${apiError})`;
         const root = stderr.text(20).includes(ROOT_REFUSAL) ? ROOT_HINT : "";
-        const failureReason = `${problem ?? WHO + " exited"} without a result message${api}${root}${oversizedNote(json)}`;
+        const failureReason = `${problem ?? `${WHO} exited`} without a result message${api}${root}${oversizedNote(json)}`;
         const { url, summary } = readPullRequest(lastText);
         return toTaskResult({ failureReason, summary, pullRequestUrl: url, costUsd: undefined, tokenUsage: liveUsage, durationMs: exit.durationMs });
       }

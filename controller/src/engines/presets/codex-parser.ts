@@ -98,7 +98,7 @@ export function createCodexParser(): OutputParser {
       if (lastTurn === "failed") failureReason = `codex turn failed: ${turnError}`;
       else if (lastTurn === undefined) {
         const said = lastError === undefined ? "" : ` (last error: ${lastError})`;
-        failureReason = `${problem ?? WHO + " exited"} without completing a turn${said}${oversizedNote(json)}`;
+        failureReason = `${problem ?? `${WHO} exited`} without completing a turn${said}${oversizedNote(json)}`;
       } else if (problem !== undefined) failureReason = `codex completed its turn, but ${problem}`;
       return toTaskResult({
         failureReason,

@@ -22,6 +22,7 @@ function job(name: string, overrides: Record<string, unknown> = {}): V1Job {
 }
 
 /** The Status body of a failed call. */
+// biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
 async function status(call: Promise<unknown>): Promise<{ code: number; body: Record<string, any> }> {
   const error = await call.then(
     () => undefined,

@@ -35,7 +35,7 @@ describe("kubernetes backend: stopping runs", () => {
   });
 
   it("stop is safe to call twice, and after the run ended it deletes nothing", async () => {
-    const { fake, spec, handle } = await running();
+    const { fake, handle } = await running();
     await Promise.all([handle.stop("timeout"), handle.stop("cancel")]);
     expect((await handle.done).stoppedFor).toBe("timeout");
     expect(fake.requests.filter((r) => r.method === "DELETE")).toHaveLength(1);

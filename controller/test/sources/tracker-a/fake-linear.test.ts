@@ -77,7 +77,7 @@ describe("the fake tracker A API is as strict as the real one", () => {
     expect(connection.nodes).toHaveLength(2);
     expect(connection.pageInfo.hasNextPage).toBe(true);
     const next = await post({ query: issueLabels, variables: { first: 2, after: connection.pageInfo.endCursor } });
-    expect((next.body.data?.issueLabels as { nodes: Array<{ id: string }> }).nodes[0]?.id).not.toBe(connection.nodes[0]?.id);
+    expect((next.body.data!.issueLabels as { nodes: Array<{ id: string }> }).nodes[0]?.id).not.toBe(connection.nodes[0]?.id);
     expect((await post({ query: issueLabels, variables: { first: 251 } })).status).toBe(400);
     expect((await post({ query: issueLabels, variables: { after: "nope" } })).status).toBe(400);
   });

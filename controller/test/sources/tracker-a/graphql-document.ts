@@ -82,7 +82,11 @@ export function parseDocument(text: string): ParsedDocument {
       if (peek() === "...") {
         next();
         if (peek() === "on" || peek() === "{") {
-          const on = peek() === "on" ? (next(), next()) : undefined;
+          let on: string | undefined;
+          if (peek() === "on") {
+            next();
+            on = next();
+          }
           selections.push({ kind: "inline", on, selections: selectionSet() });
         } else selections.push({ kind: "spread", name: next() });
         continue;
