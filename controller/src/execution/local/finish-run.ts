@@ -41,7 +41,7 @@ export async function finishRun(input: FinishInput): Promise<RunOutcome> {
   const { config, logger, log, paths, exit, durationMs, stopReason } = input;
   let result: TaskResult;
   try {
-    const read = await readResultFile(paths.result);
+    const read = readResultFile(paths.result);
     if (read.problem !== undefined) log.note(read.problem);
     const engineExit: LocalEngineExit = { ...exit, resultFile: read.text, durationMs, resultFileProblem: read.problem };
     if (input.lost !== undefined) engineExit.exitUnknown = true;
@@ -60,13 +60,13 @@ export async function finishRun(input: FinishInput): Promise<RunOutcome> {
   if (keepsWorkspace(config.keepWorkspaces, result.success)) {
     log.note(`workspace kept: ${paths.workspace} (result and prompt files in ${paths.runDir})`);
   } else {
-    const error = await removeRunFiles(paths);
+    const error = removeRunFiles(paths);
     if (error !== undefined) {
       logger.warn("could not remove the run's workspace", { workspace: paths.workspace, error });
       log.note(`could not remove the workspace ${paths.workspace}: ${error.message}`);
     }
   }
-  await log.close();
+  log.close();
   return { result, stoppedFor: stopReason };
 }
 

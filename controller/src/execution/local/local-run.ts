@@ -112,7 +112,7 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
   })().catch(async (error: unknown) => {
     // Only a bug gets here (finishRun never rejects); the run must still end.
     logger.error("the run could not be finished", { error });
-    await log.close();
+    log.close();
     const failureReason = `internal error while finishing the run: ${(error as Error).message}`;
     return { result: { success: false, summary: "", pullRequestUrl: "", failureReason }, stoppedFor: stopReason };
   });

@@ -20,6 +20,8 @@
 export const SPAWNER_SOURCE = String.raw`
 "use strict";
 const { spawn } = require("node:child_process");
+// Named in ps and /proc/<pid>/comm (the controller bench finds it by this name).
+process.title = "errand-spawner";
 const running = new Map();
 const send = (message) => {
   if (process.connected) process.send(message);
