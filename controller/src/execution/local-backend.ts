@@ -51,6 +51,9 @@ export function createLocalBackend(options: LocalBackendOptions): ExecutionBacke
       void handle.done.then(() => active.delete(handle));
       return handle;
     },
+    warm() {
+      if (!closed) spawner.start();
+    },
     recover(run, _hooks, spec) {
       return recoverLocalRun(config, logger, run, spec);
     },

@@ -33,8 +33,12 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 const SUCCESS = JSON.stringify({ success: true, summary: "done", pull_request_url: "https://codehost.example/acme/web/pull/1" });
 
 describe("local backend: the engine spawner process", () => {
-  it("spawns engines from a process of its own, not from the controller", async () => {
+  it("spawns engines from a process of its own, not from the controller, started by warm() or the first run", async () => {
     const { backend, spawner } = backendWithSpawner();
+    expect(spawner.pid).toBeUndefined();
+    backend.warm?.();
+    const warmed = spawner.pid;
+    expect(warmed).toBeDefined();
     const marks = join(tempDir(), "marks.txt");
     const { engine } = fixtureEngine({ args: [fixture("graceful.mjs"), marks] });
     const hooks = recordingHooks();
@@ -46,6 +50,7 @@ describe("local backend: the engine spawner process", () => {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     // Its parent is the spawner; it leads its own process group and session.
     expect(Number(fields[1])).toBe(spawner.pid);
+    expect(spawner.pid).toBe(warmed);
     expect(Number(fields[2])).toBe(pid);
     expect(spawner.pid).not.toBe(process.pid);
     await handle.stop("cancel");

@@ -50,6 +50,8 @@ export interface Spawner {
   spawn(request: SpawnRequest, events: EngineEvents): Promise<number>;
   /** Closes the engine's output pipes (a process outside its group holds them open). */
   closeOutput(pid: number): void;
+  /** Starts the helper now rather than at the first spawn (it idles without keeping the process alive). */
+  start(): void;
   /** The helper's pid while it runs (tests kill it to prove recovery). */
   readonly pid: number | undefined;
   /** Stops the helper. Engines keep running: they are stopped through their process groups. */
@@ -171,12 +173,16 @@ export function createSpawner(logger: Logger): Spawner {
     child.on("error", (error) => logger.error("the engine spawner process failed", { error }));
     child.once("close", (code, signal) => onGone(child, code, signal));
     helper = child;
+    refWhileBusy();
     return child;
   };
 
   return {
     get pid() {
       return helper?.pid;
+    },
+    start() {
+      ensureHelper();
     },
     spawn(request, events) {
       const child = ensureHelper();
