@@ -188,6 +188,8 @@ export async function createController(options: ControllerOptions): Promise<Cont
     notifier,
     lost,
     async start() {
+      // Started now, not at the first run: the first ticket does not wait for it.
+      backend.warm?.();
       // Channels first: a channel that cannot be set up is a start-up error, before any ticket is taken in.
       await notifier?.start();
       // Every replica takes tickets in; only the leader runs them (and resolves what a dead leader left).

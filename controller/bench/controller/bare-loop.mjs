@@ -1,5 +1,5 @@
 // The limit: the same engine script spawned N times at the loop's concurrency
-// with execa, in this process, with the options the local backend spawns
+// with node:child_process (as the local backend's spawner does), in this process, with the options the local backend spawns
 // engines with (own process group, piped and drained output, an environment
 // built from nothing), its result file read and parsed, nothing else: no
 // store, no run files, no log, no HTTP.
@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
+import { spawn } from "node:child_process";
 import { cpuSeconds, progress } from "./stats.mjs";
 
 /** Runs `total` engine processes, `concurrency` at a time; resolves with the runs per second. */
@@ -22,21 +22,17 @@ export async function bareLoop(engine, total, concurrency) {
   const worker = async () => {
     while (next < total) {
       const file = join(dir, `${next++}.json`);
-      const child = execa(engine, [], {
+      const child = spawn(engine, [], {
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ERRAND_RESULT_FILE: file },
-        extendEnv: false,
         detached: true,
-        cleanup: false,
-        reject: false,
-        buffer: false,
-        forceKillAfterDelay: false,
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "pipe",
+        stdio: ["ignore", "pipe", "pipe"],
       });
       child.stdout.resume();
       child.stderr.resume();
-      const result = await child;
+      const result = await new Promise((resolve, reject) => {
+        child.once("error", reject);
+        child.once("close", (exitCode) => resolve({ exitCode }));
+      });
       const parsed = JSON.parse(await readFile(file, "utf8"));
       if (result.exitCode !== 0 || parsed.success !== true) failed++;
       await rm(file);

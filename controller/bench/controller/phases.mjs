@@ -40,6 +40,7 @@ export async function saturate(installation, total, label) {
     states: await reader.states(),
     memory: memoryMiB(running.pid),
     cpuMsPerRun: ((cpuAfter.self - cpuBefore.self) * 1000) / total,
+    spawnerCpuMsPerRun: ((cpuAfter.helpers - cpuBefore.helpers) * 1000) / total,
     engineCpuMsPerRun: ((cpuAfter.children - cpuBefore.children) * 1000) / total,
   };
   client.close();

@@ -28,19 +28,69 @@ export function note(text) {
   process.stderr.write(`${text}\n`);
 }
 
-/** VmHWM (peak resident set) and VmRSS of a live process, in MiB (Linux /proc). */
+/**
+ * VmHWM (peak resident set) and VmRSS of a live process, in MiB (Linux
+ * /proc), and the largest peak of its live engine spawners (`helperPeak`; 0
+ * when it has none).
+ */
 export function memoryMiB(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
-  return { peak: kb("VmHWM") / 1024, now: kb("VmRSS") / 1024 };
+  const read = (p) => {
+    const status = readFileSync(`/proc/${p}/status`, "utf8");
+    const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+    return { peak: kb("VmHWM") / 1024, now: kb("VmRSS") / 1024 };
+  };
+  let helperPeak = 0;
+  for (const child of childPids(pid)) {
+    try {
+      helperPeak = Math.max(helperPeak, read(child).peak);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return { ...read(pid), helperPeak };
+}
+
+/** The pids of a live process's live engine spawners (Linux /proc: its children named errand-spawner). */
+export function childPids(pid) {
+  let pids;
+  try {
+    pids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+  return pids.filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/comm`, "utf8").trim() === "errand-spawner";
+    } catch {
+      return false;
+    }
+  });
+}
+
+function ticks(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+  return { self: (f[11] + f[12]) / 100, children: (f[13] + f[14]) / 100 };
 }
 
 /**
  * CPU seconds of a live process (Linux /proc; clock ticks of 10 ms): its own
- * user + system time, and that of the children it has waited for (the engines).
+ * user + system time (`self`), that of its live child processes (`helpers`:
+ * the controller's engine spawner), and that of the processes they and it
+ * have waited for (`children`: the engines).
  */
 export function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
-  return { self: (f[11] + f[12]) / 100, children: (f[13] + f[14]) / 100 };
+  const own = ticks(pid);
+  let helpers = 0;
+  let children = own.children;
+  for (const child of childPids(pid)) {
+    try {
+      const t = ticks(child);
+      helpers += t.self;
+      children += t.children;
+    } catch {
+      // Ended between the listing and the read: its time is in `own.children` next time.
+    }
+  }
+  return { self: own.self, helpers, children };
 }

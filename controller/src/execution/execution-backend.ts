@@ -81,6 +81,8 @@ export interface ExecutionBackend {
   recover(run: TaskRun, hooks: RunHooks, spec: RunSpec): Promise<RecoveryPlan>;
   /** The last `maxBytes` of a run's log, or undefined when there is none (any more). */
   readLog(run: TaskRun, maxBytes: number): Promise<string | undefined>;
+  /** Starts ahead of the first run what runs need (the local backend's engine spawner). Optional; never throws. */
+  warm?(): void;
   /** Releases what the backend holds (watches, clients). Running runs are stopped by the loop first. */
   close(): Promise<void>;
 }

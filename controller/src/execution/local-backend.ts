@@ -7,6 +7,7 @@ import { startLocalRun } from "./local/local-run.js";
 import { readLogTail } from "./local/read-log-tail.js";
 import { recoverLocalRun } from "./local/recover-run.js";
 import { isSafeRunId, runPaths } from "./local/run-files.js";
+import { createSpawner, type Spawner } from "./local/spawner.js";
 
 /** Options of {@link createLocalBackend}. */
 export interface LocalBackendOptions {
@@ -14,18 +15,22 @@ export interface LocalBackendOptions {
   logger: Logger;
   /** Clock for durations, ms; default Date.now. */
   now?: () => number;
+  /** Where engines are spawned from; default a spawner of its own, stopped by close(). */
+  spawner?: Spawner;
 }
 
 /**
- * The `local` execution backend: each run is a child process of the
- * controller in a process group of its own, in a fresh workspace folder,
+ * The `local` execution backend: each run is a process in a process group
+ * of its own, spawned by a small helper process of the controller's (see
+ * local/spawner-source.ts), in a fresh workspace folder,
  * with a capped log file. See docs/operators-guide.md for the files a run
  * gets, its environment and what a restart does to runs in flight.
  */
 export function createLocalBackend(options: LocalBackendOptions): ExecutionBackend {
   const { config } = options;
   const logger = options.logger.child({ backend: "local" });
-  const context = { config, logger, now: options.now ?? Date.now };
+  const spawner = options.spawner ?? createSpawner(logger.child({ component: "spawner" }));
+  const context = { config, logger, now: options.now ?? Date.now, spawner };
   const active = new Set<RunHandle>();
   const starting = new Set<Promise<RunHandle>>();
   let closed = false;
@@ -45,6 +50,9 @@ export function createLocalBackend(options: LocalBackendOptions): ExecutionBacke
       active.add(handle);
       void handle.done.then(() => active.delete(handle));
       return handle;
+    },
+    warm() {
+      if (!closed) spawner.start();
     },
     recover(run, _hooks, spec) {
       return recoverLocalRun(config, logger, run, spec);
@@ -66,6 +74,7 @@ export function createLocalBackend(options: LocalBackendOptions): ExecutionBacke
           await handle.done;
         }),
       );
+      if (options.spawner === undefined) spawner.close();
     },
   };
 }

@@ -20,8 +20,13 @@ function isTimeout(reason: unknown): boolean {
  */
 export async function boundedCall(run: (signal: AbortSignal) => Promise<unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<CallReport> {
   const started = performance.now();
+  // One controller, aborted by the bound's timer or by the caller's signal (not AbortSignal.any: see linked-signal.ts).
   const bound = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, bound.signal]) : bound.signal;
+  const outer = options.signal;
+  const onOuterAbort = outer ? () => bound.abort(outer.reason) : undefined;
+  if (outer?.aborted) bound.abort(outer.reason);
+  else if (outer && onOuterAbort) outer.addEventListener("abort", onOuterAbort, { once: true });
+  const signal = bound.signal;
   const timer = setTimeout(() => bound.abort(new DeadlineExceededError(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
   let onAbort: (() => void) | undefined;
   const abandoned = new Promise<never>((_, reject) => {
@@ -43,5 +48,6 @@ export async function boundedCall(run: (signal: AbortSignal) => Promise<unknown>
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener("abort", onAbort);
+    if (outer && onOuterAbort) outer.removeEventListener("abort", onOuterAbort);
   }
 }

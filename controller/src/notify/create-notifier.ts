@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { type Ticket, toChannelError } from "@errand/channel-sdk";
 import { createMaskingLogger } from "@errand/channel-sdk/host";
 import { NotFoundError } from "../errors.js";
@@ -9,7 +10,7 @@ import { describeSource } from "./channel-source.js";
 import { CHECK_TICKET, checkMessage } from "./check-notification.js";
 import { describeEntry } from "./describe-entry.js";
 import { type Delivery, deliver } from "./deliver.js";
-
+import { linkSignals } from "./linked-signal.js";
 import { createNotifierMetrics } from "./notifier-metrics.js";
 import { checkNotifierOptions } from "./notifier-options.js";
 import type { ChannelStatus, CheckResult, Notifier, NotifierHealth, NotifierOptions } from "./notifier-types.js";
@@ -45,9 +46,20 @@ export function createNotifier(options: NotifierOptions): Notifier {
   let starting: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
 
+  // Every delivery in flight listens on it (each run's event, each channel): not a leak.
+  setMaxListeners(0, shutdown.signal);
+
   const fanOut = async (delivery: Delivery, signal: AbortSignal | undefined): Promise<void> => {
-    const combined = signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
-    await Promise.all(slots.map((slot) => deliver(slot, delivery, context, combined)));
+    if (signal === undefined) {
+      await Promise.all(slots.map((slot) => deliver(slot, delivery, context, shutdown.signal)));
+      return;
+    }
+    const linked = linkSignals([signal, shutdown.signal]);
+    try {
+      await Promise.all(slots.map((slot) => deliver(slot, delivery, context, linked.signal)));
+    } finally {
+      linked.dispose();
+    }
   };
   const progress = (runId: string, ticket: Ticket, message: string): Delivery => ({
     operation: "notify",

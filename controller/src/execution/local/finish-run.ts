@@ -5,7 +5,7 @@ import type { RunOutcome, StopReason } from "../execution-backend.js";
 import { readResultFile } from "./result-file.js";
 import { keepsWorkspace, removeRunFiles, type RunPaths } from "./run-files.js";
 import type { RunLog } from "./run-log.js";
-import { STOP_REASON_TEXT } from "./stop-reasons.js";
+import { SPAWNER_LOST_REASON, STOP_REASON_TEXT } from "./stop-reasons.js";
 
 /**
  * {@link EngineExit} as the local backend passes it: `resultFileProblem`
@@ -24,6 +24,12 @@ export interface FinishInput {
   exit: { exitCode: number | undefined; signal: string | undefined };
   durationMs: number;
   stopReason: StopReason | undefined;
+  /**
+   * Set when the spawner died while the engine ran: no exit status came, so
+   * the result file alone decides, as after a restart; `stopped` when its
+   * process group still ran and was stopped (then the run fails).
+   */
+  lost?: { stopped: boolean } | undefined;
 }
 
 /**
@@ -35,29 +41,32 @@ export async function finishRun(input: FinishInput): Promise<RunOutcome> {
   const { config, logger, log, paths, exit, durationMs, stopReason } = input;
   let result: TaskResult;
   try {
-    const read = await readResultFile(paths.result);
+    const read = readResultFile(paths.result);
     if (read.problem !== undefined) log.note(read.problem);
     const engineExit: LocalEngineExit = { ...exit, resultFile: read.text, durationMs, resultFileProblem: read.problem };
+    if (input.lost !== undefined) engineExit.exitUnknown = true;
     result = parse(input.parser, engineExit);
   } catch (error) {
     logger.error("finishing the run failed", { error });
     result = failure(`the run's result could not be read: ${(error as Error).message}`, durationMs);
   }
   if (stopReason !== undefined) result = { ...result, success: false, failureReason: STOP_REASON_TEXT[stopReason] };
+  else if (input.lost?.stopped === true) result = { ...result, success: false, failureReason: `${SPAWNER_LOST_REASON}; its processes were stopped` };
+  else if (input.lost !== undefined && !result.success) result = { ...result, failureReason: `${SPAWNER_LOST_REASON}; ${result.failureReason || "the engine reported a failure"}` };
   if (result.durationMs === undefined) result = { ...result, durationMs };
   if (log.droppedBytes > 0) log.note(`${log.droppedBytes} bytes of output after the cap were not kept`);
-  const ended = exit.signal !== undefined ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+  const ended = input.lost !== undefined ? "ended (exit status unknown)" : exit.signal !== undefined ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
   log.note(`${ended} after ${durationMs} ms; ${result.success ? "succeeded" : `failed: ${result.failureReason}`}`);
   if (keepsWorkspace(config.keepWorkspaces, result.success)) {
     log.note(`workspace kept: ${paths.workspace} (result and prompt files in ${paths.runDir})`);
   } else {
-    const error = await removeRunFiles(paths);
+    const error = removeRunFiles(paths);
     if (error !== undefined) {
       logger.warn("could not remove the run's workspace", { workspace: paths.workspace, error });
       log.note(`could not remove the workspace ${paths.workspace}: ${error.message}`);
     }
   }
-  await log.close();
+  log.close();
   return { result, stoppedFor: stopReason };
 }
 

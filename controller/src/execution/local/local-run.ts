@@ -11,12 +11,18 @@ import { bootId, processStartTime } from "./proc-stat.js";
 import { groupAlive, terminateGroup } from "./process-group.js";
 import { wireOutput } from "./run-output.js";
 import { spawnEngine } from "./spawn-engine.js";
+import { SPAWNER_LOST_REASON } from "./stop-reasons.js";
+import type { SpawnedExit, Spawner } from "./spawner.js";
+
+/** How the engine ended; `lost` when the spawner died first and no exit status came. */
+type EngineEnd = SpawnedExit & { lost: boolean };
 
 /** What a local run needs from its backend. */
 export interface LocalRunContext {
   config: ExecutionConfig["local"];
   logger: Logger;
   now: () => number;
+  spawner: Spawner;
 }
 
 /** How long the output pipes may stay open once the process group is gone. */
@@ -34,16 +40,29 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
   const prepared = await prepareRun(config, spec, logger);
   const { paths, log, invocation, parser } = prepared;
   log.note(`starting ${describeInvocation(invocation)} in ${paths.workspace}`);
-  let spawned;
+  const output = wireOutput(parser, hooks, log, logger);
+  let settleExit: (exit: EngineEnd) => void = () => undefined;
+  const exited = new Promise<EngineEnd>((resolve) => {
+    settleExit = resolve;
+  });
+  let pid: number;
   try {
     const env = engineEnv(spec.run.id, paths, invocation.env);
-    spawned = await spawnEngine({ engineName: spec.engine.name, invocation, cwd: paths.workspace, env });
+    pid = await spawnEngine(context.spawner, { engineName: spec.engine.name, invocation, cwd: paths.workspace, env }, {
+      data: output.data,
+      end: output.end,
+      exit: (exit) => settleExit({ ...exit, lost: false }),
+      lost: () => {
+        output.end("stdout");
+        output.end("stderr");
+        settleExit({ exitCode: undefined, signal: undefined, lost: true });
+      },
+    });
   } catch (error) {
     await abandon(prepared, error, true);
     throw error;
   }
   const startedAt = now();
-  const { child, pid } = spawned;
   const attachment: LocalAttachment = {
     pid,
     pgid: pid,
@@ -55,10 +74,6 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
     logFile: paths.log,
   };
   log.note(`started: pid ${pid}, process group ${pid}`);
-  const exited = new Promise<{ exitCode: number | undefined; signal: string | undefined }>((resolve) => {
-    child.once("exit", (code, signal) => resolve({ exitCode: code ?? undefined, signal: signal ?? undefined }));
-  });
-  const output = wireOutput({ stdout: child.stdout, stderr: child.stderr }, parser, hooks, log, logger);
 
   let stopReason: StopReason | undefined;
   let stopping: Promise<void> | undefined;
@@ -76,17 +91,28 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
   };
 
   const done: Promise<RunOutcome> = (async () => {
-    const exit = await exited;
+    const { lost, ...exit } = await exited;
     hasExited = true;
     const durationMs = now() - startedAt;
-    if (stopping !== undefined) await stopping;
+    let stoppedAfterLoss = false;
+    if (lost) {
+      // As after a controller restart: a run that cannot be followed is stopped and fails,
+      // unless the engine had already ended and left its result.
+      logger.error("the engine spawner died while the run was running; resolving the run as a restart would", { pid });
+      log.note(`${SPAWNER_LOST_REASON}; its output and exit status are lost`);
+      if (stopping !== undefined) await stopping;
+      else if (groupAlive(pid)) {
+        await terminate("the engine's process group still runs");
+        stoppedAfterLoss = true;
+      }
+    } else if (stopping !== undefined) await stopping;
     else if (groupAlive(pid)) await terminate("the engine exited and left processes in its group");
-    await output.drain(DRAIN_BOUND_MS);
-    return finishRun({ config, logger, log, paths, parser, exit, durationMs, stopReason });
+    await output.drain(DRAIN_BOUND_MS, () => context.spawner.closeOutput(pid));
+    return finishRun({ config, logger, log, paths, parser, exit, durationMs, stopReason, lost: lost ? { stopped: stoppedAfterLoss } : undefined });
   })().catch(async (error: unknown) => {
     // Only a bug gets here (finishRun never rejects); the run must still end.
     logger.error("the run could not be finished", { error });
-    await log.close();
+    log.close();
     const failureReason = `internal error while finishing the run: ${(error as Error).message}`;
     return { result: { success: false, summary: "", pullRequestUrl: "", failureReason }, stoppedFor: stopReason };
   });

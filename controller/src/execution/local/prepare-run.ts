@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
 import type { Logger } from "@errand/channel-sdk";
 import type { EngineInvocation, EngineInput, OutputParser } from "../../engines/engine.js";
 import type { ExecutionConfig } from "../../config/controller-config.js";
@@ -7,6 +7,12 @@ import type { RunSpec } from "../execution-backend.js";
 import { EngineStartError } from "../engine-start-error.js";
 import { claimWorkspace, isSafeRunId, removeRunFiles, runPaths, type RunPaths, writeRunFiles } from "./run-files.js";
 import { openRunLog, type RunLog } from "./run-log.js";
+
+/**
+ * Log folders made by this process: made once, not at every run. One
+ * removed while the controller runs is made again (openRunLog's ENOENT).
+ */
+const logDirsMade = new Set<string>();
 
 /** A run ready to spawn: its files written, its log open, its command and parser made. */
 export interface PreparedRun {
@@ -30,8 +36,11 @@ export async function prepareRun(config: ExecutionConfig["local"], spec: RunSpec
   const paths = runPaths(config, runId);
   let log: RunLog;
   try {
-    await mkdir(config.logDir, { recursive: true });
-    log = await openRunLog({ path: paths.log, maxBytes: config.logMaxBytes, secret: spec.apiKey, logger });
+    if (!logDirsMade.has(config.logDir)) {
+      mkdirSync(config.logDir, { recursive: true });
+      logDirsMade.add(config.logDir);
+    }
+    log = openRunLog({ path: paths.log, maxBytes: config.logMaxBytes, secret: spec.apiKey, logger });
   } catch (error) {
     throw new EngineStartError(`engine "${engineName}" could not be started: the run log ${paths.log} could not be created: ${(error as Error).message}`, {
       cause: error,
@@ -40,14 +49,16 @@ export async function prepareRun(config: ExecutionConfig["local"], spec: RunSpec
   }
   let claimed = false;
   try {
-    await claimWorkspace(paths, engineName);
+    claimWorkspace(paths, engineName);
     claimed = true;
-    await writeRunFiles(paths, spec.ticket, spec.prompt).catch((error: unknown) => {
+    try {
+      writeRunFiles(paths, spec.ticket, spec.prompt);
+    } catch (error) {
       throw new EngineStartError(`engine "${engineName}" could not be started: the run's files in ${paths.runDir} could not be written: ${(error as Error).message}`, {
         cause: error,
         hint: "check that execution.local.workspace_dir is writable and its disk has space",
       });
-    });
+    }
     const input: EngineInput = {
       ticket: spec.ticket,
       runId,
@@ -68,8 +79,8 @@ export async function prepareRun(config: ExecutionConfig["local"], spec: RunSpec
 /** Notes why the start failed in the run log, closes it, and removes what this start made. */
 export async function abandon(run: { paths: RunPaths; log: RunLog }, error: unknown, removeFiles: boolean): Promise<void> {
   run.log.note(`could not start: ${error instanceof Error ? error.message : String(error)}`);
-  await run.log.close();
-  if (removeFiles) await removeRunFiles(run.paths);
+  run.log.close();
+  if (removeFiles) removeRunFiles(run.paths);
 }
 
 function fromEngine<T>(engineName: string, what: string, make: () => T): T {

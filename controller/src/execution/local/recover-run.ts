@@ -58,7 +58,7 @@ export async function recoverLocalRun(config: ExecutionConfig["local"], logger: 
 /** The run's end read from its result file, the engine having ended while the controller was down. */
 async function fromResultFile(recovery: Recovery, stoppedNote: string): Promise<RecoveryPlan> {
   const { run, spec, attachment } = recovery;
-  const read = await readResultFile(attachment.resultFile);
+  const read = readResultFile(attachment.resultFile);
   if (read.text === undefined) {
     const found = read.problem ?? "it had ended without writing a result";
     await note(attachment, `${RESTART_REASON}: ${found}`);
@@ -99,7 +99,7 @@ async function stopGroup({ config, logger, run, attachment }: Recovery, what: st
 async function settle({ config, run, attachment }: Recovery, success: boolean, plan: RecoveryPlan): Promise<RecoveryPlan> {
   const paths = runPaths(config, run.id);
   const ours = paths.workspace === attachment.workspace && paths.runDir === dirname(attachment.resultFile);
-  if (ours && !keepsWorkspace(config.keepWorkspaces, success)) await removeRunFiles(paths);
+  if (ours && !keepsWorkspace(config.keepWorkspaces, success)) removeRunFiles(paths);
   return plan;
 }
 

@@ -1,5 +1,4 @@
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /** Largest result file read: a result is a summary and a few fields, never megabytes. */
 export const MAX_RESULT_FILE_BYTES = 1024 * 1024;
@@ -17,19 +16,20 @@ export interface ResultFileRead {
 /**
  * Reads the result file the engine wrote. Opened without blocking and
  * checked to be a regular file first, so a FIFO or a device put there
- * cannot hang the run; never rejects.
+ * cannot hang the run; never throws. Synchronous: a small local file (see
+ * run-files.ts for why).
  */
-export async function readResultFile(path: string): Promise<ResultFileRead> {
-  let handle;
+export function readResultFile(path: string): ResultFileRead {
+  let fd: number;
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { text: undefined, problem: undefined, modifiedAt: undefined };
     return { text: undefined, problem: `the result file ${path} could not be opened (${code ?? (error as Error).message})`, modifiedAt: undefined };
   }
   try {
-    const stat = await handle.stat();
+    const stat = fstatSync(fd);
     const modifiedAt = stat.mtimeMs;
     if (!stat.isFile()) return { text: undefined, problem: `the result file ${path} is not a regular file`, modifiedAt };
     if (stat.size > MAX_RESULT_FILE_BYTES) {
@@ -45,7 +45,7 @@ export async function readResultFile(path: string): Promise<ResultFileRead> {
         buffer.copy(larger);
         buffer = larger;
       }
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      const bytesRead = readSync(fd, buffer, length, buffer.length - length, length);
       if (bytesRead === 0) break;
       length += bytesRead;
     }
@@ -53,6 +53,10 @@ export async function readResultFile(path: string): Promise<ResultFileRead> {
   } catch (error) {
     return { text: undefined, problem: `the result file ${path} could not be read (${(error as Error).message})`, modifiedAt: undefined };
   } finally {
-    await handle.close().catch(() => undefined);
+    try {
+      closeSync(fd);
+    } catch {
+      // Read already; nothing to lose.
+    }
   }
 }

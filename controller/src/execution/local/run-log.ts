@@ -1,6 +1,5 @@
-import type { WriteStream } from "node:fs";
-import { open } from "node:fs/promises";
-import { finished } from "node:stream/promises";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Logger } from "@errand/channel-sdk";
 import type { SplitLine } from "./line-splitter.js";
 
@@ -18,8 +17,8 @@ export interface RunLog {
   note(text: string): void;
   /** Bytes of output the cap dropped so far (prefixes included). */
   readonly droppedBytes: number;
-  /** Flushes and closes the file. Never rejects. */
-  close(): Promise<void>;
+  /** Closes the file. Never throws; later lines are dropped. */
+  close(): void;
 }
 
 /** Options of {@link openRunLog}. */
@@ -35,24 +34,29 @@ const REDACTED = "[redacted]";
 /** Shorter values would redact ordinary words; no real API key is that short. */
 const MIN_SECRET_LENGTH = 8;
 
-/** Opens the log file for appending (creating it); rejects when it cannot be opened. */
-export async function openRunLog(options: RunLogOptions): Promise<RunLog> {
+/**
+ * Opens the log file for appending (creating it, and its folder when that
+ * was removed); throws when it cannot be opened. Lines are written at once
+ * and synchronously: they are short, the file is local, and a write through
+ * the thread pool per line would cost more (see run-files.ts).
+ */
+export function openRunLog(options: RunLogOptions): RunLog {
   const { path, maxBytes, logger } = options;
   const secret = options.secret !== undefined && options.secret.length >= MIN_SECRET_LENGTH ? options.secret : undefined;
   // Appending: nothing of an earlier writer is lost, and notes appended by
   // a restarted controller land after what this one wrote.
-  const handle = await open(path, "a", 0o600);
-  const stream: WriteStream = handle.createWriteStream({ encoding: "utf8" });
+  let fd: number | undefined = openAppend(path);
   let broken = false;
-  stream.on("error", (error) => {
-    if (!broken) logger.warn("run log: writing failed; the rest of this run's log is lost", { path, error });
-    broken = true;
-  });
   let written = 0;
   let dropped = 0;
   const write = (text: string): void => {
-    if (broken) return;
-    stream.write(secret !== undefined && text.includes(secret) ? text.split(secret).join(REDACTED) : text);
+    if (broken || fd === undefined) return;
+    try {
+      writeSync(fd, secret !== undefined && text.includes(secret) ? text.split(secret).join(REDACTED) : text);
+    } catch (error) {
+      broken = true;
+      logger.warn("run log: writing failed; the rest of this run's log is lost", { path, error });
+    }
   };
 
   return {
@@ -75,10 +79,25 @@ export async function openRunLog(options: RunLogOptions): Promise<RunLog> {
     get droppedBytes() {
       return dropped;
     },
-    async close() {
-      if (!stream.destroyed) stream.end();
-      // A stream that failed is already destroyed: finished() settles at once.
-      await finished(stream).catch(() => undefined);
+    close() {
+      if (fd === undefined) return;
+      const open = fd;
+      fd = undefined;
+      try {
+        closeSync(open);
+      } catch {
+        // Nothing is buffered here: every line was written already.
+      }
     },
   };
+}
+
+function openAppend(path: string): number {
+  try {
+    return openSync(path, "a", 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  return openSync(path, "a", 0o600);
 }

@@ -1,4 +1,3 @@
-import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@errand/channel-sdk";
 import type { OutputParser } from "../../engines/engine.js";
@@ -16,30 +15,31 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 
 /** The engine's output, wired to the log, the parser and the hooks. */
 export interface RunOutput {
+  /** A chunk the engine wrote. */
+  data(stream: "stdout" | "stderr", chunk: Buffer): void;
+  /** The stream ended (the pipe closed). */
+  end(stream: "stdout" | "stderr"): void;
   /**
    * Resolves once both streams ended and their last lines were handled.
    * A process that escaped the group may still hold the pipes: after
-   * `boundMs` they are closed from this side.
+   * `boundMs` `close` is called to close them from this side.
    */
-  drain(boundMs: number): Promise<void>;
+  drain(boundMs: number, close: () => void): Promise<void>;
 }
 
 /**
  * Reads stdout and stderr line by line. Neither the parser nor a hook can
  * break the reading: what they throw is logged once per run and dropped.
  */
-export function wireOutput(streams: { stdout: Readable; stderr: Readable }, parser: OutputParser, hooks: RunHooks, log: RunLog, logger: Logger): RunOutput {
+export function wireOutput(parser: OutputParser, hooks: RunHooks, log: RunLog, logger: Logger): RunOutput {
   const complained = new Set<string>();
   const complain = (what: string, error: unknown): void => {
     if (complained.has(what)) return;
     complained.add(what);
     logger.warn(`${what} threw; later failures of this run are not logged`, { error });
   };
-  const ended: Array<Promise<void>> = [];
-  const splitters: Array<{ end(): void }> = [];
-  for (const name of ["stdout", "stderr"] as const) {
-    const stream = streams[name];
-    const splitter = createLineSplitter(MAX_LINE_BYTES, (line) => {
+  const splitterFor = (name: "stdout" | "stderr") =>
+    createLineSplitter(MAX_LINE_BYTES, (line) => {
       log.output(name, line);
       let events;
       try {
@@ -56,30 +56,38 @@ export function wireOutput(streams: { stdout: Readable; stderr: Readable }, pars
         }
       }
     });
-    splitters.push(splitter);
-    stream.on("data", (chunk: Buffer) => splitter.push(chunk));
-    stream.on("error", (error) => logger.debug("engine output stream failed", { stream: name, error }));
-    ended.push(
-      new Promise<void>((resolve) => {
-        stream.once("close", () => resolve());
-        stream.once("end", () => resolve());
-      }),
-    );
-  }
-  const all = Promise.all(ended).then(() => undefined);
+  const splitters = { stdout: splitterFor("stdout"), stderr: splitterFor("stderr") };
+  let open = 2;
+  const ended = { stdout: false, stderr: false };
+  let allEnded: (() => void) | undefined;
+  const all = new Promise<void>((resolve) => {
+    allEnded = resolve;
+  });
 
   return {
-    async drain(boundMs) {
-      const timer = new AbortController();
-      const inTime = await Promise.race([all.then(() => true), sleep(boundMs, false, { signal: timer.signal }).catch(() => false)]);
-      timer.abort();
-      if (!inTime) {
-        log.note(`the output pipes stayed open ${boundMs} ms after the engine's process group ended (a process outside the group holds them); closed them`);
-        streams.stdout.destroy();
-        streams.stderr.destroy();
+    data(stream, chunk) {
+      splitters[stream].push(chunk);
+    },
+    end(stream) {
+      if (ended[stream]) return;
+      ended[stream] = true;
+      splitters[stream].end();
+      open -= 1;
+      if (open === 0) allEnded?.();
+    },
+    async drain(boundMs, close) {
+      if (open > 0) {
+        const timer = new AbortController();
+        const inTime = await Promise.race([all.then(() => true), sleep(boundMs, false, { signal: timer.signal }).catch(() => false)]);
+        timer.abort();
+        if (!inTime) {
+          log.note(`the output pipes stayed open ${boundMs} ms after the engine's process group ended (a process outside the group holds them); closed them`);
+          close();
+        }
       }
       // Idempotent: a line already emitted at "end" is not emitted again.
-      for (const splitter of splitters) splitter.end();
+      splitters.stdout.end();
+      splitters.stderr.end();
     },
   };
 }

@@ -1,14 +1,7 @@
-import type { ChildProcess } from "node:child_process";
 import { statSync } from "node:fs";
-import { execa } from "execa";
 import type { EngineInvocation } from "../../engines/engine.js";
 import { EngineStartError } from "../engine-start-error.js";
-
-/** An engine process that has spawned. */
-export interface SpawnedEngine {
-  child: ChildProcess & { stdout: NonNullable<ChildProcess["stdout"]>; stderr: NonNullable<ChildProcess["stderr"]> };
-  pid: number;
-}
+import type { EngineEvents, Spawner } from "./spawner.js";
 
 /** Options of {@link spawnEngine}. */
 export interface SpawnOptions {
@@ -19,51 +12,20 @@ export interface SpawnOptions {
 }
 
 /**
- * Starts the engine in a process group of its own (`detached`: the group
- * is what stop() signals, and the engine survives a controller killed with
- * SIGKILL so that the restart can decide its fate). Resolves on the
- * `spawn` event; rejects with an {@link EngineStartError} that names the
- * command and the fix.
+ * Starts the engine through the spawner, in a process group of its own
+ * (`detached`: the group is what stop() signals, and the engine survives
+ * a controller killed with SIGKILL so that the restart can decide its
+ * fate), with exactly `env`. `events` receives its output and exit.
+ * Resolves with its pid once it has spawned; rejects with an
+ * {@link EngineStartError} that names the command and the fix.
  */
-export function spawnEngine(options: SpawnOptions): Promise<SpawnedEngine> {
+export async function spawnEngine(spawner: Spawner, options: SpawnOptions, events: EngineEvents): Promise<number> {
   const { invocation, cwd, env } = options;
-  let subprocess;
   try {
-    subprocess = execa(invocation.command, invocation.args, {
-      cwd,
-      env,
-      extendEnv: false,
-      detached: true,
-      cleanup: false,
-      reject: false,
-      buffer: false,
-      forceKillAfterDelay: false,
-      stdout: "pipe",
-      stderr: "pipe",
-      ...(invocation.stdin === undefined ? { stdin: "ignore" as const } : { input: invocation.stdin }),
-    });
+    return await spawner.spawn({ command: invocation.command, args: invocation.args, cwd, env, stdin: invocation.stdin }, events);
   } catch (error) {
-    // execa refuses some invocations before spawning (an argument that is not a string, say).
-    return Promise.reject(startError(options, error));
+    throw startError(options, error);
   }
-  const started = subprocess;
-  return new Promise<SpawnedEngine>((resolve, reject) => {
-    let settled = false;
-    const fail = (error: unknown): void => {
-      if (settled) return;
-      settled = true;
-      reject(startError(options, error));
-    };
-    started.once("spawn", () => {
-      if (settled) return;
-      settled = true;
-      resolve({ child: started as unknown as SpawnedEngine["child"], pid: started.pid as number });
-    });
-    started.once("error", fail);
-    // execa's own result: with reject:false it never rejects; it reports
-    // failures (a spawn() that threw) that emit no "error" event.
-    started.then((result) => result.failed && fail(result.cause ?? result), fail);
-  });
 }
 
 /** Turns a spawn failure into what the user must do about it. */

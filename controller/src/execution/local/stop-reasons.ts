@@ -11,3 +11,9 @@ export const STOP_REASON_TEXT: Readonly<Record<StopReason, string>> = {
   cost: "stopped: cost limit exceeded",
   shutdown: "stopped: the controller shut down",
 };
+
+/**
+ * Why a run fails whose engine spawner died while it ran: its output and
+ * exit status are lost, so the restart rule applies as to a dead controller.
+ */
+export const SPAWNER_LOST_REASON = "the engine spawner process died while the run was running";
