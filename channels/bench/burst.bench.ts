@@ -64,11 +64,7 @@ async function warmUp(channels: RemoteChannel[], resetMs: number): Promise<numbe
 
 async function burst(channels: RemoteChannel[]): Promise<number> {
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: BURST }, (_, i) =>
-      channels[i % channels.length]!.notify(`burst message ${i}`, fixtures.tickets.basic, { timeoutMs: 30_000, taskRunId: `bench-${i}` }),
-    ),
-  );
+  await Promise.all(Array.from({ length: BURST }, (_, i) => channels[i % channels.length]!.notify(`burst message ${i}`, fixtures.tickets.basic, { timeoutMs: 30_000, taskRunId: `bench-${i}` })));
   return performance.now() - started;
 }
 
@@ -84,8 +80,15 @@ interface Measured {
 function record(channel: string, run: number, m: Measured) {
   const over = m.totalMs / m.minimumMs - 1;
   const result: Result = {
-    channel, run, notifications: BURST, targets: 2, delivered: m.delivered, rateLimited: m.rateLimited,
-    totalMs: Math.round(m.totalMs), minimumMs: m.minimumMs, overMinimum: `${(over * 100).toFixed(1)} %`,
+    channel,
+    run,
+    notifications: BURST,
+    targets: 2,
+    delivered: m.delivered,
+    rateLimited: m.rateLimited,
+    totalMs: Math.round(m.totalMs),
+    minimumMs: m.minimumMs,
+    overMinimum: `${(over * 100).toFixed(1)} %`,
     withinTarget: m.rateLimited === 0 && over <= 0.1,
     platformSpanMs: Math.max(...m.arrivals) - Math.min(...m.arrivals),
     coldFirstCallMs: Math.round(m.coldFirstCallMs),
@@ -116,8 +119,12 @@ it("chat_a: 20 notifications over 2 channels at 1 message per second per channel
       const accepted = fake.accepted.slice(before.accepted);
       // 10 messages per channel, 1 s apart: the last leaves 9 s after the first.
       record("chat_a", run, {
-        delivered: accepted.length, rateLimited: fake.rateLimited - before.limited, totalMs,
-        minimumMs: (BURST / 2 - 1) * 1000, arrivals: accepted.map((m) => m.receivedAt), coldFirstCallMs,
+        delivered: accepted.length,
+        rateLimited: fake.rateLimited - before.limited,
+        totalMs,
+        minimumMs: (BURST / 2 - 1) * 1000,
+        arrivals: accepted.map((m) => m.receivedAt),
+        coldFirstCallMs,
       });
       expect(accepted).toHaveLength(BURST);
     }
@@ -149,8 +156,12 @@ it("chat_b: 20 notifications over 2 webhooks at 5 requests per 2 s per webhook",
       const accepted = fake.accepted.slice(before.accepted);
       // 10 per webhook at 5 per 2 s: the second five may leave once the first window closes, 2 s in.
       record("chat_b", run, {
-        delivered: accepted.length, rateLimited: fake.rateLimited - before.limited, totalMs,
-        minimumMs: (Math.ceil(BURST / 2 / 5) - 1) * 2000, arrivals: accepted.map((m) => m.receivedAt), coldFirstCallMs,
+        delivered: accepted.length,
+        rateLimited: fake.rateLimited - before.limited,
+        totalMs,
+        minimumMs: (Math.ceil(BURST / 2 / 5) - 1) * 2000,
+        arrivals: accepted.map((m) => m.receivedAt),
+        coldFirstCallMs,
       });
       expect(accepted).toHaveLength(BURST);
     }
@@ -168,9 +179,14 @@ it("writes the results", () => {
     const sorted = [...runs].sort((a, b) => a.totalMs - b.totalMs);
     const median = sorted[Math.floor(sorted.length / 2)]!;
     return {
-      channel, runs: runs.length, rateLimited429s: runs.reduce((n, r) => n + r.rateLimited, 0),
-      medianTotalMs: median.totalMs, worstTotalMs: sorted.at(-1)!.totalMs, minimumMs: median.minimumMs,
-      medianOverMinimum: median.overMinimum, withinTarget: median.withinTarget && runs.every((r) => r.rateLimited === 0),
+      channel,
+      runs: runs.length,
+      rateLimited429s: runs.reduce((n, r) => n + r.rateLimited, 0),
+      medianTotalMs: median.totalMs,
+      worstTotalMs: sorted.at(-1)!.totalMs,
+      minimumMs: median.minimumMs,
+      medianOverMinimum: median.overMinimum,
+      withinTarget: median.withinTarget && runs.every((r) => r.rateLimited === 0),
     };
   });
   writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), machine, summary, results }, null, 2)}\n`);

@@ -97,9 +97,7 @@ describe("malformed package.json", () => {
     const dir = await packageDir("types", JSON.stringify({ name: 5, version: "1.0.0", keywords: { a: 1 }, bin: 7 }));
     const r = await runCli("channel", ["lint", "--json", dir]);
     expect(r.exitCode, r.stderr).toBe(1);
-    const messages = (JSON.parse(r.stdout) as { findings: { rule: string; message: string }[] }).findings
-      .filter((f) => f.rule === "package.json")
-      .map((f) => f.message);
+    const messages = (JSON.parse(r.stdout) as { findings: { rule: string; message: string }[] }).findings.filter((f) => f.rule === "package.json").map((f) => f.message);
     expect(messages).toEqual([
       'package.json: "name" must be a string, not the number 5',
       'package.json: "bin" must be a string or an object of strings, not the number 7',

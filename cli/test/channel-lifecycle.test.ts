@@ -73,10 +73,7 @@ describe("stopping channel lint", () => {
   it("SIGTERM during the manifest Handshake stops the plugin and exits 143", async () => {
     const dir = join(root, "lint-term");
     await mkdir(dir);
-    await writeFile(
-      join(dir, "package.json"),
-      JSON.stringify({ name: "errand-channel-stubborn", version: "1.0.0", bin: { "errand-channel-stubborn": "bin.mjs" }, errand: { channel: "stubborn", interfaceVersions: [1] } }),
-    );
+    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "errand-channel-stubborn", version: "1.0.0", bin: { "errand-channel-stubborn": "bin.mjs" }, errand: { channel: "stubborn", interfaceVersions: [1] } }));
     await writeFile(join(dir, "bin.mjs"), `#!/usr/bin/env node\nimport ${JSON.stringify(pathToFileURL(stubborn).href)};\n`);
     const pidFile = join(root, "lint.pids");
     const cli = startCli("channel", ["lint", dir], { env: { PID_FILE: pidFile } });

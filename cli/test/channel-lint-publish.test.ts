@@ -87,16 +87,11 @@ describe("channel lint before publishing", () => {
       pkg.peerDependencies = { b: "workspace:^" };
       pkg.devDependencies = { "@errand/cli": "file:../errand/cli", vitest: "4.1.12" };
     });
-    expect(r.errors.map((f) => f.message)).toEqual([
-      expect.stringContaining('optionalDependencies["a"] is "file:./a"'),
-      expect.stringContaining('peerDependencies["b"] is "workspace:^"'),
-    ]);
-    expect(r.findings.filter((f) => f.severity === "warning").map((f) => f.message)).toEqual([
-      expect.stringContaining('devDependencies["@errand/cli"] is "file:../errand/cli"'),
-    ]);
+    expect(r.errors.map((f) => f.message)).toEqual([expect.stringContaining('optionalDependencies["a"] is "file:./a"'), expect.stringContaining('peerDependencies["b"] is "workspace:^"')]);
+    expect(r.findings.filter((f) => f.severity === "warning").map((f) => f.message)).toEqual([expect.stringContaining('devDependencies["@errand/cli"] is "file:../errand/cli"')]);
   });
 
-  it("refuses a bin packed without the files it imports (npm packs a bin even outside \"files\")", async () => {
+  it('refuses a bin packed without the files it imports (npm packs a bin even outside "files")', async () => {
     const r = await lintVariant(
       "bin-unpacked",
       (pkg) => {
@@ -159,9 +154,7 @@ describe("channel lint before publishing", () => {
       pkg.bin = { "errand-channel-fixture": "dist/bin.js" };
       pkg.files = ["bin", "README.md"];
     });
-    expect(r.errors).toContainEqual(
-      expect.objectContaining({ rule: "files", message: 'bin "errand-channel-fixture" points at dist/bin.js, which does not exist and which "files" does not include' }),
-    );
+    expect(r.errors).toContainEqual(expect.objectContaining({ rule: "files", message: 'bin "errand-channel-fixture" points at dist/bin.js, which does not exist and which "files" does not include' }));
   });
 
   it("refuses a build script that npm publish never runs", async () => {
@@ -173,17 +166,14 @@ describe("channel lint before publishing", () => {
       {
         rule: "build",
         severity: "error",
-        message:
-          'npm publish would pack without building: the package has a "build" script, but there is no prepack, prepare or prepublishOnly script, so a publish from a fresh clone ships without its built files',
+        message: 'npm publish would pack without building: the package has a "build" script, but there is no prepack, prepare or prepublishOnly script, so a publish from a fresh clone ships without its built files',
         fix: 'add "prepack": "npm run build" to "scripts"',
       },
     ]);
     const other = await lintVariant("prepack-no-build", (pkg) => {
       pkg.scripts = { build: "tsc", prepack: "node scripts/copy.js" };
     });
-    expect(other.errors.map((f) => [f.message, f.fix])).toEqual([
-      [expect.stringContaining('but "prepack" does not run it'), expect.stringContaining('run the build in "prepack" too')],
-    ]);
+    expect(other.errors.map((f) => [f.message, f.fix])).toEqual([[expect.stringContaining('but "prepack" does not run it'), expect.stringContaining('run the build in "prepack" too')]]);
     for (const [name, scripts] of [
       ["prepack-builds", { build: "tsc", prepack: "npm run build" }],
       ["prepare-builds", { build: "tsc", prepare: "tsc -p ." }],

@@ -58,10 +58,7 @@ describe("end to end from the registry: npx create-channel → passing channel t
     await mkdir(consumer);
     const install = await sh(`npm init -y && npm install ${tarball}`, consumer);
     expect(install.exitCode, install.all).toBe(0);
-    const installed = await sh(
-      `npx --no-install channel test --json --config errand-conformance.json -- ${join(consumer, "node_modules/.bin/errand-channel-team-hook")}`,
-      pkgDir
-    );
+    const installed = await sh(`npx --no-install channel test --json --config errand-conformance.json -- ${join(consumer, "node_modules/.bin/errand-channel-team-hook")}`, pkgDir);
     const installedReport = JSON.parse(installed.stdout) as Report;
     expect(installedReport.checks.filter((c) => c.status === "failed")).toEqual([]);
     expect(installed.exitCode).toBe(0);

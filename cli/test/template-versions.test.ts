@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installedToolchain, templateVersions, TemplateVersionsError } from "../src/create/template-versions.js";
+import { installedToolchain, TemplateVersionsError, templateVersions } from "../src/create/template-versions.js";
 import { runCli } from "./helpers/cli.js";
 
 // The versions a scaffold depends on come from the packages themselves: the

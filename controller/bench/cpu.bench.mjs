@@ -29,7 +29,9 @@ for (let round = 0; round < rounds; round++) {
       const user = ((b.user - a.user) * 1000) / r.total;
       const system = ((b.system - a.system) * 1000) / r.total;
       (totals[name] ??= []).push(user + system);
-      console.log(`${name.padEnd(20)} ${String(Math.round(r.rps)).padStart(6)} req/s  user ${user.toFixed(1).padStart(6)}  system ${system.toFixed(1).padStart(5)}  total ${(user + system).toFixed(1).padStart(6)} µs/req  p99 ${r.p99} ms  non-2xx ${r.non2xx} errors ${r.errors}`);
+      console.log(
+        `${name.padEnd(20)} ${String(Math.round(r.rps)).padStart(6)} req/s  user ${user.toFixed(1).padStart(6)}  system ${system.toFixed(1).padStart(5)}  total ${(user + system).toFixed(1).padStart(6)} µs/req  p99 ${r.p99} ms  non-2xx ${r.non2xx} errors ${r.errors}`,
+      );
     } finally {
       await stopServer(child);
     }

@@ -25,8 +25,7 @@ const MODULES = [
   ["dist/controller.js (everything errand run needs)", dist("controller.js")],
 ];
 const script = (specifier) =>
-  `const c=process.cpuUsage(),t=performance.now();await import(${JSON.stringify(specifier)});const u=process.cpuUsage(c);` +
-  `process.stdout.write(JSON.stringify({ms:performance.now()-t,cpu:(u.user+u.system)/1000}))`;
+  `const c=process.cpuUsage(),t=performance.now();await import(${JSON.stringify(specifier)});const u=process.cpuUsage(c);` + `process.stdout.write(JSON.stringify({ms:performance.now()-t,cpu:(u.user+u.system)/1000}))`;
 
 console.log(`\nEach module imported alone in a fresh node (${process.version}); median of ${ROUNDS}.\n`);
 console.log("| module | wall ms | CPU ms |\n|---|---:|---:|");

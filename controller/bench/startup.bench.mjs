@@ -18,7 +18,10 @@ const BIN = fileURLToPath(new URL("../dist/cli/bin.js", import.meta.url));
 const accepts = (port) =>
   new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once("error", () => resolve(false));
   });
 

@@ -18,10 +18,7 @@ const wanted = process.env.BENCH_LOADGEN ?? (wrk ? "both" : "autocannon");
 if (wanted !== "autocannon" && !wrk) {
   console.error("wrk is not installed (apt-get install -y wrk); falling back to autocannon");
 }
-const generators = [
-  ...(wanted === "autocannon" || wanted === "both" || !wrk ? [{ name: "autocannon", load: autocannonLoad }] : []),
-  ...((wanted === "wrk" || wanted === "both") && wrk ? [{ name: "wrk", load: wrkLoad }] : []),
-];
+const generators = [...(wanted === "autocannon" || wanted === "both" || !wrk ? [{ name: "autocannon", load: autocannonLoad }] : []), ...((wanted === "wrk" || wanted === "both") && wrk ? [{ name: "wrk", load: wrkLoad }] : [])];
 
 async function measure(server, generator) {
   const { child, port } = await startServer(server.file);
@@ -50,7 +47,9 @@ for (const generator of generators) {
     for (const server of SERVERS) {
       const r = await measure(server, generator);
       runs[server.name].push(r);
-      console.error(`${generator.name} round ${round + 1} ${server.name}: ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms cpu ${r.cpuUs.toFixed(0)} us/req non-2xx ${r.non2xx} errors ${r.errors} (load ${loadavg()[0].toFixed(2)})`);
+      console.error(
+        `${generator.name} round ${round + 1} ${server.name}: ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms cpu ${r.cpuUs.toFixed(0)} us/req non-2xx ${r.non2xx} errors ${r.errors} (load ${loadavg()[0].toFixed(2)})`,
+      );
     }
   }
   const summary = SERVERS.map((s) => {
@@ -68,16 +67,16 @@ for (const generator of generators) {
   results.push({ generator: generator.name, summary });
 }
 
-console.log(`\nNode ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}); body ${Buffer.byteLength(body)} bytes; ${CONNECTIONS} connections; ${DURATION} s per run after ${WARMUP} s warm-up; median of ${ROUNDS} alternating rounds; load average ${startLoad.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end`);
+console.log(
+  `\nNode ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}); body ${Buffer.byteLength(body)} bytes; ${CONNECTIONS} connections; ${DURATION} s per run after ${WARMUP} s warm-up; median of ${ROUNDS} alternating rounds; load average ${startLoad.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end`,
+);
 for (const { generator, summary } of results) {
   const bare = summary[0];
   console.log(`\nLoad generator: ${generator}\n`);
   console.log("| server | req/s | ratio to bare | p50 ms | p99 ms | p99 / bare p99 | server CPU µs/req | generator CPU µs/req | non-2xx + errors |");
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const s of summary) {
-    console.log(
-      `| ${s.name} | ${s.rps.toFixed(0)} | ${(s.rps / bare.rps).toFixed(2)} | ${s.p50} | ${s.p99} | ${(s.p99 / bare.p99).toFixed(2)} | ${s.cpuUs.toFixed(0)} | ${s.generatorCpuUs.toFixed(0)} | ${s.bad} |`,
-    );
+    console.log(`| ${s.name} | ${s.rps.toFixed(0)} | ${(s.rps / bare.rps).toFixed(2)} | ${s.p50} | ${s.p99} | ${(s.p99 / bare.p99).toFixed(2)} | ${s.cpuUs.toFixed(0)} | ${s.generatorCpuUs.toFixed(0)} | ${s.bad} |`);
   }
   const byName = (name) => summary.find((s) => s.name === name);
   const errand = byName("errand webhook");
@@ -92,9 +91,9 @@ for (const { generator, summary } of results) {
   const generatorUs = Math.min(...summary.map((s) => s.generatorCpuUs));
   const budgetUs = machineUs - generatorUs;
   console.log(
-    `\nCPU budget at 0.8 x bare (${targetRps.toFixed(0)} req/s): ${cpus().length} cores give ${machineUs.toFixed(0)} µs per request; ` +
-      `the generator needs ${generatorUs.toFixed(0)}, which leaves at most ${budgetUs.toFixed(0)} µs of server CPU per request. ` +
-      summary
+    `\nCPU budget at 0.8 x bare (${targetRps.toFixed(0)} req/s): ${cpus().length} cores give ${machineUs.toFixed(0)} µs per request; `
+      + `the generator needs ${generatorUs.toFixed(0)}, which leaves at most ${budgetUs.toFixed(0)} µs of server CPU per request. `
+      + summary
         .slice(1)
         .map((s) => `${s.name}: ${s.cpuUs.toFixed(0)} µs (${s.cpuUs <= budgetUs ? "within" : "over"})`)
         .join("; "),
@@ -104,7 +103,7 @@ for (const { generator, summary } of results) {
   // The target of the controller issue, measured with wrk: the durable intake keeps up with the peer, which stores nothing.
   const pass = durable.rps >= peer.rps && durable.p99 <= peer.p99;
   console.log(
-    `target (durable intake throughput >= the peer's, p99 <= the peer's) with ${generator}${generator === "wrk" ? "" : " (the target is measured with wrk)"}: ` +
-      `${durable.rps.toFixed(0)} vs ${peer.rps.toFixed(0)} req/s (${(durable.rps / peer.rps).toFixed(2)}), p99 ${durable.p99} vs ${peer.p99} ms: ${pass ? "PASS" : "MISS"}`,
+    `target (durable intake throughput >= the peer's, p99 <= the peer's) with ${generator}${generator === "wrk" ? "" : " (the target is measured with wrk)"}: `
+      + `${durable.rps.toFixed(0)} vs ${peer.rps.toFixed(0)} req/s (${(durable.rps / peer.rps).toFixed(2)}), p99 ${durable.p99} vs ${peer.p99} ms: ${pass ? "PASS" : "MISS"}`,
   );
 }

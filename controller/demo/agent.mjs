@@ -17,7 +17,9 @@ if (!ticketFile || !resultFile) {
 
 const ticket = JSON.parse(readFileSync(ticketFile, "utf8"));
 const prompt = promptFile ? readFileSync(promptFile, "utf8") : "";
-const repo = String(ticket.repo_url ?? "").replace(/\/+$/, "").replace(/\.git$/, "");
+const repo = String(ticket.repo_url ?? "")
+  .replace(/\/+$/, "")
+  .replace(/\.git$/, "");
 const title = String(ticket.title ?? "").trim() || `ticket ${ticket.id}`;
 
 // Tokens and cost grow as the "agent" works, priced like a mid-size model ($3 in, $15 out per million).

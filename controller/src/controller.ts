@@ -1,27 +1,27 @@
 import { hostname } from "node:os";
 import type { Logger } from "@errand/channel-sdk";
-import { Registry, collectDefaultMetrics } from "prom-client";
+import { collectDefaultMetrics, Registry } from "prom-client";
 import type { ControllerConfig } from "./config/controller-config.js";
 import { createEngine } from "./engines/create-engine.js";
 import type { Engine } from "./engines/engine.js";
 import { buildPrompt } from "./engines/prompt.js";
-import type { ExecutionBackend } from "./execution/execution-backend.js";
 import { createBackend } from "./execution/create-backend.js";
+import type { ExecutionBackend } from "./execution/execution-backend.js";
 import { createGuardrails } from "./guardrails/guardrails.js";
 import { createBatchedSink } from "./loop/batched-sink.js";
 import { createLeaderElection } from "./loop/leader-election.js";
 import { createLoopMetrics } from "./loop/loop-metrics.js";
 import { createObserverDispatch } from "./loop/observer-dispatch.js";
 import { createReconciler, type Reconciler } from "./loop/reconciler.js";
+import type { Notifier } from "./notify/notifier-types.js";
 import { listenError } from "./ops/listen-error.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
-import type { Notifier } from "./notify/notifier-types.js";
 import type { RunObserver } from "./runs/run-event.js";
 import { secretValues } from "./secrets/secret-values.js";
-import type { TicketSource } from "./sources/ticket-source.js";
 import { createPollAdapter } from "./sources/polling/create-poll-adapter.js";
 import type { PollAdapter } from "./sources/polling/poll-adapter.js";
 import { createPollingSource } from "./sources/polling/polling-source.js";
+import type { TicketSource } from "./sources/ticket-source.js";
 import { createWebhookSource } from "./sources/webhook-source.js";
 import { openStore } from "./store/open-store.js";
 import type { Store } from "./store/store.js";
@@ -171,9 +171,27 @@ export async function createController(options: ControllerOptions): Promise<Cont
         check: () => ({ ok: started, detail: !started ? "starting" : election.leading ? `leading, ${reconciler.active} running` : `standby; ${election.leader ?? "another controller"} leads` }),
       },
       { name: "store", critical: true, check: async () => ({ ok: true, detail: `${store.kind} at ${store.location}, ${(await store.countRuns()).Queued} queued` }) },
-      ...sources.map((s) => ({ name: `source:${s.name}`, critical: true, check: () => { const h = s.health(); return { ok: h.ready, detail: h.detail }; } })),
+      ...sources.map((s) => ({
+        name: `source:${s.name}`,
+        critical: true,
+        check: () => {
+          const h = s.health();
+          return { ok: h.ready, detail: h.detail };
+        },
+      })),
       // Channels are non-critical (spec 1.4): they add detail to /readyz and never fail it.
-      ...(notifier ? [{ name: "notifications", critical: false, check: () => { const h = notifier.health(); return { ok: h.status === "ok", detail: h.channels }; } }] : []),
+      ...(notifier
+        ? [
+            {
+              name: "notifications",
+              critical: false,
+              check: () => {
+                const h = notifier.health();
+                return { ok: h.status === "ok", detail: h.channels };
+              },
+            },
+          ]
+        : []),
       ...(options.checks ?? []),
     ],
   });

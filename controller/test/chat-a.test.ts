@@ -9,9 +9,9 @@ const VECTOR = {
   timestamp: 1531420618,
   signature: "v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503",
   body:
-    "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar" +
-    "&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com" +
-    "%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c",
+    "token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar"
+    + "&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com"
+    + "%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c",
 };
 const SECRET = "chat-signing-secret-1234";
 const FORM = "application/x-www-form-urlencoded";
@@ -61,7 +61,10 @@ describe("chat A", () => {
     const a = await postJson(t.base, "/webhooks/chat", json, chatAHeaders(SECRET, json, nowSeconds()));
     const form = new URLSearchParams({ payload: json }).toString();
     const b = await postForm(t.base, "/webhooks/slack", form, chatAHeaders(SECRET, form, nowSeconds(), true));
-    expect([a.json, b.json]).toEqual([{ status: "accepted", tickets: ["trig-1"] }, { status: "accepted", tickets: ["trig-1"] }]);
+    expect([a.json, b.json]).toEqual([
+      { status: "accepted", tickets: ["trig-1"] },
+      { status: "accepted", tickets: ["trig-1"] },
+    ]);
     expect(t.tickets[0]).toMatchObject({ id: "trig-1", title: "ticket 12", description: "ticket 12", ticketType: "slack_interaction" });
     expect(t.approvals).toHaveLength(0);
   });
@@ -91,7 +94,13 @@ describe("chat A", () => {
     expect(res.json).toEqual({ status: "accepted", tickets: [], approvals: 1 });
     expect(t.tickets).toHaveLength(0);
     expect(t.approvals[0]).toMatchObject({
-      source: "chat_a", actionId: "agent_approval_approve", value: "run-7", userId: "U1", username: "ada", channelId: "C1", triggerId: "trig-1",
+      source: "chat_a",
+      actionId: "agent_approval_approve",
+      value: "run-7",
+      userId: "U1",
+      username: "ada",
+      channelId: "C1",
+      triggerId: "trig-1",
       responseUrl: "https://chat.example/respond",
     });
   });

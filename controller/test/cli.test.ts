@@ -11,7 +11,11 @@ const story = (id: number, name = `Story ${id}`) => ({ actions: [{ id, entity_ty
 const answerOrRefusal = (request: Promise<HttpResult>) => request.catch((e: NodeJS.ErrnoException) => e.code ?? e.message);
 
 const issue = (n: number) =>
-  JSON.stringify({ action: "opened", issue: { number: n, title: `Issue ${n}`, body: "Body", html_url: `https://hosta.example/o/r/issues/${n}`, labels: [{ name: "agent" }] }, repository: { html_url: "https://hosta.example/o/r" } });
+  JSON.stringify({
+    action: "opened",
+    issue: { number: n, title: `Issue ${n}`, body: "Body", html_url: `https://hosta.example/o/r/issues/${n}`, labels: [{ name: "agent" }] },
+    repository: { html_url: "https://hosta.example/o/r" },
+  });
 
 describe("errand webhook serve", () => {
   it("prints one JSON line per ticket on stdout with the spec's field names, logs on stderr", async () => {
@@ -29,14 +33,26 @@ describe("errand webhook serve", () => {
     p.child.kill("SIGTERM");
     expect(await p.exited).toBe(0);
     const lines = p.stdout().trimEnd().split("\n");
-    expect(lines.map((l) => JSON.parse(l))).toEqual([1, 2].map((n) => ({
-      source: "codehost_a",
-      ticket: {
-        id: String(n), title: `Issue ${n}`, description: "Body", ticket_type: "issue", repo_url: "https://hosta.example/o/r",
-        external_url: `https://hosta.example/o/r/issues/${n}`, labels: ["agent"], source: "codehost_a",
-      },
-    })));
-    const logs = p.stderr().trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => JSON.parse(l))).toEqual(
+      [1, 2].map((n) => ({
+        source: "codehost_a",
+        ticket: {
+          id: String(n),
+          title: `Issue ${n}`,
+          description: "Body",
+          ticket_type: "issue",
+          repo_url: "https://hosta.example/o/r",
+          external_url: `https://hosta.example/o/r/issues/${n}`,
+          labels: ["agent"],
+          source: "codehost_a",
+        },
+      })),
+    );
+    const logs = p
+      .stderr()
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(logs.some((l) => l.outcome === "unauthenticated")).toBe(true);
     expect(logs.some((l) => l["@message"] === "shutting down" && l.signal === "SIGTERM")).toBe(true);
     expect(p.stderr()).not.toContain(SECRET);
@@ -87,11 +103,13 @@ describe("errand webhook serve", () => {
     await once(p.child.stdout, "close");
 
     const body = issue(2);
-    const after = await Promise.all([
-      postJson(base, "/webhooks/github", body, { "x-github-event": "issues", "x-hub-signature-256": hostASignature(SECRET, body) }),
-      postJson(base, "/webhooks/tracker", story(3)),
-      postJson(base, "/webhooks/tracker", story(4)),
-    ].map(answerOrRefusal));
+    const after = await Promise.all(
+      [
+        postJson(base, "/webhooks/github", body, { "x-github-event": "issues", "x-hub-signature-256": hostASignature(SECRET, body) }),
+        postJson(base, "/webhooks/tracker", story(3)),
+        postJson(base, "/webhooks/tracker", story(4)),
+      ].map(answerOrRefusal),
+    );
     // The first ticket to hit the broken pipe is answered 503; the others too, or refused once the server stopped.
     expect(after.some((r) => typeof r === "object")).toBe(true);
     for (const r of after) {
@@ -102,7 +120,11 @@ describe("errand webhook serve", () => {
     // 141 is the documented code (docs/webhooks.md): what a shell reports for a producer killed by SIGPIPE.
     expect(await p.exited).toBe(141);
     expect(p.stderr()).not.toMatch(/Unhandled 'error' event|\n\s+at /);
-    const logs = p.stderr().trimEnd().split("\n").map((l) => JSON.parse(l));
+    const logs = p
+      .stderr()
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const stopping = logs.filter((l) => l["@message"] === "stdout was closed by its reader (EPIPE); stopping: tickets are no longer accepted");
     expect(stopping).toHaveLength(1);
     expect(stopping[0]["@level"]).toBe("error");
@@ -133,7 +155,10 @@ describe("errand webhook serve", () => {
     expect(exit.code).toBe(0);
     // Well under webhook.timeouts.handler_ms (8 s): no timer holds the process after the last request.
     expect(exit.at - answeredAt).toBeLessThan(3000);
-    const tickets = (await stdout).trimEnd().split("\n").map((l) => JSON.parse(l).ticket);
+    const tickets = (await stdout)
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l).ticket);
     expect(tickets).toMatchObject([{ id: "7", title: name }]);
   });
 });

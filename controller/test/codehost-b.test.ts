@@ -20,8 +20,14 @@ describe("code host B", () => {
     expect(a.json).toEqual({ status: "accepted", tickets: ["23"] });
     expect(b.json).toEqual({ status: "accepted", tickets: ["7"] });
     expect(t.tickets[0]).toMatchObject({
-      id: "23", title: "Crash on save", description: "Steps **here**", ticketType: "issue",
-      repoUrl: "https://hostb.example/g/p", externalUrl: "https://hostb.example/g/p/-/issues/23", labels: ["bug", "agent"], source: "codehost_b",
+      id: "23",
+      title: "Crash on save",
+      description: "Steps **here**",
+      ticketType: "issue",
+      repoUrl: "https://hostb.example/g/p",
+      externalUrl: "https://hostb.example/g/p/-/issues/23",
+      labels: ["bug", "agent"],
+      source: "codehost_b",
     });
     expect(t.tickets[1]).toMatchObject({ id: "7", ticketType: "merge_request", externalUrl: "https://hostb.example/g/p/-/merge_requests/7" });
   });

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { createConfigCommand } from "../src/cli/commands/config-command.js";
 import { runConfigCheck, runConfigSchema } from "../src/cli/commands/config.js";
+import { createConfigCommand } from "../src/cli/commands/config-command.js";
 import { controllerConfigJsonSchema } from "../src/config/index.js";
 
 function folder(files: Record<string, string>): string {

@@ -212,7 +212,7 @@ ops:
     expect(text).toContain("notifications.channels[0].config.token_secret (line 7): looks like a chat bot token, not like the name of a secret; put the value in a secret");
     expect(text).toContain("notifications.channels[1].backend (line 8): is required");
     expect(text).toContain("notifications.call_timeout_ms (line 9): must be a whole number from 100 to 5000, got 9000");
-    expect(text).toContain('ticketing.config.team_id (line 14): "Engineering" is not a team UUID (it looks like the team\'s name); use the team\'s id, a UUID');
+    expect(text).toContain("ticketing.config.team_id (line 14): \"Engineering\" is not a team UUID (it looks like the team's name); use the team's id, a UUID");
     expect(text).toContain("engines.mine.kind (line 17): is required (mine is not a preset's name); write kind: command");
     expect(text).toContain('engines.default (line 16): names "missing", which is not an entry under engines; use one of mine');
     expect(text).toContain('execution.backend (line 19): is "docker"; use one of local, kubernetes');
@@ -244,7 +244,9 @@ ops:
   });
 
   it("labels repeated channels and refuses two entries with one name, naming both", async () => {
-    const found = await problems("notifications:\n  channels:\n    - { backend: chat_a, name: team }\n    - { backend: chat_b, name: team }\n    - { backend: chat_b }\n    - { backend: chat_b, name: chat_b }\n    - { backend: x, name: 'a#2' }\n");
+    const found = await problems(
+      "notifications:\n  channels:\n    - { backend: chat_a, name: team }\n    - { backend: chat_b, name: team }\n    - { backend: chat_b }\n    - { backend: chat_b, name: chat_b }\n    - { backend: x, name: 'a#2' }\n",
+    );
     expect(found).toContain('notifications.channels[1].name (line 4): gives the label "team", which notifications.channels[0] already has; give notifications.channels[0] and notifications.channels[1] different names');
     expect(found).toContain('notifications.channels[3].name (line 6): gives the label "chat_b", which notifications.channels[2] already has; give notifications.channels[2] and notifications.channels[3] different names');
     expect(found.some((p) => p.startsWith('notifications.channels[4].name (line 7): "a#2" is not valid here'))).toBe(true);
@@ -326,7 +328,9 @@ engines:
   it("checks the shapes of each ticketing backend", async () => {
     expect((await problems("ticketing:\n  backend: jira\n"))[0]).toBe('ticketing.backend (line 2): is "jira"; use one of tracker_a, tracker_b, codehost_a');
     expect((await problems("ticketing:\n  poll_interval: 5\n"))[0]).toContain("ticketing.backend (line 1): is required; write backend: with one of tracker_a, tracker_b, codehost_a");
-    const b = await problems("engines: { codex: {} }\nticketing:\n  backend: tracker_b\n  config:\n    token_secret: sc-token\n    owner_mention_name: bot\n    workflow_state_name: Ready\n    workflows: [{ trigger_state: Ready, in_progress_state: Doing }]\n");
+    const b = await problems(
+      "engines: { codex: {} }\nticketing:\n  backend: tracker_b\n  config:\n    token_secret: sc-token\n    owner_mention_name: bot\n    workflow_state_name: Ready\n    workflows: [{ trigger_state: Ready, in_progress_state: Doing }]\n",
+    );
     expect(b).toEqual(["ticketing.config.workflows (line 8): is set beside workflow_state_name / in_progress_state_name; use either workflows[] or the two single names"]);
     const missing = await problems("engines: { codex: {} }\nticketing:\n  backend: tracker_b\n  config: { token_secret: sc-token, owner_mention_name: bot }\n");
     expect(missing.map((p) => p.split(":")[0])).toEqual(["ticketing.config.workflow_state_name (line 4)", "ticketing.config.in_progress_state_name (line 4)"]);
@@ -366,9 +370,7 @@ describe("controller configuration: no open doors", () => {
   });
 
   it("does not open a misspelled allow_unsigned", async () => {
-    expect(await problems("webhook:\n  tracker_b: { allow_unsigend: true }\n")).toEqual([
-      "webhook.tracker_b.allow_unsigend (line 2): is not a known key; did you mean webhook.tracker_b.allow_unsigned? Known keys: allow_unsigned",
-    ]);
+    expect(await problems("webhook:\n  tracker_b: { allow_unsigend: true }\n")).toEqual(["webhook.tracker_b.allow_unsigend (line 2): is not a known key; did you mean webhook.tracker_b.allow_unsigned? Known keys: allow_unsigned"]);
     expect((await problems("webhook:\n  tracker_b: { allow_unsigned: yes }\n"))[0]).toContain('webhook.tracker_b.allow_unsigned (line 2): must be true or false, got "yes"');
   });
 

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { controllerConfigJsonSchema, loadControllerConfig } from "../src/config/index.js";
 import { REFERENCE_BEGIN, REFERENCE_END, renderConfigReference } from "../src/config/config-reference.js";
+import { controllerConfigJsonSchema, loadControllerConfig } from "../src/config/index.js";
 import { resolveSecrets } from "../src/secrets/index.js";
 
 const docsFile = new URL("../../docs/configuration.md", import.meta.url);
@@ -44,7 +44,7 @@ describe("JSON Schema of errand.yaml", () => {
       "ticketing:\n  backend: tracker_b\n  config: { token_secret: t, owner_mention_name: bot, workflows: [{ trigger_state: A, in_progress_state: B }] }\n",
       "ticketing:\n  backend: codehost_a\n  poll_interval: 60\n  config: { token_secret: t, owner: acme, repo: app }\n",
       "engines:\n  codex: {}\n  x: { kind: command, command: [a], env: { MODE: fast } }\n",
-      "webhook:\n  secrets: { gitlab: inline, github: { env: X }, slack: { file: s.txt }, tracker_b: { secret: tb } }\n  shortcut_target_state_id: \"500\"\n",
+      'webhook:\n  secrets: { gitlab: inline, github: { env: X }, slack: { file: s.txt }, tracker_b: { secret: tb } }\n  shortcut_target_state_id: "500"\n',
     ]) {
       expect(errorsOf(text), text).toEqual([]);
     }
@@ -56,9 +56,7 @@ describe("JSON Schema of errand.yaml", () => {
     expect(errorsOf("webhook: { port: 70000 }\n")).toContain("/webhook/port must be <= 65535");
     expect(errorsOf("execution: { backend: docker }\n")).toContain("/execution/backend must be equal to one of the allowed values");
     expect(errorsOf("engines: { codex: { auth: { api_key_secret: 'has space' } } }\n")).toContain('/engines/codex/auth/api_key_secret must match pattern "^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$"');
-    expect(errorsOf("notifications: { channels: [{ backend: chat_a, config: { token_secret: 'a b' } }] }\n")).toContain(
-      '/notifications/channels/0/config/token_secret must match pattern "^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$"',
-    );
+    expect(errorsOf("notifications: { channels: [{ backend: chat_a, config: { token_secret: 'a b' } }] }\n")).toContain('/notifications/channels/0/config/token_secret must match pattern "^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$"');
     expect(errorsOf("notifications: { channels: [{ config: {} }] }\n")).toContain("/notifications/channels/0 must have required property 'backend'");
     expect(errorsOf("ticketing: { backend: jira, config: {} }\n").length).toBeGreaterThan(0);
     expect(errorsOf("ticketing: { backend: codehost_a, config: { token_secret: t, owner: acme } }\n").length).toBeGreaterThan(0);
@@ -89,9 +87,7 @@ describe("docs/configuration.md", () => {
     const end = docs.indexOf(REFERENCE_END);
     expect(begin, "the generated reference markers are missing").toBeGreaterThan(-1);
     const committed = docs.slice(begin + REFERENCE_BEGIN.length, end).trim();
-    expect(committed, "docs/configuration.md is out of date: npm run build -w @errand/controller && node controller/scripts/gen-config-docs.mjs").toBe(
-      renderConfigReference().trim(),
-    );
+    expect(committed, "docs/configuration.md is out of date: npm run build -w @errand/controller && node controller/scripts/gen-config-docs.mjs").toBe(renderConfigReference().trim());
   });
 
   it("has an example the controller loads, with every secret it names found in the environment", async () => {

@@ -97,7 +97,7 @@ webhook:
       "c": description
       "d": description
 `);
-    expect(mapping.join("\n")).toContain('webhook.generic.field_mapping.a..b: is not a dot path');
+    expect(mapping.join("\n")).toContain("webhook.generic.field_mapping.a..b: is not a dot path");
     expect(mapping.join("\n")).toContain('webhook.generic.field_mapping.x.y: maps to "summary"');
     expect(mapping.join("\n")).toContain("webhook.generic.field_mapping.d: maps to description, which c already fills");
     expect(mapping.join("\n")).toContain("webhook.generic.field_mapping: maps no path to id");
@@ -106,9 +106,7 @@ webhook:
   it("warns about an explicit auth_mode none, and refuses a secret that none would never check", async () => {
     const { config, warnings } = await loadWebhookConfig(file("webhook:\n  generic:\n    auth_mode: none\n"), { env: {} });
     expect(config.generic?.authMode).toBe("none");
-    expect(warnings).toContain(
-      "webhook.generic has auth_mode none: the generic source accepts unauthenticated requests; set webhook.generic.auth_mode and secret in production",
-    );
+    expect(warnings).toContain("webhook.generic has auth_mode none: the generic source accepts unauthenticated requests; set webhook.generic.auth_mode and secret in production");
     expect(await problems("webhook:\n  generic:\n    auth_mode: none\n    secret: s3cret\n")).toEqual([
       "webhook.generic.secret: is set but auth_mode is none, so it would never be checked; set auth_mode to hmac, bearer or standard_webhooks, or remove the secret",
     ]);
@@ -118,7 +116,7 @@ webhook:
     expect(await problems("webhook:\n  secrets:\n    gitlab: 12345678\n")).toEqual([
       'webhook.secrets.gitlab: is the number 12345678, not a string; quote it in the YAML file ("12345678"), or keep it in a secret and write { secret: NAME }',
     ]);
-    expect((await problems("webhook:\n  secrets:\n    slack: true\n"))[0]).toContain('is the boolean true, not a string; quote it');
+    expect((await problems("webhook:\n  secrets:\n    slack: true\n"))[0]).toContain("is the boolean true, not a string; quote it");
   });
 
   it("warns about an unauthenticated generic source and the deprecated webhook.shortcut.secret", async () => {

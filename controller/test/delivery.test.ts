@@ -33,7 +33,14 @@ describe("hand-off: nothing lost, nothing twice", () => {
 
   it("answers 503 with Retry-After when the handler fails, and lets the retry through", async () => {
     let fail = true;
-    const t = await startServer({}, { onTickets: () => { if (fail) throw new Error("store down: password=hunter2"); } });
+    const t = await startServer(
+      {},
+      {
+        onTickets: () => {
+          if (fail) throw new Error("store down: password=hunter2");
+        },
+      },
+    );
     const first = await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": "d-1" });
     expect(first.status).toBe(503);
     expect(first.headers["retry-after"]).toBe("5");
@@ -50,7 +57,15 @@ describe("hand-off: nothing lost, nothing twice", () => {
   it("answers 503 when the handler outlives handler_ms, and keeps the claim until it settles", async () => {
     const gate = deferred();
     let signal: AbortSignal | undefined;
-    const t = await startServer({ timeouts: { handler_ms: 200 } }, { onTickets: (_t, ctx) => { signal = ctx.signal; return gate.promise; } });
+    const t = await startServer(
+      { timeouts: { handler_ms: 200 } },
+      {
+        onTickets: (_t, ctx) => {
+          signal = ctx.signal;
+          return gate.promise;
+        },
+      },
+    );
     const slow = await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": "d-2" });
     expect(slow.status).toBe(503);
     expect(signal?.aborted).toBe(true);

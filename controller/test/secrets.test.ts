@@ -4,15 +4,7 @@ import { join } from "node:path";
 import { createSecretMask } from "@errand/channel-sdk/host";
 import { describe, expect, it } from "vitest";
 import { loadControllerConfig, maskConfig } from "../src/config/index.js";
-import {
-  createSecretStore,
-  looksLikeToken,
-  resolveSecrets,
-  SecretNotFoundError,
-  secretEnvName,
-  secretNameProblem,
-  secretValues,
-} from "../src/secrets/index.js";
+import { createSecretStore, looksLikeToken, resolveSecrets, SecretNotFoundError, secretEnvName, secretNameProblem, secretValues } from "../src/secrets/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "errand-secrets-"));
 const secretsDir = join(dir, "secrets");
@@ -66,13 +58,7 @@ describe("token-looking values", () => {
   });
 
   it("recognises random strings of 32 characters and more", () => {
-    for (const token of [
-      "8f742231b10e8888abcd99yyyzzz85a5",
-      "f685619edb70b7ca2b455df5436f1ad5bb4a936e",
-      "NnxDejr85m43Oy38bOnm3k_jLCxOIZm3",
-      "Zq8vN3kLx72PbR5tYw9cJd4Fh6Gm1Sa0",
-      "2d606503b7a585ed9375bed92206d16a",
-    ]) {
+    for (const token of ["8f742231b10e8888abcd99yyyzzz85a5", "f685619edb70b7ca2b455df5436f1ad5bb4a936e", "NnxDejr85m43Oy38bOnm3k_jLCxOIZm3", "Zq8vN3kLx72PbR5tYw9cJd4Fh6Gm1Sa0", "2d606503b7a585ed9375bed92206d16a"]) {
       expect(looksLikeToken(token), token).toBe("a random token");
     }
   });
@@ -156,9 +142,7 @@ store: { backend: postgres, url_secret: db-url }
       ["db-url", ["store.url_secret"]],
     ]);
     expect(e.message).toContain("3 secrets named in the configuration were not found:");
-    expect(e.message).toContain(
-      `secret "db-url" (named by store.url_secret) was not found; looked in: environment variable ERRAND_SECRET_DB_URL (not set); file ${join(dir, "secrets", "db-url")} (not found)`,
-    );
+    expect(e.message).toContain(`secret "db-url" (named by store.url_secret) was not found; looked in: environment variable ERRAND_SECRET_DB_URL (not set); file ${join(dir, "secrets", "db-url")} (not found)`);
     expect(e.hint).toContain("secrets.dir");
   });
 

@@ -5,8 +5,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Server, ServerCredentials } from "@grpc/grpc-js";
 import { NotificationChannelService } from "@errand/channel-sdk/protocol";
+import { Server, ServerCredentials } from "@grpc/grpc-js";
 
 const path = join(mkdtempSync(join(tmpdir(), "bare-grpc-")), "s.sock");
 const server = new Server();

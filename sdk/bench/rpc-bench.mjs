@@ -4,9 +4,9 @@
 import { spawn } from "node:child_process";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
-import { credentials } from "@grpc/grpc-js";
 import { connectChannel, silentLogger } from "@errand/channel-sdk/host";
 import { createClients, unaryCall } from "@errand/channel-sdk/protocol";
+import { credentials } from "@grpc/grpc-js";
 
 const SEQUENTIAL = Number(process.env.BENCH_CALLS ?? 20000);
 const THROUGHPUT_MS = Number(process.env.BENCH_MS ?? 3000);
@@ -48,9 +48,7 @@ async function bare() {
   const path = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim())));
   const clients = createClients(`unix:${path}`, credentials.createInsecure());
   try {
-    return await measure("bare @grpc/grpc-js", () =>
-      unaryCall(clients.channel, "notifyStart", { ticket, taskRunId: "r", engine: "e" }, { timeoutMs: 5000 }),
-    );
+    return await measure("bare @grpc/grpc-js", () => unaryCall(clients.channel, "notifyStart", { ticket, taskRunId: "r", engine: "e" }, { timeoutMs: 5000 }));
   } finally {
     clients.close();
     child.kill();
@@ -80,7 +78,9 @@ async function coldStarts() {
 
 const fmt = (n, d = 3) => n.toFixed(d);
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, node ${process.version}`);
-console.log(`method: ${WARMUP} warm-up calls, then ${SEQUENTIAL} sequential NotifyStart calls for latency, then ${CONCURRENCY} concurrent callers for ${THROUGHPUT_MS} ms for throughput; both over a Unix socket to a separate process\n`);
+console.log(
+  `method: ${WARMUP} warm-up calls, then ${SEQUENTIAL} sequential NotifyStart calls for latency, then ${CONCURRENCY} concurrent callers for ${THROUGHPUT_MS} ms for throughput; both over a Unix socket to a separate process\n`,
+);
 const baseline = await bare();
 const ours = await sdk();
 for (const r of [baseline, ours]) {

@@ -9,8 +9,7 @@ import { safeJson } from "../dist/safe-json.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const N = 20_000;
-const replacer = (_key, value) =>
-  value instanceof Error ? { name: value.name, message: value.message, ...(value.code === undefined ? {} : { code: value.code }) } : typeof value === "bigint" ? value.toString() : value;
+const replacer = (_key, value) => (value instanceof Error ? { name: value.name, message: value.message, ...(value.code === undefined ? {} : { code: value.code }) } : typeof value === "bigint" ? value.toString() : value);
 const stringify = configure({ deterministic: false, circularValue: "[Circular]", bigint: false, maximumDepth: 100 });
 
 function record() {
@@ -34,10 +33,24 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 console.log(`\nA record with a circular response, ${N} encodings a round; median of ${ROUNDS} (node ${process.version})\n`);
 console.log("| encoder | records/s (median) | min | max |\n|---|---:|---:|---:|");
-for (const [name, xs] of Object.entries(runs)) console.log(`| ${name} | ${Math.round(median(xs)).toLocaleString("en")} | ${Math.round(Math.min(...xs)).toLocaleString("en")} | ${Math.round(Math.max(...xs)).toLocaleString("en")} |`);
+for (const [name, xs] of Object.entries(runs))
+  console.log(`| ${name} | ${Math.round(median(xs)).toLocaleString("en")} | ${Math.round(Math.min(...xs)).toLocaleString("en")} | ${Math.round(Math.max(...xs)).toLocaleString("en")} |`);
 console.log(`\nsame text: ${safeJson(record(), "") === stringify(record(), replacer)}`);
-const hostile = { ok: 1, get bad() { throw new Error("getter boom"); }, json: { toJSON() { throw new TypeError("toJSON boom"); } } };
-for (const [name, fn] of [["safe-json.ts", (v) => safeJson(v, "")], ["safe-stable-stringify", (v) => stringify(v, replacer)]]) {
+const hostile = {
+  ok: 1,
+  get bad() {
+    throw new Error("getter boom");
+  },
+  json: {
+    toJSON() {
+      throw new TypeError("toJSON boom");
+    },
+  },
+};
+for (const [name, fn] of [
+  ["safe-json.ts", (v) => safeJson(v, "")],
+  ["safe-stable-stringify", (v) => stringify(v, replacer)],
+]) {
   try {
     console.log(`${name} on a throwing getter/toJSON: ${fn(hostile)}`);
   } catch (error) {

@@ -1,6 +1,6 @@
-import type { TaskResult, Ticket, TokenUsage } from "./gen/errand/v1/common.js";
 import { isStandardSchema } from "./config-schema.js";
 import { InvalidArgumentError } from "./errors.js";
+import type { TaskResult, Ticket, TokenUsage } from "./gen/errand/v1/common.js";
 import type { Logger } from "./logger.js";
 import type { StandardSchemaV1 } from "./standard-schema.js";
 import { SUPPORTED_INTERFACE_VERSIONS } from "./version.js";
@@ -139,9 +139,7 @@ export function checkChannelName(name: unknown): string | undefined {
  * Validates a channel definition and returns it unchanged, typed. Throws
  * {@link InvalidArgumentError} naming the field to fix.
  */
-export function defineChannel<State = undefined, Config = ChannelConfig>(
-  definition: ChannelDefinition<State, Config>,
-): ChannelDefinition<State, Config> {
+export function defineChannel<State = undefined, Config = ChannelConfig>(definition: ChannelDefinition<State, Config>): ChannelDefinition<State, Config> {
   const problems: string[] = [];
   const nameProblem = checkChannelName(definition?.name);
   if (nameProblem) problems.push(nameProblem);

@@ -24,6 +24,7 @@ export {
   type Ticket,
   type TokenUsage,
 } from "./channel.js";
+export { formatConfigPath, type StandardSchemaV1, type ValidateConfigOptions, validateConfig } from "./config-schema.js";
 export {
   CancelledError,
   ChannelError,
@@ -48,4 +49,3 @@ export {
 } from "./errors.js";
 export type { LogFields, Logger, LogLevel } from "./log-types.js";
 export { type ServeOptions, serve } from "./plugin/serve.js";
-export { type StandardSchemaV1, type ValidateConfigOptions, formatConfigPath, validateConfig } from "./config-schema.js";

@@ -1,5 +1,5 @@
-import { errorFields, safeFields, safeMerge, safeRecord, safeString } from "./safe-json.js";
 import type { LogFields, Logger, LogLevel } from "./log-types.js";
+import { errorFields, safeFields, safeMerge, safeRecord, safeString } from "./safe-json.js";
 import { jsonLineForms, maskForms, secretForms } from "./secret-mask.js";
 import { writeStderr } from "./stderr-sink.js";
 

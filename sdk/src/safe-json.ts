@@ -173,12 +173,7 @@ export function safeFields(fields: Record<string, unknown>, keyOf: (key: string)
  * first, then the fields with the fast path's spread semantics (a later key
  * keeps its first place), each field's key through `keyName`.
  */
-export function safeRecord(
-  head: ReadonlyArray<[string, string]>,
-  base: Record<string, unknown>,
-  extra: Record<string, unknown> | undefined,
-  keyName: (key: string) => string,
-): string {
+export function safeRecord(head: ReadonlyArray<[string, string]>, base: Record<string, unknown>, extra: Record<string, unknown> | undefined, keyName: (key: string) => string): string {
   const entries = new Map<string, string | undefined>(head);
   safeEntries(base, entries, keyName);
   safeEntries(extra, entries, keyName);

@@ -1,4 +1,3 @@
-
 /**
  * Secret masking, in one place: the logger, the host's logger guard, the
  * errors a plugin sends and a host returns, and the HTTP client's messages

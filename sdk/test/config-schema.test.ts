@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CONFIG_HINT, connectChannel, defineChannel, ErrorCode, formatConfigPath, InvalidArgumentError, InvalidConfigError, loadChannel, silentLogger, type StandardSchemaV1, validateConfig } from "./support/internals.js";
 import { ticket } from "./support/echo-plugin.js";
+import { CONFIG_HINT, connectChannel, defineChannel, ErrorCode, formatConfigPath, InvalidArgumentError, InvalidConfigError, loadChannel, type StandardSchemaV1, silentLogger, validateConfig } from "./support/internals.js";
 
 const handlers = { notify() {}, notifyStart() {}, notifyComplete() {} };
 const SCHEMA_PLUGIN = fileURLToPath(new URL("./fixtures/plugins/config-schema.mjs", import.meta.url));

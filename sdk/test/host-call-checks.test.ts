@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
+import { credentials } from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ECHO_PLUGIN, ticket } from "./support/echo-plugin.js";
 import { type Channel, connectChannel, defineChannel, loadChannel, type RemoteChannel, silentLogger, type TaskResult, type Ticket } from "./support/internals.js";
 import { callHealth, createClients, launchPlugin, unaryCall } from "./support/protocol-internals.js";
-import { ECHO_PLUGIN, ticket } from "./support/echo-plugin.js";
-import { credentials } from "@grpc/grpc-js";
 
 const HOST_CASES = fileURLToPath(new URL("./fixtures/plugins/host-cases.mjs", import.meta.url));
 
@@ -27,10 +27,11 @@ afterAll(async () => {
   await local?.close();
 });
 
-const both = () => [
-  ["in-process", local],
-  ["remote", remote],
-] as const;
+const both = () =>
+  [
+    ["in-process", local],
+    ["remote", remote],
+  ] as const;
 
 const result: TaskResult = { success: true, summary: "s", pullRequestUrl: "", failureReason: "" };
 
@@ -110,7 +111,7 @@ describe("tickets and results are checked alike before they are sent", () => {
     await expect(remote.notifyComplete(ticket("ok"), undefined as never)).rejects.toMatchObject({ message: "host_cases.notifyComplete: result is missing" });
   });
 
-  it("fills unset fields as proto3 does, the same for both, instead of sending \"undefined\"", async () => {
+  it('fills unset fields as proto3 does, the same for both, instead of sending "undefined"', async () => {
     const sparse = { id: "7", title: "t" } as Ticket;
     const seen = [];
     for (const [, channel] of both()) {

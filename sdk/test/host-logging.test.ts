@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectChannel, type LogFields, type Logger, PluginExitedError, PluginStartError, type RemoteChannel } from "./support/internals.js";
 import { captureLogger } from "../src/testing/index.js";
-import { runHostScript } from "./support/host-script.js";
 import { ticket } from "./support/echo-plugin.js";
+import { runHostScript } from "./support/host-script.js";
+import { connectChannel, type LogFields, type Logger, PluginExitedError, PluginStartError, type RemoteChannel } from "./support/internals.js";
 
 const HOST_CASES = fileURLToPath(new URL("./fixtures/plugins/host-cases.mjs", import.meta.url));
 const SECRET = "xoxb-host-secret-4711";
@@ -112,9 +112,7 @@ describe("errors of a remote channel never carry a secret value", () => {
   });
 
   it("the stderr tail of a plugin that died in its Handshake is masked", async () => {
-    const error = (await connectChannel({ command: process.execPath, args: [HOST_CASES], config: { mode: "init-leak" }, secrets: { tok: SECRET }, logger: captureLogger() }).catch(
-      (e: unknown) => e,
-    )) as PluginStartError;
+    const error = (await connectChannel({ command: process.execPath, args: [HOST_CASES], config: { mode: "init-leak" }, secrets: { tok: SECRET }, logger: captureLogger() }).catch((e: unknown) => e)) as PluginStartError;
     expect(error).toBeInstanceOf(PluginStartError);
     expect(error.message).toContain("init: token [redacted] was refused");
     expect(`${error.message} ${error.stack}`).not.toContain(SECRET);

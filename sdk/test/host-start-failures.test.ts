@@ -4,10 +4,10 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectChannel, InvalidConfigError, PluginStartError, silentLogger } from "./support/internals.js";
 import { watchExit } from "../src/host/plugin-process.js";
-import { launchPlugin } from "./support/protocol-internals.js";
 import { ECHO_PLUGIN, waitForExit } from "./support/echo-plugin.js";
+import { connectChannel, InvalidConfigError, PluginStartError, silentLogger } from "./support/internals.js";
+import { launchPlugin } from "./support/protocol-internals.js";
 import { tempDir } from "./support/temp-dirs.js";
 
 const HOST_CASES = fileURLToPath(new URL("./fixtures/plugins/host-cases.mjs", import.meta.url));
@@ -98,9 +98,7 @@ describe("handshake-line addresses", () => {
     servers.push(server);
     const port = await new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
     const line = `1|1|tcp|${shape.replace("PORT", String(port))}|grpc`;
-    const error = await connectChannel({ command: process.execPath, args: ["-e", FAKE_LINE], env: { FAKE_LINE: line }, logger: silentLogger, autoMTLS: false }).catch(
-      (e: unknown) => e as PluginStartError,
-    );
+    const error = await connectChannel({ command: process.execPath, args: ["-e", FAKE_LINE], env: { FAKE_LINE: line }, logger: silentLogger, autoMTLS: false }).catch((e: unknown) => e as PluginStartError);
     expect(error).toBeInstanceOf(PluginStartError);
     expect((error as Error).message).toContain(`invalid handshake line ${JSON.stringify(line)}`);
     expect((error as Error).message).toMatch(/not a loopback "<IP>:<port>"/);

@@ -4,8 +4,8 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NotifyStartResponse, type PluginProcess } from "./support/protocol-internals.js";
 import { ECHO_PLUGIN, launchEcho } from "./support/echo-plugin.js";
+import { NotifyStartResponse, type PluginProcess } from "./support/protocol-internals.js";
 import { tempDir } from "./support/temp-dirs.js";
 
 // These tests need Debian's golang-go + golang-github-hashicorp-go-plugin-dev

@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  CancelledError,
-  DeadlineExceededError,
-  defineChannel,
-  InvalidArgumentError,
-  InvalidConfigError,
-  InternalError,
-  loadChannel,
-  RateLimitedError,
-  silentLogger,
-  VersionMismatchError,
-} from "./support/internals.js";
 import { ticket } from "./support/echo-plugin.js";
+import { CancelledError, DeadlineExceededError, defineChannel, InternalError, InvalidArgumentError, InvalidConfigError, loadChannel, RateLimitedError, silentLogger, VersionMismatchError } from "./support/internals.js";
 
 const seen: { signal?: AbortSignal } = {};
 const channel = defineChannel({

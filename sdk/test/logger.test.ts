@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { createLogger, InvalidConfigError } from "./support/internals.js";
 import { redactSecrets } from "../src/secret-mask.js";
+import { createLogger, InvalidConfigError } from "./support/internals.js";
 
 describe("createLogger", () => {
   it("writes one hclog JSON object per line: @level, @message, @timestamp and fields", () => {
@@ -46,11 +46,7 @@ describe("createLogger line format", () => {
   const reference = (level: string, msg: string, base: Record<string, unknown>, extra?: Record<string, unknown>) =>
     JSON.parse(
       JSON.stringify({ "@level": level, "@message": msg, ...renamed({ ...base, ...extra }) }, (_k, v: unknown) =>
-        v instanceof Error
-          ? { name: v.name, message: v.message, ...((v as { code?: unknown }).code !== undefined ? { code: (v as { code?: unknown }).code } : {}) }
-          : typeof v === "bigint"
-            ? v.toString()
-            : v,
+        v instanceof Error ? { name: v.name, message: v.message, ...((v as { code?: unknown }).code !== undefined ? { code: (v as { code?: unknown }).code } : {}) } : typeof v === "bigint" ? v.toString() : v,
       ),
     ) as Record<string, unknown>;
   const withoutTime = (line: string) => {
@@ -142,7 +138,11 @@ describe("createLogger never throws", () => {
         throw new Error("getter boom");
       },
     };
-    const badJson = { toJSON: () => { throw new TypeError("toJSON boom"); } };
+    const badJson = {
+      toJSON: () => {
+        throw new TypeError("toJSON boom");
+      },
+    };
     const loop = circular();
     logger.warn("hostile", { hostile, badJson, error: Object.assign(new Error("e"), { code: "ERR_X", loop }), nested: { deep: [badJson] } });
     expect(out.records()[0]).toMatchObject({

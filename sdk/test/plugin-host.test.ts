@@ -1,15 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  CancelledError,
-  DeadlineExceededError,
-  ErrorCode,
-  InvalidConfigError,
-  PluginExitedError,
-  type RemoteChannel,
-  RateLimitedError,
-  VersionMismatchError,
-} from "./support/internals.js";
 import { connectEcho, recordFile, ticket, waitForExit } from "./support/echo-plugin.js";
+import { CancelledError, DeadlineExceededError, ErrorCode, InvalidConfigError, PluginExitedError, RateLimitedError, type RemoteChannel, VersionMismatchError } from "./support/internals.js";
 
 const open: RemoteChannel[] = [];
 async function connect(...args: Parameters<typeof connectEcho>) {
@@ -39,9 +30,7 @@ describe("connectChannel with a real plugin process", () => {
     });
     const note = JSON.parse((await channel.notify("50% done", ticket("a"), { taskRunId: "run-1" })).deliveryId!);
     expect(note).toMatchObject({ kind: "notify", message: "50% done", taskRunId: "run-1" });
-    const done = JSON.parse(
-      (await channel.notifyComplete(ticket("a"), { success: true, summary: "ok", pullRequestUrl: "", failureReason: "", costUsd: 0.42 })).deliveryId!,
-    );
+    const done = JSON.parse((await channel.notifyComplete(ticket("a"), { success: true, summary: "ok", pullRequestUrl: "", failureReason: "", costUsd: 0.42 })).deliveryId!);
     expect(done).toMatchObject({ kind: "notifyComplete", success: true, costUsd: 0.42 });
   });
 
@@ -95,9 +84,7 @@ describe("connectChannel with a real plugin process", () => {
 
   it("serves many concurrent calls", async () => {
     const channel = await connect();
-    const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => channel.notify(`m${i}`, ticket("ok", { id: String(i) }))),
-    );
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => channel.notify(`m${i}`, ticket("ok", { id: String(i) }))));
     expect(results.map((r) => JSON.parse(r.deliveryId!).id)).toEqual(Array.from({ length: 200 }, (_, i) => String(i)));
   });
 
@@ -114,9 +101,7 @@ describe("connectChannel with a real plugin process", () => {
 
   it("close() with calls in flight aborts them and ends the process well inside 2 s", async () => {
     const channel = await connect();
-    const inFlight = [channel.notify("x", ticket("hang")), channel.notify("x", ticket("hang-signal"))].map((p) =>
-      p.catch((e: unknown) => e),
-    );
+    const inFlight = [channel.notify("x", ticket("hang")), channel.notify("x", ticket("hang-signal"))].map((p) => p.catch((e: unknown) => e));
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     await channel.close();

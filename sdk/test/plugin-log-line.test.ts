@@ -15,9 +15,7 @@ describe("parsePluginLogLine reads a plugin's stderr as a go-plugin host does", 
     const lines: string[] = [];
     const logger = createLogger({ level: "debug", fields: { channel: "echo" }, write: (l) => lines.push(l) });
     for (const level of ["debug", "info", "warn", "error"] as const) logger[level](`at ${level}`, { n: 1 });
-    expect(lines.map((l) => parsePluginLogLine(l.trimEnd()))).toEqual(
-      ["debug", "info", "warn", "error"].map((level) => ({ level, message: `at ${level}`, fields: { channel: "echo", n: 1 } })),
-    );
+    expect(lines.map((l) => parsePluginLogLine(l.trimEnd()))).toEqual(["debug", "info", "warn", "error"].map((level) => ({ level, message: `at ${level}`, fields: { channel: "echo", n: 1 } })));
   });
 
   it("still reads the {time, level, msg} lines of plugins built with SDK 0.1.0", () => {

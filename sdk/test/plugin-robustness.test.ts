@@ -4,17 +4,11 @@ import { dirname } from "node:path";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { credentials, status as GrpcStatus } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectChannel, type RemoteChannel, silentLogger } from "./support/internals.js";
-import {
-  createClients,
-  HealthCheckResponse_ServingStatus as Serving,
-  type PluginProcess,
-  Ticket,
-  unaryCall,
-} from "./support/protocol-internals.js";
 import { captureLogger } from "../src/testing/index.js";
 import { launchEcho, ticket, waitForExit } from "./support/echo-plugin.js";
-import { EXIT_MONITOR, monitorFile, rawUnary, ROBUST_PLUGIN } from "./support/robust-plugin.js";
+import { connectChannel, type RemoteChannel, silentLogger } from "./support/internals.js";
+import { createClients, type PluginProcess, HealthCheckResponse_ServingStatus as Serving, Ticket, unaryCall } from "./support/protocol-internals.js";
+import { EXIT_MONITOR, monitorFile, ROBUST_PLUGIN, rawUnary } from "./support/robust-plugin.js";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -75,19 +69,23 @@ describe("logging inside a plugin never fails it", () => {
     const logs = captureLogger();
     const channel = await connectRobust({ logger: logs });
     await expect(channel.notify("log-circular", ticket("t"))).resolves.toEqual({ deliveryId: "delivered:log-circular" });
-    await expect.poll(() => logs.records.find((r) => r.msg === "got response")).toMatchObject({
-      res: { status: 500, headers: { "content-type": "text/plain" }, self: "[Circular]" },
-      big: "10",
-    });
+    await expect
+      .poll(() => logs.records.find((r) => r.msg === "got response"))
+      .toMatchObject({
+        res: { status: 500, headers: { "content-type": "text/plain" }, self: "[Circular]" },
+        big: "10",
+      });
   });
 
   it("an unhandled rejection with a circular reason is logged by the SDK's handler and the plugin serves on", async () => {
     const logs = captureLogger();
     const channel = await connectRobust({ logger: logs });
     await expect(channel.notify("reject-circular", ticket("t"))).resolves.toEqual({ deliveryId: "delivered:reject-circular" });
-    await expect.poll(() => logs.records.find((r) => r.msg === "unhandled promise rejection in the channel")).toMatchObject({
-      error: { status: 500, self: "[Circular]" },
-    });
+    await expect
+      .poll(() => logs.records.find((r) => r.msg === "unhandled promise rejection in the channel"))
+      .toMatchObject({
+        error: { status: 500, self: "[Circular]" },
+      });
     await expect(channel.notify("again", ticket("t"))).resolves.toEqual({ deliveryId: "delivered:again" });
     expect(channel.exitStatus).toBeUndefined();
   });
@@ -196,7 +194,12 @@ describe("requests the plugin cannot use", () => {
       completeRequest((w) => w.tag(6, WireType.Varint).uint64(2n ** 60n)),
       /^NotifyComplete: result\.duration_ms is 1152921504606846976, more than this plugin can represent exactly/,
     );
-    const usage = new BinaryWriter().tag(1, WireType.Varint).uint64(5).tag(2, WireType.Varint).uint64(2n ** 62n).finish();
+    const usage = new BinaryWriter()
+      .tag(1, WireType.Varint)
+      .uint64(5)
+      .tag(2, WireType.Varint)
+      .uint64(2n ** 62n)
+      .finish();
     await expectInvalid(
       proc,
       "NotifyComplete",
@@ -204,7 +207,11 @@ describe("requests the plugin cannot use", () => {
       /^NotifyComplete: result\.token_usage\.output_tokens is 4611686018427387904/,
     );
     // Within the range, the same request is delivered.
-    const { error } = await rawUnary(targetOf(proc), "NotifyComplete", completeRequest((w) => w.tag(6, WireType.Varint).uint64(2 ** 53 - 1)));
+    const { error } = await rawUnary(
+      targetOf(proc),
+      "NotifyComplete",
+      completeRequest((w) => w.tag(6, WireType.Varint).uint64(2 ** 53 - 1)),
+    );
     expect(error).toBeNull();
   });
 

@@ -4,8 +4,8 @@ import { basename, join } from "node:path";
 import { type Server, ServerCredentials } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
 import { bindServer } from "../src/plugin/bind-server.js";
-import { negotiateVersion } from "./support/protocol-internals.js";
 import { ECHO_PLUGIN } from "./support/echo-plugin.js";
+import { negotiateVersion } from "./support/protocol-internals.js";
 import { startPlugin } from "./support/robust-plugin.js";
 
 const made: string[] = [];
@@ -93,8 +93,7 @@ describe("bindServer", () => {
     const parent = mkdtempSync(join(tmpdir(), "errand-bind-"));
     made.push(parent);
     const failing = {
-      bindAsync: (_target: string, _credentials: unknown, callback: (error: Error | null, port: number) => void) =>
-        callback(new Error("bind EADDRINUSE"), 0),
+      bindAsync: (_target: string, _credentials: unknown, callback: (error: Error | null, port: number) => void) => callback(new Error("bind EADDRINUSE"), 0),
     } as unknown as Server;
     const env = { interfaceVersion: 1, transport: "unix", minPort: 1, maxPort: 2, socketDir: parent, clientCertPem: undefined } as const;
     const exitHooks = process.listenerCount("exit");

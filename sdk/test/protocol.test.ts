@@ -4,18 +4,9 @@ import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { credentials, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./support/internals.js";
-import {
-  callHealth,
-  certificateFieldToPem,
-  createClients,
-  generateCertificate,
-  HealthCheckResponse_ServingStatus,
-  type PluginClients,
-  type PluginProcess,
-  unaryCall,
-} from "./support/protocol-internals.js";
 import { connectEcho, ECHO_PLUGIN, launchEcho, ticket, waitForExit } from "./support/echo-plugin.js";
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./support/internals.js";
+import { callHealth, certificateFieldToPem, createClients, generateCertificate, HealthCheckResponse_ServingStatus, type PluginClients, type PluginProcess, unaryCall } from "./support/protocol-internals.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -68,7 +68,9 @@ const maskers: Record<string, (text: string, secrets: string[]) => string | Prom
   },
   createMaskingLogger: (text, secrets) => {
     const inner = captureLogger();
-    createMaskingLogger(inner, secrets).child({ at: text }).warn(text, { error: new UnavailableError(text, { hint: text }) });
+    createMaskingLogger(inner, secrets)
+      .child({ at: text })
+      .warn(text, { error: new UnavailableError(text, { hint: text }) });
     const record = inner.records[0]!;
     expect([record.at, (record.error as { message: string }).message]).toEqual([record.msg, record.msg]);
     return record.msg;

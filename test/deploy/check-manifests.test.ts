@@ -42,9 +42,7 @@ describe.skipIf(!kubectl)("the manifest checker finds, in a broken copy of the r
   const pod = (objects: K8sObject[]) => (one(objects, "Deployment") as DeploymentObject).spec.template.spec;
 
   it("a misspelt field the schema lets through", () => {
-    expect(broken((o) => (pod(o).containers[0]!.securityContext.readOnlyRootFileSystem = true))).toEqual([
-      "Deployment/errand: unknown field spec.template.spec.containers[0].securityContext.readOnlyRootFileSystem",
-    ]);
+    expect(broken((o) => (pod(o).containers[0]!.securityContext.readOnlyRootFileSystem = true))).toEqual(["Deployment/errand: unknown field spec.template.spec.containers[0].securityContext.readOnlyRootFileSystem"]);
   });
   it("a value of the wrong type", () => {
     expect(broken((o) => ((one(o, "Deployment").spec as { replicas: unknown }).replicas = "1")).join("\n")).toMatch(/Deployment\/errand: schema: .*replicas must be integer/);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readDockerIgnore } from "./helpers/docker-context.js";
-import { copyParts, parseDockerfile, type Instruction } from "./helpers/dockerfile.js";
+import { copyParts, type Instruction, parseDockerfile } from "./helpers/dockerfile.js";
 
 // No Dockerfile linter comes from the registries this project uses (hadolint
 // is neither in Debian bookworm nor on npm), so the rules a reviewer and
@@ -66,7 +66,10 @@ describe("deploy/docker/Dockerfile", () => {
   });
 
   it("copies every workspace's package.json before npm ci (npm ci refuses a partial workspace set)", () => {
-    const beforeCi = build.instructions.slice(0, build.instructions.findIndex((i) => i.keyword === "RUN" && i.args.startsWith("npm ci")));
+    const beforeCi = build.instructions.slice(
+      0,
+      build.instructions.findIndex((i) => i.keyword === "RUN" && i.args.startsWith("npm ci")),
+    );
     const copied = of(beforeCi, "COPY").flatMap((i) => copyParts(i.args).sources);
     expect(copied).toEqual(expect.arrayContaining(["package.json", "package-lock.json", ...workspaces.map((w) => `${w}/package.json`)]));
   });

@@ -31,9 +31,7 @@ async function configCheck(file: string, secrets: Record<string, string>): Promi
   if (!existsSync(join(root, "controller/dist/cli/bin.js"))) throw new Error("controller/dist is missing: run `npm run build` (or `npx tsc -b controller`) first");
   // The machine's own ERRAND_SECRET_* variables must not stand in for missing ones.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("ERRAND_SECRET_")));
-  const result = await run(process.execPath, [bin, "config", "check", "--json", "--config", file], { env: { ...env, ...secrets } }).catch(
-    (error: { stdout?: string; stderr?: string }) => error,
-  );
+  const result = await run(process.execPath, [bin, "config", "check", "--json", "--config", file], { env: { ...env, ...secrets } }).catch((error: { stdout?: string; stderr?: string }) => error);
   return JSON.parse(result.stdout ?? "") as CheckReport;
 }
 
@@ -42,33 +40,52 @@ const fileOf = (target: string) => join(root, "deploy/kustomize", target, "erran
 const SLOW = 60_000;
 
 describe("deploy/kustomize errand.yaml files", () => {
-  it.each(TARGETS)("%s: passes `errand config check` with its secrets set", async (target) => {
-    const report = await configCheck(fileOf(target), PLACEHOLDERS);
-    expect(report.problems).toEqual([]);
-    expect(report.ok).toBe(true);
-    expect(report.config!.webhook.generic.secret).toBe("***");
-  }, SLOW);
+  it.each(TARGETS)(
+    "%s: passes `errand config check` with its secrets set",
+    async (target) => {
+      const report = await configCheck(fileOf(target), PLACEHOLDERS);
+      expect(report.problems).toEqual([]);
+      expect(report.ok).toBe(true);
+      expect(report.config!.webhook.generic.secret).toBe("***");
+    },
+    SLOW,
+  );
 
-  it("base: SQLite on the volume, engines as local processes", async () => {
-    const { config } = await configCheck(fileOf("base"), PLACEHOLDERS);
-    expect(config!.store).toEqual({ backend: "sqlite", path: "/var/lib/errand/errand.db" });
-    expect(config!.execution.backend).toBe("local");
-  }, SLOW);
+  it(
+    "base: SQLite on the volume, engines as local processes",
+    async () => {
+      const { config } = await configCheck(fileOf("base"), PLACEHOLDERS);
+      expect(config!.store).toEqual({ backend: "sqlite", path: "/var/lib/errand/errand.db" });
+      expect(config!.execution.backend).toBe("local");
+    },
+    SLOW,
+  );
 
-  it("postgres-ha: PostgreSQL from a secret, engines as Kubernetes Jobs", async () => {
-    const { config } = await configCheck(fileOf("overlays/postgres-ha"), PLACEHOLDERS);
-    expect(config!.store).toEqual({ backend: "postgres", urlSecret: "errand-db-url" });
-    expect(config!.execution.backend).toBe("kubernetes");
-    expect(config!.execution.kubernetes).toMatchObject({ namespace: "errand" });
-  }, SLOW);
+  it(
+    "postgres-ha: PostgreSQL from a secret, engines as Kubernetes Jobs",
+    async () => {
+      const { config } = await configCheck(fileOf("overlays/postgres-ha"), PLACEHOLDERS);
+      expect(config!.store).toEqual({ backend: "postgres", urlSecret: "errand-db-url" });
+      expect(config!.execution.backend).toBe("kubernetes");
+      expect(config!.execution.kubernetes).toMatchObject({ namespace: "errand" });
+    },
+    SLOW,
+  );
 
-  it.each(TARGETS)("%s: names only secrets that docs/deployment.md puts in the Secret errand-secrets", async (target) => {
-    const report = await configCheck(fileOf(target), {});
-    expect(report.ok).toBe(false);
-    const named = report.problems.map((p) => /names the secret "([^"]+)"/.exec(p.message)?.[1]);
-    expect(named.length).toBeGreaterThan(0);
-    expect(named.every((n) => n !== undefined), JSON.stringify(report.problems)).toBe(true);
-    const guide = readFileSync(join(root, "docs/deployment.md"), "utf8");
-    for (const name of named) expect(guide, `docs/deployment.md: --from-literal=${name}=`).toContain(`--from-literal=${name}=`);
-  }, SLOW);
+  it.each(TARGETS)(
+    "%s: names only secrets that docs/deployment.md puts in the Secret errand-secrets",
+    async (target) => {
+      const report = await configCheck(fileOf(target), {});
+      expect(report.ok).toBe(false);
+      const named = report.problems.map((p) => /names the secret "([^"]+)"/.exec(p.message)?.[1]);
+      expect(named.length).toBeGreaterThan(0);
+      expect(
+        named.every((n) => n !== undefined),
+        JSON.stringify(report.problems),
+      ).toBe(true);
+      const guide = readFileSync(join(root, "docs/deployment.md"), "utf8");
+      for (const name of named) expect(guide, `docs/deployment.md: --from-literal=${name}=`).toContain(`--from-literal=${name}=`);
+    },
+    SLOW,
+  );
 });

@@ -137,7 +137,12 @@ describe.concurrent("the commands of the docs, as written", () => {
         // The YAML block that follows: "Add the channel to errand.yaml".
         after: async () => writeFile(dir("guide/errand-server/errand.yaml"), /```yaml\n(# errand\.yaml\nnotifications:[\s\S]*?token_secret: team-alerts-bot-token\n)```/.exec(await read("docs/author-guide.md"))![1]!),
       },
-      { match: "errand config check", cwd: () => dir("guide/errand-server"), slowReason: "needs the controller installed by the block before", after: (out) => expect(out).toMatch(/team_alerts +team_alerts +0\.1\.0 +1 +up +healthy/) },
+      {
+        match: "errand config check",
+        cwd: () => dir("guide/errand-server"),
+        slowReason: "needs the controller installed by the block before",
+        after: (out) => expect(out).toMatch(/team_alerts +team_alerts +0\.1\.0 +1 +up +healthy/),
+      },
       { match: "errand channels check team_alerts", skip: "posts for real to the reader's chat service (chat.example.com in the template) with their bot token" },
     ]);
   }, 900_000);

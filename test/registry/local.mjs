@@ -7,10 +7,10 @@
 // or ERRAND_REGISTRY_PORT; 0 picks a free one), --no-build (or
 // ERRAND_REGISTRY_BUILD=0) when the packages are built already.
 import { execFileSync } from "node:child_process";
-import { tmpdir } from "node:os";
 import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { writeNpmrc, npmrcLines } from "./npmrc.mjs";
+import { npmrcLines, writeNpmrc } from "./npmrc.mjs";
 import { forgetNpxInstalls, publishPackages, REPO, userEnvironment } from "./publish-packages.mjs";
 import { startTestRegistry } from "./registry-server.mjs";
 

@@ -15,8 +15,7 @@ export class PublishError extends Error {
 /** The file name npm gives a version's tarball: the unscoped name, the version. */
 export const tarballFile = (/** @type {string} */ name, /** @type {string} */ version) => `${name.replace(/^@[^/]+\//, "")}-${version}.tgz`;
 
-const sha = (/** @type {string} */ algorithm, /** @type {Buffer} */ data, /** @type {"hex" | "base64"} */ encoding) =>
-  createHash(algorithm).update(data).digest(encoding);
+const sha = (/** @type {string} */ algorithm, /** @type {Buffer} */ data, /** @type {"hex" | "base64"} */ encoding) => createHash(algorithm).update(data).digest(encoding);
 
 /**
  * Checks a publish body (libnpmpublish's: the packument with one version and

@@ -90,12 +90,12 @@ describe("a release", () => {
     const before = (await manifest("sdk")).version;
     await run(process.execPath, [join(REPO, "node_modules/@changesets/cli/bin.js"), "version"], { cwd: root });
 
-    const after = async (dir: string): Promise<Manifest> => JSON.parse(await readFile(join(root, dir, "package.json"), "utf8"));
-    const versions = await Promise.all(PACKAGE_DIRS.map(async (dir) => [dir, (await after(dir)).version]));
+    const manifestNow = async (dir: string): Promise<Manifest> => JSON.parse(await readFile(join(root, dir, "package.json"), "utf8"));
+    const versions = await Promise.all(PACKAGE_DIRS.map(async (dir) => [dir, (await manifestNow(dir)).version]));
     const next = versions[0]![1]!;
     expect(next).not.toBe(before);
     expect(Object.fromEntries(versions)).toEqual(Object.fromEntries(PACKAGE_DIRS.map((dir) => [dir, next])));
-    expect((await after("cli/create-channel")).dependencies).toEqual({ "@errand/cli": next });
+    expect((await manifestNow("cli/create-channel")).dependencies).toEqual({ "@errand/cli": next });
     expect(await readFile(join(root, "cli/create-channel/CHANGELOG.md"), "utf8")).toContain(`## ${next}`);
   }, 60_000);
 });

@@ -29,8 +29,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const npm = (args: string[], cwd: string, userconfig = npmrc) =>
-  execa("npm", args, { cwd, reject: false, env: { NPM_CONFIG_USERCONFIG: userconfig, npm_config_update_notifier: "false" } });
+const npm = (args: string[], cwd: string, userconfig = npmrc) => execa("npm", args, { cwd, reject: false, env: { NPM_CONFIG_USERCONFIG: userconfig, npm_config_update_notifier: "false" } });
 
 async function makePackage(name: string, version: string, files: Record<string, string> = {}) {
   const dir = await mkdtemp(join(root, "pkg-"));
@@ -43,7 +42,11 @@ async function makePackage(name: string, version: string, files: Record<string, 
 
 describe("the test registry", () => {
   it("takes npm publish of a scoped and an unscoped package, and npm installs them by name", async () => {
-    for (const [name, version] of [["@errand/registry-probe", "1.0.0"], ["@errand/registry-probe", "1.1.0"], ["create-channel", "9.9.9"]] as const) {
+    for (const [name, version] of [
+      ["@errand/registry-probe", "1.0.0"],
+      ["@errand/registry-probe", "1.1.0"],
+      ["create-channel", "9.9.9"],
+    ] as const) {
       const published = await npm(["publish"], await makePackage(name, version));
       expect(published.exitCode, published.stderr).toBe(0);
       expect(published.stdout).toContain(`+ ${name}@${version}`);

@@ -39,8 +39,8 @@ const ATTEMPT_TIMEOUT_MS = 2000;
  */
 export function createChatAClient(config: ChatAConfig, logger: Logger, http?: HttpClient): ChatAClient {
   const client =
-    http ??
-    createHttpClient({
+    http
+    ?? createHttpClient({
       baseUrl: `${config.apiBaseUrl}/`,
       headers: { authorization: `Bearer ${config.token}` },
       redact: [config.token],

@@ -23,8 +23,7 @@ export async function deliver(message: ChatAMessage, ctx: NotifyContext<ChatASta
   const { config, client, lane } = ctx.state;
   const posted = await lane.send(config.channelId, ({ signal, timeoutMs }) => client.postMessage(message, signal, timeoutMs), {
     signal: ctx.signal,
-    onRetry: ({ attempt, error, delayMs }) =>
-      ctx.logger.warn("retrying chat.postMessage", { attempt, delayMs, code: error.code, error: error.message }),
+    onRetry: ({ attempt, error, delayMs }) => ctx.logger.warn("retrying chat.postMessage", { attempt, delayMs, code: error.code, error: error.message }),
   });
   return { deliveryId: posted.ts ? `${posted.channel}/${posted.ts}` : undefined };
 }

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 export { type ChatAClient, createChatAClient, type PostedMessage, postMessageBody } from "./api-client.js";
-export { chatA, chatA as default, type ChatAState } from "./channel.js";
+export { type ChatAState, chatA, chatA as default } from "./channel.js";
 export {
   type ChatAConfig,
   type ChatASettings,

@@ -1,13 +1,4 @@
-import {
-  type ChannelError,
-  InvalidArgumentError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitedError,
-  RejectedError,
-  UnauthenticatedError,
-  UnavailableError,
-} from "@errand/channel-sdk";
+import { type ChannelError, InvalidArgumentError, NotFoundError, PermissionDeniedError, RateLimitedError, RejectedError, UnauthenticatedError, UnavailableError } from "@errand/channel-sdk";
 
 /** An `ok:false` answer of `chat.postMessage`. */
 export interface SlackErrorBody {
@@ -29,8 +20,34 @@ export interface SlackErrorContext {
 
 const BUG_HINT = "this is a bug in the chat_a channel (it should never build such a message); please report it with this error";
 const AUTH = new Set(["not_authed", "invalid_auth", "account_inactive", "token_revoked", "token_expired", "no_permission", "not_allowed_token_type"]);
-const DENIED = new Set(["restricted_action", "restricted_action_read_only_channel", "restricted_action_thread_only_channel", "restricted_action_non_threadable_channel", "ekm_access_denied", "access_denied", "team_access_not_granted", "is_archived"]);
-const BAD_REQUEST = new Set(["msg_too_long", "msg_blocks_too_long", "invalid_blocks", "invalid_blocks_format", "no_text", "too_many_attachments", "invalid_arguments", "invalid_json", "json_not_object", "missing_post_type", "invalid_post_type", "invalid_charset", "invalid_form_data", "invalid_arg_name", "invalid_array_arg", "superfluous_charset"]);
+const DENIED = new Set([
+  "restricted_action",
+  "restricted_action_read_only_channel",
+  "restricted_action_thread_only_channel",
+  "restricted_action_non_threadable_channel",
+  "ekm_access_denied",
+  "access_denied",
+  "team_access_not_granted",
+  "is_archived",
+]);
+const BAD_REQUEST = new Set([
+  "msg_too_long",
+  "msg_blocks_too_long",
+  "invalid_blocks",
+  "invalid_blocks_format",
+  "no_text",
+  "too_many_attachments",
+  "invalid_arguments",
+  "invalid_json",
+  "json_not_object",
+  "missing_post_type",
+  "invalid_post_type",
+  "invalid_charset",
+  "invalid_form_data",
+  "invalid_arg_name",
+  "invalid_array_arg",
+  "superfluous_charset",
+]);
 const TRANSIENT = new Set(["internal_error", "fatal_error", "service_unavailable", "request_timeout"]);
 
 /**

@@ -195,10 +195,7 @@ describe("chat_a in-process against the fake platform", () => {
     const a = await loadChatA(fake, { channel_id: "C0000000001" });
     const b = await loadChatA(fake, { channel_id: "C0000000002" });
     const started = Date.now();
-    await Promise.all([
-      ...[1, 2, 3].map((i) => a.channel.notify(`a${i}`, fixtures.tickets.basic)),
-      b.channel.notify("b1", fixtures.tickets.basic),
-    ]);
+    await Promise.all([...[1, 2, 3].map((i) => a.channel.notify(`a${i}`, fixtures.tickets.basic)), b.channel.notify("b1", fixtures.tickets.basic)]);
     const elapsed = Date.now() - started;
     expect(fake.rateLimited).toBe(0);
     const times = fake.accepted.filter((m) => m.channel === "C0000000001").map((m) => m.receivedAt);

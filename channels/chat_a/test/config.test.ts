@@ -39,9 +39,7 @@ describe("parseChatAConfig", () => {
 
   it("refuses an inline token without echoing it", async () => {
     const error = await problem({ ...base, token: "xoxb-inline-secret" });
-    expect(error.message).toBe(
-      "chat_a: invalid config: config: an inline token in config is refused: store the bot token in a secret and name that secret in token_secret",
-    );
+    expect(error.message).toBe("chat_a: invalid config: config: an inline token in config is refused: store the bot token in a secret and name that secret in token_secret");
     expect(JSON.stringify(error)).not.toContain("xoxb-inline-secret");
     expect(error.message + (error.hint ?? "")).not.toContain("xoxb-inline-secret");
   });
@@ -49,9 +47,7 @@ describe("parseChatAConfig", () => {
   it("names a missing secret but never prints secret values", async () => {
     const error = await problem(base, {});
     expect(error.message).toContain('"chat-a-token"');
-    expect((await problem({ channel_id: "C0123456789" })).message).toBe(
-      "chat_a: invalid config: config.token_secret: is required: set it to the name of the secret that holds the bot token",
-    );
+    expect((await problem({ channel_id: "C0123456789" })).message).toBe("chat_a: invalid config: config.token_secret: is required: set it to the name of the secret that holds the bot token");
   });
 
   it("refuses a token that could never be sent, naming the secret, what is wrong and where, never the token", async () => {
@@ -96,9 +92,7 @@ describe("parseChatAConfig", () => {
   });
 
   it("refuses unknown keys, naming them", async () => {
-    expect((await problem({ ...base, chanel_id: "C1" })).message).toBe(
-      'chat_a: invalid config: config: unknown key(s) "chanel_id": known keys are channel_id, token_secret, api_base_url, min_interval_ms',
-    );
+    expect((await problem({ ...base, chanel_id: "C1" })).message).toBe('chat_a: invalid config: config: unknown key(s) "chanel_id": known keys are channel_id, token_secret, api_base_url, min_interval_ms');
   });
 
   it("lists every problem of the config at once, each with its path", async () => {

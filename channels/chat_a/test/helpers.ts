@@ -1,5 +1,5 @@
-import { captureLogger } from "@errand/channel-sdk/testing";
 import { type Channel, loadChannel } from "@errand/channel-sdk/host";
+import { captureLogger } from "@errand/channel-sdk/testing";
 import { chatA } from "../src/index.js";
 import type { FakeSlack } from "./fake-slack.js";
 

@@ -74,7 +74,9 @@ function ampUrl(length: number): string {
 /** The pull request's line of a sound message. */
 function prLine(message: ChatAMessage): string {
   expectSound(message);
-  const line = texts(message).flatMap((t) => t.split("\n")).find((l) => l.startsWith(PR_LEAD));
+  const line = texts(message)
+    .flatMap((t) => t.split("\n"))
+    .find((l) => l.startsWith(PR_LEAD));
   expect(line).toBeDefined();
   return line!;
 }
@@ -99,9 +101,7 @@ describe("long pull request links (chat_a)", () => {
       const url = prUrl(length);
       expect(url).toHaveLength(length);
       const line = prLine(renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: url }));
-      expect(links(line), `length ${length}`).toEqual([
-        { url: escapeMrkdwn(url), label: length <= longestWhole ? escapeMrkdwn(url) : "codehost.example.com/acme/webapp/pull/456?…" },
-      ]);
+      expect(links(line), `length ${length}`).toEqual([{ url: escapeMrkdwn(url), label: length <= longestWhole ? escapeMrkdwn(url) : "codehost.example.com/acme/webapp/pull/456?…" }]);
     }
   });
 
@@ -109,20 +109,21 @@ describe("long pull request links (chat_a)", () => {
     const url = ampUrl(1849);
     const message = renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: url });
     expect(prLine(message)).toBe(`${PR_LEAD}\`codehost.example.com/acme/webapp/pull/456?…\` _(not linked: the URL is too long for a link)_`);
-    expect(texts(message).flatMap(links).map((l) => l.url)).toEqual([fixtures.tickets.basic.externalUrl]);
+    expect(
+      texts(message)
+        .flatMap(links)
+        .map((l) => l.url),
+    ).toEqual([fixtures.tickets.basic.externalUrl]);
     expect(message.text).toBe("Completed: #123 Login button does nothing on Safari (pull request: see the message)");
     // The longest such URL that still fits as a link gets it, with the short label.
     let n = 600;
-    const withShortLabel = (length: number) =>
-      prLine(renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: ampUrl(length) })).endsWith("|codehost.example.com/acme/webapp/pull/456?…>");
+    const withShortLabel = (length: number) => prLine(renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: ampUrl(length) })).endsWith("|codehost.example.com/acme/webapp/pull/456?…>");
     expect(withShortLabel(n)).toBe(true);
     while (withShortLabel(n + 1)) n++;
     expect(n).toBeGreaterThan(900);
     const longest = ampUrl(n);
     expect(`${PR_LEAD}<${escapeMrkdwn(longest)}|codehost.example.com/acme/webapp/pull/456?…>`.length).toBeLessThanOrEqual(3000);
-    expect(links(prLine(renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: longest })))).toEqual([
-      { url: escapeMrkdwn(longest), label: "codehost.example.com/acme/webapp/pull/456?…" },
-    ]);
+    expect(links(prLine(renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: longest })))).toEqual([{ url: escapeMrkdwn(longest), label: "codehost.example.com/acme/webapp/pull/456?…" }]);
   });
 
   it("shows a URL longer than a link may be as code with a note, never as a link to a cut URL", () => {
@@ -130,7 +131,11 @@ describe("long pull request links (chat_a)", () => {
       const url = prUrl(length);
       const message = renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: url });
       expect(prLine(message)).toBe(`${PR_LEAD}\`codehost.example.com/acme/webapp/pull/456?…\` _(not linked: the URL is too long for a link)_`);
-      expect(texts(message).flatMap(links).map((l) => l.url)).toEqual([fixtures.tickets.basic.externalUrl]);
+      expect(
+        texts(message)
+          .flatMap(links)
+          .map((l) => l.url),
+      ).toEqual([fixtures.tickets.basic.externalUrl]);
       expect(message.text).toBe("Completed: #123 Login button does nothing on Safari (pull request: see the message)");
     }
   });
@@ -175,13 +180,13 @@ describe("long ticket links (chat_a)", () => {
   });
 
   it("keeps the link whole in Notify and both NotifyComplete forms", () => {
-    for (const message of [
-      renderNotify("m", ticket),
-      renderComplete(ticket, fixtures.results.failure),
-      renderComplete(ticket, { ...fixtures.results.success, pullRequestUrl: prUrl(1849) }),
-    ]) {
+    for (const message of [renderNotify("m", ticket), renderComplete(ticket, fixtures.results.failure), renderComplete(ticket, { ...fixtures.results.success, pullRequestUrl: prUrl(1849) })]) {
       expectSound(message);
-      expect(texts(message).flatMap(links).map((l) => l.url)).toContain(escapeMrkdwn(ticket.externalUrl));
+      expect(
+        texts(message)
+          .flatMap(links)
+          .map((l) => l.url),
+      ).toContain(escapeMrkdwn(ticket.externalUrl));
     }
   });
 });

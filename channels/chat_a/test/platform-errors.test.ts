@@ -54,9 +54,7 @@ describe("request errors the renderer never causes still map to clear errors", (
   const clientFor = () => createChatAClient(configFor(fake.apiBaseUrl), silentLogger);
 
   it("invalid_blocks carries the platform's JSON pointers", async () => {
-    const error = await rejectionOf(
-      clientFor().postMessage({ text: "x", blocks: [{ type: "section", text: { type: "mrkdwn", text: "a".repeat(3001) } }] }, AbortSignal.timeout(2000)),
-    );
+    const error = await rejectionOf(clientFor().postMessage({ text: "x", blocks: [{ type: "section", text: { type: "mrkdwn", text: "a".repeat(3001) } }] }, AbortSignal.timeout(2000)));
     expect(error.code).toBe("ERR_INVALID_ARGUMENT");
     expect(error.message).toContain("invalid_blocks: must be less than 3001 characters [json-pointer:/blocks/0/text/text]");
     expect(error.hint).toContain("bug in the chat_a channel");

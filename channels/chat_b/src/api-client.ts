@@ -26,8 +26,7 @@ const BUG_HINT = "this is a bug in the chat_b channel (it should never build suc
  * The whole URL is secret: errors show only its origin.
  */
 export function createChatBClient(config: ChatBConfig, http?: HttpClient): ChatBClient {
-  const client =
-    http ?? createHttpClient({ secretUrl: true, redact: [config.webhookUrl], retry: false, timeoutMs: ATTEMPT_TIMEOUT_MS, userAgent: "errand-channel-chat-b" });
+  const client = http ?? createHttpClient({ secretUrl: true, redact: [config.webhookUrl], retry: false, timeoutMs: ATTEMPT_TIMEOUT_MS, userAgent: "errand-channel-chat-b" });
   return {
     async execute(message, signal, timeoutMs) {
       let response: HttpResponse<Record<string, unknown>>;

@@ -39,8 +39,7 @@ export async function deliver(message: ChatBMessage, ctx: NotifyContext<ChatBSta
     },
     {
       signal: ctx.signal,
-      onRetry: ({ attempt, error, delayMs }) =>
-        ctx.logger.warn("retrying the webhook", { attempt, delayMs, code: error.code, error: error.message }),
+      onRetry: ({ attempt, error, delayMs }) => ctx.logger.warn("retrying the webhook", { attempt, delayMs, code: error.code, error: error.message }),
     },
   );
   return { deliveryId: executed.id };

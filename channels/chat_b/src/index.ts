@@ -5,9 +5,9 @@
  * @packageDocumentation
  */
 export { type ChatBClient, createChatBClient, type ExecutedMessage } from "./api-client.js";
-export { chatB, chatB as default, type ChatBState } from "./channel.js";
+export { type ChatBState, chatB, chatB as default } from "./channel.js";
 export { type ChatBConfig, type ChatBSettings, chatBConfigSchema, parseChatBConfig, resolveChatBWebhook } from "./config.js";
-export { readRateLimit, type RateLimitInfo, WebhookBucket } from "./rate-limit.js";
+export { type RateLimitInfo, readRateLimit, WebhookBucket } from "./rate-limit.js";
 export { renderCompleteEmbed } from "./render/complete.js";
 export type { Embed, EmbedField } from "./render/embed.js";
 export { escapeMarkdown, fitMarkdown, markdownLink, safeUrl } from "./render/escape.js";

@@ -72,9 +72,7 @@ describe("parseChatBConfig", () => {
     expect((await problem({ ...base, username: "clyde" })).message).toContain('"clyde"');
     expect((await problem({ ...base, username: "x".repeat(81) })).message).toContain("1 to 80");
     expect((await problem({ ...base, avatar_url: "ftp://x" })).message).toContain("avatar_url");
-    expect((await problem({ ...base, colour: 1 })).message).toBe(
-      'chat_b: invalid config: config: unknown key(s) "colour": known keys are webhook_url_secret, username, avatar_url',
-    );
+    expect((await problem({ ...base, colour: 1 })).message).toBe('chat_b: invalid config: config: unknown key(s) "colour": known keys are webhook_url_secret, username, avatar_url');
   });
 
   it("lists every problem of the config at once, each with its path", async () => {

@@ -74,8 +74,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const match = PATH.exec(url.pathname);
     const record: FakeDiscordRequest = {
-      receivedAt: Date.now(), webhookId: match?.[1] ?? "", query: url.searchParams, headers: req.headers,
-      body: undefined, status: 0, answer: undefined, responseHeaders: {},
+      receivedAt: Date.now(),
+      webhookId: match?.[1] ?? "",
+      query: url.searchParams,
+      headers: req.headers,
+      body: undefined,
+      status: 0,
+      answer: undefined,
+      responseHeaders: {},
     };
     requests.push(record);
     const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
@@ -106,15 +112,14 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const rateHeaders = (remaining: number) => ({
       "x-ratelimit-limit": String(limit),
       "x-ratelimit-remaining": String(remaining),
-      "x-ratelimit-reset": ((bucket!.resetAt) / 1000).toFixed(3),
+      "x-ratelimit-reset": (bucket!.resetAt / 1000).toFixed(3),
       "x-ratelimit-reset-after": ((bucket!.resetAt - now) / 1000).toFixed(3),
       "x-ratelimit-bucket": createHash("sha1").update(`webhook:${id}`).digest("hex").slice(0, 32),
     });
     if (bucket.count >= limit) {
       rateLimited++;
       const seconds = (bucket.resetAt - now) / 1000;
-      return send(429, { message: "You are being rate limited.", retry_after: Number(seconds.toFixed(3)), global: false },
-        { ...rateHeaders(0), "retry-after": String(Math.ceil(seconds)), "x-ratelimit-scope": "shared" });
+      return send(429, { message: "You are being rate limited.", retry_after: Number(seconds.toFixed(3)), global: false }, { ...rateHeaders(0), "retry-after": String(Math.ceil(seconds)), "x-ratelimit-scope": "shared" });
     }
     bucket.count++;
     const headers = rateHeaders(limit - bucket.count);
@@ -139,12 +144,20 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     const messageId = String(++snowflake);
     accepted.push({ webhookId: id, id: messageId, body: message, receivedAt: now });
     if (url.searchParams.get("wait") !== "true") return send(204, undefined, headers);
-    return send(200, {
-      id: messageId, type: 0, channel_id: "900000000000000001", webhook_id: id,
-      content: message.content ?? "", embeds: message.embeds ?? [],
-      author: { id, username: message.username ?? "Captain Hook", bot: true },
-      timestamp: new Date(now).toISOString(),
-    }, headers);
+    return send(
+      200,
+      {
+        id: messageId,
+        type: 0,
+        channel_id: "900000000000000001",
+        webhook_id: id,
+        content: message.content ?? "",
+        embeds: message.embeds ?? [],
+        author: { id, username: message.username ?? "Captain Hook", bot: true },
+        timestamp: new Date(now).toISOString(),
+      },
+      headers,
+    );
   };
 
   const server = createServer((req, res) => {

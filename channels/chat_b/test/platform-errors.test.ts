@@ -25,7 +25,15 @@ describe("the fake is as strict as the platform", () => {
     const body = {
       content: "c".repeat(2001),
       username: "discord",
-      embeds: [{ title: "t".repeat(257), fields: [{ name: "n", value: "v".repeat(1025) }, { name: "", value: "x" }] }],
+      embeds: [
+        {
+          title: "t".repeat(257),
+          fields: [
+            { name: "n", value: "v".repeat(1025) },
+            { name: "", value: "x" },
+          ],
+        },
+      ],
     };
     const { status, json } = await post(JSON.stringify(body));
     expect(status).toBe(400);
@@ -35,7 +43,9 @@ describe("the fake is as strict as the platform", () => {
       errors: {
         content: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: "Must be 2000 or fewer in length." }] },
         username: { _errors: [{ code: "USERNAME_INVALID_CONTAINS" }] },
-        embeds: { "0": { title: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH" }] }, fields: { "0": { value: { _errors: [{ message: "Must be 1024 or fewer in length." }] } }, "1": { name: { _errors: [{ code: "BASE_TYPE_REQUIRED" }] } } } } },
+        embeds: {
+          "0": { title: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH" }] }, fields: { "0": { value: { _errors: [{ message: "Must be 1024 or fewer in length." }] } }, "1": { name: { _errors: [{ code: "BASE_TYPE_REQUIRED" }] } } } },
+        },
       },
     });
   });

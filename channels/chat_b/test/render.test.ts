@@ -67,9 +67,7 @@ describe("limits", () => {
 
 describe("escaping", () => {
   it("shows user markdown as written and never pings", () => {
-    expect(escapeMarkdown("**bold** _it_ `code` [x](https://evil) <@123> # h\n- item\n> quote")).toBe(
-      "\\*\\*bold\\*\\* \\_it\\_ \\`code\\` \\[x\\]\\(https://evil\\) \\<@123\\> # h\n\\- item\n\\> quote",
-    );
+    expect(escapeMarkdown("**bold** _it_ `code` [x](https://evil) <@123> # h\n- item\n> quote")).toBe("\\*\\*bold\\*\\* \\_it\\_ \\`code\\` \\[x\\]\\(https://evil\\) \\<@123\\> # h\n\\- item\n\\> quote");
     const message = renderNotify("@everyone look", { ...fixtures.tickets.basic, title: "Fix [link](x)" });
     expect(message.allowed_mentions).toEqual({ parse: [] });
   });

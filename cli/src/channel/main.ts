@@ -18,11 +18,7 @@ export async function main(argv: string[]): Promise<number> {
   guardStdio();
   const [own, command] = splitCommand(argv);
   let exitCode = 0;
-  const program = new Command("channel")
-    .description("Test, lint and send to Errand notification channel plugins.")
-    .version(CLI_VERSION)
-    .exitOverride()
-    .showHelpAfterError();
+  const program = new Command("channel").description("Test, lint and send to Errand notification channel plugins.").version(CLI_VERSION).exitOverride().showHelpAfterError();
 
   program
     .command("test")

@@ -105,9 +105,7 @@ export async function sendCommand(kind: string, command: string[], options: Send
           ? await channel.notifyComplete(ticket, result, { timeoutMs })
           : await channel.notify(options.message, ticket, { timeoutMs });
     const ms = Math.round(performance.now() - started);
-    process.stdout.write(
-      `${chalk.green("✓")} ${channel.name} ${channel.version}: ${kind} delivered in ${ms} ms${outcome.deliveryId ? ` (delivery id ${outcome.deliveryId})` : ""}\n`,
-    );
+    process.stdout.write(`${chalk.green("✓")} ${channel.name} ${channel.version}: ${kind} delivered in ${ms} ms${outcome.deliveryId ? ` (delivery id ${outcome.deliveryId})` : ""}\n`);
     return 0;
   } catch (error) {
     const ms = Math.round(performance.now() - started);

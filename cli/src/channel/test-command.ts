@@ -24,16 +24,18 @@ export interface TestCommandOptions {
   concurrency?: number;
 }
 
-const list = (value: string | undefined) => value?.split(",").map((s) => s.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  value
+    ?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Throws TargetError when an --only/--skip entry selects no check. */
 function checkSelectors(option: string, patterns: string[] | undefined): void {
   const unknown = unknownSelectors(patterns ?? []);
   if (unknown.length === 0) return;
   const groups = [...new Set(CHECK_IDS.map((id) => id.split(".")[0]))];
-  throw new TargetError(
-    `${option}: no check is called ${unknown.map((u) => JSON.stringify(u)).join(", ")}; use check ids (${CHECK_IDS.join(", ")}) or groups (${groups.join(", ")})`,
-  );
+  throw new TargetError(`${option}: no check is called ${unknown.map((u) => JSON.stringify(u)).join(", ")}; use check ids (${CHECK_IDS.join(", ")}) or groups (${groups.join(", ")})`);
 }
 
 /** Everything the run needs, checked before any plugin starts; throws TargetError or ConformanceConfigError. */

@@ -58,8 +58,7 @@ export async function loadConformanceConfig(file: string): Promise<ConformanceCo
 
 /** Validates a parsed conformance config; messages name the field to fix. */
 export function parseConformanceConfig(raw: unknown, source: string): ConformanceConfig {
-  const bad = (what: string) =>
-    new ConformanceConfigError(`${source}: ${what} (see docs/conformance.md, "The conformance config")`);
+  const bad = (what: string) => new ConformanceConfigError(`${source}: ${what} (see docs/conformance.md, "The conformance config")`);
   if (!isObject(raw)) throw bad("the file must hold a JSON object");
   const known = new Set(["$schema", "config", "secrets", "env", "sink", "rate", "startTimeoutMs"]);
   for (const key of Object.keys(raw)) if (!known.has(key)) throw bad(`unknown field "${key}"`);

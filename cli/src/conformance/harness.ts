@@ -1,7 +1,7 @@
-import { type Sink, startSink } from "@errand/channel-sdk/testing";
 import { CALL_TARGET_MS, type HandshakeResponse, type TaskResult, type Ticket, unaryCall } from "@errand/channel-sdk/protocol";
+import { type Sink, startSink } from "@errand/channel-sdk/testing";
 import { status as GrpcStatus } from "@grpc/grpc-js";
-import { CheckFailure, type CheckEnvironment } from "./check.js";
+import { type CheckEnvironment, CheckFailure } from "./check.js";
 import { withSinkUrl } from "./config.js";
 import { type Relay, startRelay } from "./relay.js";
 import { describeCallError, PluginSession } from "./session.js";
@@ -58,11 +58,7 @@ export async function pluginInputs(env: CheckEnvironment, defer: (f: () => unkno
 }
 
 /** Spawns the plugin for a check with the config's environment; it is stopped when the check ends. */
-export async function startPlugin(
-  env: CheckEnvironment,
-  defer: (f: () => unknown) => void,
-  options: { cookie?: boolean } = {},
-): Promise<{ session: PluginSession; inputs: PluginInputs }> {
+export async function startPlugin(env: CheckEnvironment, defer: (f: () => unknown) => void, options: { cookie?: boolean } = {}): Promise<{ session: PluginSession; inputs: PluginInputs }> {
   const inputs = await pluginInputs(env, defer);
   const session = PluginSession.spawn(env.target, { env: inputs.env, cookie: options.cookie });
   defer(() => session.kill());
@@ -72,9 +68,7 @@ export async function startPlugin(
 /** The fix for a failed Handshake, by what the status says went wrong. */
 function handshakeFix(env: CheckEnvironment, code: number | undefined): string {
   if (code === GrpcStatus.FAILED_PRECONDITION || code === GrpcStatus.INVALID_ARGUMENT || code === GrpcStatus.UNAUTHENTICATED) {
-    return env.conformance
-      ? `check that ${env.conformance.source} gives every config field and secret the channel needs`
-      : "the channel needs config: add errand-conformance.json (docs/conformance.md) or pass --config";
+    return env.conformance ? `check that ${env.conformance.source} gives every config field and secret the channel needs` : "the channel needs config: add errand-conformance.json (docs/conformance.md) or pass --config";
   }
   if (code === GrpcStatus.UNIMPLEMENTED) return "register the errand.v1.NotificationChannel service on the gRPC server (the SDK's serve() does this)";
   if (code === undefined || code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.DEADLINE_EXCEEDED) {
@@ -122,10 +116,7 @@ export function tail(session: PluginSession): string {
 }
 
 /** One notification the harness can send. */
-export type Call =
-  | { kind: "notify"; message: string; ticket: Ticket }
-  | { kind: "notifyStart"; ticket: Ticket; engine?: string }
-  | { kind: "notifyComplete"; ticket: Ticket; result: TaskResult };
+export type Call = { kind: "notify"; message: string; ticket: Ticket } | { kind: "notifyStart"; ticket: Ticket; engine?: string } | { kind: "notifyComplete"; ticket: Ticket; result: TaskResult };
 
 /** Sends one notification with a deadline and reports how it went; never throws. */
 export async function timedCall(open: OpenChannel, call: Call, timeoutMs = CALL_TARGET_MS): Promise<TimedCall> {

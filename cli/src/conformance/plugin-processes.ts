@@ -21,7 +21,9 @@ let stoppingAll = false;
 const GROUP = { group: true };
 
 function stop(entry: Live, graceMs: number): Promise<void> {
-  entry.stopping ??= stopProcess(entry.child, entry.exited, graceMs, GROUP).then(() => entry.exited).then(() => undefined);
+  entry.stopping ??= stopProcess(entry.child, entry.exited, graceMs, GROUP)
+    .then(() => entry.exited)
+    .then(() => undefined);
   return entry.stopping;
 }
 

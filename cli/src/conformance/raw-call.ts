@@ -19,10 +19,7 @@ export interface RawCallOutcome {
 export function rawUnaryCall(line: HandshakeLine, path: string, message: Buffer, timeoutMs: number, waitMs: number): Promise<RawCallOutcome> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const session =
-      line.network === "unix"
-        ? http2Connect("http://localhost", { createConnection: () => netConnect(line.address) })
-        : http2Connect(`http://${line.address}`);
+    const session = line.network === "unix" ? http2Connect("http://localhost", { createConnection: () => netConnect(line.address) }) : http2Connect(`http://${line.address}`);
     let done = false;
     const finish = (status: number | undefined) => {
       if (done) return;

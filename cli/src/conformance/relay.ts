@@ -1,5 +1,5 @@
-import { createServer, connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 
 /** One TCP connection through the relay. */
 export interface RelayConnection {

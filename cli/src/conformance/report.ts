@@ -19,13 +19,7 @@ export function summarize(results: CheckResult[], durationMs: number): JsonRepor
 }
 
 /** Builds the `--json` report. */
-export function jsonReport(
-  target: PluginTarget,
-  results: CheckResult[],
-  durationMs: number,
-  version: string,
-  observed: { name?: string; version?: string } = {},
-): JsonReport {
+export function jsonReport(target: PluginTarget, results: CheckResult[], durationMs: number, version: string, observed: { name?: string; version?: string } = {}): JsonReport {
   return {
     tool: "channel test",
     version,

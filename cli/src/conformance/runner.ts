@@ -1,4 +1,4 @@
-import { CheckFailure, type CheckEnvironment, type CheckResult, CheckSkipped } from "./check.js";
+import { type CheckEnvironment, CheckFailure, type CheckResult, CheckSkipped } from "./check.js";
 import { CHECK_IDS, PHASES } from "./checks/index.js";
 
 /** Options of {@link runConformance}. */
@@ -46,12 +46,7 @@ export async function runConformance(env: CheckEnvironment, options: RunOptions 
   return PHASES.flatMap((p) => p.checks.map((c) => results.get(c.id)!));
 }
 
-async function runOne(
-  id: string,
-  title: string,
-  env: CheckEnvironment,
-  run: (env: CheckEnvironment, defer: (f: () => unknown) => void) => Promise<void>,
-): Promise<CheckResult> {
+async function runOne(id: string, title: string, env: CheckEnvironment, run: (env: CheckEnvironment, defer: (f: () => unknown) => void) => Promise<void>): Promise<CheckResult> {
   const cleanups: (() => unknown)[] = [];
   const started = performance.now();
   let result: CheckResult;

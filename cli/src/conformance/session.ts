@@ -1,18 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { credentials, type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
-import {
-  CALL_TARGET_MS,
-  createClients,
-  type HandshakeLine,
-  type HandshakeResponse,
-  MAGIC_COOKIE_KEY,
-  MAGIC_COOKIE_VALUE,
-  parseHandshakeLine,
-  type PluginClients,
-  settlesWithin,
-  unaryCall,
-} from "@errand/channel-sdk/protocol";
+import { CALL_TARGET_MS, createClients, type HandshakeLine, type HandshakeResponse, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, type PluginClients, parseHandshakeLine, settlesWithin, unaryCall } from "@errand/channel-sdk/protocol";
+import { credentials, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { trackPlugin } from "./plugin-processes.js";
 import type { PluginTarget } from "./plugin-target.js";
 
@@ -120,11 +109,7 @@ export class PluginSession {
     const first = await this.firstLine(timeoutMs);
     if (first === undefined) {
       if (this.spawnError) throw new Error(`the plugin could not be started: ${this.spawnError.message}`);
-      throw new Error(
-        this.exit
-          ? `the plugin exited (code ${this.exit.code}, signal ${this.exit.signal}) without printing a handshake line`
-          : `no line on stdout within ${timeoutMs} ms`,
-      );
+      throw new Error(this.exit ? `the plugin exited (code ${this.exit.code}, signal ${this.exit.signal}) without printing a handshake line` : `no line on stdout within ${timeoutMs} ms`);
     }
     this.line = parseHandshakeLine(first);
     return this.line;
@@ -133,26 +118,13 @@ export class PluginSession {
   /** gRPC clients on the plugin's address (after {@link handshakeLine}). */
   get clients(): PluginClients {
     if (!this.line) throw new Error("no handshake line yet");
-    this.clientsCache ??= createClients(
-      this.line.network === "unix" ? `unix:${this.line.address}` : this.line.address,
-      credentials.createInsecure(),
-    );
+    this.clientsCache ??= createClients(this.line.network === "unix" ? `unix:${this.line.address}` : this.line.address, credentials.createInsecure());
     return this.clientsCache;
   }
 
   /** Calls Handshake. Rejects with the raw ServiceError. */
-  handshake(
-    config: Record<string, unknown>,
-    secrets: Record<string, string>,
-    interfaceVersion = 1,
-    timeoutMs = CALL_TARGET_MS,
-  ): Promise<HandshakeResponse> {
-    return unaryCall(
-      this.clients.channel,
-      "handshake",
-      { interfaceVersion, supportedVersions: [interfaceVersion], config, secrets, hostName: "channel-test", hostVersion: "0.1.0" },
-      { timeoutMs },
-    );
+  handshake(config: Record<string, unknown>, secrets: Record<string, string>, interfaceVersion = 1, timeoutMs = CALL_TARGET_MS): Promise<HandshakeResponse> {
+    return unaryCall(this.clients.channel, "handshake", { interfaceVersion, supportedVersions: [interfaceVersion], config, secrets, hostName: "channel-test", hostVersion: "0.1.0" }, { timeoutMs });
   }
 
   /** Resolves true when the process has exited within `ms`. */

@@ -31,12 +31,7 @@ const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${
  * template's files written over the files of the same paths, and the
  * install then runs in it, so that npm deals with what is there.
  */
-export async function createChannel(
-  answers: Answers,
-  flags: CreateFlags,
-  interruption: Interruption,
-  fail: (message: string, code?: number) => number,
-): Promise<number> {
+export async function createChannel(answers: Answers, flags: CreateFlags, interruption: Interruption, fail: (message: string, code?: number) => number): Promise<number> {
   const exitCode = () => exitCodeFor(interruption.signal);
   const target = resolve(answers.dir);
   // Checked again here: the folder may have changed while the questions were answered.
@@ -110,18 +105,9 @@ export async function createChannel(
       return exitCode();
     }
     if (install && !install.ok) {
-      fail(
-        `npm install failed: ${install.reason}\nThe channel's files are in place in ${target}. Finish with:\n  ${[...cdStep, "npm install"].join(" && ")}\n(create-channel --no-install skips this step, to install later.)`,
-      );
+      fail(`npm install failed: ${install.reason}\nThe channel's files are in place in ${target}. Finish with:\n  ${[...cdStep, "npm install"].join(" && ")}\n(create-channel --no-install skips this step, to install later.)`);
     }
-    const steps = [
-      ...cdStep,
-      ...(install?.ok ? [] : ["npm install"]),
-      "npm run build",
-      "npm test",
-      "npm run conformance     # channel test: the conformance checks",
-      "npx --no-install channel lint && npm publish",
-    ];
+    const steps = [...cdStep, ...(install?.ok ? [] : ["npm install"]), "npm run build", "npm test", "npm run conformance     # channel test: the conformance checks", "npx --no-install channel lint && npm publish"];
     say(`\nNext steps:\n${steps.map((s) => `  ${s}`).join("\n")}\n\nThen add it to the controller:\n  notifications:\n    channels:\n      - backend: ${answers.name}\n        config: { ... }   # see README.md`);
     return install && !install.ok ? 1 : 0;
   } catch (error) {

@@ -53,22 +53,11 @@ export function defaultAnswers(flags: CreateFlags): Answers {
  */
 export async function ask(known: Partial<Answers>, signal: AbortSignal, force: boolean): Promise<Answers> {
   const ctx = { signal };
-  const dir =
-    known.dir ?? (await input({ message: "Directory:", default: "my-channel", validate: (v) => targetProblem(v, force) ?? true }, ctx));
-  const name =
-    known.name ??
-    (await input({ message: "Channel name:", default: channelNameOfDir(dir), validate: (v) => validateChannelName(v) ?? true }, ctx));
-  const description =
-    known.description ?? (await input({ message: "Description:", default: `Errand notification channel ${name}` }, ctx));
-  const packageName =
-    known.packageName ??
-    (await input({ message: "npm package name:", default: packageNameFor(name), validate: (v) => validatePackageName(v) ?? true }, ctx));
+  const dir = known.dir ?? (await input({ message: "Directory:", default: "my-channel", validate: (v) => targetProblem(v, force) ?? true }, ctx));
+  const name = known.name ?? (await input({ message: "Channel name:", default: channelNameOfDir(dir), validate: (v) => validateChannelName(v) ?? true }, ctx));
+  const description = known.description ?? (await input({ message: "Description:", default: `Errand notification channel ${name}` }, ctx));
+  const packageName = known.packageName ?? (await input({ message: "npm package name:", default: packageNameFor(name), validate: (v) => validatePackageName(v) ?? true }, ctx));
   const author = known.author ?? (await input({ message: "Author:", default: "" }, ctx));
-  const template =
-    known.template ??
-    (await select(
-      { message: "Starting point:", choices: TEMPLATES.map((t) => ({ name: t.title, value: t.id, description: t.id })), default: "webhook" },
-      ctx,
-    ));
+  const template = known.template ?? (await select({ message: "Starting point:", choices: TEMPLATES.map((t) => ({ name: t.title, value: t.id, description: t.id })), default: "webhook" }, ctx));
   return { dir, name, description, packageName, author, template };
 }

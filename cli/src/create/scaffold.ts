@@ -40,9 +40,7 @@ export async function scaffold(templatesRoot: string, kind: TemplateKind, dir: s
     const path = join(dir, file);
     const text = await readFile(path, "utf8");
     // Only known names are replaced: {{sink_url}} stays for channel test.
-    const filled = text.replace(/\{\{(\w+)\}\}/g, (match, key: string) =>
-      key in vars ? (file.endsWith(".json") ? JSON.stringify(vars[key]).slice(1, -1) : vars[key]!) : match,
-    );
+    const filled = text.replace(/\{\{(\w+)\}\}/g, (match, key: string) => (key in vars ? (file.endsWith(".json") ? JSON.stringify(vars[key]).slice(1, -1) : vars[key]!) : match));
     if (filled !== text) await writeFile(path, filled);
     const base = file.split("/").pop()!;
     if (RENAMES[base]) {

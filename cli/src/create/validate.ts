@@ -17,7 +17,11 @@ export function validatePackageName(name: string): string | undefined {
 
 /** A channel name derived from a directory name: `My Chat` → `my-chat`. */
 export function channelNameFrom(dir: string): string {
-  const base = dir.toLowerCase().replace(/^errand-channel-/, "").replace(/[^a-z0-9_-]+/g, "-").replace(/^[^a-z]+|-+$/g, "");
+  const base = dir
+    .toLowerCase()
+    .replace(/^errand-channel-/, "")
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/^[^a-z]+|-+$/g, "");
   return base.slice(0, 63) || "my_channel";
 }
 

@@ -37,7 +37,15 @@ export function entryPoints(pkg: PackageJson): EntryPoint[] {
 
 const globToRegExp = (glob: string) =>
   // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL stands for `**` while the glob is rewritten; no path contains it
-  new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*\/?/g, "\u0000").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]").replace(/\u0000/g, ".*")}$`);
+  new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*\*\/?/g, "\u0000")
+      .replace(/\*/g, "[^/]*")
+      .replace(/\?/g, "[^/]")
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL marks where a `**` stood; a path never contains one.
+      .replace(/\u0000/g, ".*")}$`,
+  );
 
 /**
  * Whether the `files` list packs `path`: true or false when the list says so,
@@ -76,7 +84,10 @@ export function lintEntryPoints(dir: string, pkg: PackageJson, packed: Set<strin
     } else if (packed) {
       const missing = missingImports(dir, entry.path, packed);
       if (missing.length > 0) {
-        const list = missing.slice(0, 5).map((m) => `${m.missing} (imported by ${m.from})`).join(", ");
+        const list = missing
+          .slice(0, 5)
+          .map((m) => `${m.missing} (imported by ${m.from})`)
+          .join(", ");
         const folders = [...new Set(missing.map((m) => `"${topFolder(m.missing)}"`))].join(", ");
         add("files", "error", `${entry.field} points at ${entry.path}, which is packed without what it imports: ${list}${missing.length > 5 ? ", …" : ""}`, `add ${folders} to "files"`);
       }

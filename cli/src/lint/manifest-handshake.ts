@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CONFORMANCE_FILE, loadConformanceConfig } from "../conformance/config.js";
-import { targetFromPackage } from "../conformance/plugin-target.js";
 import { pluginInputs } from "../conformance/harness.js";
+import { targetFromPackage } from "../conformance/plugin-target.js";
 import { describeCallError, PluginSession } from "../conformance/session.js";
 
 /** What the plugin said about itself in a Handshake. */

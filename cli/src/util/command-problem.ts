@@ -29,7 +29,10 @@ function problemOf(path: string): string | undefined {
  */
 export function commandProblem(command: string): string | undefined {
   if (command.includes("/")) return problemOf(command);
-  const candidates = (process.env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+  const candidates = (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, command));
   if (candidates.some(executable)) return undefined;
   const found = candidates.find((path) => problemOf(path) !== "does not exist");
   return found ? `was found at ${found}, which ${problemOf(found)}` : "is not on PATH";

@@ -3,11 +3,12 @@
 // engines with (own process group, piped and drained output, an environment
 // built from nothing), its result file read and parsed, nothing else: no
 // store, no run files, no log, no HTTP.
+
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawn } from "node:child_process";
 import { cpuSeconds, progress } from "./stats.mjs";
 
 /** Runs `total` engine processes, `concurrency` at a time; resolves with the runs per second. */

@@ -1,7 +1,7 @@
 // `errand run` as a process of its own, so that its memory and start-up are
 // the controller's alone; its JSON log goes to a file in the installation.
 import { spawn } from "node:child_process";
-import { openSync, closeSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { SECRET_ENV } from "./installation.mjs";

@@ -1,12 +1,12 @@
 // The phases of `npm run bench:controller`, each against an `errand run`
 // process of its own (see controller.bench.mjs for the order and targets).
 import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { startController, stopController } from "./controller-process.mjs";
 import { SECRET_ENV } from "./installation.mjs";
-import { openStoreReader, waitFinished } from "./store-reader.mjs";
 import { cpuSeconds, memoryMiB, note, pct } from "./stats.mjs";
+import { openStoreReader, waitFinished } from "./store-reader.mjs";
 import { burst, createTicketClient, openLoop } from "./tickets.mjs";
 
 const run = promisify(execFile);
@@ -74,7 +74,11 @@ export async function latency(installation, running, rate, seconds, storedBefore
   const { answers } = await openLoop(client, "lat", rate, total);
   await waitFinished(reader, storedBefore + total, "latency");
   const runningAt = await reader.runningAt("lat");
-  const delays = answers.filter((a) => a.status === 200).map((a) => runningAt.get(a.id) - a.at).filter(Number.isFinite).sort((a, b) => a - b);
+  const delays = answers
+    .filter((a) => a.status === 200)
+    .map((a) => runningAt.get(a.id) - a.at)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   const result = {
     total,
     rate,

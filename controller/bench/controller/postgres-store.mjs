@@ -21,7 +21,9 @@ export function storeOption(argv = process.argv) {
 /** ERRAND_PG_BIN, else the newest of Debian's /usr/lib/postgresql/<version>/bin. */
 function postgresBin() {
   if (process.env.ERRAND_PG_BIN) return process.env.ERRAND_PG_BIN;
-  const versions = readdirSync("/usr/lib/postgresql").filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync("/usr/lib/postgresql")
+    .filter((v) => /^\d+$/.test(v))
+    .sort((a, b) => Number(b) - Number(a));
   if (versions.length === 0) throw new Error("no PostgreSQL server binaries: apt-get install postgresql, or set ERRAND_PG_BIN");
   return `/usr/lib/postgresql/${versions[0]}/bin`;
 }
@@ -61,11 +63,13 @@ export async function openPostgresReader(url) {
     },
     runningAt: async (prefix) =>
       new Map(
-        (await one(
-          `SELECT r.ticket_id AS id, t.at AS at FROM transitions t JOIN task_runs r ON r.id = t.run_id
+        (
+          await one(
+            `SELECT r.ticket_id AS id, t.at AS at FROM transitions t JOIN task_runs r ON r.id = t.run_id
            WHERE t.to_state = 'Running' AND r.ticket_id LIKE $1 || '-%'`,
-          [prefix],
-        )).map((r) => [r.id, Number(r.at)]),
+            [prefix],
+          )
+        ).map((r) => [r.id, Number(r.at)]),
       ),
     close: () => client.end(),
   };

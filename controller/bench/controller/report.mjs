@@ -27,11 +27,18 @@ export function printReport({ commit, total, concurrency, loads, bare, sat, rest
     ["bare loop: node:child_process spawns of the engine", `${f1(bare.perSecond)} runs/s (halves: ${bare.halves.map((h) => f1(h.perSecond)).join(", ")})`, "the limit", ""],
     ["controller: full path, throughput", `${f1(sat.perSecond)} runs/s = **${ratio.toFixed(2)}** × bare`, "≥ 0.8 × bare", verdict(ratio >= 0.8)],
     [`200 → Running at ${f1(lat.rate)} tickets/s (0.5 × saturated)`, `p50 ${lat.p50} ms, **p99 ${lat.p99} ms**, max ${lat.max} ms`, "p99 < 50 ms", verdict(lat.p99 < 50)],
-    [`peak RSS of errand run, ${total} TaskRuns stored`, `**${mb(sat.memory.peak).toFixed(0)} MB** (${mb(lat.memory.peak).toFixed(0)} MB after a restart and ${lat.stored} runs); its engine spawner ${mb(Math.max(sat.memory.helperPeak, lat.memory.helperPeak)).toFixed(0)} MB`, "< 150 MB", verdict(peak < 150)],
+    [
+      `peak RSS of errand run, ${total} TaskRuns stored`,
+      `**${mb(sat.memory.peak).toFixed(0)} MB** (${mb(lat.memory.peak).toFixed(0)} MB after a restart and ${lat.stored} runs); its engine spawner ${mb(Math.max(sat.memory.helperPeak, lat.memory.helperPeak)).toFixed(0)} MB`,
+      "< 150 MB",
+      verdict(peak < 150),
+    ],
     [`restart with ${total} TaskRuns stored: spawn → /readyz 200`, `median **${restartMedian.toFixed(0)} ms** (${restart.readyMs.map((v) => v.toFixed(0)).join(", ")})`, "< 1000 ms", verdict(restartMedian < 1000)],
     ["controller with 2 channels (chat_a in-process, webhook_post plugin)", `${f1(ch.perSecond)} runs/s: notifier cost **${(cost * 100).toFixed(1)} %**`, "≤ 10 %", verdict(cost <= 0.1)],
   ];
-  console.log(`\nCommit ${commit} (at start; ${commitOf()} at end). Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}); ${total} tickets; max_concurrent_jobs ${concurrency}; load average by phase: ${loads.join(", ")}; at end ${loadavg()[0].toFixed(2)}\n`);
+  console.log(
+    `\nCommit ${commit} (at start; ${commitOf()} at end). Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}); ${total} tickets; max_concurrent_jobs ${concurrency}; load average by phase: ${loads.join(", ")}; at end ${loadavg()[0].toFixed(2)}\n`,
+  );
   console.log("| measure | figure | target | verdict |\n|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
   const cpu = (r) => `${r.cpuMsPerRun.toFixed(2)} ms${r.spawnerCpuMsPerRun === undefined ? "" : ` + spawner ${r.spawnerCpuMsPerRun.toFixed(2)} ms`} + engine ${r.engineCpuMsPerRun.toFixed(2)} ms`;

@@ -69,7 +69,10 @@ export function childPids(pid) {
 
 function ticks(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+  const f = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .split(" ")
+    .map(Number);
   return { self: (f[11] + f[12]) / 100, children: (f[13] + f[14]) / 100 };
 }
 

@@ -86,7 +86,12 @@ export function formatRunDetail(run: TaskRun, ticket: Ticket | undefined, transi
   }
   if (log !== undefined) {
     out.push("", paint("bold", `Log (${run.logRef ?? "log"}, last lines)`));
-    out.push(...log.trimEnd().split("\n").map((l) => `  ${l}`));
+    out.push(
+      ...log
+        .trimEnd()
+        .split("\n")
+        .map((l) => `  ${l}`),
+    );
   }
   return `${out.join("\n")}\n`;
 }

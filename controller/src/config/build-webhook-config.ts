@@ -14,13 +14,7 @@ export type WebhookMode = "serve" | "controller";
 export type ControllerWebhookConfig = WebhookConfig & { allowUnsignedTrackerB: boolean };
 
 /** Turns the validated section and its resolved secrets into the settings the server reads. */
-export function buildWebhookConfig(
-  section: WebhookSection,
-  values: WebhookSecretValues,
-  mode: WebhookMode,
-  problems: PathProblem[],
-  warnings: string[],
-): ControllerWebhookConfig {
+export function buildWebhookConfig(section: WebhookSection, values: WebhookSecretValues, mode: WebhookMode, problems: PathProblem[], warnings: string[]): ControllerWebhookConfig {
   const allowUnsigned = section.tracker_b.allow_unsigned;
   const config: ControllerWebhookConfig = {
     enabled: section.enabled,
@@ -73,13 +67,7 @@ export function buildWebhookConfig(
   return config;
 }
 
-function buildGeneric(
-  raw: NonNullable<WebhookSection["generic"]>,
-  secret: string | undefined,
-  mode: WebhookMode,
-  problems: PathProblem[],
-  warnings: string[],
-): GenericConfig {
+function buildGeneric(raw: NonNullable<WebhookSection["generic"]>, secret: string | undefined, mode: WebhookMode, problems: PathProblem[], warnings: string[]): GenericConfig {
   const generic: GenericConfig = { authMode: raw.auth_mode ?? "none", signatureHeader: raw.signature_header.toLowerCase() };
   if (secret !== undefined) generic.secret = secret;
   if (raw.field_mapping !== undefined) generic.fieldMapping = Object.entries(raw.field_mapping) as Array<[string, TicketField]>;

@@ -95,9 +95,7 @@ export interface GuardrailsConfig {
 }
 
 /** `store`, resolved. */
-export type StoreConfig =
-  | { backend: "sqlite"; path: string }
-  | { backend: "postgres"; urlSecret: string };
+export type StoreConfig = { backend: "sqlite"; path: string } | { backend: "postgres"; urlSecret: string };
 
 /** `ops`, resolved. */
 export interface OpsConfig {

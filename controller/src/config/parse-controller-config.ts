@@ -1,11 +1,11 @@
+import { checkPromptTemplate } from "../engines/prompt.js";
 import { createSecretStore } from "../secrets/secret-store.js";
 import { buildEngines, readPromptTemplates } from "./build-engines.js";
 import { buildExecution, buildGuardrails, buildNotifications, buildOps, buildStore, buildTicketing } from "./build-sections.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
-import { checkPromptTemplate } from "../engines/prompt.js";
 import type { ControllerConfig, EngineConfig, NotificationsConfig } from "./controller-config.js";
-import { inFileOrder, issueProblems, type PathProblem, plainLocator, type ProblemLocator } from "./path-problem.js";
+import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
 import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { type ControllerDocument, controllerSchema, SECTION_SCHEMAS } from "./schema/controller-schema.js";

@@ -1,11 +1,11 @@
 import * as z from "zod";
 import { createSecretStore } from "../secrets/secret-store.js";
-import { ConfigError } from "./config-error.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
-import { inFileOrder, issueProblems, type PathProblem, plainLocator, type ProblemLocator } from "./path-problem.js";
+import { ConfigError } from "./config-error.js";
+import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
+import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { SECTION_SCHEMAS } from "./schema/controller-schema.js";
-import { resolveFrom } from "./resolve-from.js";
 import type { WebhookConfig } from "./webhook-config.js";
 
 /** A validated webhook configuration and the warnings to show at start. */

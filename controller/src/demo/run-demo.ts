@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync, createWriteStream } from "node:fs";
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseDocument } from "yaml";
 import { clock, formatDuration, painter } from "../cli/format-run.js";
-import { startDemoTargets, type DemoMessage } from "./demo-targets.js";
+import { type DemoMessage, startDemoTargets } from "./demo-targets.js";
 import { followRun, waitForControllerLogs } from "./follow.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));

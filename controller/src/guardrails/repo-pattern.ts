@@ -19,11 +19,19 @@ export function normalizeRepo(value: string): string | undefined {
   if (scheme) rest = rest.slice(scheme[0].length);
   // scp-like git@host:owner/repo
   else if (/^[^/@\s]+@[^/:\s]+:/.test(rest)) rest = rest.replace(/^[^@]+@([^:]+):/, "$1/");
-  rest = rest.replace(/^[^/@]*@/, "").replace(/[?#].*$/, "").replace(/\/+$/, "").replace(/\.git$/i, "").replace(/\/+$/, "");
+  rest = rest
+    .replace(/^[^/@]*@/, "")
+    .replace(/[?#].*$/, "")
+    .replace(/\/+$/, "")
+    .replace(/\.git$/i, "")
+    .replace(/\/+$/, "");
   if (rest === "") return undefined;
   const slash = rest.indexOf("/");
   if (slash === -1) return undefined;
-  const host = rest.slice(0, slash).toLowerCase().replace(/^www\./, "");
+  const host = rest
+    .slice(0, slash)
+    .toLowerCase()
+    .replace(/^www\./, "");
   return `${host}/${rest.slice(slash + 1)}`;
 }
 

@@ -1,14 +1,14 @@
 import type { Logger, Ticket } from "@errand/channel-sdk";
 import type { Engine } from "../engines/engine.js";
 import type { ExecutionBackend, RunSpec } from "../execution/execution-backend.js";
-import { refusedResult, type Guardrails } from "../guardrails/guardrails.js";
+import { type Guardrails, refusedResult } from "../guardrails/guardrails.js";
 import type { RunEvent } from "../runs/run-event.js";
 import type { RunWithTicket, TaskRun } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
 import { EventChain } from "./event-chain.js";
 import type { LoopMetrics } from "./loop-metrics.js";
 import type { ObserverDispatch } from "./observer-dispatch.js";
-import { type ActiveRun, createActiveRun, superviseRun, type SuperviseDeps } from "./supervise-run.js";
+import { type ActiveRun, createActiveRun, type SuperviseDeps, superviseRun } from "./supervise-run.js";
 
 /** Options of {@link createReconciler}. */
 export interface ReconcilerOptions {

@@ -75,7 +75,12 @@ export function createChannelSlots(options: SlotOptions): { slots: ChannelSlot[]
     const missing = entry.secretNames.filter((name) => options.secrets[name] === undefined);
     for (const name of entry.secretNames) if (options.secrets[name] !== undefined) secrets[name] = options.secrets[name];
     if (missing.length > 0) {
-      problems.push({ entry: describeEntry(entry), label: entry.label, message: `the secret(s) ${missing.map((n) => `"${n}"`).join(", ")} named in its config were not resolved`, fix: "define each secret where the controller looks for secrets (an environment variable or a file in secrets.dir)" });
+      problems.push({
+        entry: describeEntry(entry),
+        label: entry.label,
+        message: `the secret(s) ${missing.map((n) => `"${n}"`).join(", ")} named in its config were not resolved`,
+        fix: "define each secret where the controller looks for secrets (an environment variable or a file in secrets.dir)",
+      });
       continue;
     }
     slots.push(createSlot(entry, resolution.source, secrets, options));

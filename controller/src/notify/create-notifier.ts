@@ -8,8 +8,8 @@ import { ChannelSetupError, type ChannelSetupProblem } from "./channel-setup-err
 import { type ChannelSlot, createChannelSlots } from "./channel-slots.js";
 import { describeSource } from "./channel-source.js";
 import { CHECK_TICKET, checkMessage } from "./check-notification.js";
-import { describeEntry } from "./describe-entry.js";
 import { type Delivery, deliver } from "./deliver.js";
+import { describeEntry } from "./describe-entry.js";
 import { linkSignals } from "./linked-signal.js";
 import { createNotifierMetrics } from "./notifier-metrics.js";
 import { checkNotifierOptions } from "./notifier-options.js";

@@ -29,6 +29,9 @@ function pathProblem(path: string): string | undefined {
  */
 export function executableProblem(command: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (command.includes("/")) return pathProblem(command);
-  const candidates = (env.PATH ?? "").split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+  const candidates = (env.PATH ?? "")
+    .split(delimiter)
+    .filter(Boolean)
+    .map((dir) => join(dir, command));
   return candidates.some(isExecutableFile) ? undefined : "is not on PATH";
 }

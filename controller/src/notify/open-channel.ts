@@ -20,14 +20,7 @@ export interface OpenerOptions {
  * unlucky: reported at start-up and never retried. Anything else (a plugin
  * that crashed or hung while starting) is retried by the supervisor.
  */
-const SETUP_CODES: ReadonlySet<string> = new Set([
-  ErrorCode.InvalidConfig,
-  ErrorCode.InvalidArgument,
-  ErrorCode.VersionMismatch,
-  ErrorCode.Unauthenticated,
-  ErrorCode.PermissionDenied,
-  ErrorCode.NotFound,
-]);
+const SETUP_CODES: ReadonlySet<string> = new Set([ErrorCode.InvalidConfig, ErrorCode.InvalidArgument, ErrorCode.VersionMismatch, ErrorCode.Unauthenticated, ErrorCode.PermissionDenied, ErrorCode.NotFound]);
 
 /** True when a failed start is a configuration problem (see {@link SETUP_CODES}). */
 export function isSetupFailure(error: unknown): boolean {

@@ -50,7 +50,10 @@ export function resolveChannel(entry: ChannelEntryConfig, finder: PluginFinder):
 function fromPackage(manifest: PluginManifest, problem: (message: string, fix: string) => Resolution): Resolution {
   const where = `${manifest.packageName} (${manifest.dir})`;
   if (manifest.bin === undefined) {
-    return problem(`the package ${where} declares no "bin" that serves the channel`, `the package must list its plugin executable in package.json "bin"; reinstall it or ask its author (npx --package @errand/cli channel lint ${manifest.dir} finds this)`);
+    return problem(
+      `the package ${where} declares no "bin" that serves the channel`,
+      `the package must list its plugin executable in package.json "bin"; reinstall it or ask its author (npx --package @errand/cli channel lint ${manifest.dir} finds this)`,
+    );
   }
   const path = join(manifest.dir, manifest.bin);
   // A JavaScript bin runs through this Node, as npm's shim would; anything else must be executable itself.

@@ -85,7 +85,9 @@ export function createKubernetesSecretSource(options: KubernetesSecretSourceOpti
           found.set(name, { status: `the Secret has no key "${location.key}"` });
           continue;
         }
-        const value = Buffer.from(encoded, "base64").toString("utf8").replace(/\r?\n$/, "");
+        const value = Buffer.from(encoded, "base64")
+          .toString("utf8")
+          .replace(/\r?\n$/, "");
         found.set(name, value === "" ? { status: "empty" } : { value, status: "found" });
       }
       return {

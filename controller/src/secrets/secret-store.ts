@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SECRET_NAME_PATTERN } from "./secret-name.js";
 import { secretEnvName } from "./secret-env-name.js";
+import { SECRET_NAME_PATTERN } from "./secret-name.js";
 
 /** Where the controller finds named secrets. */
 export interface SecretStore {

@@ -1,8 +1,8 @@
 import type { Logger } from "@errand/channel-sdk";
 import type { Registry } from "prom-client";
 import type { WebhookConfig } from "../config/webhook-config.js";
-import { createStoreDedupe } from "../store/store-dedupe.js";
 import type { Store } from "../store/store.js";
+import { createStoreDedupe } from "../store/store-dedupe.js";
 import { createWebhookServer, type WebhookServer } from "../webhook/server.js";
 import type { SourceHealth, TicketSink, TicketSource } from "./ticket-source.js";
 

@@ -1,5 +1,4 @@
-import type { Ticket } from "@errand/channel-sdk";
-import type { TaskResult } from "@errand/channel-sdk";
+import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { RunState, RunWithTicket, TaskRun, TicketKey, Transition } from "../runs/task-run.js";
 
 /** What happened to one ticket handed to {@link Store.acceptTickets}. */

@@ -24,10 +24,8 @@ export type DeliverCallback = (error: WebhookError | undefined, reply?: WebhookR
 const DUPLICATE: WebhookReply = { status: "duplicate" };
 const TIMED_OUT = "webhook handler timed out";
 
-const unavailable = () =>
-  new WebhookError(503, WebhookErrorCode.Unavailable, "the event could not be handed on; retry later", { "retry-after": "5" });
-const inProgress = () =>
-  new WebhookError(503, WebhookErrorCode.DeliveryInProgress, "this delivery id is being handled; retry later", { "retry-after": "1" });
+const unavailable = () => new WebhookError(503, WebhookErrorCode.Unavailable, "the event could not be handed on; retry later", { "retry-after": "5" });
+const inProgress = () => new WebhookError(503, WebhookErrorCode.DeliveryInProgress, "this delivery id is being handled; retry later", { "retry-after": "1" });
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
@@ -129,13 +127,23 @@ function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal">, k
   };
   const succeeded = () => {
     if (key === undefined) settle(undefined);
-    else then(() => deps.dedupe.commit(key), () => settle(undefined), storeFailed);
+    else
+      then(
+        () => deps.dedupe.commit(key),
+        () => settle(undefined),
+        storeFailed,
+      );
   };
   const failed = (error: unknown) => {
     deps.logger.error("handler failed", { source: ctx.source, delivery_id: ctx.deliveryId, error });
     // Released, the id lets the sender's retry through.
     if (key === undefined) settle(unavailable());
-    else then(() => deps.dedupe.release(key), () => settle(unavailable()), storeFailed);
+    else
+      then(
+        () => deps.dedupe.release(key),
+        () => settle(unavailable()),
+        storeFailed,
+      );
   };
 
   let work: void | PromiseLike<void>;

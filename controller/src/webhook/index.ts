@@ -12,4 +12,4 @@ export type { WebhookReply } from "./responses.js";
 export { ENABLE_HINT, PATH_PREFIX, ROUTES } from "./routes.js";
 export * from "./server.js";
 export { APPROVAL_PREFIX, type ApprovalCallback, createSources, type SourceOutcome, type WebhookSource } from "./sources/index.js";
-export { toSpecTicket, type SpecTicket } from "./spec-ticket.js";
+export { type SpecTicket, toSpecTicket } from "./spec-ticket.js";

@@ -69,20 +69,23 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(t.headersMs / 4))),
   });
   server.keepAliveTimeout = t.keepAliveMs;
-  server.on("request", createRequestHandler({
-    sources,
-    maxBodyBytes: config.maxBodyBytes,
-    metrics,
-    exposeMetrics: config.metrics,
-    now: options.now ?? Date.now,
-    stopping: () => stopping,
-    onTickets: options.onTickets,
-    onApprovals: options.onApprovals,
-    dedupe: options.dedupeStore ?? createMemoryDedupeStore(config.dedupe),
-    deadlines: new DeadlineQueue(t.handlerMs),
-    logger,
-    pending,
-  }));
+  server.on(
+    "request",
+    createRequestHandler({
+      sources,
+      maxBodyBytes: config.maxBodyBytes,
+      metrics,
+      exposeMetrics: config.metrics,
+      now: options.now ?? Date.now,
+      stopping: () => stopping,
+      onTickets: options.onTickets,
+      onApprovals: options.onApprovals,
+      dedupe: options.dedupeStore ?? createMemoryDedupeStore(config.dedupe),
+      deadlines: new DeadlineQueue(t.handlerMs),
+      logger,
+      pending,
+    }),
+  );
   server.on("clientError", createClientErrorHandler(logger, metrics));
   server.on("connect", createConnectHandler(logger, metrics));
 

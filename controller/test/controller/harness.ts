@@ -4,8 +4,8 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@errand/channel-sdk";
 import { createLogger } from "@errand/channel-sdk/host";
-import { loadControllerConfig } from "../../src/config/load-controller-config.js";
 import type { ControllerConfig } from "../../src/config/controller-config.js";
+import { loadControllerConfig } from "../../src/config/load-controller-config.js";
 import { type Controller, createController } from "../../src/controller.js";
 import { isTerminal, type TaskRun } from "../../src/runs/task-run.js";
 import { resolveSecrets } from "../../src/secrets/resolve-secrets.js";
@@ -150,11 +150,15 @@ export async function runsOf(store: Store, id: string): Promise<TaskRun[]> {
 
 /** Waits until the ticket's latest run is in a final state. */
 export function finished(store: Store, id: string, ms?: number): Promise<TaskRun> {
-  return eventually(`a final state of ${id}`, async () => {
-    const runs = await runsOf(store, id);
-    const last = runs.at(-1);
-    return last !== undefined && isTerminal(last.state) ? last : undefined;
-  }, ms);
+  return eventually(
+    `a final state of ${id}`,
+    async () => {
+      const runs = await runsOf(store, id);
+      const last = runs.at(-1);
+      return last !== undefined && isTerminal(last.state) ? last : undefined;
+    },
+    ms,
+  );
 }
 
 /** Waits until the ticket's run is Running. */

@@ -24,7 +24,11 @@ describe("controller loop, in-process with real engine processes", () => {
     expect(run.result).toMatchObject({ success: true, summary: "Fixed it.", pullRequestUrl: "https://github.com/acme/shop/pull/7", costUsd: 0.12 });
     expect(run.result?.tokenUsage).toEqual({ inputTokens: 1200, outputTokens: 300, cachedInputTokens: 0 });
     const steps = await c.controller.store.transitions(run.id);
-    expect(steps.map((s) => [s.from, s.to])).toEqual([[undefined, "Queued"], ["Queued", "Running"], ["Running", "Succeeded"]]);
+    expect(steps.map((s) => [s.from, s.to])).toEqual([
+      [undefined, "Queued"],
+      ["Queued", "Running"],
+      ["Running", "Succeeded"],
+    ]);
     expect(steps.every((s) => s.at > 0 && s.reason.length > 0)).toBe(true);
     expect(h.executions()).toEqual([run.id]);
   });
@@ -65,7 +69,15 @@ describe("controller loop, in-process with real engine processes", () => {
     const { id, body } = ticketBody();
     await postTicket(c.webhookPort, body);
     const r = await running(c.controller.store, id);
-    const child = Number(await eventually("the grandchild's pid", () => { try { return readFileSync(`${h.pidDir}/${r.id}.child`, "utf8"); } catch { return undefined; } }));
+    const child = Number(
+      await eventually("the grandchild's pid", () => {
+        try {
+          return readFileSync(`${h.pidDir}/${r.id}.child`, "utf8");
+        } catch {
+          return undefined;
+        }
+      }),
+    );
     expect(alive(child)).toBe(true);
     const run = await finished(c.controller.store, id);
     expect(run.state).toBe("TimedOut");
@@ -101,7 +113,15 @@ describe("controller loop, in-process with real engine processes", () => {
     const { id, body } = ticketBody();
     await postTicket(c.webhookPort, body);
     const r = await running(c.controller.store, id);
-    const main = Number(await eventually("pid", () => { try { return readFileSync(`${h.pidDir}/${r.id}.main`, "utf8"); } catch { return undefined; } }));
+    const main = Number(
+      await eventually("pid", () => {
+        try {
+          return readFileSync(`${h.pidDir}/${r.id}.main`, "utf8");
+        } catch {
+          return undefined;
+        }
+      }),
+    );
     const child = Number(readFileSync(`${h.pidDir}/${r.id}.child`, "utf8"));
     const other = await h.openStore();
     try {

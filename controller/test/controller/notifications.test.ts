@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { type Sink, startSink } from "@errand/channel-sdk/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { FAKE_CHAT_A_TOKEN, type FakeChatA, startFakeChatA } from "../notify/helpers/fake-chat-a.js";
-import { buildPythonPlugin, pythonPluginRunnable } from "../notify/helpers/python-plugin.js";
 import { recordFile } from "../notify/helpers/fixtures.js";
+import { buildPythonPlugin, pythonPluginRunnable } from "../notify/helpers/python-plugin.js";
 import { createHarness, eventually, finished, type InProcess, postTicket, startInProcess, ticketBody } from "./harness.js";
 
 const open: Array<{ close(): Promise<void> | void }> = [];
@@ -43,7 +43,9 @@ describe.runIf(pythonPluginRunnable)("the controller tells every channel about a
     const run = await finished(c.controller.store, id);
     expect(run.state).toBe("Succeeded");
     await eventually("the completion on every channel", () =>
-      fake.accepted.some((m) => /Completed/.test(m.text)) && sink.requests.some((r) => (r.json as { event?: string } | undefined)?.event === "complete") && python.entries().some((e) => e.kind === "notifyComplete") ? true : undefined,
+      fake.accepted.some((m) => /Completed/.test(m.text)) && sink.requests.some((r) => (r.json as { event?: string } | undefined)?.event === "complete") && python.entries().some((e) => e.kind === "notifyComplete")
+        ? true
+        : undefined,
     );
     expect(fake.accepted.map((m) => m.text)).toEqual([
       expect.stringMatching(/started working on.*Fix the flaky login test.*fixture/i),
@@ -123,13 +125,24 @@ describe("the controller with channels that fail", () => {
     // Accepts connections and never answers: every call waits out the 5 s bound.
     const silent = createServer(() => {});
     await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
-    open.push({ close: () => new Promise<void>((r) => { silent.closeAllConnections(); silent.close(() => r()); }) });
+    open.push({
+      close: () =>
+        new Promise<void>((r) => {
+          silent.closeAllConnections();
+          silent.close(() => r());
+        }),
+    });
     const port = (silent.address() as AddressInfo).port;
-    const c = await startController(`notifications:
+    const c = await startController(
+      `notifications:
   channels:
     - backend: webhook_post
       config: { url: "http://127.0.0.1:${port}/hook" }
-`, CHANNEL_ENV, "ok.sh", 1);
+`,
+      CHANNEL_ENV,
+      "ok.sh",
+      1,
+    );
     const first = ticketBody();
     const second = ticketBody();
     await postTicket(c.webhookPort, first.body);

@@ -80,7 +80,15 @@ describe("errand run across restarts (real processes, SIGKILL)", () => {
     const store = await h.openStore();
     try {
       const r = await running(store, id);
-      const main = Number(await eventually("pid", () => { try { return readFileSync(`${h.pidDir}/${r.id}.main`, "utf8"); } catch { return undefined; } }));
+      const main = Number(
+        await eventually("pid", () => {
+          try {
+            return readFileSync(`${h.pidDir}/${r.id}.main`, "utf8");
+          } catch {
+            return undefined;
+          }
+        }),
+      );
       const child = Number(readFileSync(`${h.pidDir}/${r.id}.child`, "utf8"));
       first.child.kill("SIGKILL");
       await first.exited;

@@ -7,7 +7,13 @@ import { type CommandMention, commandMentions, REPO_ROOT } from "./helpers/doc-s
 
 // The built bin, as a user runs it (build first: npx tsc -b controller).
 const BIN = resolve(REPO_ROOT, "controller/bin/errand.js");
-const FILES = ["README.md", "controller/README.md", ...readdirSync(resolve(REPO_ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const FILES = [
+  "README.md",
+  "controller/README.md",
+  ...readdirSync(resolve(REPO_ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** `errand --help` from the bin, as a user sees it. */
 function topHelp(): Promise<string> {
@@ -18,7 +24,11 @@ function topHelp(): Promise<string> {
 
 /** What `errand <command> --help` prints, from the same program in this process (a spawn each would be slow). */
 function commandHelp(name: string): string {
-  return createProgram().commands.find((c) => c.name() === name)?.helpInformation() ?? "";
+  return (
+    createProgram()
+      .commands.find((c) => c.name() === name)
+      ?.helpInformation() ?? ""
+  );
 }
 
 /** The command names of a commander help text's "Commands:" section (continuation lines are indented further). */

@@ -50,7 +50,11 @@ const configs: FencedBlock[] = DOCS.flatMap(fencedBlocks).filter((b) => b.lang =
 
 describe("every errand.yaml in the docs passes errand config check", () => {
   it("finds the configurations of each guide", () => {
-    for (const file of DOCS) expect(configs.some((b) => b.file === file), `no whole errand.yaml found in ${file}`).toBe(true);
+    for (const file of DOCS)
+      expect(
+        configs.some((b) => b.file === file),
+        `no whole errand.yaml found in ${file}`,
+      ).toBe(true);
   });
 
   // A doc's channels name plugins the reader installs (team_alerts, /opt/plugins/...): config check reports that

@@ -50,10 +50,7 @@ describe("codex engine", () => {
 
   test.each([
     ["turn_failed", "codex turn failed: unexpected status 401 Unauthorized: Incorrect API key provided"],
-    [
-      "error_only",
-      "codex exited with code 1 (stderr: Reading prompt from stdin...) without completing a turn (last error: stream disconnected before completion: 503 Service Unavailable)",
-    ],
+    ["error_only", "codex exited with code 1 (stderr: Reading prompt from stdin...) without completing a turn (last error: stream disconnected before completion: 503 Service Unavailable)"],
     ["no_turn", "codex exited without completing a turn"],
     ["completed_exit_nonzero", "codex completed its turn, but codex exited with code 1 (stderr: Reading prompt from stdin...)"],
     ["malformed", "codex exited without completing a turn; 1 output line(s) longer than 4 MiB were not read"],

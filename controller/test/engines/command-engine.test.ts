@@ -11,9 +11,7 @@ const withResult = (result: unknown, env: Record<string, string> = {}) => ({ env
 
 describe("command engine: the contract", () => {
   test("gives the ERRAND_* files, the key in ERRAND_API_KEY, the prompt on stdin, and its own arguments and variables", async () => {
-    const engine = createEngine(
-      engineConfig("command", { command: ["node", AGENT, "--flag"], args: ["extra"], authMethod: "api_key", apiKeySecret: "agent_key", env: { AGENT_MODE: "fast", ERRAND_RUN_ID: "mine" } }),
-    );
+    const engine = createEngine(engineConfig("command", { command: ["node", AGENT, "--flag"], args: ["extra"], authMethod: "api_key", apiKeySecret: "agent_key", env: { AGENT_MODE: "fast", ERRAND_RUN_ID: "mine" } }));
     expect(engine.apiKeyEnv).toBe("ERRAND_API_KEY");
     const run = await runEngine(engine, { apiKey: "key-123", prompt: "Do the thing.", ...withResult({ success: true }) });
     expect(run.invocation).toMatchObject({ command: "node", args: [AGENT, "--flag", "extra"], stdin: "Do the thing." });
@@ -98,10 +96,7 @@ describe("command engine: failures", () => {
   test.each([
     [{ success: "yes" }, "result file: success must be true or false"],
     [{}, "result file: success is missing (true or false)"],
-    [
-      { success: true, cost_usd: -1, pr_url: "x" },
-      'result file: cost_usd must be at least 0; unknown key "pr_url"; the keys are success, summary, pull_request_url, failure_reason, cost_usd, duration_ms, token_usage',
-    ],
+    [{ success: true, cost_usd: -1, pr_url: "x" }, 'result file: cost_usd must be at least 0; unknown key "pr_url"; the keys are success, summary, pull_request_url, failure_reason, cost_usd, duration_ms, token_usage'],
     [{ success: true, summary: 3, pull_request_url: "ftp://x" }, "result file: summary must be a string; pull_request_url must be an http(s) URL or empty"],
     [
       { success: true, token_usage: { input_tokens: 1.5, cached: 1 } },

@@ -35,7 +35,13 @@ const line = fc.oneof(
 const exit: fc.Arbitrary<EngineExit> = fc.record({
   exitCode: fc.option(fc.integer({ min: 0, max: 255 }), { nil: undefined }),
   signal: fc.option(fc.constantFrom("SIGTERM", "SIGKILL"), { nil: undefined }),
-  resultFile: fc.option(fc.oneof(fc.string(), anyJson.map((v) => JSON.stringify(v))), { nil: undefined }),
+  resultFile: fc.option(
+    fc.oneof(
+      fc.string(),
+      anyJson.map((v) => JSON.stringify(v)),
+    ),
+    { nil: undefined },
+  ),
   durationMs: fc.nat(),
 });
 

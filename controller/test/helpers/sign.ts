@@ -13,9 +13,7 @@ export function hostASignature(secret: string, body: string | Buffer): string {
 /** Chat A's headers for `body` at `timestamp` (seconds). */
 export function chatAHeaders(secret: string, body: string, timestamp: number, vendor = false): Record<string, string> {
   const signature = `v0=${hmacHex(secret, `v0:${timestamp}:${body}`)}`;
-  return vendor
-    ? { "x-slack-signature": signature, "x-slack-request-timestamp": String(timestamp) }
-    : { "x-chat-signature": signature, "x-chat-request-timestamp": String(timestamp) };
+  return vendor ? { "x-slack-signature": signature, "x-slack-request-timestamp": String(timestamp) } : { "x-chat-signature": signature, "x-chat-request-timestamp": String(timestamp) };
 }
 
 /** Standard Webhooks headers for `body`, signed with a `whsec_` secret. */

@@ -17,15 +17,26 @@ async function openStore(): Promise<{ store: Store; batches: Ticket[][] }> {
   stores.push(store);
   const batches: Ticket[][] = [];
   // The real store, with each call it gets recorded: one call is one transaction.
-  const counting: Store = { ...store, acceptTickets: (tickets, engine) => {
+  const counting: Store = {
+    ...store,
+    acceptTickets: (tickets, engine) => {
       batches.push([...tickets]);
       return store.acceptTickets(tickets, engine);
-    } };
+    },
+  };
   return { store: counting, batches };
 }
 
 const ticket = (id: string, extra: Partial<Ticket> = {}): Ticket => ({
-  id, title: `T ${id}`, description: "", ticketType: "issue", repoUrl: "", externalUrl: "", labels: [], source: "tracker_b", ...extra,
+  id,
+  title: `T ${id}`,
+  description: "",
+  ticketType: "issue",
+  repoUrl: "",
+  externalUrl: "",
+  labels: [],
+  source: "tracker_b",
+  ...extra,
 });
 
 describe("the batched sink", () => {
@@ -35,7 +46,10 @@ describe("the batched sink", () => {
     const sink = createBatchedSink({ store, engine: "e", onCommitted: () => committed++ });
     const [a, b, c] = await Promise.all([sink.accept([ticket("1"), ticket("2")]), sink.accept([ticket("3")]), sink.accept([ticket("1")])]);
     expect(batches).toHaveLength(1);
-    expect(a?.map((o) => [o.ticket.id, o.kind])).toEqual([["1", "queued"], ["2", "queued"]]);
+    expect(a?.map((o) => [o.ticket.id, o.kind])).toEqual([
+      ["1", "queued"],
+      ["2", "queued"],
+    ]);
     expect(b?.map((o) => [o.ticket.id, o.kind])).toEqual([["3", "queued"]]);
     expect(c?.map((o) => [o.ticket.id, o.kind])).toEqual([["1", "existing"]]);
     expect(committed).toBe(1);

@@ -71,7 +71,9 @@ describe("errand channels check", () => {
     ]);
     expect(record.entries()).toEqual([expect.objectContaining({ kind: "notify", ticket: "errand-channel-check", secrets: { "room-token": TOKEN } })]);
     const text = formatCheckResults(results);
-    expect(text).toMatch(/^ok {6}room \(test_channel\) {2}\d+ ms\nFAILED {2}team_alerts \(team_alerts\) {2}\d+ ms\n {8}ERR_UNAVAILABLE: team_alerts\.notify: the target is down \(fail_file exists\)\n2 channels checked: 1 ok, 1 failed\n$/);
+    expect(text).toMatch(
+      /^ok {6}room \(test_channel\) {2}\d+ ms\nFAILED {2}team_alerts \(team_alerts\) {2}\d+ ms\n {8}ERR_UNAVAILABLE: team_alerts\.notify: the target is down \(fail_file exists\)\n2 channels checked: 1 ok, 1 failed\n$/,
+    );
   });
 
   it("checks only the labelled channel, and exits 1 with --json output when it fails", async () => {

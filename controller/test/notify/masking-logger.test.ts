@@ -1,7 +1,7 @@
 import { InvalidConfigError } from "@errand/channel-sdk";
+import { createMaskingLogger } from "@errand/channel-sdk/host";
 import { captureLogger } from "@errand/channel-sdk/testing";
 import { describe, expect, it } from "vitest";
-import { createMaskingLogger } from "@errand/channel-sdk/host";
 
 const SECRET = "xoxb-1234-very-secret";
 

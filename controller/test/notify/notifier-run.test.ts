@@ -1,5 +1,4 @@
-import { type Sink, startSink } from "@errand/channel-sdk/testing";
-import { captureLogger } from "@errand/channel-sdk/testing";
+import { captureLogger, type Sink, startSink } from "@errand/channel-sdk/testing";
 import { Registry } from "prom-client";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createNotifier } from "../../src/notify/create-notifier.js";

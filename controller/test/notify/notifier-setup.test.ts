@@ -113,9 +113,7 @@ describe("check() and list()", () => {
       { label: "good", backend: "test_channel", ok: true, durationMs: expect.any(Number) },
       { label: "bad", backend: "test_channel", ok: false, durationMs: expect.any(Number), error: { code: "ERR_UNAVAILABLE", message: "test_channel.notify: the target is down (fail_file exists)", hint: undefined } },
     ]);
-    expect(good.entries()).toEqual([
-      expect.objectContaining({ kind: "notify", ticket: "errand-channel-check", message: expect.stringMatching(/^Errand test notification: channel check from .+ at \d{4}-\d\d-\d\dT/) }),
-    ]);
+    expect(good.entries()).toEqual([expect.objectContaining({ kind: "notify", ticket: "errand-channel-check", message: expect.stringMatching(/^Errand test notification: channel check from .+ at \d{4}-\d\d-\d\dT/) })]);
     expect(await notifier.check("good")).toEqual([expect.objectContaining({ label: "good", ok: true })]);
     await expect(notifier.check("nope")).rejects.toMatchObject({ code: "ERR_NOT_FOUND", message: 'no notification channel is labelled "nope"', hint: "configured channels: good, bad" });
   });

@@ -21,7 +21,10 @@ describe("progress gate", () => {
     // The flush started a new interval.
     expect(g.offer("run_1", "e")).toBe(false);
     vi.advanceTimersByTime(10_000);
-    expect(flushed).toEqual([["run_1", "d"], ["run_1", "e"]]);
+    expect(flushed).toEqual([
+      ["run_1", "d"],
+      ["run_1", "e"],
+    ]);
     vi.advanceTimersByTime(10_000);
     expect(g.offer("run_1", "f")).toBe(true);
   });

@@ -66,7 +66,9 @@ describe("plugin package search", () => {
     writePackage(join(plugins, "a"), "errand-channel-a", "pager");
     writePackage(join(plugins, "b"), "errand-channel-b", "pager");
     const result = resolveChannel(entry(3, { backend: "pager" }), createPluginFinder({ pluginsDir: plugins, controllerDir: CONTROLLER_DIR }));
-    expect(result).toMatchObject({ problem: { entry: 'notifications.channels[3] (backend "pager")', message: expect.stringMatching(/more than one installed package serves the channel "pager".*errand-channel-a.*errand-channel-b/) } });
+    expect(result).toMatchObject({
+      problem: { entry: 'notifications.channels[3] (backend "pager")', message: expect.stringMatching(/more than one installed package serves the channel "pager".*errand-channel-a.*errand-channel-b/) },
+    });
   });
 });
 

@@ -99,13 +99,16 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: errors say which server and 
     const store: Store = await createPostgresStore({ connectionString: url });
     try {
       await store.acceptTickets([ticket("before")], "default");
-      const ended = await server().sql<{ ended: boolean }>(
-        "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'errand' AND query NOT LIKE '%pg_terminate_backend%'",
-      );
+      const ended = await server().sql<{ ended: boolean }>("SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'errand' AND query NOT LIKE '%pg_terminate_backend%'");
       expect(ended.length).toBeGreaterThan(0);
       const answers: string[] = [];
       for (let i = 0; i < 3 && answers.at(-1) !== "ok"; i++) {
-        answers.push(await store.countRuns().then(() => "ok", (e: Error) => e.message));
+        answers.push(
+          await store.countRuns().then(
+            () => "ok",
+            (e: Error) => e.message,
+          ),
+        );
       }
       expect(answers.at(-1)).toBe("ok");
       for (const failure of answers.slice(0, -1)) expect(failure).toMatch(/the connection to the server was lost/);

@@ -27,8 +27,7 @@ async function leadsSoon(store: Store, owner: string): Promise<Leadership> {
 
 describe.runIf(postgresRunnable)(`PostgreSQL store: the loop's leader is an advisory lock of its own session ${NEEDS_POSTGRES}`, () => {
   const server = usePostgresServer();
-  const endSessions = (applicationName: string) =>
-    server().sql<{ ended: boolean }>("SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1", [applicationName]);
+  const endSessions = (applicationName: string) => server().sql<{ ended: boolean }>("SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1", [applicationName]);
 
   it("shows the leader in pg_stat_activity; when its session is killed another store leads, and the old leader is told", async () => {
     const { url } = await server().freshSchema();
@@ -39,10 +38,7 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: the loop's leader is an advi
     expect(await leadsSoon(b, "host-b/22")).toEqual({ leading: true, leader: "host-b/22" });
     // A's next try connects again and finds the lock taken.
     expect(await a.tryLead("host-a/11", MINUTE)).toEqual({ leading: false, leader: "host-b/22" });
-    expect(await server().sql("SELECT application_name FROM pg_stat_activity WHERE application_name LIKE 'errand:%' ORDER BY 1")).toEqual([
-      { application_name: "errand:host-a/11" },
-      { application_name: "errand:host-b/22" },
-    ]);
+    expect(await server().sql("SELECT application_name FROM pg_stat_activity WHERE application_name LIKE 'errand:%' ORDER BY 1")).toEqual([{ application_name: "errand:host-a/11" }, { application_name: "errand:host-b/22" }]);
   });
 
   it("keeps the lead while the server ends every pooled connection: the lock lives on a connection of its own", async () => {

@@ -56,7 +56,10 @@ describe.runIf(postgresRunnable)(`PostgreSQL store shared by several processes $
   it("hands each Queued run to exactly one of three processes claiming at once", async () => {
     const { url } = await server().freshSchema();
     const store = await createPostgresStore({ connectionString: url });
-    await store.acceptTickets(Array.from({ length: 300 }, (_, i) => ticket(`c${i}`)), "default");
+    await store.acceptTickets(
+      Array.from({ length: 300 }, (_, i) => ticket(`c${i}`)),
+      "default",
+    );
     const claimer = (owner: string) => `
       const mine = [];
       for (;;) {
@@ -89,13 +92,15 @@ describe.runIf(postgresRunnable)(`PostgreSQL store shared by several processes $
     const orders = ["ids", "ids.reverse()", "ids.map((id, i) => ids[(i * 7) % 60])"];
     const children = await together(
       url,
-      orders.map((order) => `
+      orders.map(
+        (order) => `
         const ids = Array.from({ length: 60 }, (_, i) => "o" + i);
         const mine = ${order};
         const outcomes = [];
         for (let i = 0; i < mine.length; i += 12) outcomes.push(...(await s.acceptTickets(mine.slice(i, i + 12).map(TICKET), "default")));
         process.stdout.write(JSON.stringify(outcomes) + "\\n");
-        await s.close();`),
+        await s.close();`,
+      ),
     );
     expect(await exitCodes(children)).toEqual([0, 0, 0]);
     const outcomes = children.flatMap((c) => JSON.parse(c.lines[1] as string) as AcceptOutcome[]);

@@ -29,31 +29,39 @@ describe("the choice of PostgreSQL server for the tests", () => {
     expect(describeStrategy(strategy)).toBe("PostgreSQL for the tests: a local initdb/pg_ctl server (no container runtime (no DOCKER_HOST, no Docker or Podman socket))");
   });
 
-  it.runIf(findPostgresBin() !== undefined)("falls back to initdb when DOCKER_HOST names a socket where no engine listens, saying what testcontainers found", async () => {
-    const socket = join(home(), "docker.sock");
-    const strategy = await choosePostgresStrategy({ ...noRuntime(), DOCKER_HOST: `unix://${socket}` });
-    expect(strategy.kind).toBe("initdb");
-    expect(strategy.reason).toBe(`DOCKER_HOST=unix://${socket}: no working container runtime (Could not find a working container runtime strategy)`);
-  }, 30_000);
+  it.runIf(findPostgresBin() !== undefined)(
+    "falls back to initdb when DOCKER_HOST names a socket where no engine listens, saying what testcontainers found",
+    async () => {
+      const socket = join(home(), "docker.sock");
+      const strategy = await choosePostgresStrategy({ ...noRuntime(), DOCKER_HOST: `unix://${socket}` });
+      expect(strategy.kind).toBe("initdb");
+      expect(strategy.reason).toBe(`DOCKER_HOST=unix://${socket}: no working container runtime (Could not find a working container runtime strategy)`);
+    },
+    30_000,
+  );
 
-  it.runIf(findPostgresBin() !== undefined)("does not hang on an engine that accepts connections but never answers: the probe is bounded", async () => {
-    const dir = home();
-    const socket = join(dir, "docker.sock");
-    const connections = new Set<Socket>();
-    const silent = createServer((connection) => {
-      connections.add(connection);
-      connection.on("data", () => {});
-    });
-    await new Promise<void>((resolve) => silent.listen(socket, resolve));
-    try {
-      const strategy = await choosePostgresStrategy({ ...noRuntime(), DOCKER_HOST: `unix://${socket}` }, 12_000);
-      expect(strategy).toMatchObject({ kind: "initdb", reason: `DOCKER_HOST=unix://${socket}: no container runtime answered within 12000 ms` });
-      expect(connections.size).toBeGreaterThan(0);
-    } finally {
-      for (const connection of connections) connection.destroy();
-      silent.close();
-    }
-  }, 30_000);
+  it.runIf(findPostgresBin() !== undefined)(
+    "does not hang on an engine that accepts connections but never answers: the probe is bounded",
+    async () => {
+      const dir = home();
+      const socket = join(dir, "docker.sock");
+      const connections = new Set<Socket>();
+      const silent = createServer((connection) => {
+        connections.add(connection);
+        connection.on("data", () => {});
+      });
+      await new Promise<void>((resolve) => silent.listen(socket, resolve));
+      try {
+        const strategy = await choosePostgresStrategy({ ...noRuntime(), DOCKER_HOST: `unix://${socket}` }, 12_000);
+        expect(strategy).toMatchObject({ kind: "initdb", reason: `DOCKER_HOST=unix://${socket}: no container runtime answered within 12000 ms` });
+        expect(connections.size).toBeGreaterThan(0);
+      } finally {
+        for (const connection of connections) connection.destroy();
+        silent.close();
+      }
+    },
+    30_000,
+  );
 
   it("says so when there is neither a runtime nor PostgreSQL binaries", async () => {
     const strategy = await choosePostgresStrategy({ ...noRuntime(), ERRAND_PG_BIN: home() });

@@ -136,7 +136,10 @@ describe("SQLite store file", () => {
 describe("SQLite checkpoints", () => {
   const fill = async (path: string, checkpointIntervalMs: number) => {
     const store = await createSqliteStore({ path, checkpointIntervalMs });
-    await store.acceptTickets(Array.from({ length: 200 }, (_, i) => ticket(`c${i}`)), "default");
+    await store.acceptTickets(
+      Array.from({ length: 200 }, (_, i) => ticket(`c${i}`)),
+      "default",
+    );
     return store;
   };
 

@@ -66,7 +66,10 @@ describe("SQLite store across processes", () => {
   it("hands each Queued run to exactly one of three processes claiming at once", async () => {
     const path = dbPath();
     const store = await createSqliteStore({ path });
-    await store.acceptTickets(Array.from({ length: 300 }, (_, i) => ticket(`c${i}`)), "default");
+    await store.acceptTickets(
+      Array.from({ length: 300 }, (_, i) => ticket(`c${i}`)),
+      "default",
+    );
     const go = join(dir, "go");
     const children = ["A", "B", "C"].map((owner) =>
       runStoreScript(`

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeStoreConformance } from "./conformance.js";
 import { createSqliteStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/store.js";
+import { describeStoreConformance } from "./conformance.js";
 
 describeStoreConformance("sqlite", async () => {
   const dir = mkdtempSync(join(tmpdir(), "errand-store-"));

@@ -1,9 +1,9 @@
+import { randomUUID } from "node:crypto";
+import { createRequire } from "node:module";
 import { defineChannel } from "@errand/channel-sdk";
 import { createHttpClient, type HttpClient } from "@errand/channel-sdk/helpers";
 import { resolveWebhookUrl, type WebhookPostConfig, webhookPostConfigSchema } from "./config.js";
 import { completePayload, notifyPayload, startPayload, type WebhookPayload } from "./payload.js";
-import { randomUUID } from "node:crypto";
-import { createRequire } from "node:module";
 
 const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
 

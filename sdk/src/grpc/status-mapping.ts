@@ -1,10 +1,5 @@
-import { Metadata, status as GrpcStatus, type ServiceError, type StatusObject } from "@grpc/grpc-js";
-import {
-  type ChannelError,
-  createChannelError,
-  ErrorCode,
-  isErrorCode,
-} from "../errors.js";
+import { status as GrpcStatus, Metadata, type ServiceError, type StatusObject } from "@grpc/grpc-js";
+import { type ChannelError, createChannelError, ErrorCode, isErrorCode } from "../errors.js";
 import { truncate } from "../helpers/truncate.js";
 import { maskForms, secretForms } from "../secret-mask.js";
 

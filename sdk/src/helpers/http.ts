@@ -1,22 +1,14 @@
 import type { Dispatcher } from "undici";
-import {
-  type ChannelError,
-  InvalidArgumentError,
-  isChannelError,
-  RateLimitedError,
-  RejectedError,
-  toChannelError,
-  UnavailableError,
-} from "../errors.js";
+import { type ChannelError, InvalidArgumentError, isChannelError, RateLimitedError, RejectedError, toChannelError, UnavailableError } from "../errors.js";
+import { scrubError, secretForms } from "../secret-mask.js";
 import { parseJsonBody, readBody } from "./http-body.js";
 import { redactedResponse } from "./http-error-response.js";
-import { MAX_TIMER_DELAY_MS } from "./long-timer.js";
 import { httpStatusError } from "./http-status-error.js";
-import { redactUrl, snippet } from "./redact.js";
 import type { HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from "./http-types.js";
 import { resolveUrl, retryAfterOf, secretParts } from "./http-url.js";
+import { MAX_TIMER_DELAY_MS } from "./long-timer.js";
+import { redactUrl, snippet } from "./redact.js";
 import { retry } from "./retry.js";
-import { scrubError, secretForms } from "../secret-mask.js";
 import { isTransientNetworkError } from "./transport-error.js";
 
 export type { HttpCallOptions, HttpClient, HttpClientOptions, HttpRequest, HttpResponse } from "./http-types.js";
@@ -78,12 +70,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   };
   type Prepared = ReturnType<typeof prepare>;
 
-  const once = async <T>(
-    req: HttpRequest,
-    { method, url, secrets, shownUrl }: Prepared,
-    signal: AbortSignal | undefined,
-    timeLeftMs?: () => number,
-  ): Promise<HttpResponse<T>> => {
+  const once = async <T>(req: HttpRequest, { method, url, secrets, shownUrl }: Prepared, signal: AbortSignal | undefined, timeLeftMs?: () => number): Promise<HttpResponse<T>> => {
     const configuredMs = req.timeoutMs ?? options.timeoutMs ?? 2500;
     if (typeof configuredMs !== "number" || Number.isNaN(configuredMs) || configuredMs < 0) {
       throw new InvalidArgumentError(`${method} ${shownUrl}: timeoutMs must be a number of milliseconds >= 0, got ${String(configuredMs)}`, {
@@ -163,9 +150,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const key = req.throttleKey;
     const throttle = key === undefined ? undefined : options.throttle;
     const attempt = (signal: AbortSignal | undefined, timeLeftMs?: () => number) =>
-      throttle && key !== undefined
-        ? throttle.run(key, () => once<T>(req, prepared, signal, timeLeftMs), signal)
-        : once<T>(req, prepared, signal, timeLeftMs);
+      throttle && key !== undefined ? throttle.run(key, () => once<T>(req, prepared, signal, timeLeftMs), signal) : once<T>(req, prepared, signal, timeLeftMs);
     if (retryOptions === false) return attempt(req.signal);
     let paused: ChannelError | undefined;
     const shouldRetry = retryOptions.shouldRetry ?? ((error: ChannelError) => error.retryable);
@@ -174,10 +159,10 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         const waitMs = throttle && key !== undefined ? throttle.msUntilSlot(key) : 0;
         if (waitMs > 0 && waitMs >= timeLeftMs()) {
           // Waiting out a long pause (a 429's Retry-After) would only end in a deadline error.
-          paused = new RateLimitedError(
-            `${prepared.method} ${prepared.shownUrl} is rate-limited for another ${waitMs} ms, longer than the call may wait (${timeLeftMs()} ms left)`,
-            { retryAfterMs: waitMs, hint: "the target asked to slow down; the request was not sent" },
-          );
+          paused = new RateLimitedError(`${prepared.method} ${prepared.shownUrl} is rate-limited for another ${waitMs} ms, longer than the call may wait (${timeLeftMs()} ms left)`, {
+            retryAfterMs: waitMs,
+            hint: "the target asked to slow down; the request was not sent",
+          });
           throw paused;
         }
         return { ...(await attempt(signal, timeLeftMs)), attempts: n };

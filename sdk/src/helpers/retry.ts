@@ -1,10 +1,4 @@
-import {
-  type ChannelError,
-  createChannelError,
-  DeadlineExceededError,
-  InvalidArgumentError,
-  toChannelError,
-} from "../errors.js";
+import { type ChannelError, createChannelError, DeadlineExceededError, InvalidArgumentError, toChannelError } from "../errors.js";
 import { checkDelay, setLongTimeout } from "./long-timer.js";
 import { sleep } from "./sleep.js";
 import { toAttemptError } from "./transport-error.js";
@@ -120,10 +114,7 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
   if (callerSignal?.aborted) throw toChannelError(callerSignal.reason);
   // One budget signal for the whole call: its reason says what ran out.
   const budget = new AbortController();
-  const budgetTimer = setLongTimeout(
-    () => budget.abort(new DeadlineExceededError(`the retry budget of ${budgetMs} ms ran out`)),
-    budgetMs,
-  );
+  const budgetTimer = setLongTimeout(() => budget.abort(new DeadlineExceededError(`the retry budget of ${budgetMs} ms ran out`)), budgetMs);
   const signal = callerSignal ? AbortSignal.any([callerSignal, budget.signal]) : budget.signal;
 
   let lastError: ChannelError | undefined;
@@ -137,10 +128,10 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
         if (budget.signal.aborted) {
           // What the target last said is more useful than "too late".
           if (lastError) throw giveUp(lastError, attempt, elapsed(), `the budget ran out during attempt ${attempt}`);
-          throw new DeadlineExceededError(
-            `gave up after 1 attempt in ${elapsed()} ms: the retry budget of ${budgetMs} ms ran out during attempt 1`,
-            { cause: thrown, hint: "the target is too slow; check its status or raise the budget" },
-          );
+          throw new DeadlineExceededError(`gave up after 1 attempt in ${elapsed()} ms: the retry budget of ${budgetMs} ms ran out during attempt 1`, {
+            cause: thrown,
+            hint: "the target is too slow; check its status or raise the budget",
+          });
         }
         error = toAttemptError(thrown, callerSignal);
       }
@@ -193,9 +184,5 @@ function checkOptions(budgetMs: number, baseDelayMs: number, maxDelayMs: number,
 }
 
 function giveUp(error: ChannelError, attempts: number, ms: number, why: string): ChannelError {
-  return createChannelError(
-    error.code,
-    `gave up after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${ms} ms (${why}); last error: ${error.message}`,
-    { cause: error, hint: error.hint, retryAfterMs: error.retryAfterMs },
-  );
+  return createChannelError(error.code, `gave up after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${ms} ms (${why}); last error: ${error.message}`, { cause: error, hint: error.hint, retryAfterMs: error.retryAfterMs });
 }

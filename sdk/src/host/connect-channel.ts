@@ -4,21 +4,18 @@ import type { Channel } from "../channel.js";
 import { type ChannelError, PluginStartError } from "../errors.js";
 import type { HandshakeResponse } from "../gen/errand/v1/common.js";
 import { createLogger, type Logger } from "../logger.js";
-import { checkConnectOptions, type CheckedConnectOptions, type ConnectOptions } from "./connect-options.js";
-import { callHealth, callShutdown, createClients, type PluginClients, unaryCall } from "./grpc-clients.js";
 import { maskError } from "../secret-mask-errors.js";
+import { type CheckedConnectOptions, type ConnectOptions, checkConnectOptions } from "./connect-options.js";
+import { callHealth, callShutdown, createClients, type PluginClients, unaryCall } from "./grpc-clients.js";
+import { handshakeFailure } from "./handshake-failure.js";
 import { guardLogger } from "./host-logger.js";
 import { describeCommand } from "./launch-checks.js";
-import { handshakeFailure } from "./handshake-failure.js";
 import { launchPlugin, type PluginExit } from "./plugin-process.js";
 import { RemoteChannel } from "./remote-channel.js";
 import { stopProcess } from "./stop-process.js";
 
-export type { ConnectOptions };
-
 /** A channel served by a plugin process. */
-export type { RemoteChannel };
-export type { PluginExit };
+export type { ConnectOptions, PluginExit, RemoteChannel };
 
 /**
  * Launches a plugin process and completes the whole handshake: the stdout
@@ -108,14 +105,19 @@ async function connect(options: ConnectOptions, checked: CheckedConnectOptions, 
 
   let handshake: HandshakeResponse;
   try {
-    handshake = await unaryCall(clients.channel, "handshake", {
-      interfaceVersion: proc.line.interfaceVersion,
-      supportedVersions: [...supportedVersions],
-      config: checked.config,
-      secrets: checked.secrets,
-      hostName: options.hostName ?? "errand",
-      hostVersion: options.hostVersion ?? "",
-    }, { timeoutMs: remaining() });
+    handshake = await unaryCall(
+      clients.channel,
+      "handshake",
+      {
+        interfaceVersion: proc.line.interfaceVersion,
+        supportedVersions: [...supportedVersions],
+        config: checked.config,
+        secrets: checked.secrets,
+        hostName: options.hostName ?? "errand",
+        hostVersion: options.hostVersion ?? "",
+      },
+      { timeoutMs: remaining() },
+    );
   } catch (error) {
     throw await handshakeFailure(error, { proc, commandLine, startTimeoutMs, supportedVersions, stop, fail });
   }

@@ -32,12 +32,7 @@ export function createClients(target: string, credentials: ChannelCredentials): 
   return { channel, health, controller, close: () => channel.close() };
 }
 
-type UnaryMethod = (
-  request: unknown,
-  metadata: Metadata,
-  options: { deadline: Date },
-  callback: (error: ServiceError | null, response: unknown) => void,
-) => { cancel(): void };
+type UnaryMethod = (request: unknown, metadata: Metadata, options: { deadline: Date }, callback: (error: ServiceError | null, response: unknown) => void) => { cancel(): void };
 
 /** Per-call options of {@link unaryCall}. */
 export interface UnaryOptions {
@@ -47,14 +42,7 @@ export interface UnaryOptions {
 }
 
 type RequestOf<F> = F extends (request: infer Req, ...rest: never[]) => unknown ? Req : never;
-type ResponseOf<F> = F extends (
-  request: never,
-  metadata: Metadata,
-  options: never,
-  callback: (error: ServiceError | null, response: infer Res) => void,
-) => unknown
-  ? Res
-  : never;
+type ResponseOf<F> = F extends (request: never, metadata: Metadata, options: never, callback: (error: ServiceError | null, response: infer Res) => void) => unknown ? Res : never;
 
 /**
  * Calls a unary method with a deadline; the AbortSignal cancels the call.
@@ -62,12 +50,7 @@ type ResponseOf<F> = F extends (
  * InvalidArgumentError for a `timeoutMs` gRPC cannot express (which gRPC
  * would otherwise throw later, outside any promise, and crash the process).
  */
-export function unaryCall<C extends Client, K extends keyof C>(
-  client: C,
-  method: K,
-  request: RequestOf<C[K]>,
-  options: UnaryOptions,
-): Promise<ResponseOf<C[K]>> {
+export function unaryCall<C extends Client, K extends keyof C>(client: C, method: K, request: RequestOf<C[K]>, options: UnaryOptions): Promise<ResponseOf<C[K]>> {
   const fn = client[method] as unknown as UnaryMethod;
   return new Promise((resolve, reject) => {
     const timeoutMs = checkDuration(options.timeoutMs, "timeoutMs", `${String(method)} call`, 5000);

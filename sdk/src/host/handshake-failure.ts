@@ -1,4 +1,4 @@
-import { Metadata, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
+import { status as GrpcStatus, Metadata, type ServiceError } from "@grpc/grpc-js";
 import { type ChannelError, createChannelError, toChannelError, VersionMismatchError } from "../errors.js";
 import { fromServiceError } from "../grpc/status-mapping.js";
 import type { PluginProcess } from "./plugin-process.js";
@@ -32,10 +32,10 @@ export async function handshakeFailure(error: unknown, context: FailureContext):
   }
   if (serviceError.code === GrpcStatus.FAILED_PRECONDITION && /interface version/.test(serviceError.details ?? "")) {
     await stop();
-    return new VersionMismatchError(
-      `${commandLine} refused interface version ${proc.line.interfaceVersion} (this host supports ${context.supportedVersions.join(", ")}): ${serviceError.details}`,
-      { hint: "upgrade the older side so both share an interface version", cause: error },
-    );
+    return new VersionMismatchError(`${commandLine} refused interface version ${proc.line.interfaceVersion} (this host supports ${context.supportedVersions.join(", ")}): ${serviceError.details}`, {
+      hint: "upgrade the older side so both share an interface version",
+      cause: error,
+    });
   }
   const typedByPlugin = serviceError.metadata instanceof Metadata && serviceError.metadata.get(PLUGIN_ERROR_CODE_KEY).length > 0;
   const broken = serviceError.code === GrpcStatus.UNAVAILABLE || serviceError.code === GrpcStatus.INTERNAL || serviceError.code === GrpcStatus.UNKNOWN;

@@ -42,9 +42,7 @@ export function parseHandshakeLine(raw: string): HandshakeLine {
   const line = raw.trim();
   const parts = line.split("|");
   const bad = (what: string) =>
-    new HandshakeLineError(
-      `invalid handshake line ${JSON.stringify(line.slice(0, 200))}: ${what}; expected "${CORE_PROTOCOL_VERSION}|<interface version>|unix|<socket path>|grpc" or "…|tcp|127.0.0.1:<port>|grpc"`,
-    );
+    new HandshakeLineError(`invalid handshake line ${JSON.stringify(line.slice(0, 200))}: ${what}; expected "${CORE_PROTOCOL_VERSION}|<interface version>|unix|<socket path>|grpc" or "…|tcp|127.0.0.1:<port>|grpc"`);
   if (parts.length < 4) throw bad(`it has ${parts.length} field(s), at least 4 are needed`);
   const [core, app, network, address, protocol = "netrpc", cert] = parts as [string, string, string, string, string?, string?];
   // Digits only: Number() would also read "0x1", " 1" or "1e0" as 1.

@@ -26,12 +26,7 @@ export function checkLaunchTarget(target: LaunchTarget, label: string): void {
   }
   const { command, args, env, cwd } = target as unknown as Record<string, unknown>;
   if (typeof command !== "string" || command.trim() === "" || command.includes("\0")) {
-    throw argumentError(
-      label,
-      "options.command",
-      `must be the plugin executable's path, got ${describeValue(command)}`,
-      'set command to the executable, for example command: process.execPath with args: ["dist/bin.js"]',
-    );
+    throw argumentError(label, "options.command", `must be the plugin executable's path, got ${describeValue(command)}`, 'set command to the executable, for example command: process.execPath with args: ["dist/bin.js"]');
   }
   if (args !== undefined && (!Array.isArray(args) || !args.every((a) => typeof a === "string" && !a.includes("\0")))) {
     throw argumentError(label, "options.args", `must be an array of strings, got ${describeValue(args)}`, 'pass each argument as its own string, for example ["dist/bin.js", "--verbose"]');

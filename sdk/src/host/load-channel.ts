@@ -1,15 +1,4 @@
-import {
-  type CallOptions,
-  type Channel,
-  type ChannelConfig,
-  type ChannelDefinition,
-  defineChannel,
-  interfaceVersionsOf,
-  type NotifyResult,
-  type StartCallOptions,
-  type TaskResult,
-  type Ticket,
-} from "../channel.js";
+import { type CallOptions, type Channel, type ChannelConfig, type ChannelDefinition, defineChannel, interfaceVersionsOf, type NotifyResult, type StartCallOptions, type TaskResult, type Ticket } from "../channel.js";
 import { CancelledError, DeadlineExceededError, VersionMismatchError } from "../errors.js";
 import { createLogger, type Logger } from "../logger.js";
 import { checkCallOptions, checkSecrets } from "../runtime/call-options.js";
@@ -44,10 +33,7 @@ export async function loadChannel<State>(definition: ChannelDefinition<State>, o
   const ours = interfaceVersionsOf(definition as ChannelDefinition<unknown>);
   const interfaceVersion = ours.find((v) => hostVersions.includes(v));
   if (interfaceVersion === undefined) {
-    throw new VersionMismatchError(
-      `channel ${definition.name} supports interface versions ${ours.join(", ")}; this host supports ${hostVersions.join(", ")}`,
-      { hint: "upgrade the older side so both share an interface version" },
-    );
+    throw new VersionMismatchError(`channel ${definition.name} supports interface versions ${ours.join(", ")}; this host supports ${hostVersions.join(", ")}`, { hint: "upgrade the older side so both share an interface version" });
   }
   const logger = (options.logger ?? createLogger({ redact: () => Object.values(secrets) })).child({ channel: definition.name });
   const runtime = new ChannelRuntime(definition, options.config ?? {}, secrets, logger);
@@ -57,11 +43,7 @@ export async function loadChannel<State>(definition: ChannelDefinition<State>, o
   const run = async (kind: NotificationCall["kind"], toCall: (o: { taskRunId: string; engine: string }) => NotificationCall, o: StartCallOptions | undefined): Promise<NotifyResult> => {
     const label = `${definition.name}.${kind}`;
     const { signal, taskRunId, engine, timeoutMs } = checkCallOptions(o, label);
-    const { controller, dispose } = deadlineSignal(
-      timeoutMs,
-      () => new DeadlineExceededError(`${label} did not finish within ${timeoutMs} ms`),
-      signal,
-    );
+    const { controller, dispose } = deadlineSignal(timeoutMs, () => new DeadlineExceededError(`${label} did not finish within ${timeoutMs} ms`), signal);
     try {
       return await runtime.dispatch(toCall({ taskRunId, engine }), controller, label);
     } finally {
@@ -73,12 +55,9 @@ export async function loadChannel<State>(definition: ChannelDefinition<State>, o
     name: definition.name,
     version: definition.version,
     interfaceVersion,
-    notify: (message: string, ticket: Ticket, o?: CallOptions) =>
-      run("notify", ({ taskRunId }) => ({ kind: "notify", message, ticket, taskRunId }), o),
-    notifyStart: (ticket: Ticket, o?: StartCallOptions) =>
-      run("notifyStart", ({ taskRunId, engine }) => ({ kind: "notifyStart", ticket, taskRunId, engine }), o),
-    notifyComplete: (ticket: Ticket, result: TaskResult, o?: CallOptions) =>
-      run("notifyComplete", ({ taskRunId }) => ({ kind: "notifyComplete", ticket, result, taskRunId }), o),
+    notify: (message: string, ticket: Ticket, o?: CallOptions) => run("notify", ({ taskRunId }) => ({ kind: "notify", message, ticket, taskRunId }), o),
+    notifyStart: (ticket: Ticket, o?: StartCallOptions) => run("notifyStart", ({ taskRunId, engine }) => ({ kind: "notifyStart", ticket, taskRunId, engine }), o),
+    notifyComplete: (ticket: Ticket, result: TaskResult, o?: CallOptions) => run("notifyComplete", ({ taskRunId }) => ({ kind: "notifyComplete", ticket, result, taskRunId }), o),
     close: () => runtime.close(new CancelledError(`channel ${definition.name} is closed`)),
   };
 }

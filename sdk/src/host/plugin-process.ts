@@ -6,8 +6,8 @@ import { checkDuration } from "../runtime/call-options.js";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../version.js";
 import { type HandshakeLine, HandshakeLineError, parseHandshakeLine } from "./handshake-line.js";
 import { guardLogger } from "./host-logger.js";
-import { parsePluginLogLine } from "./plugin-log-line.js";
 import { checkLaunchTarget, checkWorkingDirectory, describeCommand, workingDirectoryProblem } from "./launch-checks.js";
+import { parsePluginLogLine } from "./plugin-log-line.js";
 import { lendSocketDir, removeSocketDir } from "./socket-dir.js";
 import { stopProcess } from "./stop-process.js";
 
@@ -148,7 +148,13 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
 
   const first = await new Promise<FirstLine>((resolve) => {
     const timer = setTimeout(
-      () => resolve({ failure: { message: `no handshake line within ${startTimeoutMs} ms`, hint: "check that the plugin calls serve() and starts quickly, or give it more time (the host's start timeout: startTimeoutMs, or --start-timeout of the channel CLI)" } }),
+      () =>
+        resolve({
+          failure: {
+            message: `no handshake line within ${startTimeoutMs} ms`,
+            hint: "check that the plugin calls serve() and starts quickly, or give it more time (the host's start timeout: startTimeoutMs, or --start-timeout of the channel CLI)",
+          },
+        }),
       startTimeoutMs,
     );
     const settle = (outcome: FirstLine) => {
@@ -182,10 +188,9 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
   }
   if (!options.supportedVersions.includes(line.interfaceVersion)) {
     await stopProcess(child, exited);
-    throw new VersionMismatchError(
-      `${describe} offers interface version ${line.interfaceVersion} (it shares none with this host); this host supports ${options.supportedVersions.join(", ")}`,
-      { hint: "upgrade the older side so both share an interface version" },
-    );
+    throw new VersionMismatchError(`${describe} offers interface version ${line.interfaceVersion} (it shares none with this host); this host supports ${options.supportedVersions.join(", ")}`, {
+      hint: "upgrade the older side so both share an interface version",
+    });
   }
   const proc: PluginProcess = { child, line, exited, exit: undefined, extraStdout, stderrTail };
   void exited.then((e) => (proc.exit = e));

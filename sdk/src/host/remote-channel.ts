@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { type ServiceError, status as GrpcStatus } from "@grpc/grpc-js";
+import { status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
 import type { CallOptions, Channel, NotifyResult, StartCallOptions, TaskResult, Ticket } from "../channel.js";
 import { CancelledError, type ChannelError, PluginExitedError, toChannelError, UnavailableError } from "../errors.js";
 import type { HandshakeResponse } from "../gen/errand/v1/common.js";
@@ -10,9 +10,9 @@ import type { Logger } from "../logger.js";
 import { checkNotificationCall } from "../runtime/call-checks.js";
 import { checkCallOptions, checkDuration } from "../runtime/call-options.js";
 import type { NotificationCall } from "../runtime/channel-runtime.js";
+import { maskError } from "../secret-mask-errors.js";
 import { HEALTH_SERVICE_NAME } from "../version.js";
 import { type PluginClients, unaryCall } from "./grpc-clients.js";
-import { maskError } from "../secret-mask-errors.js";
 import type { PluginExit, PluginProcess } from "./plugin-process.js";
 import { settlesWithin } from "./stop-process.js";
 
@@ -88,11 +88,7 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
     return this.call("notifyComplete", options, ({ taskRunId }) => ({ kind: "notifyComplete", ticket, result, taskRunId }));
   }
 
-  private async call(
-    method: NotificationCall["kind"],
-    options: StartCallOptions | undefined,
-    toCall: (o: { taskRunId: string; engine: string }) => NotificationCall,
-  ): Promise<NotifyResult> {
+  private async call(method: NotificationCall["kind"], options: StartCallOptions | undefined, toCall: (o: { taskRunId: string; engine: string }) => NotificationCall): Promise<NotifyResult> {
     const label = `${this.name}.${method}`;
     // The same checks as an in-process call, before anything is sent: the
     // wire would otherwise change or refuse the values less clearly.
@@ -155,10 +151,9 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
   private exitedError(label: string): PluginExitedError {
     const exit = this.parts.proc.exit;
     const tail = this.parts.proc.stderrTail();
-    return new PluginExitedError(
-      `${label}: the plugin process exited (code ${exit?.code ?? "?"}, signal ${exit?.signal ?? "none"})${tail ? `\nplugin stderr:\n${tail}` : ""}`,
-      { hint: "see the plugin's stderr above; the controller restarts crashed plugins" },
-    );
+    return new PluginExitedError(`${label}: the plugin process exited (code ${exit?.code ?? "?"}, signal ${exit?.signal ?? "none"})${tail ? `\nplugin stderr:\n${tail}` : ""}`, {
+      hint: "see the plugin's stderr above; the controller restarts crashed plugins",
+    });
   }
 
   /**

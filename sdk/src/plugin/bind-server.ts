@@ -4,7 +4,7 @@ import { chmod, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Server, ServerCredentials } from "@grpc/grpc-js";
-import { PluginEnvironmentError, type PluginEnvironment } from "./plugin-env.js";
+import { type PluginEnvironment, PluginEnvironmentError } from "./plugin-env.js";
 
 /** Where the server listens, in the handshake line's terms. */
 export interface BoundAddress {
@@ -33,9 +33,7 @@ function bind(server: Server, target: string, credentials: ServerCredentials): P
 
 /** What the parent directory is called in messages: the variable that chose it. */
 function nameOf(env: PluginEnvironment, parent: string): string {
-  return env.socketDir !== undefined
-    ? `PLUGIN_UNIX_SOCKET_DIR=${JSON.stringify(parent)}`
-    : `the system temp directory ${JSON.stringify(parent)} (PLUGIN_UNIX_SOCKET_DIR is unset)`;
+  return env.socketDir !== undefined ? `PLUGIN_UNIX_SOCKET_DIR=${JSON.stringify(parent)}` : `the system temp directory ${JSON.stringify(parent)} (PLUGIN_UNIX_SOCKET_DIR is unset)`;
 }
 
 /** Refuses, before anything is created, a parent directory whose socket path would be too long. */
@@ -45,9 +43,9 @@ function checkSocketPathLength(env: PluginEnvironment, parent: string): void {
   if (bytes <= MAX_SOCKET_PATH_BYTES) return;
   const room = MAX_SOCKET_PATH_BYTES - (bytes - Buffer.byteLength(parent));
   throw new PluginEnvironmentError(
-    `${nameOf(env, parent)} is too long for a Unix socket: the socket path would be ${bytes} bytes (${example}), ` +
-      `and ${process.platform} allows at most ${MAX_SOCKET_PATH_BYTES}; set PLUGIN_UNIX_SOCKET_DIR to a shorter directory ` +
-      `(at most ${Math.max(0, room)} bytes, such as /tmp), or use ERRAND_PLUGIN_TRANSPORT=tcp`,
+    `${nameOf(env, parent)} is too long for a Unix socket: the socket path would be ${bytes} bytes (${example}), `
+      + `and ${process.platform} allows at most ${MAX_SOCKET_PATH_BYTES}; set PLUGIN_UNIX_SOCKET_DIR to a shorter directory `
+      + `(at most ${Math.max(0, room)} bytes, such as /tmp), or use ERRAND_PLUGIN_TRANSPORT=tcp`,
   );
 }
 
@@ -56,11 +54,8 @@ async function makePrivateDir(env: PluginEnvironment, parent: string): Promise<s
     return await mkdtemp(join(parent, DIR_PREFIX));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : code === "EACCES" ? "is not writable by this user" : `cannot hold the socket directory (${String(error)})`;
-    throw new PluginEnvironmentError(
-      `${nameOf(env, parent)} ${why}; point PLUGIN_UNIX_SOCKET_DIR at an existing directory this user can write to, or unset it`,
-    );
+    const why = code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : code === "EACCES" ? "is not writable by this user" : `cannot hold the socket directory (${String(error)})`;
+    throw new PluginEnvironmentError(`${nameOf(env, parent)} ${why}; point PLUGIN_UNIX_SOCKET_DIR at an existing directory this user can write to, or unset it`);
   }
 }
 
@@ -75,11 +70,7 @@ async function makePrivateDir(env: PluginEnvironment, parent: string): Promise<s
  * fails. Throws PluginEnvironmentError when the directory named by
  * PLUGIN_UNIX_SOCKET_DIR cannot be used, before creating anything.
  */
-export async function bindServer(
-  server: Server,
-  env: PluginEnvironment,
-  credentials: ServerCredentials,
-): Promise<BoundAddress> {
+export async function bindServer(server: Server, env: PluginEnvironment, credentials: ServerCredentials): Promise<BoundAddress> {
   if (env.transport === "unix") {
     const parent = env.socketDir ?? tmpdir();
     checkSocketPathLength(env, parent);
@@ -116,7 +107,5 @@ export async function bindServer(
       lastError = error;
     }
   }
-  throw new Error(
-    `no free TCP port on 127.0.0.1 between PLUGIN_MIN_PORT=${env.minPort} and PLUGIN_MAX_PORT=${env.maxPort}: ${String(lastError)}`,
-  );
+  throw new Error(`no free TCP port on 127.0.0.1 between PLUGIN_MIN_PORT=${env.minPort} and PLUGIN_MAX_PORT=${env.maxPort}: ${String(lastError)}`);
 }

@@ -1,15 +1,5 @@
-import {
-  type sendUnaryData,
-  type ServerUnaryCall,
-  type ServerWritableStream,
-  type UntypedServiceImplementation,
-  status as GrpcStatus,
-} from "@grpc/grpc-js";
-import {
-  type HealthCheckRequest,
-  type HealthCheckResponse,
-  HealthCheckResponse_ServingStatus as Serving,
-} from "../gen/grpc/health/v1/health.js";
+import { status as GrpcStatus, type ServerUnaryCall, type ServerWritableStream, type sendUnaryData, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { type HealthCheckRequest, type HealthCheckResponse, HealthCheckResponse_ServingStatus as Serving } from "../gen/grpc/health/v1/health.js";
 import { HEALTH_SERVICE_NAME } from "../version.js";
 
 /** grpc.health.v1.Health and the switch that turns it to NOT_SERVING. */

@@ -1,26 +1,13 @@
-import {
-  type handleUnaryCall,
-  type sendUnaryData,
-  type ServerUnaryCall,
-  type UntypedServiceImplementation,
-  status as GrpcStatus,
-} from "@grpc/grpc-js";
-import { interfaceVersionsOf, type ChannelDefinition, type NotifyResult, type TaskResult, type Ticket } from "../channel.js";
-import { CancelledError, DeadlineExceededError, InvalidArgumentError, type ChannelError, toChannelError } from "../errors.js";
-import type {
-  HandshakeRequest,
-  HandshakeResponse,
-} from "../gen/errand/v1/common.js";
-import type {
-  NotifyCompleteRequest,
-  NotifyRequest,
-  NotifyStartRequest,
-} from "../gen/errand/v1/notifications.js";
+import { status as GrpcStatus, type handleUnaryCall, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from "@grpc/grpc-js";
+import { type ChannelDefinition, interfaceVersionsOf, type NotifyResult, type TaskResult, type Ticket } from "../channel.js";
+import { CancelledError, type ChannelError, DeadlineExceededError, InvalidArgumentError, toChannelError } from "../errors.js";
+import type { HandshakeRequest, HandshakeResponse } from "../gen/errand/v1/common.js";
+import type { NotifyCompleteRequest, NotifyRequest, NotifyStartRequest } from "../gen/errand/v1/notifications.js";
 import type { Empty } from "../gen/plugin/grpc_controller.js";
 import { toStatus } from "../grpc/status-mapping.js";
-import { readEnvironmentConfig } from "./environment-secrets.js";
 import type { Logger } from "../logger.js";
 import type { ChannelRuntime, NotificationCall } from "../runtime/channel-runtime.js";
+import { readEnvironmentConfig } from "./environment-secrets.js";
 import { UndecodableRequest } from "./request-decoding.js";
 
 /** Counts the calls being answered, so shutdown can wait until they are. */
@@ -85,8 +72,7 @@ function controllerForCall(call: ServerUnaryCall<unknown, unknown>): { controlle
   const expired = () => new DeadlineExceededError("the call's deadline passed before the channel finished");
   // The host's own deadline timer often cancels the stream a moment before
   // ours fires; a cancellation at the deadline is reported as the deadline.
-  const onCancel = () =>
-    controller.abort(Date.now() >= deadlineMs - 25 ? expired() : new CancelledError("the host cancelled the call"));
+  const onCancel = () => controller.abort(Date.now() >= deadlineMs - 25 ? expired() : new CancelledError("the host cancelled the call"));
   call.once("cancelled", onCancel);
   let timer: NodeJS.Timeout | undefined;
   if (Number.isFinite(deadlineMs)) {
@@ -170,7 +156,8 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
     }
   };
 
-  const unary = <Req>(toCall: (request: Req) => NotificationCall): handleUnaryCall<Req, NotifyResult> =>
+  const unary =
+    <Req>(toCall: (request: Req) => NotificationCall): handleUnaryCall<Req, NotifyResult> =>
     async (call, callback) => {
       const refused = refusal(call.request);
       if (refused) {

@@ -52,10 +52,9 @@ function explain(method: string, bytes: Buffer, error: unknown): InvalidArgument
     // Malformed in some other way; the decoder's own message says how.
   }
   if (unsafe) {
-    return new InvalidArgumentError(
-      `${method}: ${unsafe.path} is ${unsafe.value}, more than this plugin can represent exactly (${Number.MAX_SAFE_INTEGER})`,
-      { hint: `send ${unsafe.path} as a whole number up to 2^53-1, or leave it unset when unknown` },
-    );
+    return new InvalidArgumentError(`${method}: ${unsafe.path} is ${unsafe.value}, more than this plugin can represent exactly (${Number.MAX_SAFE_INTEGER})`, {
+      hint: `send ${unsafe.path} as a whole number up to 2^53-1, or leave it unset when unknown`,
+    });
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new InvalidArgumentError(`${method}: the request could not be decoded (${reason})`, {

@@ -1,16 +1,16 @@
 import { Server, ServerCredentials } from "@grpc/grpc-js";
-import { defineChannel, interfaceVersionsOf, type ChannelDefinition } from "../channel.js";
+import { type ChannelDefinition, defineChannel, interfaceVersionsOf } from "../channel.js";
 import { CancelledError } from "../errors.js";
 import { HealthService } from "../gen/grpc/health/v1/health.js";
 import { GRPCControllerService } from "../gen/plugin/grpc_controller.js";
 import { createLogger } from "../logger.js";
-import { guardStderr, writeStderr } from "../stderr-sink.js";
 import { ChannelRuntime } from "../runtime/channel-runtime.js";
+import { guardStderr, writeStderr } from "../stderr-sink.js";
 import { CORE_PROTOCOL_VERSION } from "../version.js";
 import { bindServer } from "./bind-server.js";
 import { readEnvironmentConfig, readEnvironmentSecrets } from "./environment-secrets.js";
-import { PluginEnvironmentError, readPluginEnvironment } from "./plugin-env.js";
 import { healthService } from "./health-service.js";
+import { PluginEnvironmentError, readPluginEnvironment } from "./plugin-env.js";
 import { CallTracker, controllerService, notificationChannelService } from "./plugin-services.js";
 import { decodingGuardedService } from "./request-decoding.js";
 import { guardStdout, writeHandshakeLine } from "./stdout-guard.js";
@@ -99,7 +99,10 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
   };
   server.addService(decodingGuardedService(), notificationChannelService(host));
   server.addService(HealthService, health.implementation);
-  server.addService(GRPCControllerService, controllerService((reason) => shutdown(reason)));
+  server.addService(
+    GRPCControllerService,
+    controllerService((reason) => shutdown(reason)),
+  );
 
   let credentials = ServerCredentials.createInsecure();
   let certField: string | undefined;
@@ -107,15 +110,9 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
     const { generateCertificate } = await import("../grpc/auto-mtls.js");
     const cert = await generateCertificate();
     try {
-      credentials = ServerCredentials.createSsl(
-        Buffer.from(env.clientCertPem),
-        [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
-        true,
-      );
+      credentials = ServerCredentials.createSsl(Buffer.from(env.clientCertPem), [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }], true);
     } catch (error) {
-      return exitOnEnvironmentError(
-        new PluginEnvironmentError(`PLUGIN_CLIENT_CERT cannot be used for AutoMTLS (${String(error)}); the host must send its client certificate as PEM, or leave the variable unset`),
-      );
+      return exitOnEnvironmentError(new PluginEnvironmentError(`PLUGIN_CLIENT_CERT cannot be used for AutoMTLS (${String(error)}); the host must send its client certificate as PEM, or leave the variable unset`));
     }
     certField = cert.certBase64;
   }

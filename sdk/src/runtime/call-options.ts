@@ -52,7 +52,10 @@ export function checkCallOptions(options: StartCallOptions | undefined, label: s
   if (signal !== undefined && !isAbortSignal(signal)) {
     throw argumentError(label, "options.signal", `must be an AbortSignal, got ${describeValue(signal)}`, "pass an AbortController's signal, or leave signal out");
   }
-  for (const [name, value] of [["taskRunId", taskRunId], ["engine", engine]] as const) {
+  for (const [name, value] of [
+    ["taskRunId", taskRunId],
+    ["engine", engine],
+  ] as const) {
     if (typeof value !== "string") throw argumentError(label, `options.${name}`, `must be a string, got ${describeValue(value)}`, `pass ${name} as a string`);
   }
   return { signal, taskRunId, engine, timeoutMs: checkDuration(options.timeoutMs, "options.timeoutMs", label, CALL_TARGET_MS) };

@@ -1,9 +1,4 @@
-import type {
-  ChannelConfig,
-  ChannelDefinition,
-  ChannelSecrets,
-  NotifyResult,
-} from "../channel.js";
+import type { ChannelConfig, ChannelDefinition, ChannelSecrets, NotifyResult } from "../channel.js";
 import { validateConfig } from "../config-schema.js";
 import { CancelledError, InvalidConfigError, toChannelError } from "../errors.js";
 import type { Logger } from "../logger.js";

@@ -1,4 +1,4 @@
-import { createLogger, type LogLevel, type Logger } from "../logger.js";
+import { createLogger, type Logger, type LogLevel } from "../logger.js";
 
 /**
  * One record a {@link CapturedLogger} received, parsed back from its JSON

@@ -5,7 +5,7 @@
  */
 export type { ChannelConfig, ChannelSecrets, StartContext, TaskResult, Ticket } from "../channel.js";
 export type { Logger, LogLevel } from "../log-types.js";
-export { type CaptureLoggerOptions, type CapturedLogger, captureLogger, type LogRecord } from "./capture-logger.js";
+export { type CapturedLogger, type CaptureLoggerOptions, captureLogger, type LogRecord } from "./capture-logger.js";
 export { fixtures } from "./fixtures.js";
 export {
   type Sink,

@@ -13,8 +13,10 @@ afterEach(() => sink.close());
 
 const http = createHttpClient({ retry: false });
 /** One attempt: a POST of `{ n }` with the lane's signal and timeout. */
-const post = (n: number, path = "/c") => (attempt: { signal: AbortSignal; timeoutMs: number }) =>
-  http.postJson(`${sink.url}${path}`, { n }, { signal: attempt.signal, timeoutMs: attempt.timeoutMs });
+const post =
+  (n: number, path = "/c") =>
+  (attempt: { signal: AbortSignal; timeoutMs: number }) =>
+    http.postJson(`${sink.url}${path}`, { n }, { signal: attempt.signal, timeoutMs: attempt.timeoutMs });
 const sent = () => sink.requests.map((r) => [(r.json as { n: number }).n, r.status]);
 
 describe("createDeliveryLane", () => {

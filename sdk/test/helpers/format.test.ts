@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { formatCost, formatCount, formatDuration, formatTokens } from "../../src/helpers/format.js";
 import { ticketLink } from "../../src/helpers/ticket-link.js";
-import { fixtures } from "../../src/testing/fixtures.js";
 import type { TaskResult } from "../../src/index.js";
+import { fixtures } from "../../src/testing/fixtures.js";
 
 describe("formatDuration", () => {
   it.each([

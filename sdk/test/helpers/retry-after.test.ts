@@ -43,10 +43,7 @@ describe("parseRetryAfterBody", () => {
     expect(parseRetryAfterBody({ ok: false, parameters: { retry_after: 3 } })).toBe(3000);
   });
 
-  it.each([undefined, null, "retry_after", 5, {}, { retry_after: "soon" }, { retry_after: -2 }])(
-    "returns undefined for %j",
-    (body) => {
-      expect(parseRetryAfterBody(body)).toBeUndefined();
-    },
-  );
+  it.each([undefined, null, "retry_after", 5, {}, { retry_after: "soon" }, { retry_after: -2 }])("returns undefined for %j", (body) => {
+    expect(parseRetryAfterBody(body)).toBeUndefined();
+  });
 });

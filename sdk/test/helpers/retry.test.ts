@@ -162,10 +162,7 @@ describe("retry", () => {
 
   it("fails with DeadlineExceededError when the very first attempt outlives the budget", async () => {
     const start = performance.now();
-    const error = (await retry(
-      ({ signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
-      { budgetMs: 200 },
-    ).catch((e: unknown) => e)) as ChannelError;
+    const error = (await retry(({ signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))), { budgetMs: 200 }).catch((e: unknown) => e)) as ChannelError;
     expect(error).toBeInstanceOf(DeadlineExceededError);
     expect(error.message).toMatch(/^gave up after 1 attempt in \d+ ms: the retry budget of 200 ms ran out during attempt 1$/);
     expect(since(start)).toBeGreaterThanOrEqual(190);
@@ -242,11 +239,7 @@ describe("retry", () => {
   it("passes the caller's abort reason through (a deadline stays a deadline)", async () => {
     const reason = new DeadlineExceededError("the call's deadline passed");
     const controller = new AbortController();
-    const promise = retry(
-      ({ signal }) =>
-        new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))),
-      { signal: controller.signal },
-    );
+    const promise = retry(({ signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))), { signal: controller.signal });
     controller.abort(reason);
     await expect(promise).rejects.toBe(reason);
   });
@@ -259,9 +252,7 @@ describe("retry", () => {
 
   it("lets shouldRetry narrow what is retried", async () => {
     const { fn, calls } = failing(new RateLimitedError("429"));
-    await expect(retry(fn, { shouldRetry: (e) => e.code !== ErrorCode.RateLimited })).rejects.toBeInstanceOf(
-      RateLimitedError,
-    );
+    await expect(retry(fn, { shouldRetry: (e) => e.code !== ErrorCode.RateLimited })).rejects.toBeInstanceOf(RateLimitedError);
     expect(calls).toEqual([1]);
   });
 });

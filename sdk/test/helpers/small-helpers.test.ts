@@ -3,9 +3,9 @@ import { CancelledError, DeadlineExceededError, ErrorCode, InternalError, Unavai
 import { credentialTextProblem } from "../../src/helpers/credential-text.js";
 import { fitLink, shortUrlLabel } from "../../src/helpers/fit-link.js";
 import { redactUrl, snippet } from "../../src/helpers/redact.js";
-import { scrubError, secretForms } from "../../src/secret-mask.js";
 import { sleep } from "../../src/helpers/sleep.js";
 import { isTransientNetworkError, toAttemptError } from "../../src/helpers/transport-error.js";
+import { scrubError, secretForms } from "../../src/secret-mask.js";
 
 describe("redactUrl", () => {
   it("drops user info and query values", () => {
@@ -14,9 +14,7 @@ describe("redactUrl", () => {
   });
 
   it("keeps only the origin of a secret URL", () => {
-    expect(redactUrl(new URL("https://hooks.example.com:8443/services/T0/B0/abcdef"), { secretUrl: true })).toBe(
-      "https://hooks.example.com:8443/[redacted]",
-    );
+    expect(redactUrl(new URL("https://hooks.example.com:8443/services/T0/B0/abcdef"), { secretUrl: true })).toBe("https://hooks.example.com:8443/[redacted]");
   });
 
   it("masks listed secrets in the path", () => {

@@ -1,7 +1,7 @@
-import { readFileSync, existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { connectChannel, type ConnectOptions, silentLogger, type Ticket } from "./internals.js";
+import { type ConnectOptions, connectChannel, silentLogger, type Ticket } from "./internals.js";
 import { type LaunchOptions, launchPlugin } from "./protocol-internals.js";
 import { tempDir } from "./temp-dirs.js";
 

@@ -136,9 +136,7 @@ describe("startSink", () => {
     await post("/one");
     await post("/two");
     expect((await waiting).map((r) => r.path)).toEqual(["/one", "/two"]);
-    await expect(sink.waitForRequests(3, 100)).rejects.toThrow(
-      "sink: expected 3 request(s) within 100 ms, got 2 (POST /one, POST /two)",
-    );
+    await expect(sink.waitForRequests(3, 100)).rejects.toThrow("sink: expected 3 request(s) within 100 ms, got 2 (POST /one, POST /two)");
   });
 
   it("reset forgets requests and scripts and restores the start options", async () => {

@@ -1,5 +1,5 @@
-import { defineChannel } from "@errand/channel-sdk";
 import { createRequire } from "node:module";
+import { defineChannel } from "@errand/channel-sdk";
 import { z } from "zod";
 
 const pkg = createRequire(import.meta.url)("../package.json") as { version: string };

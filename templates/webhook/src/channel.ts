@@ -1,6 +1,6 @@
+import { createRequire } from "node:module";
 import { defineChannel, type NotifyContext, type Ticket } from "@errand/channel-sdk";
 import { createHttpClient, createThrottle, formatCost, formatDuration, type HttpClient, ticketLink, truncate } from "@errand/channel-sdk/helpers";
-import { createRequire } from "node:module";
 import { configSchema, resolveConfig, type WebhookConfig } from "./config.js";
 
 const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
@@ -24,10 +24,14 @@ async function post(ctx: NotifyContext<State>, text: string) {
   // and 5xx within a 4 s budget, ending with the target's last error when no
   // attempt fits any more; it aborts at the call's deadline, fails at once
   // when a Retry-After outlasts the budget, and never prints the secret URL.
-  await http.postJson(config.webhookUrl, { text: truncate(text, MAX_TEXT) }, {
-    signal: ctx.signal,
-    throttleKey: config.webhookUrl,
-  });
+  await http.postJson(
+    config.webhookUrl,
+    { text: truncate(text, MAX_TEXT) },
+    {
+      signal: ctx.signal,
+      throttleKey: config.webhookUrl,
+    },
+  );
   return {};
 }
 

@@ -74,7 +74,8 @@ export function checkManifests(objects: K8sObject[], options: CheckOptions = {})
       volumes.add(v.name);
       if (v.configMap && !named("ConfigMap").has(v.configMap.name)) say(w, `volume ${v.name} names ConfigMap ${v.configMap.name}, which is not here`);
       if (v.persistentVolumeClaim && !named("PersistentVolumeClaim").has(v.persistentVolumeClaim.claimName)) say(w, `volume ${v.name} names PersistentVolumeClaim ${v.persistentVolumeClaim.claimName}, which is not here`);
-      if (v.secret && !named("Secret").has(v.secret.secretName) && !(options.externalSecrets ?? []).includes(v.secret.secretName)) say(w, `volume ${v.name} names Secret ${v.secret.secretName}, which is neither here nor expected from the user`);
+      if (v.secret && !named("Secret").has(v.secret.secretName) && !(options.externalSecrets ?? []).includes(v.secret.secretName))
+        say(w, `volume ${v.name} names Secret ${v.secret.secretName}, which is neither here nor expected from the user`);
       if (v.configMap) used.add(`ConfigMap/${v.configMap.name}`);
       if (v.persistentVolumeClaim) used.add(`PersistentVolumeClaim/${v.persistentVolumeClaim.claimName}`);
     }

@@ -14,7 +14,9 @@ export interface K8sObject {
 
 interface Schema {
   /** kubernetes-models' class: its validate() checks the official JSON schema. */
-  model: new (data: never) => { validate(): void };
+  model: new (
+    data: never,
+  ) => { validate(): void };
   /** @kubernetes/client-node's model name, whose attribute map lists every known field. */
   clientType: string;
   namespaced: boolean;

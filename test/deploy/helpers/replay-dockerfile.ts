@@ -58,7 +58,11 @@ export async function replayDockerfile(options: ReplayOptions): Promise<ReplayRe
     const state: StageState = { fsRoot, cwd: fsRoot, env: {} };
     stages.set(stage.name, state);
     const inFs = (path: string) => (isAbsolute(path) ? join(fsRoot, path) : join(state.cwd, path));
-    const mapValue = (value: string) => value.split(":").map((part) => (isAbsolute(part) && !part.startsWith(fsRoot) && isMappedRoot(part) ? join(fsRoot, part) : part)).join(":");
+    const mapValue = (value: string) =>
+      value
+        .split(":")
+        .map((part) => (isAbsolute(part) && !part.startsWith(fsRoot) && isMappedRoot(part) ? join(fsRoot, part) : part))
+        .join(":");
     const mappedRoots = new Set<string>();
     const isMappedRoot = (path: string) => mappedRoots.has(path.split("/")[1] ?? "");
     const remember = (containerPath: string) => {

@@ -1,6 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { ticketLink, truncate } from "@errand/channel-sdk/helpers";
-import { context, type Block } from "./blocks.js";
+import { type Block, context } from "./blocks.js";
 import { escapeMrkdwn, fitMrkdwn, fitMrkdwnLink } from "./escape.js";
 import { BUDGET, SLACK_LIMITS } from "./limits.js";
 

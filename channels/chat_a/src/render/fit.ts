@@ -1,5 +1,5 @@
 import { truncate } from "@errand/channel-sdk/helpers";
-import { type Block, type ChatAMessage, blocksTextLength } from "./blocks.js";
+import { type Block, blocksTextLength, type ChatAMessage } from "./blocks.js";
 import { BUDGET, SLACK_LIMITS } from "./limits.js";
 
 /**

@@ -6,9 +6,7 @@ import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncate, truncat
  * (`<@id>`) all get a backslash.
  */
 export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/[\\*_~`|[\]()<>]/g, (c) => `\\${c}`)
-    .replace(/^(\s*)([#>-]|\d+\.)/gm, (_, space: string, mark: string) => `${space}\\${mark}`);
+  return text.replace(/[\\*_~`|[\]()<>]/g, (c) => `\\${c}`).replace(/^(\s*)([#>-]|\d+\.)/gm, (_, space: string, mark: string) => `${space}\\${mark}`);
 }
 
 /** Escapes `text` and cuts it so the result is at most `limit` long, ending with "…" when cut. */

@@ -1,8 +1,8 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import { renderCompleteEmbed } from "./complete.js";
 import type { Embed, RenderContext } from "./embed.js";
-import { type ChatBMessage, fitEmbeds } from "./message.js";
 import { BUDGET } from "./limits.js";
+import { type ChatBMessage, fitEmbeds } from "./message.js";
 import { renderNotifyEmbed } from "./notify.js";
 import { renderStartEmbed } from "./start.js";
 

@@ -1,6 +1,6 @@
-import { fixtures } from "@errand/channel-sdk/testing";
 import { NotificationChannelService, NotifyRequest } from "@errand/channel-sdk/protocol";
-import { CheckFailure, type CheckDefinition } from "../check.js";
+import { fixtures } from "@errand/channel-sdk/testing";
+import { type CheckDefinition, CheckFailure } from "../check.js";
 import { expectOk, openChannel, tail, timedCall } from "../harness.js";
 import { rawUnaryCall } from "../raw-call.js";
 import { statusName } from "../session.js";
@@ -16,9 +16,7 @@ export const deadlineCheck: CheckDefinition = {
     const open = await openChannel(env, defer);
     // With a target, make the work longer than the deadline.
     open.sink?.behave({ delayMs: 3000, status: env.conformance?.sink.status, json: env.conformance?.sink.json });
-    const message = Buffer.from(
-      NotifyRequest.encode({ message: "deadline check", ticket: fixtures.tickets.basic, taskRunId: "conformance-deadline" }).finish(),
-    );
+    const message = Buffer.from(NotifyRequest.encode({ message: "deadline check", ticket: fixtures.tickets.basic, taskRunId: "conformance-deadline" }).finish());
     const outcome = await rawUnaryCall(open.session.line!, NotificationChannelService.notify.path, message, DEADLINE_MS, DEADLINE_MS + GRACE_MS);
     if (outcome.status === undefined) {
       throw new CheckFailure({

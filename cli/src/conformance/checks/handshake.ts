@@ -1,14 +1,13 @@
-import { callHealth } from "@errand/channel-sdk/protocol";
-import { checkChannelName } from "@errand/channel-sdk/protocol";
+import { callHealth, checkChannelName } from "@errand/channel-sdk/protocol";
 import { status as GrpcStatus } from "@grpc/grpc-js";
-import { CheckFailure, type CheckDefinition } from "../check.js";
+import { type CheckDefinition, CheckFailure } from "../check.js";
 import { openChannel, startPlugin, tail } from "../harness.js";
 import { describeCallError } from "../session.js";
 
 /** go-plugin's health check. */
 export const healthCheck: CheckDefinition = {
   id: "health.serving",
-  title: "health service \"plugin\" is SERVING",
+  title: 'health service "plugin" is SERVING',
   async run(env, defer) {
     const { session } = await startPlugin(env, defer);
     await session.handshakeLine(env.startTimeoutMs);
@@ -44,8 +43,7 @@ export const handshakeV1Check: CheckDefinition = {
     }
     if (problems.length > 0) {
       throw new CheckFailure({
-        expected:
-          'interface version 1, supported versions that include 1, a channel name such as "chat_a" (lowercase, digits, "_" or "-"), a semantic version, and the name package.json declares',
+        expected: 'interface version 1, supported versions that include 1, a channel name such as "chat_a" (lowercase, digits, "_" or "-"), a semantic version, and the name package.json declares',
         actual: problems.join("; "),
         fix: "answer the requested interface version and list every version you speak in supportedVersions; fix the name and version given to defineChannel() (and package.json errand.channel)",
       });

@@ -1,7 +1,7 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import { CALL_TARGET_MS } from "@errand/channel-sdk/protocol";
 import { fixtures } from "@errand/channel-sdk/testing";
 import type { CheckDefinition } from "../check.js";
-import { CALL_TARGET_MS } from "@errand/channel-sdk/protocol";
 import { type Call, expectOk, openChannel, timedCall } from "../harness.js";
 import { concurrencyFor } from "./rate.js";
 

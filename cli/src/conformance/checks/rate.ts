@@ -19,9 +19,7 @@ export const ROUNDING_MS = 20;
 export const LATE_MS = 1000;
 
 /** Where a burst broke the declared rate, for the check's message. */
-export type RateViolation =
-  | { kind: "early"; index: number; atMs: number; earliestMs: number }
-  | { kind: "close"; first: number; second: number; apartMs: number; minimumMs: number };
+export type RateViolation = { kind: "early"; index: number; atMs: number; earliestMs: number } | { kind: "close"; first: number; second: number; apartMs: number; minimumMs: number };
 
 /**
  * Judges one target's arrival times (ms since the epoch, any order) of a

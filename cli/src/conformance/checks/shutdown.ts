@@ -1,6 +1,6 @@
-import { fixtures } from "@errand/channel-sdk/testing";
 import { callShutdown, signalProcess } from "@errand/channel-sdk/protocol";
-import { CheckFailure, type CheckDefinition, type CheckEnvironment } from "../check.js";
+import { fixtures } from "@errand/channel-sdk/testing";
+import { type CheckDefinition, type CheckEnvironment, CheckFailure } from "../check.js";
 import { type OpenChannel, openChannel, tail, timedCall } from "../harness.js";
 
 /** go-plugin's kill window: a host waits this long before killing. */
@@ -35,13 +35,7 @@ export const shutdownRpcCheck: CheckDefinition = {
     let rpcError = "";
     await callShutdown(open.session.clients, PROMPT_EXIT_MS).catch((e: Error) => (rpcError = e.message));
     const exited = await open.session.exitsWithin(PROMPT_EXIT_MS - (Date.now() - sentAt));
-    judge(
-      open,
-      `GRPCController/Shutdown${rpcError ? ` (which failed: ${rpcError})` : ""}`,
-      sentAt,
-      exited,
-      "serve plugin.GRPCController: answer Shutdown, cancel in-flight calls and exit (the SDK's serve() does this)",
-    );
+    judge(open, `GRPCController/Shutdown${rpcError ? ` (which failed: ${rpcError})` : ""}`, sentAt, exited, "serve plugin.GRPCController: answer Shutdown, cancel in-flight calls and exit (the SDK's serve() does this)");
   },
 };
 

@@ -1,6 +1,6 @@
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "@errand/channel-sdk/protocol";
 import { fixtures } from "@errand/channel-sdk/testing";
-import { CheckFailure, type CheckDefinition } from "../check.js";
+import { type CheckDefinition, CheckFailure } from "../check.js";
 import { delay, openChannel, startPlugin, tail, timedCall } from "../harness.js";
 
 const COOKIE_WAIT_MS = 3000;
@@ -16,11 +16,7 @@ export const cookieCheck: CheckDefinition = {
     if (session.spawnError) throw cannotStart(session.spawnError);
     const handshake = session.stdoutLines.find((line) => /^\d+\|\d+\|(unix|tcp)\|/.test(line));
     if (handshake || !exited || session.exit?.code === 0) {
-      const what = handshake
-        ? `it printed a handshake line (${JSON.stringify(handshake.slice(0, 80))}) and served`
-        : !exited
-          ? `it was still running after ${COOKIE_WAIT_MS} ms`
-          : "it exited with code 0";
+      const what = handshake ? `it printed a handshake line (${JSON.stringify(handshake.slice(0, 80))}) and served` : !exited ? `it was still running after ${COOKIE_WAIT_MS} ms` : "it exited with code 0";
       throw new CheckFailure({
         expected: `without ${MAGIC_COOKIE_KEY} the plugin prints help on stderr and exits with a non-zero code`,
         actual: what,

@@ -2,7 +2,7 @@ import { CALL_TARGET_MS } from "@errand/channel-sdk/protocol";
 import type { SinkRequest } from "@errand/channel-sdk/testing";
 import { fixtures } from "@errand/channel-sdk/testing";
 import { status as GrpcStatus } from "@grpc/grpc-js";
-import { CheckFailure, CheckSkipped, type CheckDefinition, type CheckEnvironment } from "../check.js";
+import { type CheckDefinition, type CheckEnvironment, CheckFailure, CheckSkipped } from "../check.js";
 import { type DeclaredRate, SINK_PLACEHOLDER } from "../config.js";
 import { delay, expectOk, type OpenChannel, openChannel, tail, timedCall } from "../harness.js";
 import { NOTIFY_MESSAGE } from "./notify.js";
@@ -184,9 +184,7 @@ export const rateCheck: CheckDefinition = {
     const ticket = fixtures.tickets.basic;
     // Arrivals are judged from when the calls were made (see judgeArrivals).
     const burstStart = Date.now();
-    const results = await Promise.all(
-      Array.from({ length: count }, (_, i) => timedCall(open, { kind: "notify", message: `${NOTIFY_MESSAGE} #${i}`, ticket })),
-    );
+    const results = await Promise.all(Array.from({ length: count }, (_, i) => timedCall(open, { kind: "notify", message: `${NOTIFY_MESSAGE} #${i}`, ticket })));
     await delay(20);
     const failed = results.filter((q) => !q.ok || q.ms > CALL_TARGET_MS);
     const ok = open.sink!.requests.filter((q) => q.status !== undefined && q.status < 300);

@@ -1,5 +1,5 @@
-import { Command } from "commander";
 import type { Logger } from "@errand/channel-sdk";
+import { Command } from "commander";
 import type { ControllerConfig } from "../../config/controller-config.js";
 import type { ChannelsInput } from "../../notify/channels-report.js";
 import { reportError } from "../report-error.js";
@@ -39,8 +39,7 @@ function nothingConfigured(loaded: ChannelsInput, json: boolean | undefined): bo
  * notification channels, and a marked test notification through each.
  */
 export function createChannelsCommand(deps: ChannelsCommandDeps): Command {
-  const common = (c: Command) =>
-    c.option("-c, --config <file>", "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)").option("--json", "print JSON for scripts");
+  const common = (c: Command) => c.option("-c, --config <file>", "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)").option("--json", "print JSON for scripts");
 
   const list = common(new Command("list"))
     .description("start each configured channel (no message is sent) and show its backend, where it was found, version, interface version and health")

@@ -1,5 +1,5 @@
 import { stringify } from "yaml";
-import { type ConfigProblem, ConfigError, formatProblem } from "../../config/config-error.js";
+import { ConfigError, type ConfigProblem, formatProblem } from "../../config/config-error.js";
 import type { ControllerConfig } from "../../config/controller-config.js";
 import { controllerConfigJsonSchema } from "../../config/controller-config-json-schema.js";
 import { findConfigFile } from "../../config/find-config-file.js";

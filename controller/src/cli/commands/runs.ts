@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { Command, InvalidArgumentError, Option } from "commander";
 import type { Logger } from "@errand/channel-sdk";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { RUN_STATES, type RunState } from "../../runs/task-run.js";
 import type { Store } from "../../store/store.js";
 import { toSpecTicket } from "../../webhook/spec-ticket.js";
@@ -36,18 +36,16 @@ function parseCount(value: string): number {
  * --help` and the other commands do not pay for them.
  */
 async function withStore(options: Common, body: (store: Store, loaded: LoadedConfig) => Promise<number>): Promise<number> {
-  const [{ loadForCli, reportError }, { openStore }, { createSecretStore }] = await Promise.all([
-    import("../load-for-cli.js"),
-    import("../../store/open-store.js"),
-    import("../../secrets/secret-store.js"),
-  ]);
+  const [{ loadForCli, reportError }, { openStore }, { createSecretStore }] = await Promise.all([import("../load-for-cli.js"), import("../../store/open-store.js"), import("../../secrets/secret-store.js")]);
   let store: Store | undefined;
   try {
     const loaded = await loadForCli(options.config, false);
     const { config } = loaded;
     if (config.store.backend === "sqlite" && !existsSync(config.store.path)) {
       // Opening would create an empty store: more likely the wrong folder or --config than a new installation.
-      process.stderr.write(`errand: there is no store at ${config.store.path} (store.path${config.file ? ` of ${config.file}` : ", embedded defaults"}); no controller has run with this configuration. Pass the --config the controller runs with.\n`);
+      process.stderr.write(
+        `errand: there is no store at ${config.store.path} (store.path${config.file ? ` of ${config.file}` : ", embedded defaults"}); no controller has run with this configuration. Pass the --config the controller runs with.\n`,
+      );
       return 1;
     }
     // Only the store's own secret: these commands need no channel or engine credentials.
@@ -70,8 +68,7 @@ const json = (value: unknown) => print(`${JSON.stringify(value, null, 2)}\n`);
 
 /** `errand runs [--state S] [--json]`, `runs show|cancel|retry <id>`. */
 export function createRunsCommand(): Command {
-  const common = (c: Command) =>
-    c.option("-c, --config <file>", "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)").option("--json", "print JSON for scripts");
+  const common = (c: Command) => c.option("-c, --config <file>", "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)").option("--json", "print JSON for scripts");
 
   const runs = common(new Command("runs"))
     // `runs show <id> --config f`: the option belongs to show, not to the list command around it.

@@ -1,10 +1,10 @@
-import { Command, InvalidArgumentError, Option } from "commander";
 // The logger alone: the SDK root loads gRPC, which `webhook serve` never needs (start-up time).
 import { createLogger } from "@errand/channel-sdk/logger";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { ConfigError } from "../../config/config-error.js";
 import { loadWebhookConfig } from "../../config/load-config.js";
-import { createBufferedWriter } from "../../logging/buffered-writer.js";
 import type { WebhookConfig } from "../../config/webhook-config.js";
+import { createBufferedWriter } from "../../logging/buffered-writer.js";
 import { createWebhookServer } from "../../webhook/server.js";
 import { toSpecTicket } from "../../webhook/spec-ticket.js";
 import { createLineOutput, describeFailure } from "../line-output.js";

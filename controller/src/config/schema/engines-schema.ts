@@ -27,9 +27,7 @@ const auth = section({
 
 const prompt = section({
   template: text().optional().meta({ description: "Prompt template; placeholders in docs/operators-guide.md." }),
-  template_file: text({ fix: "write a file path (relative paths start at the config file's folder)" })
-    .optional()
-    .meta({ description: "File holding the prompt template; relative to the config file's folder." }),
+  template_file: text({ fix: "write a file path (relative paths start at the config file's folder)" }).optional().meta({ description: "File holding the prompt template; relative to the config file's folder." }),
 }).superRefine((p, ctx) => {
   if (p.template !== undefined && p.template_file !== undefined) {
     ctx.addIssue({ code: "custom", path: ["template_file"], input: p.template_file, message: say("is set beside template", "keep one of template and template_file") });
@@ -42,18 +40,21 @@ const env = z
     z.string({ error: errorFor((input) => `must be a string, got ${show(input)}`, "quote the value") }),
     { error: errorFor(() => "must be a mapping of names to values", "write env: with NAME: value lines below it") },
   )
-  .superRefine((vars, ctx) => {
-    for (const [name, value] of Object.entries(vars)) {
-      const fix = "keep credentials in a secret and name it in auth.api_key_secret (the engine gets it as its API key variable); env is for settings only";
-      if (name.toUpperCase().startsWith("ERRAND_")) {
-        ctx.addIssue({ code: "custom", path: [name], input: name, message: say("is reserved: the controller sets ERRAND_* variables", "choose another name") });
-      } else if (CREDENTIAL_NAME.test(name)) {
-        ctx.addIssue({ code: "custom", path: [name], input: name, message: say("looks like a credential", fix) });
-      } else if (looksLikeToken(value) !== undefined && !/^https?:\/\//.test(value)) {
-        ctx.addIssue({ code: "custom", path: [name], input: "(hidden)", message: say(`has a value that looks like ${looksLikeToken(value)}`, fix) });
+  .superRefine(
+    (vars, ctx) => {
+      for (const [name, value] of Object.entries(vars)) {
+        const fix = "keep credentials in a secret and name it in auth.api_key_secret (the engine gets it as its API key variable); env is for settings only";
+        if (name.toUpperCase().startsWith("ERRAND_")) {
+          ctx.addIssue({ code: "custom", path: [name], input: name, message: say("is reserved: the controller sets ERRAND_* variables", "choose another name") });
+        } else if (CREDENTIAL_NAME.test(name)) {
+          ctx.addIssue({ code: "custom", path: [name], input: name, message: say("looks like a credential", fix) });
+        } else if (looksLikeToken(value) !== undefined && !/^https?:\/\//.test(value)) {
+          ctx.addIssue({ code: "custom", path: [name], input: "(hidden)", message: say(`has a value that looks like ${looksLikeToken(value)}`, fix) });
+        }
       }
-    }
-  }, { when: (payload) => typeof payload.value === "object" && payload.value !== null })
+    },
+    { when: (payload) => typeof payload.value === "object" && payload.value !== null },
+  )
   .meta({ description: "Extra environment variables of the engine process (settings only: names that look like credentials are refused)." });
 
 const engine = section({
@@ -79,9 +80,12 @@ export function defaultEngineKind(name: string): EngineKind | undefined {
 
 /** The `engines` section: `default` and one entry per engine (spec 2.5). */
 export const enginesSchema = z
-  .object({ default: text({ pattern: ENGINE_NAME, fix: "write the name of an entry under engines" }).optional().meta({ description: "The engine runs use. Default: the only entry, when there is one." }) }, {
-    error: errorFor(() => "must be a mapping", "write engines: with default: and one entry per engine below it"),
-  })
+  .object(
+    { default: text({ pattern: ENGINE_NAME, fix: "write the name of an entry under engines" }).optional().meta({ description: "The engine runs use. Default: the only entry, when there is one." }) },
+    {
+      error: errorFor(() => "must be a mapping", "write engines: with default: and one entry per engine below it"),
+    },
+  )
   .catchall(engine)
   .superRefine(
     (engines, ctx) => {
@@ -100,12 +104,22 @@ export const enginesSchema = z
           ctx.addIssue({ code: "custom", path: [name, "command"], input: undefined, message: say("is required for a command engine", "write the executable and its arguments, e.g. command: [./agent.sh]") });
         }
         if (kind !== undefined && kind !== "command" && entry.prompt_via !== undefined) {
-          ctx.addIssue({ code: "custom", path: [name, "prompt_via"], input: entry.prompt_via, message: say(`applies to command engines only (this one is ${kind})`, "remove prompt_via; presets give the prompt as their CLI expects") });
+          ctx.addIssue({
+            code: "custom",
+            path: [name, "prompt_via"],
+            input: entry.prompt_via,
+            message: say(`applies to command engines only (this one is ${kind})`, "remove prompt_via; presets give the prompt as their CLI expects"),
+          });
         }
       }
       const chosen = engines.default;
       if (typeof chosen === "string" && !names.includes(chosen)) {
-        ctx.addIssue({ code: "custom", path: ["default"], input: chosen, message: say(`names ${show(chosen)}, which is not an entry under engines`, names.length === 0 ? `add engines.${chosen}: with its settings` : `use one of ${names.join(", ")}`) });
+        ctx.addIssue({
+          code: "custom",
+          path: ["default"],
+          input: chosen,
+          message: say(`names ${show(chosen)}, which is not an entry under engines`, names.length === 0 ? `add engines.${chosen}: with its settings` : `use one of ${names.join(", ")}`),
+        });
       }
       if (chosen === undefined && names.length > 1) {
         ctx.addIssue({ code: "custom", path: ["default"], input: undefined, message: say("is required when there is more than one engine", `name one of ${names.join(", ")}`) });

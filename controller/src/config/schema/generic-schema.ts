@@ -41,21 +41,23 @@ export const genericSchema = section(
     field_mapping: fieldMapping.optional(),
   },
   { fix: "write generic: with auth_mode, secret and field_mapping below it" },
-).superRefine((generic, ctx) => {
-  const mode = generic.auth_mode;
-  const hasSecret = generic.secret !== undefined;
-  if (mode !== undefined && mode !== "none" && !hasSecret) {
-    ctx.addIssue({ code: "custom", path: ["secret"], input: undefined, message: say(`is required when auth_mode is ${mode}`, "set webhook.generic.secret (a value, { secret: NAME }, { env: NAME } or { file: PATH })") });
-  }
-  if (mode === undefined && hasSecret) {
-    ctx.addIssue({ code: "custom", path: ["auth_mode"], input: undefined, message: say("is missing although a secret is set", "set auth_mode to hmac, bearer or standard_webhooks") });
-  }
-  if (mode === "none" && hasSecret) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["secret"],
-      input: generic.secret,
-      message: say("is set but auth_mode is none, so it would never be checked", "set auth_mode to hmac, bearer or standard_webhooks, or remove the secret"),
-    });
-  }
-}).meta({ description: "The generic JSON source (`POST /webhooks/generic`); served when this key is present." });
+)
+  .superRefine((generic, ctx) => {
+    const mode = generic.auth_mode;
+    const hasSecret = generic.secret !== undefined;
+    if (mode !== undefined && mode !== "none" && !hasSecret) {
+      ctx.addIssue({ code: "custom", path: ["secret"], input: undefined, message: say(`is required when auth_mode is ${mode}`, "set webhook.generic.secret (a value, { secret: NAME }, { env: NAME } or { file: PATH })") });
+    }
+    if (mode === undefined && hasSecret) {
+      ctx.addIssue({ code: "custom", path: ["auth_mode"], input: undefined, message: say("is missing although a secret is set", "set auth_mode to hmac, bearer or standard_webhooks") });
+    }
+    if (mode === "none" && hasSecret) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["secret"],
+        input: generic.secret,
+        message: say("is set but auth_mode is none, so it would never be checked", "set auth_mode to hmac, bearer or standard_webhooks, or remove the secret"),
+      });
+    }
+  })
+  .meta({ description: "The generic JSON source (`POST /webhooks/generic`); served when this key is present." });

@@ -12,7 +12,11 @@ function k8sName(kind: "label" | "subdomain", example: string) {
   const check = kind === "label" ? isDnsLabel : isDnsSubdomain;
   const limit = kind === "label" ? 63 : 253;
   return text({ fix: `write a Kubernetes name such as ${example}` }).refine(check, {
-    error: (iss) => say(`${show(iss.input)} is not a valid Kubernetes name`, `use lowercase letters, digits and '-'${kind === "subdomain" ? " and '.'" : ""}, starting and ending with a letter or digit, at most ${limit} characters, e.g. ${example}`),
+    error: (iss) =>
+      say(
+        `${show(iss.input)} is not a valid Kubernetes name`,
+        `use lowercase letters, digits and '-'${kind === "subdomain" ? " and '.'" : ""}, starting and ending with a letter or digit, at most ${limit} characters, e.g. ${example}`,
+      ),
   });
 }
 
@@ -22,11 +26,9 @@ const quantity = z
   .transform((value) => String(value))
   .refine((value) => QUANTITY.test(value), { error: (iss) => say(`${show(iss.input)} is not a Kubernetes quantity`, "write a quantity such as 500m, 2, 512Mi or 4Gi") });
 
-const resourceList = z.record(
-  z.string().regex(LABEL_KEY, { error: say("is not a resource name", "use cpu, memory, ephemeral-storage or an extended resource such as nvidia.com/gpu") }),
-  quantity,
-  { error: errorFor(() => "must map resource names to quantities", "write e.g. { cpu: 500m, memory: 1Gi }") },
-);
+const resourceList = z.record(z.string().regex(LABEL_KEY, { error: say("is not a resource name", "use cpu, memory, ephemeral-storage or an extended resource such as nvidia.com/gpu") }), quantity, {
+  error: errorFor(() => "must map resource names to quantities", "write e.g. { cpu: 500m, memory: 1Gi }"),
+});
 
 const resources = section({
   requests: resourceList.default({ cpu: "500m", memory: "1Gi" }).meta({ description: "Requests of the engine container." }),
@@ -34,12 +36,8 @@ const resources = section({
 });
 
 const secrets = section({
-  key: text({ pattern: SECRET_NAME_PATTERN, fix: "use letters, digits, '.', '_' and '-', e.g. value" })
-    .optional()
-    .meta({ description: "The key inside the Secret named after each secret. Default: `value`." }),
-  from_secret: k8sName("subdomain", "errand-secrets")
-    .optional()
-    .meta({ description: "One Secret holding every secret under its name as the key (the layout `secrets.dir` mounts); unset: one Secret per secret." }),
+  key: text({ pattern: SECRET_NAME_PATTERN, fix: "use letters, digits, '.', '_' and '-', e.g. value" }).optional().meta({ description: "The key inside the Secret named after each secret. Default: `value`." }),
+  from_secret: k8sName("subdomain", "errand-secrets").optional().meta({ description: "One Secret holding every secret under its name as the key (the layout `secrets.dir` mounts); unset: one Secret per secret." }),
 }).superRefine((s, ctx) => {
   if (s.key !== undefined && s.from_secret !== undefined) {
     ctx.addIssue({ code: "custom", path: ["key"], input: s.key, message: say("is set beside from_secret, whose keys are the secret names", "keep one of key and from_secret") });

@@ -19,10 +19,7 @@ function checkSecretKeys(value: unknown, path: PropertyKey[], ctx: z.RefinementC
       checkSecretKeys(inner, [...path, key], ctx);
       continue;
     }
-    const problem =
-      typeof inner === "string"
-        ? secretNameProblem(inner)
-        : { message: `must be the name of a secret, got ${show(inner)}`, fix: "write the secret's name, e.g. chat-a-token (keys ending in _secret name secrets)" };
+    const problem = typeof inner === "string" ? secretNameProblem(inner) : { message: `must be the name of a secret, got ${show(inner)}`, fix: "write the secret's name, e.g. chat-a-token (keys ending in _secret name secrets)" };
     if (problem !== undefined) ctx.addIssue({ code: "custom", path: [...path, key], input: inner, message: say(problem.message, problem.fix) });
   }
 }
@@ -32,7 +29,7 @@ const channelConfig = z
   .superRefine((config, ctx) => checkSecretKeys(config, [], ctx))
   .meta({
     description: "The channel's own settings, handed over in the Handshake. Keys ending in `_secret` name secrets; the controller resolves them at start and hands the values over.",
-    patternProperties: { "_secret$": { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$" } },
+    patternProperties: { _secret$: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$" } },
   });
 
 const channel = section(
@@ -73,9 +70,7 @@ export const notificationsSchema = section({
       }
     })
     .meta({ description: "Chat channels; every channel receives every event (spec 1.5)." }),
-  call_timeout_ms: whole(100, 5000, 5000)
-    .default(5000)
-    .meta({ description: "Bound of each notification call, in ms (spec 8: under 5 s). A call that takes longer counts as failed." }),
+  call_timeout_ms: whole(100, 5000, 5000).default(5000).meta({ description: "Bound of each notification call, in ms (spec 8: under 5 s). A call that takes longer counts as failed." }),
   unhealthy_after: whole(1, 1000, 3).default(3).meta({ description: "Consecutive failures after which a channel is marked unhealthy." }),
   probe_interval_ms: whole(1000, 3_600_000, 30_000)
     .default(30_000)

@@ -14,7 +14,9 @@ export const executionSchema = section({
     section({
       workspace_dir: path("Folder under which each run gets a fresh workspace.").default(".errand/workspaces"),
       log_dir: path("Folder of the per-run log files.").default(".errand/logs"),
-      log_max_bytes: whole(1024, 1024 * MIB, 10 * MIB).default(10 * MIB).meta({ description: "Most bytes kept of one run's log (stdout and stderr); the rest is dropped with a marker." }),
+      log_max_bytes: whole(1024, 1024 * MIB, 10 * MIB)
+        .default(10 * MIB)
+        .meta({ description: "Most bytes kept of one run's log (stdout and stderr); the rest is dropped with a marker." }),
       kill_grace_ms: whole(0, 600_000, 10_000).default(10_000).meta({ description: "Time between SIGTERM and SIGKILL when a run is cancelled, times out or the controller stops." }),
       keep_workspaces: choice(["always", "on_failure", "never"]).default("on_failure").meta({ description: "When a run's workspace is kept after it ends." }),
     }),
@@ -26,9 +28,7 @@ export const executionSchema = section({
 export const guardrailsSchema = section({
   max_concurrent_jobs: whole(1, 256, 2).default(2).meta({ description: "Runs at the same time at most." }),
   max_job_duration_minutes: whole(1, 10_080, 60).default(60).meta({ description: "A run still going after this is stopped (TimedOut)." }),
-  max_cost_per_job: positive("write a cost in USD such as 5 or 2.50, or remove the key for no limit")
-    .optional()
-    .meta({ description: "USD. A run is stopped as soon as the cost it reports passes this; unset: no limit." }),
+  max_cost_per_job: positive("write a cost in USD such as 5 or 2.50, or remove the key for no limit").optional().meta({ description: "USD. A run is stopped as soon as the cost it reports passes this; unset: no limit." }),
   allowed_repos: textList("write a list of repository URLs or globs, e.g. [https://github.com/acme/*]")
     .superRefine(
       (entries, ctx) => {
@@ -43,8 +43,7 @@ export const guardrailsSchema = section({
     )
     .default([])
     .meta({
-      description:
-        "Repositories runs may target: URLs, `host/owner/repo`, or `owner/repo` (any host); `*` matches within one path segment, `**` across. Empty: every repository (a start-up warning says so).",
+      description: "Repositories runs may target: URLs, `host/owner/repo`, or `owner/repo` (any host); `*` matches within one path segment, `**` across. Empty: every repository (a start-up warning says so).",
     }),
 }).meta({ description: "Guardrails (spec 2.5)." });
 
@@ -53,26 +52,26 @@ export const storeSchema = section({
   backend: choice(["sqlite", "postgres"]).default("sqlite").meta({ description: "`sqlite` (an embedded file) or `postgres`." }),
   path: path("SQLite file. Default: `.errand/errand.db` in the config file's folder (the working folder without a file).").optional(),
   url_secret: secretName("`postgres`: name of the secret holding the connection URL.").optional(),
-}).superRefine((store, ctx) => {
-  if (store.backend === "postgres" && store.url_secret === undefined) {
-    ctx.addIssue({ code: "custom", path: ["url_secret"], input: undefined, message: say("is required when backend is postgres", "write the name of the secret holding the connection URL, e.g. errand-db-url") });
-  }
-  if (store.backend === "postgres" && store.path !== undefined) {
-    ctx.addIssue({ code: "custom", path: ["path"], input: store.path, message: say("applies to sqlite only", "remove path, or set backend: sqlite") });
-  }
-  if (store.backend === "sqlite" && store.url_secret !== undefined) {
-    ctx.addIssue({ code: "custom", path: ["url_secret"], input: store.url_secret, message: say("applies to postgres only", "remove url_secret, or set backend: postgres") });
-  }
-}).meta({ description: "The durable store of tickets and runs." });
+})
+  .superRefine((store, ctx) => {
+    if (store.backend === "postgres" && store.url_secret === undefined) {
+      ctx.addIssue({ code: "custom", path: ["url_secret"], input: undefined, message: say("is required when backend is postgres", "write the name of the secret holding the connection URL, e.g. errand-db-url") });
+    }
+    if (store.backend === "postgres" && store.path !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["path"], input: store.path, message: say("applies to sqlite only", "remove path, or set backend: sqlite") });
+    }
+    if (store.backend === "sqlite" && store.url_secret !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["url_secret"], input: store.url_secret, message: say("applies to postgres only", "remove url_secret, or set backend: postgres") });
+    }
+  })
+  .meta({ description: "The durable store of tickets and runs." });
 
 /** `ops`: the operations server and logging. */
 export const opsSchema = section({
   host: text().default("127.0.0.1").meta({ description: "Address of /healthz, /readyz and /metrics." }),
   port: whole(0, 65_535, 9090).default(9090).meta({ description: "Port of /healthz, /readyz and /metrics (0 picks a free one)." }),
   shutdown_grace_seconds: whole(0, 3600, 30).default(30).meta({ description: "On SIGTERM, time running work gets to finish before it is stopped." }),
-  leader_lease_seconds: whole(2, 300, 15)
-    .default(15)
-    .meta({ description: "Lease of the loop's leader: when the controller running the loop dies, another takes over within about this long." }),
+  leader_lease_seconds: whole(2, 300, 15).default(15).meta({ description: "Lease of the loop's leader: when the controller running the loop dies, another takes over within about this long." }),
   log_level: choice(["debug", "info", "warn", "error"]).default("info").meta({ description: "Least level written to the log." }),
 }).meta({ description: "Operations: health, metrics, shutdown, logs." });
 

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { say } from "../problem-codec.js";
-import { secretName } from "./secret-name-schema.js";
 import { section, show, text } from "./kit.js";
+import { secretName } from "./secret-name-schema.js";
 
 const FORMS = "a value, { secret: NAME }, { env: NAME } or { file: PATH }";
 
@@ -12,9 +12,7 @@ const reference = section(
     env: text({ pattern: /^[A-Za-z_][A-Za-z0-9_]*$/, fix: "write an environment variable name, e.g. TRACKER_B_SECRET" })
       .meta({ description: "Name of an environment variable holding the secret." })
       .optional(),
-    file: text({ fix: "write a file path (relative paths start at the config file's folder)" })
-      .meta({ description: "File holding the secret (one trailing newline is dropped); relative to the config file's folder." })
-      .optional(),
+    file: text({ fix: "write a file path (relative paths start at the config file's folder)" }).meta({ description: "File holding the secret (one trailing newline is dropped); relative to the config file's folder." }).optional(),
   },
   { fix: `write ${FORMS}` },
 ).superRefine((ref, ctx) => {
@@ -33,10 +31,7 @@ export function secretRef(description: string) {
       error: (iss: { input?: unknown }) => {
         const input = iss.input;
         if (typeof input === "number" || typeof input === "boolean") {
-          return say(
-            `is the ${typeof input} ${String(input)}, not a string`,
-            `quote it in the YAML file ("${String(input)}"), or keep it in a secret and write { secret: NAME }`,
-          );
+          return say(`is the ${typeof input} ${String(input)}, not a string`, `quote it in the YAML file ("${String(input)}"), or keep it in a secret and write { secret: NAME }`);
         }
         if (input === null) return say("is empty", "give the secret, or remove the key to leave the source off");
         return say(`must be ${FORMS}, got ${show(input)}`, "write the secret inline, or point to a secret, an environment variable or a file that holds it");

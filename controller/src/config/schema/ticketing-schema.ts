@@ -21,8 +21,7 @@ const repoUrl = () => ({
     .url({ protocol: /^https?$/, error: say("is not an http(s) URL", "write the repository's URL, e.g. https://github.com/acme/shop") })
     .optional()
     .meta({
-      description:
-        "Repository the agent works in for this tracker's tickets (a tracker names none); it becomes the tickets' repo_url, which guardrails.allowed_repos checks.",
+      description: "Repository the agent works in for this tracker's tickets (a tracker names none); it becomes the tickets' repo_url, which guardrails.allowed_repos checks.",
     }),
 });
 
@@ -88,9 +87,7 @@ const trackerB = section({
   }
 });
 
-const pollInterval = duration(1, 86_400, 30)
-  .prefault(30)
-  .meta({ description: "Seconds between polls: a number of seconds or a duration such as `30s`, `2m`, `1h` (spec 1.2: default 30 s)." });
+const pollInterval = duration(1, 86_400, 30).prefault(30).meta({ description: "Seconds between polls: a number of seconds or a duration such as `30s`, `2m`, `1h` (spec 1.2: default 30 s)." });
 
 const BACKENDS = ["tracker_a", "tracker_b", "codehost_a"] as const;
 const branch = <B extends (typeof BACKENDS)[number], C extends z.ZodType>(backend: B, config: C) =>

@@ -1,8 +1,8 @@
 import * as z from "zod";
 import { say } from "../problem-codec.js";
 import { SECRET_KEY_ALIASES, type SecretSourceId, WEBHOOK_DEFAULTS } from "../webhook-config.js";
-import { errorFor, flag, optionalSection, section, show, text, whole, withDefaults } from "./kit.js";
 import { genericSchema } from "./generic-schema.js";
+import { errorFor, flag, optionalSection, section, show, text, whole, withDefaults } from "./kit.js";
 import { secretRef } from "./secret-ref-schema.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -47,9 +47,7 @@ const stateId = z
 
 /** The `webhook` section: the inbound webhook server (spec 2.5, 4, 5). */
 export const webhookSchema = section({
-  enabled: flag()
-    .meta({ description: "Turns the webhook server on. Unset: on when at least one source is configured (a secret, `generic`, or `tracker_b.allow_unsigned`)." })
-    .optional(),
+  enabled: flag().meta({ description: "Turns the webhook server on. Unset: on when at least one source is configured (a secret, `generic`, or `tracker_b.allow_unsigned`)." }).optional(),
   host: text().default(WEBHOOK_DEFAULTS.host).meta({ description: "Address the webhook server binds." }),
   port: whole(0, 65535, WEBHOOK_DEFAULTS.port).default(WEBHOOK_DEFAULTS.port).meta({ description: "TCP port of the webhook server (0 picks a free one)." }),
   path_prefix: z
@@ -58,11 +56,11 @@ export const webhookSchema = section({
     .meta({ description: "Base path of all routes; fixed (spec 2.5)." }),
   secrets: optionalSection(secrets),
   shortcut_target_state_id: stateId.optional(),
-  tracker_b: withDefaults(section({
-    allow_unsigned: flag()
-      .default(false)
-      .meta({ description: "Serve the tracker B route without a signing secret. The controller serves it unsigned only when this is true." }),
-  })).meta({ description: "Tracker B route settings." }),
+  tracker_b: withDefaults(
+    section({
+      allow_unsigned: flag().default(false).meta({ description: "Serve the tracker B route without a signing secret. The controller serves it unsigned only when this is true." }),
+    }),
+  ).meta({ description: "Tracker B route settings." }),
   generic: optionalSection(genericSchema),
   max_body_bytes: whole(1024, 64 * 1024 * 1024, WEBHOOK_DEFAULTS.maxBodyBytes)
     .default(WEBHOOK_DEFAULTS.maxBodyBytes)
@@ -71,14 +69,16 @@ export const webhookSchema = section({
     .default(WEBHOOK_DEFAULTS.maxHeaderBytes)
     .meta({ description: "Largest request head accepted, in bytes (431 beyond)." }),
   timeouts: withDefaults(timeouts).meta({ description: "Time limits of the webhook server, in milliseconds." }),
-  dedupe: withDefaults(section({
-    max_entries: whole(1, 10_000_000, WEBHOOK_DEFAULTS.dedupe.maxEntries)
-      .default(WEBHOOK_DEFAULTS.dedupe.maxEntries)
-      .meta({ description: "Delivery ids remembered by `errand webhook serve` (the controller keeps them in its store)." }),
-    ttl_seconds: whole(1, 30 * 86400, WEBHOOK_DEFAULTS.dedupe.ttlSeconds)
-      .default(WEBHOOK_DEFAULTS.dedupe.ttlSeconds)
-      .meta({ description: "How long a delivery id is remembered, in seconds." }),
-  })).meta({ description: "Redelivery detection by delivery id." }),
+  dedupe: withDefaults(
+    section({
+      max_entries: whole(1, 10_000_000, WEBHOOK_DEFAULTS.dedupe.maxEntries)
+        .default(WEBHOOK_DEFAULTS.dedupe.maxEntries)
+        .meta({ description: "Delivery ids remembered by `errand webhook serve` (the controller keeps them in its store)." }),
+      ttl_seconds: whole(1, 30 * 86400, WEBHOOK_DEFAULTS.dedupe.ttlSeconds)
+        .default(WEBHOOK_DEFAULTS.dedupe.ttlSeconds)
+        .meta({ description: "How long a delivery id is remembered, in seconds." }),
+    }),
+  ).meta({ description: "Redelivery detection by delivery id." }),
   metrics: flag().default(WEBHOOK_DEFAULTS.metrics).meta({ description: "Serve Prometheus metrics at GET /metrics on the webhook port." }),
   shortcut: optionalSection(section({ secret: secretRef("Deprecated: use webhook.secrets.tracker_b.").optional() })).meta({
     description: "Deprecated spelling of the tracker B secret (`webhook.shortcut.secret`).",

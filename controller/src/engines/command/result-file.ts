@@ -15,18 +15,17 @@ const count = z.int({ error: said("a whole number of at least 0") }).min(0, { er
 const ResultFileSchema = z.strictObject({
   success: z.boolean({ error: said("true or false") }),
   summary: text.optional(),
-  pull_request_url: text
-    .refine((url) => url === "" || /^https?:\/\/\S+$/.test(url), { error: "must be an http(s) URL or empty" })
-    .optional(),
+  pull_request_url: text.refine((url) => url === "" || /^https?:\/\/\S+$/.test(url), { error: "must be an http(s) URL or empty" }).optional(),
   failure_reason: text.optional(),
-  cost_usd: z.number({ error: said("a number of US dollars") }).min(0, { error: "must be at least 0" }).optional(),
-  duration_ms: z.number({ error: said("a number of milliseconds") }).min(0, { error: "must be at least 0" }).optional(),
-  token_usage: z
-    .strictObject(
-      { input_tokens: count, output_tokens: count, cached_input_tokens: count.optional() },
-      { error: said("an object {input_tokens, output_tokens, cached_input_tokens}") },
-    )
+  cost_usd: z
+    .number({ error: said("a number of US dollars") })
+    .min(0, { error: "must be at least 0" })
     .optional(),
+  duration_ms: z
+    .number({ error: said("a number of milliseconds") })
+    .min(0, { error: "must be at least 0" })
+    .optional(),
+  token_usage: z.strictObject({ input_tokens: count, output_tokens: count, cached_input_tokens: count.optional() }, { error: said("an object {input_tokens, output_tokens, cached_input_tokens}") }).optional(),
 });
 
 const TOKEN_USAGE_KEYS = ["input_tokens", "output_tokens", "cached_input_tokens"];
@@ -70,10 +69,7 @@ export function readResultFile(textOfFile: string): ResultFileRead {
       failureReason: r.failure_reason ?? "",
       costUsd: r.cost_usd,
       durationMs: r.duration_ms,
-      tokenUsage:
-        r.token_usage === undefined
-          ? undefined
-          : { inputTokens: r.token_usage.input_tokens, outputTokens: r.token_usage.output_tokens, cachedInputTokens: r.token_usage.cached_input_tokens ?? 0 },
+      tokenUsage: r.token_usage === undefined ? undefined : { inputTokens: r.token_usage.input_tokens, outputTokens: r.token_usage.output_tokens, cachedInputTokens: r.token_usage.cached_input_tokens ?? 0 },
     },
   };
 }

@@ -20,8 +20,7 @@ import { toolLabel } from "./tool-label.js";
 const WHO = "claude";
 /** What Claude Code prints when it refuses bypassPermissions as root. */
 const ROOT_REFUSAL = "cannot be used with root/sudo privileges";
-const ROOT_HINT =
-  "; claude refuses bypassPermissions as root: run the controller as an ordinary user, or set IS_SANDBOX: \"1\" in engines.<name>.env when the engine runs in a disposable container";
+const ROOT_HINT = '; claude refuses bypassPermissions as root: run the controller as an ordinary user, or set IS_SANDBOX: "1" in engines.<name>.env when the engine runs in a disposable container';
 
 /** The parser of one Claude Code run. Cost comes only from the final `result` (stream-json has no per-message cost). */
 export function createClaudeCodeParser(): OutputParser {
@@ -112,7 +111,9 @@ export function createClaudeCodeParser(): OutputParser {
 function resultFailure(result: Record<string, unknown>, text: string): string | undefined {
   const subtype = asString(result.subtype);
   if (subtype === undefined) return "claude's result message has no subtype";
-  const errors = asArray(result.errors).map(asString).filter((e): e is string => e !== undefined && e.trim() !== "");
+  const errors = asArray(result.errors)
+    .map(asString)
+    .filter((e): e is string => e !== undefined && e.trim() !== "");
   const detail = errors.length > 0 ? `: ${errors.join("; ")}` : "";
   const turns = asNumber(result.num_turns);
   if (subtype === "success") {

@@ -43,7 +43,9 @@ export function createCodexParser(): OutputParser {
         return phase === "started" ? status(progressText(`$ ${asString(it.command) ?? ""}`, 200), "tool") : [];
       case "file_change": {
         if (phase !== "completed") return [];
-        const paths = asArray(it.changes).map((c) => asString(asObject(c).path)).filter((p) => p !== undefined);
+        const paths = asArray(it.changes)
+          .map((c) => asString(asObject(c).path))
+          .filter((p) => p !== undefined);
         const verb = it.status === "failed" ? "could not edit" : "edited";
         return status(progressText(`${verb} ${paths.join(", ") || "files"}`, 200), "tool");
       }

@@ -10,7 +10,7 @@ import type { TaskResult, TokenUsage } from "@errand/channel-sdk";
 import type { EngineExit, OutputParser } from "../engine.js";
 import { exitProblem } from "../output/exit-problem.js";
 import { asCount, asObject, asString } from "../output/json-fields.js";
-import { MAX_JSON_LINE_CHARS, isRecord, parseJsonObject } from "../output/json-line.js";
+import { isRecord, MAX_JSON_LINE_CHARS, parseJsonObject } from "../output/json-line.js";
 import { createLineTail } from "../output/line-tail.js";
 import { readPullRequest } from "../output/pull-request.js";
 import { toTaskResult } from "../output/task-result.js";

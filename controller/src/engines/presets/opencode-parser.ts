@@ -70,7 +70,9 @@ export function createOpencodeParser(): OutputParser {
         return shown === undefined ? [] : [{ kind: "progress", text: shown, detail: "status" }];
       }
       case "done":
-        rejected = asArray(event.rejected).map(asString).filter((r): r is string => r !== undefined);
+        rejected = asArray(event.rejected)
+          .map(asString)
+          .filter((r): r is string => r !== undefined);
         return [];
       default:
         return [];

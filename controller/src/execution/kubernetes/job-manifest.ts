@@ -1,7 +1,7 @@
-import type { V1ConfigMap, V1Job } from "@kubernetes/client-node";
 import type { Ticket } from "@errand/channel-sdk";
+import type { V1ConfigMap, V1Job } from "@kubernetes/client-node";
 import type { TaskRun } from "../../runs/task-run.js";
-import { podSpec, type PodInput } from "./pod-template.js";
+import { type PodInput, podSpec } from "./pod-template.js";
 import { runAnnotations, runLabels } from "./run-labels.js";
 
 /** Everything a run's Job is made from. */

@@ -43,7 +43,7 @@ export function timeMs(value: Date | string | undefined): number | undefined {
 const HOPELESS_WAITING = new Map<string, string>([
   ["InvalidImageName", "check engines.<name>.image"],
   ["ErrImageNeverPull", "the image is not on the node and image_pull_policy is Never: pull it there, or change execution.kubernetes.image_pull_policy"],
-  ["CreateContainerConfigError", "usually a missing Secret or key: see docs/kubernetes-backend.md, \"Secrets\""],
+  ["CreateContainerConfigError", 'usually a missing Secret or key: see docs/kubernetes-backend.md, "Secrets"'],
   ["CreateContainerError", "see the message; check the image's user and the engine's command"],
 ]);
 

@@ -84,7 +84,10 @@ export function followPodLog(options: PodLogOptions): PodLogFollower {
       const opened = requestPodLog(options.kubeConfig, options.namespace, options.pod, options.container, query, request.signal);
       const first = await Promise.race([opened, aborted]);
       if (first === "aborted") {
-        opened.then((r) => r.destroy(), () => undefined);
+        opened.then(
+          (r) => r.destroy(),
+          () => undefined,
+        );
         return "aborted";
       }
       response = first as IncomingMessage;

@@ -42,12 +42,7 @@ export function podSpec(input: PodInput): V1PodSpec {
       seccompProfile: { type: "RuntimeDefault" },
     },
     containers: [engineContainer(input)],
-    volumes: [
-      { name: "input", configMap: { name: input.configMapName, defaultMode: READ_ONLY } },
-      { name: "output", emptyDir: {} },
-      workspace,
-      { name: "home", emptyDir: {} },
-    ],
+    volumes: [{ name: "input", configMap: { name: input.configMapName, defaultMode: READ_ONLY } }, { name: "output", emptyDir: {} }, workspace, { name: "home", emptyDir: {} }],
   };
   if (config.serviceAccount !== undefined) spec.serviceAccountName = config.serviceAccount;
   if (Object.keys(config.nodeSelector).length > 0) spec.nodeSelector = { ...config.nodeSelector };

@@ -24,7 +24,7 @@ export const MAX_RESULT_BYTES = TERMINATION_MESSAGE_LIMIT - RESULT_HEADER.length
  * exit code.
  */
 export const WRAPPER_SCRIPT = [
-  'stdin=$1; message=$2; result=$3; shift 3; child=; stop=',
+  "stdin=$1; message=$2; result=$3; shift 3; child=; stop=",
   // Set before the engine starts: a SIGTERM that comes first is passed on as soon as it runs.
   `trap 'stop=1; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM INT HUP`,
   'if [ -n "$stdin" ]; then "$@" <"$stdin" & else "$@" </dev/null & fi',

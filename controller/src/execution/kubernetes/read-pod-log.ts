@@ -1,5 +1,5 @@
-import type { TaskRun } from "../../runs/task-run.js";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
+import type { TaskRun } from "../../runs/task-run.js";
 import { parseAttachment } from "./attachment.js";
 import { ENGINE_CONTAINER } from "./container-paths.js";
 import { apiHint, apiProblem, type KubeClients } from "./kube-api.js";

@@ -3,7 +3,7 @@ import type { ExecutionConfig } from "../../config/controller-config.js";
 import type { EngineExit, OutputParser } from "../../engines/engine.js";
 import type { RunOutcome, StopReason } from "../execution-backend.js";
 import { readResultFile } from "./result-file.js";
-import { keepsWorkspace, removeRunFiles, type RunPaths } from "./run-files.js";
+import { keepsWorkspace, type RunPaths, removeRunFiles } from "./run-files.js";
 import type { RunLog } from "./run-log.js";
 import { SPAWNER_LOST_REASON, STOP_REASON_TEXT } from "./stop-reasons.js";
 

@@ -11,8 +11,8 @@ import { bootId, processStartTime } from "./proc-stat.js";
 import { groupAlive, terminateGroup } from "./process-group.js";
 import { wireOutput } from "./run-output.js";
 import { spawnEngine } from "./spawn-engine.js";
-import { SPAWNER_LOST_REASON } from "./stop-reasons.js";
 import type { SpawnedExit, Spawner } from "./spawner.js";
+import { SPAWNER_LOST_REASON } from "./stop-reasons.js";
 
 /** How the engine ended; `lost` when the spawner died first and no exit status came. */
 type EngineEnd = SpawnedExit & { lost: boolean };
@@ -48,16 +48,20 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
   let pid: number;
   try {
     const env = engineEnv(spec.run.id, paths, invocation.env);
-    pid = await spawnEngine(context.spawner, { engineName: spec.engine.name, invocation, cwd: paths.workspace, env }, {
-      data: output.data,
-      end: output.end,
-      exit: (exit) => settleExit({ ...exit, lost: false }),
-      lost: () => {
-        output.end("stdout");
-        output.end("stderr");
-        settleExit({ exitCode: undefined, signal: undefined, lost: true });
+    pid = await spawnEngine(
+      context.spawner,
+      { engineName: spec.engine.name, invocation, cwd: paths.workspace, env },
+      {
+        data: output.data,
+        end: output.end,
+        exit: (exit) => settleExit({ ...exit, lost: false }),
+        lost: () => {
+          output.end("stdout");
+          output.end("stderr");
+          settleExit({ exitCode: undefined, signal: undefined, lost: true });
+        },
       },
-    });
+    );
   } catch (error) {
     await abandon(prepared, error, true);
     throw error;

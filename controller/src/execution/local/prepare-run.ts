@@ -1,11 +1,11 @@
 import { mkdirSync } from "node:fs";
 import type { Logger } from "@errand/channel-sdk";
-import type { EngineInvocation, EngineInput, OutputParser } from "../../engines/engine.js";
 import type { ExecutionConfig } from "../../config/controller-config.js";
+import type { EngineInput, EngineInvocation, OutputParser } from "../../engines/engine.js";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
-import type { RunSpec } from "../execution-backend.js";
 import { EngineStartError } from "../engine-start-error.js";
-import { claimWorkspace, isSafeRunId, removeRunFiles, runPaths, type RunPaths, writeRunFiles } from "./run-files.js";
+import type { RunSpec } from "../execution-backend.js";
+import { claimWorkspace, isSafeRunId, type RunPaths, removeRunFiles, runPaths, writeRunFiles } from "./run-files.js";
 import { openRunLog, type RunLog } from "./run-log.js";
 
 /**

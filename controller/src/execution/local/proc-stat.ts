@@ -52,7 +52,12 @@ function readProcStat(pid: number): { fields: string[] } | undefined {
   }
   const close = text.lastIndexOf(")");
   if (close < 0) return undefined;
-  return { fields: text.slice(close + 1).trim().split(" ") };
+  return {
+    fields: text
+      .slice(close + 1)
+      .trim()
+      .split(" "),
+  };
 }
 
 /** A process of a group that can still run. */

@@ -99,6 +99,9 @@ async function missingRepository(client: CodehostAClient, owner: string, repo: s
 
 function listed(names: readonly string[]): string {
   if (names.length === 0) return "(none)";
-  const shown = names.slice(0, LISTED).map((n) => `"${n}"`).join(", ");
+  const shown = names
+    .slice(0, LISTED)
+    .map((n) => `"${n}"`)
+    .join(", ");
   return names.length > LISTED ? `${shown} and ${names.length - LISTED} more` : shown;
 }

@@ -1,9 +1,9 @@
 import type { Logger } from "@errand/channel-sdk";
-import { ControllerError, ControllerErrorCode } from "../../errors.js";
-import { TicketSourceError } from "../ticket-source-error.js";
 import { Counter, type Registry } from "prom-client";
+import { ControllerError, ControllerErrorCode } from "../../errors.js";
 import type { RunEvent, RunObserver } from "../../runs/run-event.js";
 import type { SourceHealth, TicketSink, TicketSource } from "../ticket-source.js";
+import { TicketSourceError } from "../ticket-source-error.js";
 import type { PollAdapter, PollContext } from "./poll-adapter.js";
 
 /** Options of {@link createPollingSource}. */

@@ -88,7 +88,13 @@ function openApi(config: TrackerATicketingConfig, token: string | undefined, opt
     return createLinearApi({ apiUrl: graphqlUrl(config.api_base_url), token: token.trim(), requestTimeoutMs: options.requestTimeoutMs ?? 30_000, maxInlineWaitMs: options.maxInlineWaitMs ?? 5_000 });
   } catch (error) {
     throw new ConfigError(
-      [{ key: "ticketing.config.api_base_url", message: `${JSON.stringify(config.api_base_url)} cannot be used: ${(error as Error).message}`, fix: "use an https URL (plain http only to localhost or 127.0.0.1), or remove the key" }],
+      [
+        {
+          key: "ticketing.config.api_base_url",
+          message: `${JSON.stringify(config.api_base_url)} cannot be used: ${(error as Error).message}`,
+          fix: "use an https URL (plain http only to localhost or 127.0.0.1), or remove the key",
+        },
+      ],
       undefined,
       { cause: error },
     );

@@ -1,5 +1,5 @@
 import type { LinearSdk } from "@linear/sdk";
-import { type ConfigProblem, ConfigError } from "../../config/config-error.js";
+import { ConfigError, type ConfigProblem } from "../../config/config-error.js";
 import type { TrackerATicketingConfig } from "../../config/schema/ticketing-schema.js";
 import { allNodes } from "./all-nodes.js";
 
@@ -49,9 +49,7 @@ export async function resolveWorkspace(sdk: LinearSdk, config: TrackerATicketing
     ]);
   }
   const states = await allNodes(await team.states({ first: 100 }), `the states of team ${team.key}`);
-  const labels = (await allNodes(await sdk.issueLabels({ first: 100, filter: { or: [{ team: { id: { eq: team.id } } }, { team: { null: true } }] } }), `the labels of team ${team.key}`)).filter(
-    (l) => !l.isGroup,
-  );
+  const labels = (await allNodes(await sdk.issueLabels({ first: 100, filter: { or: [{ team: { id: { eq: team.id } } }, { team: { null: true } }] } }), `the labels of team ${team.key}`)).filter((l) => !l.isGroup);
   const problems: ConfigProblem[] = [];
   const stateNames = new Map(states.map((s) => [s.id, s.name]));
   let state: Workspace["state"];

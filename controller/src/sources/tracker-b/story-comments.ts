@@ -31,11 +31,7 @@ export function finishedComment(run: TaskRun, result: TaskResult, movedTo: strin
   }
   const how = run.state === "Refused" ? "was refused before it started" : run.state === "Cancelled" ? "was cancelled" : run.state === "TimedOut" ? "timed out" : "failed";
   const reason = result.failureReason.trim() === "" ? run.reason : result.failureReason.trim();
-  return [
-    `Errand run \`${run.id}\` ${how}: ${clip(reason)}`,
-    "",
-    `The story is not picked up again on its own; \`errand runs retry ${run.id}\` starts a new attempt.`,
-  ].join("\n");
+  return [`Errand run \`${run.id}\` ${how}: ${clip(reason)}`, "", `The story is not picked up again on its own; \`errand runs retry ${run.id}\` starts a new attempt.`].join("\n");
 }
 
 function clip(text: string): string {

@@ -1,12 +1,12 @@
-import type { TrackerBTicketingConfig } from "../../config/schema/ticketing-schema.js";
 import { ConfigError } from "../../config/config-error.js";
+import type { TrackerBTicketingConfig } from "../../config/schema/ticketing-schema.js";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
 import type { PollAdapter, PollCandidate } from "../polling/poll-adapter.js";
 import { DEFAULT_RATE_LIMIT_POLICY, type RateLimitPolicy } from "./retry-after.js";
 import { storyCandidate } from "./story-verdict.js";
 import { createStoryWriteBack } from "./story-write-back.js";
-import { TrackerBApiError } from "./tracker-b-api-error.js";
 import { createTrackerBApi } from "./tracker-b-api.js";
+import { TrackerBApiError } from "./tracker-b-api-error.js";
 import { resolveTrackerBPlan, type TrackerBPlan } from "./tracker-b-plan.js";
 
 /** Tuning of {@link createTrackerBAdapter}; the defaults suit the public API. */

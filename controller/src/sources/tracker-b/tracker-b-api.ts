@@ -39,8 +39,7 @@ export function createTrackerBApi(options: TrackerBApiOptions): TrackerBApi {
     ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v3$/, "") }),
     timeout: options.timeoutMs,
   });
-  const call = <T>(what: string, ctx: PollContext, run: (signal: AbortSignal) => Promise<{ data: T }>) =>
-    withRetryAfter(what, async () => (await run(ctx.signal)).data, options.rateLimit, ctx);
+  const call = <T>(what: string, ctx: PollContext, run: (signal: AbortSignal) => Promise<{ data: T }>) => withRetryAfter(what, async () => (await run(ctx.signal)).data, options.rateLimit, ctx);
 
   return {
     listWorkflows: (ctx) => call("GET /api/v3/workflows", ctx, (signal) => client.listWorkflows({ signal })),
@@ -53,9 +52,7 @@ export function createTrackerBApi(options: TrackerBApiOptions): TrackerBApi {
       for (let page = 0; page < MAX_PAGES; page++) {
         const what = `GET /api/v3/search/stories (page ${page + 1})`;
         // "full" carries descriptions, which the tickets need; "slim" would cost one more request per story.
-        const result = await call(what, ctx, (signal) =>
-          client.searchStories({ query, page_size: options.pageSize, detail: "full", ...(next === undefined ? {} : { next }) }, { signal }),
-        );
+        const result = await call(what, ctx, (signal) => client.searchStories({ query, page_size: options.pageSize, detail: "full", ...(next === undefined ? {} : { next }) }, { signal }));
         stories.push(...result.data);
         next = nextToken(result.next);
         if (next === undefined) return stories;

@@ -1,7 +1,7 @@
 import type { Label, Member, Workflow } from "@shortcut/client";
-import type { TrackerBTicketingConfig } from "../../config/schema/ticketing-schema.js";
-import { didYouMean } from "../../config/did-you-mean.js";
 import { ConfigError, type ConfigProblem } from "../../config/config-error.js";
+import { didYouMean } from "../../config/did-you-mean.js";
+import type { TrackerBTicketingConfig } from "../../config/schema/ticketing-schema.js";
 
 /** A trigger state of one workflow and where a story in it goes when its run starts. */
 export interface TriggerState {
@@ -109,7 +109,10 @@ export function resolveTrackerBPlan(config: TrackerBTicketingConfig, workspace: 
   const owner = config.owner_mention_name.replace(/^@/, "");
   const member = workspace.members.find((m) => m.profile.mention_name === owner);
   if (member === undefined || member.disabled) {
-    const names = workspace.members.filter((m) => !m.disabled).map((m) => m.profile.mention_name).sort();
+    const names = workspace.members
+      .filter((m) => !m.disabled)
+      .map((m) => m.profile.mention_name)
+      .sort();
     const hint = didYouMean(owner, names);
     problems.push({
       key: `${KEY}.owner_mention_name`,
@@ -124,7 +127,11 @@ export function resolveTrackerBPlan(config: TrackerBTicketingConfig, workspace: 
       config[key].forEach((label, i) => {
         if (names.includes(label)) return;
         const hint = didYouMean(label, names);
-        problems.push({ key: `${KEY}.${key}[${i}]`, message: `no label is named ${q(label)}${hint ? `; did you mean ${q(hint)}?` : ""}`, fix: `create the label in the tracker, or write one that exists (exact, case-sensitive): ${listed(names)}` });
+        problems.push({
+          key: `${KEY}.${key}[${i}]`,
+          message: `no label is named ${q(label)}${hint ? `; did you mean ${q(hint)}?` : ""}`,
+          fix: `create the label in the tracker, or write one that exists (exact, case-sensitive): ${listed(names)}`,
+        });
       });
     }
   }

@@ -40,10 +40,7 @@ export function createClaimOps({ pool, now }: PostgresContext): StoreOps<"claimQ
       return result.rowCount ?? 0;
     },
     async releaseClaim(runId, owner) {
-      await pool.query("UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE id = $1 AND claimed_by = $2 AND state = 'Queued'", [
-        requireText(runId, "run id"),
-        requireText(owner, "claim owner"),
-      ]);
+      await pool.query("UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE id = $1 AND claimed_by = $2 AND state = 'Queued'", [requireText(runId, "run id"), requireText(owner, "claim owner")]);
     },
   };
 }

@@ -1,5 +1,5 @@
-import pg from "pg";
 import type { ClientConfig } from "pg";
+import pg from "pg";
 
 /** How long opening a connection (or waiting for a free one of the pool) may take, ms. */
 const CONNECT_TIMEOUT_MS = 10_000;

@@ -1,6 +1,6 @@
 import type { Logger } from "@errand/channel-sdk";
-import pg from "pg";
 import type { Pool } from "pg";
+import pg from "pg";
 import { connectionConfig } from "./connection-config.js";
 
 /**

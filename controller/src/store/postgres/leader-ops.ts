@@ -28,7 +28,11 @@ const LEAD = `
 const UNLOCK = `SELECT pg_advisory_unlock(${KEY})`;
 /** Session names show who leads: `errand:` and the owner, cut to PostgreSQL's 63 bytes. */
 const PREFIX = "errand:";
-const sessionName = (owner: string) => Buffer.from(PREFIX + owner).subarray(0, 63).toString().replace(/\uFFFD$/, "");
+const sessionName = (owner: string) =>
+  Buffer.from(PREFIX + owner)
+    .subarray(0, 63)
+    .toString()
+    .replace(/\uFFFD$/, "");
 /** Bound of one tryLead when the lease is shorter: an answer from the server takes milliseconds. */
 const MIN_DEADLINE_MS = 2000;
 
@@ -104,9 +108,11 @@ export function createLeaderOps(connectionString: string, location: string, logg
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         if (s) drop(s);
-        reject(new StoreError(`store ${location}: the server did not answer within ${ms} ms while taking the lead of the loop`, {
-          hint: "check the connection to the PostgreSQL server; the lead is given up until it answers again",
-        }));
+        reject(
+          new StoreError(`store ${location}: the server did not answer within ${ms} ms while taking the lead of the loop`, {
+            hint: "check the connection to the PostgreSQL server; the lead is given up until it answers again",
+          }),
+        );
       }, ms);
       work.then(resolve, reject).finally(() => clearTimeout(timer));
     });

@@ -123,10 +123,9 @@ export function migrate(pool: Pool, location: string, now: number): Promise<Migr
     const found = await client.query<{ version: number }>("SELECT COALESCE(MAX(version), 0)::int AS version FROM errand_migrations");
     const from = found.rows[0]?.version ?? 0;
     if (from > SCHEMA_VERSION) {
-      throw new StoreError(
-        `store ${location} (schema ${schema}) has schema version ${from}, but this errand knows versions up to ${SCHEMA_VERSION}: a newer errand wrote it`,
-        { hint: "run the errand version that wrote it (or a newer one), or point store.url_secret at another database or schema" },
-      );
+      throw new StoreError(`store ${location} (schema ${schema}) has schema version ${from}, but this errand knows versions up to ${SCHEMA_VERSION}: a newer errand wrote it`, {
+        hint: "run the errand version that wrote it (or a newer one), or point store.url_secret at another database or schema",
+      });
     }
     for (const step of MIGRATIONS.slice(from)) {
       await client.query(step.sql);

@@ -16,9 +16,7 @@ const LIST_RUNS = `
   ORDER BY created_at DESC, id DESC LIMIT $4`;
 
 /** Reads of runs, tickets and transitions on PostgreSQL. An empty `states` filter is no filter. */
-export function createQueryOps({ pool }: PostgresContext): StoreOps<
-  "getRun" | "getTicket" | "listRuns" | "transitions" | "countRuns" | "cancelRequested"
-> {
+export function createQueryOps({ pool }: PostgresContext): StoreOps<"getRun" | "getTicket" | "listRuns" | "transitions" | "countRuns" | "cancelRequested"> {
   return {
     async getRun(runId) {
       const { rows } = await pool.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [requireText(runId, "run id")]);
@@ -42,10 +40,7 @@ export function createQueryOps({ pool }: PostgresContext): StoreOps<
       return rows.map(toTaskRun);
     },
     async transitions(runId) {
-      const { rows } = await pool.query<TransitionRow>(
-        "SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = $1 ORDER BY seq",
-        [requireText(runId, "run id")],
-      );
+      const { rows } = await pool.query<TransitionRow>("SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = $1 ORDER BY seq", [requireText(runId, "run id")]);
       return rows.map(toTransition);
     },
     async countRuns() {
@@ -55,9 +50,7 @@ export function createQueryOps({ pool }: PostgresContext): StoreOps<
       return counts;
     },
     async cancelRequested() {
-      const { rows } = await pool.query<RunRow>(
-        `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE state = 'Running' AND cancel_requested_at IS NOT NULL ORDER BY created_at, id`,
-      );
+      const { rows } = await pool.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE state = 'Running' AND cancel_requested_at IS NOT NULL ORDER BY created_at, id`);
       return rows.map(toTaskRun);
     },
   };

@@ -88,10 +88,7 @@ export function createRunOps({ pool, now }: PostgresContext): StoreOps<"transiti
         await client.query("SELECT 1 FROM tickets WHERE source = $1 AND id = $2 FOR UPDATE", [first.source, first.ticket_id]);
         // Read after the lock: the states as the last writer of this ticket committed them.
         const attempts = (
-          await client.query<{ id: string; state: RunState; attempt: number }>(
-            "SELECT id, state, attempt FROM task_runs WHERE source = $1 AND ticket_id = $2 ORDER BY attempt DESC",
-            [first.source, first.ticket_id],
-          )
+          await client.query<{ id: string; state: RunState; attempt: number }>("SELECT id, state, attempt FROM task_runs WHERE source = $1 AND ticket_id = $2 ORDER BY attempt DESC", [first.source, first.ticket_id])
         ).rows;
         const self = attempts.find((a) => a.id === runId) ?? first;
         if (!isTerminal(self.state)) throw retryUnfinished(self);
@@ -108,10 +105,7 @@ export function createRunOps({ pool, now }: PostgresContext): StoreOps<"transiti
       return inTransaction(pool, async (client) => {
         const row = await lockRun(client, runId);
         if (isTerminal(row.state)) throw cancelFinished(row);
-        const marked = await client.query<RunRow>(
-          `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, $2) WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
-          [runId, at],
-        );
+        const marked = await client.query<RunRow>(`UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, $2) WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`, [runId, at]);
         if (row.state !== "Queued") return toTaskRun(marked.rows[0] as RunRow);
         return toTaskRun(await move(client, { runId, to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } }, "Queued", at));
       });

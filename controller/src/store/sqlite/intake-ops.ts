@@ -1,7 +1,7 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { requireMs, requireText, serializeTickets } from "../input-checks.js";
-import { acceptedReason } from "../run-rules.js";
 import { newRunId } from "../run-id.js";
+import { acceptedReason } from "../run-rules.js";
 import type { AcceptOutcome, DeliveryClaim } from "../store.js";
 import type { SqliteContext, SyncOps } from "./statements.js";
 

@@ -1,5 +1,5 @@
 import { requireMs, requireText } from "../input-checks.js";
-import type { LeadOptions, Leadership } from "../store.js";
+import type { Leadership, LeadOptions } from "../store.js";
 import type { SqliteContext } from "./statements.js";
 
 /**
@@ -12,9 +12,7 @@ export function createLeaderOps({ db, now }: SqliteContext): {
   resign(owner: string): void;
 } {
   const read = db.prepare<[], { owner: string; expires_at: number }>("SELECT owner, expires_at FROM leader WHERE id = 1");
-  const take = db.prepare<{ owner: string; expires: number }>(
-    "INSERT INTO leader (id, owner, expires_at) VALUES (1, @owner, @expires) ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at",
-  );
+  const take = db.prepare<{ owner: string; expires: number }>("INSERT INTO leader (id, owner, expires_at) VALUES (1, @owner, @expires) ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at");
   const give = db.prepare<{ owner: string }>("DELETE FROM leader WHERE id = 1 AND owner = @owner");
   const attempt = db.transaction((owner: string, ttlMs: number, replacing: string | undefined): Leadership => {
     const at = now();

@@ -10,9 +10,7 @@ import type { SqliteContext, SyncOps } from "./statements.js";
 const DEFAULT_LIST_LIMIT = 100;
 
 /** Reads of runs, tickets and transitions on SQLite. An empty `states` filter is no filter. */
-export function createQueryOps({ db, st }: SqliteContext): SyncOps<
-  "getRun" | "getTicket" | "listRuns" | "transitions" | "countRuns" | "cancelRequested"
-> {
+export function createQueryOps({ db, st }: SqliteContext): SyncOps<"getRun" | "getTicket" | "listRuns" | "transitions" | "countRuns" | "cancelRequested"> {
   // One statement per shape of filter (with or without ticket, number of states), built on first use.
   const listStatements = new Map<string, Statement<unknown[], RunRow>>();
   const listStatement = (states: number, byTicket: boolean) => {
@@ -23,9 +21,7 @@ export function createQueryOps({ db, st }: SqliteContext): SyncOps<
       if (states > 0) where.push(`r.state IN (${Array(states).fill("?").join(", ")})`);
       if (byTicket) where.push("r.source = ? AND r.ticket_id = ?");
       const clause = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
-      statement = db.prepare<unknown[], RunRow>(
-        `SELECT ${RUN_COLUMNS} FROM task_runs r ${clause} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`,
-      );
+      statement = db.prepare<unknown[], RunRow>(`SELECT ${RUN_COLUMNS} FROM task_runs r ${clause} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`);
       listStatements.set(shape, statement);
     }
     return statement;
@@ -51,7 +47,9 @@ export function createQueryOps({ db, st }: SqliteContext): SyncOps<
       const params: unknown[] = [...states];
       if (filter.ticket) params.push(requireText(filter.ticket.source, "ticket source"), requireText(filter.ticket.id, "ticket id"));
       params.push(limit);
-      return listStatement(states.length, filter.ticket !== undefined).all(...params).map(toTaskRun);
+      return listStatement(states.length, filter.ticket !== undefined)
+        .all(...params)
+        .map(toTaskRun);
     },
     transitions(runId) {
       return st.history.all(requireText(runId, "run id")).map(toTransition);

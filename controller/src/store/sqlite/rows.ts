@@ -33,8 +33,23 @@ export interface TransitionRow {
 }
 
 const RUN_COLUMN_NAMES = [
-  "id", "source", "ticket_id", "attempt", "state", "engine", "backend", "created_at", "updated_at", "started_at",
-  "finished_at", "reason", "result", "cost_usd", "log_ref", "attachment", "cancel_requested_at",
+  "id",
+  "source",
+  "ticket_id",
+  "attempt",
+  "state",
+  "engine",
+  "backend",
+  "created_at",
+  "updated_at",
+  "started_at",
+  "finished_at",
+  "reason",
+  "result",
+  "cost_usd",
+  "log_ref",
+  "attachment",
+  "cancel_requested_at",
 ] as const;
 
 /** The columns of {@link RunRow}, qualified by the alias `r` (for SELECTs that join another table). */

@@ -13,9 +13,7 @@ import type { SqliteContext, SyncOps } from "./statements.js";
  * reading, so two processes never both see a run as claimable or in the
  * same `from` state.
  */
-export function createRunOps({ db, st, now }: SqliteContext): SyncOps<
-  "claimQueued" | "releaseAllClaims" | "releaseClaim" | "transition" | "updateRunning" | "retry" | "requestCancel"
-> {
+export function createRunOps({ db, st, now }: SqliteContext): SyncOps<"claimQueued" | "releaseAllClaims" | "releaseClaim" | "transition" | "updateRunning" | "retry" | "requestCancel"> {
   const mustGet = (runId: string): RunRow => {
     const row = st.getRun.get(runId);
     if (!row) throw runNotFound(runId);

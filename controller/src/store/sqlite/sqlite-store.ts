@@ -5,9 +5,9 @@ import { requireCount } from "../input-checks.js";
 import type { Store } from "../store.js";
 import { startCheckpointer } from "./checkpointer.js";
 import { createIntakeOps } from "./intake-ops.js";
+import { createLeaderOps } from "./leader-ops.js";
 import { migrate } from "./migrations.js";
 import { BUSY_TIMEOUT_MS, openDatabase } from "./open-database.js";
-import { createLeaderOps } from "./leader-ops.js";
 import { createQueryOps } from "./query-ops.js";
 import { createRunOps } from "./run-ops.js";
 import { toStoreError } from "./sqlite-error.js";
@@ -44,8 +44,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   const path = resolve(options.path);
   const now = options.now ?? Date.now;
   const busyMs = options.busyTimeoutMs === undefined ? BUSY_TIMEOUT_MS : requireCount(options.busyTimeoutMs, "store busy timeout");
-  const checkpointMs =
-    options.checkpointIntervalMs === undefined ? 1000 : requireCount(options.checkpointIntervalMs, "store checkpoint interval");
+  const checkpointMs = options.checkpointIntervalMs === undefined ? 1000 : requireCount(options.checkpointIntervalMs, "store checkpoint interval");
   // With the background thread on, SQLite's own checkpoint is only a backstop (about 40 MB of WAL).
   const db = openDatabase(path, busyMs, checkpointMs > 0 ? 10_000 : 1000);
   let context: SqliteContext;

@@ -51,9 +51,7 @@ export function prepareStatements(db: Database) {
   const byTicket = "FROM task_runs WHERE source = ? AND ticket_id = ?";
   return {
     latestRun: prep<[string, string], { id: string; state: RunState }>(`SELECT id, state ${byTicket} ORDER BY attempt DESC LIMIT 1`),
-    runsOfTicket: prep<[string, string], { id: string; state: RunState; attempt: number }>(
-      `SELECT id, state, attempt ${byTicket} ORDER BY attempt DESC`,
-    ),
+    runsOfTicket: prep<[string, string], { id: string; state: RunState; attempt: number }>(`SELECT id, state, attempt ${byTicket} ORDER BY attempt DESC`),
     upsertTicket: prep<[string, string, string, number, number]>(
       `INSERT INTO tickets (source, id, payload, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (source, id) DO UPDATE SET payload = excluded.payload, last_seen_at = excluded.last_seen_at`,
@@ -67,17 +65,13 @@ export function prepareStatements(db: Database) {
        VALUES (@runId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = @runId), @from, @to, @at, @reason)`,
     ),
 
-    getDelivery: prep<[string], { state: "claimed" | "done"; expires_at: number }>(
-      "SELECT state, expires_at FROM deliveries WHERE key = ?",
-    ),
+    getDelivery: prep<[string], { state: "claimed" | "done"; expires_at: number }>("SELECT state, expires_at FROM deliveries WHERE key = ?"),
     putDelivery: prep<[string, "claimed" | "done", number]>(
       `INSERT INTO deliveries (key, state, expires_at) VALUES (?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET state = excluded.state, expires_at = excluded.expires_at`,
     ),
     deleteDelivery: prep<[string]>("DELETE FROM deliveries WHERE key = ?"),
-    purgeDeliveries: prep<[number, number]>(
-      "DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= ? LIMIT ?)",
-    ),
+    purgeDeliveries: prep<[number, number]>("DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= ? LIMIT ?)"),
 
     claimable: prep<[number, number], RunTicketRow>(
       `SELECT ${RUN_COLUMNS}, t.payload FROM task_runs r JOIN tickets t ON t.source = r.source AND t.id = r.ticket_id
@@ -85,12 +79,8 @@ export function prepareStatements(db: Database) {
        ORDER BY r.created_at, r.id LIMIT ?`,
     ),
     setClaim: prep<[string, number, string]>("UPDATE task_runs SET claimed_by = ?, claim_expires_at = ? WHERE id = ?"),
-    releaseClaim: prep<[string, string]>(
-      "UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE id = ? AND claimed_by = ? AND state = 'Queued'",
-    ),
-    releaseAllClaims: prep<[]>(
-      "UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE state = 'Queued' AND claimed_by IS NOT NULL",
-    ),
+    releaseClaim: prep<[string, string]>("UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE id = ? AND claimed_by = ? AND state = 'Queued'"),
+    releaseAllClaims: prep<[]>("UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE state = 'Queued' AND claimed_by IS NOT NULL"),
     getRun: prep<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.id = ?`),
     applyTransition: prep<TransitionParams, RunRow>(
       `UPDATE task_runs SET state = @to, updated_at = @at, reason = @reason,
@@ -107,18 +97,12 @@ export function prepareStatements(db: Database) {
          log_ref = COALESCE(@logRef, log_ref), attachment = COALESCE(@attachment, attachment)
        WHERE id = @id AND state = 'Running'`,
     ),
-    requestCancel: prep<[number, string]>(
-      "UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, ?) WHERE id = ? AND state IN ('Queued', 'Running')",
-    ),
+    requestCancel: prep<[number, string]>("UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, ?) WHERE id = ? AND state IN ('Queued', 'Running')"),
 
     getTicket: prep<[string, string], { payload: string }>("SELECT payload FROM tickets WHERE source = ? AND id = ?"),
-    history: prep<[string], TransitionRow>(
-      "SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = ? ORDER BY seq",
-    ),
+    history: prep<[string], TransitionRow>("SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = ? ORDER BY seq"),
     countRuns: prep<[], { state: RunState; n: number }>("SELECT state, COUNT(*) AS n FROM task_runs GROUP BY state"),
-    cancelRequested: prep<[], RunRow>(
-      `SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.state = 'Running' AND r.cancel_requested_at IS NOT NULL ORDER BY r.created_at, r.id`,
-    ),
+    cancelRequested: prep<[], RunRow>(`SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.state = 'Running' AND r.cancel_requested_at IS NOT NULL ORDER BY r.created_at, r.id`),
   };
 }
 

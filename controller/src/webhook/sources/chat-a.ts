@@ -41,11 +41,7 @@ export function createChatASource(secret: string): WebhookSource {
       }
       const first = actions[0];
       const isCommand = type === "slash_command";
-      const title = isCommand
-        ? `${text(payload.command)} ${text(payload.text)}`.trim()
-        : first
-          ? text(first.value) || actionText(first) || text(first.action_id)
-          : type;
+      const title = isCommand ? `${text(payload.command)} ${text(payload.text)}`.trim() : first ? text(first.value) || actionText(first) || text(first.action_id) : type;
       return accepted([
         makeTicket({
           id: text(payload.trigger_id) || fallbackId(body),

@@ -6,7 +6,10 @@ export type FieldPath = readonly string[];
 
 /** Splits a dot path (validated at config load) into segments. */
 export function compileFieldPath(path: string): FieldPath {
-  return path.replace(/\[(\d+)\]/g, ".$1").split(".").filter((s) => s !== "");
+  return path
+    .replace(/\[(\d+)\]/g, ".$1")
+    .split(".")
+    .filter((s) => s !== "");
 }
 
 /**

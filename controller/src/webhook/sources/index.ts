@@ -6,8 +6,8 @@ import { createGenericSource } from "./generic.js";
 import type { WebhookSource } from "./source.js";
 import { createTrackerBSource } from "./tracker-b.js";
 
-export * from "./source.js";
 export { APPROVAL_PREFIX } from "./chat-a.js";
+export * from "./source.js";
 
 /**
  * The sources a configuration enables: code host A, code host B and chat A

@@ -22,7 +22,7 @@ export function sampleTicket(extra: Partial<Ticket> = {}): Ticket {
   return {
     id: "1234",
     title: "Parser crashes on empty input",
-    description: "Calling parse(\"\") throws.\nExpected: an empty list.",
+    description: 'Calling parse("") throws.\nExpected: an empty list.',
     ticketType: "bug_fix",
     repoUrl: "https://github.com/acme/widgets",
     externalUrl: "https://tracker.example/acme/1234",

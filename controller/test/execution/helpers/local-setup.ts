@@ -6,8 +6,8 @@ import type { Logger, Ticket } from "@errand/channel-sdk";
 import { afterEach } from "vitest";
 import type { ExecutionConfig } from "../../../src/config/controller-config.js";
 import type { Engine, EngineEvent } from "../../../src/engines/engine.js";
-import { createLocalBackend } from "../../../src/execution/local-backend.js";
 import type { ExecutionBackend, RunHooks, RunSpec } from "../../../src/execution/execution-backend.js";
+import { createLocalBackend } from "../../../src/execution/local-backend.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";
 import { newRunId } from "../../../src/store/run-id.js";
 
@@ -19,7 +19,10 @@ export function fixture(name: string): string {
 /** A logger that keeps its records, for assertions on warnings. */
 export function recordingLogger(records: Array<{ level: string; message: string; fields: Record<string, unknown> }> = []): Logger & { records: typeof records } {
   const make = (base: Record<string, unknown>): Logger & { records: typeof records } => {
-    const log = (level: string) => (message: string, fields: Record<string, unknown> = {}) => void records.push({ level, message, fields: { ...base, ...fields } });
+    const log =
+      (level: string) =>
+      (message: string, fields: Record<string, unknown> = {}) =>
+        void records.push({ level, message, fields: { ...base, ...fields } });
     return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error"), child: (fields) => make({ ...base, ...fields }), records };
   };
   return make({});

@@ -58,7 +58,10 @@ describe("the fake Kubernetes API is as strict as the real one", () => {
               {
                 name: "main",
                 image: "busybox:1",
-                env: [{ name: "1BAD", value: "x" }, { name: "BOTH", value: "x", valueFrom: { secretKeyRef: { name: "s", key: "k" } } }],
+                env: [
+                  { name: "1BAD", value: "x" },
+                  { name: "BOTH", value: "x", valueFrom: { secretKeyRef: { name: "s", key: "k" } } },
+                ],
                 resources: { requests: { memory: "2Gi" }, limits: { memory: "1Gi" } },
                 volumeMounts: [{ name: "missing", mountPath: "/data" }],
               },
@@ -102,7 +105,12 @@ describe("the fake Kubernetes API is as strict as the real one", () => {
     await batch.createNamespacedJob({ namespace: "errand", body: job("watched") });
     const seen: string[] = [];
     const ended = new Promise<void>((resolve) => {
-      void watch.watch("/apis/batch/v1/namespaces/errand/jobs", { resourceVersion: String(from), labelSelector: "app=test" }, (type, object) => seen.push(`${type} ${object.metadata.name}`), () => resolve());
+      void watch.watch(
+        "/apis/batch/v1/namespaces/errand/jobs",
+        { resourceVersion: String(from), labelSelector: "app=test" },
+        (type, object) => seen.push(`${type} ${object.metadata.name}`),
+        () => resolve(),
+      );
     });
     await eventually("the replayed events", () => (seen.length >= 2 ? true : undefined));
     api.endWatches();
@@ -112,7 +120,12 @@ describe("the fake Kubernetes API is as strict as the real one", () => {
     api.compact();
     const errors: unknown[] = [];
     await new Promise<void>((resolve) => {
-      void watch.watch("/apis/batch/v1/namespaces/errand/jobs", { resourceVersion: String(from) }, (type, object) => errors.push({ type, code: object.code, reason: object.reason }), () => resolve());
+      void watch.watch(
+        "/apis/batch/v1/namespaces/errand/jobs",
+        { resourceVersion: String(from) },
+        (type, object) => errors.push({ type, code: object.code, reason: object.reason }),
+        () => resolve(),
+      );
     });
     expect(errors).toEqual([{ type: "ERROR", code: 410, reason: "Expired" }]);
   });
@@ -127,7 +140,10 @@ describe("the fake Kubernetes API is as strict as the real one", () => {
     await batch.deleteNamespacedJob({ name: "background", namespace: "errand", propagationPolicy: "Background" });
     await batch.deleteNamespacedJob({ name: "foreground", namespace: "errand", propagationPolicy: "Foreground" });
     await eventually("the foreground deletion", () => (api.job("foreground") === undefined ? true : undefined));
-    const deleted = api.events().filter((e) => e.type === "DELETED").map((e) => `${e.resource}/${e.object.metadata.name.replace(/-[a-z0-9]{5}$/, "")}`);
+    const deleted = api
+      .events()
+      .filter((e) => e.type === "DELETED")
+      .map((e) => `${e.resource}/${e.object.metadata.name.replace(/-[a-z0-9]{5}$/, "")}`);
     expect(deleted).toEqual(["jobs/orphan", "jobs/background", "pods/background", "pods/foreground", "jobs/foreground"]);
     expect(await status(batch.deleteNamespacedJob({ name: "foreground", namespace: "errand" }))).toMatchObject({ code: 404 });
   });

@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
 import { ConfigError, formatProblem, loadControllerConfig } from "../../../src/config/index.js";
-import { KubeConfig } from "@kubernetes/client-node";
 import { ControllerErrorCode } from "../../../src/errors.js";
 import { createKubernetesBackend } from "../../../src/execution/kubernetes/kubernetes-backend.js";
 import { activeDeadlineSeconds, KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "../../../src/execution/kubernetes/kubernetes-config.js";
@@ -108,7 +108,9 @@ describe("execution.kubernetes", () => {
   it("a kubeconfig that cannot be read, a context it lacks or no cluster at all fail the backend's creation, naming the fix", () => {
     const create = (config: Partial<KubernetesExecutionConfig>, kubeConfig?: KubeConfig) => () =>
       createKubernetesBackend({ config: { ...KUBERNETES_DEFAULTS, ...config }, engines: {}, maxJobDurationMinutes: 60, logger: recordingLogger(), ...(kubeConfig ? { kubeConfig } : {}) });
-    expect(create({ kubeconfig: join(dir, "missing-kubeconfig") })).toThrow(expect.objectContaining({ code: ControllerErrorCode.InvalidConfig, message: expect.stringContaining(`the kubeconfig ${join(dir, "missing-kubeconfig")} could not be read`) }));
+    expect(create({ kubeconfig: join(dir, "missing-kubeconfig") })).toThrow(
+      expect.objectContaining({ code: ControllerErrorCode.InvalidConfig, message: expect.stringContaining(`the kubeconfig ${join(dir, "missing-kubeconfig")} could not be read`) }),
+    );
     const path = file(`apiVersion: v1
 kind: Config
 clusters: [{ name: c, cluster: { server: "https://k8s.example:6443" } }]
@@ -116,7 +118,9 @@ users: [{ name: u, user: { token: t } }]
 contexts: [{ name: staging, context: { cluster: c, user: u, namespace: agents } }]
 current-context: staging
 `);
-    expect(create({ kubeconfig: path, context: "prod" })).toThrow(expect.objectContaining({ code: ControllerErrorCode.InvalidConfig, message: 'execution.kubernetes.context: the kubeconfig has no context "prod"', hint: "use one of staging" }));
+    expect(create({ kubeconfig: path, context: "prod" })).toThrow(
+      expect.objectContaining({ code: ControllerErrorCode.InvalidConfig, message: 'execution.kubernetes.context: the kubeconfig has no context "prod"', hint: "use one of staging" }),
+    );
     expect(create({ kubeconfig: path })().name).toBe("kubernetes");
     expect(create({}, new KubeConfig())).toThrow(expect.objectContaining({ code: ControllerErrorCode.InvalidConfig, message: expect.stringContaining("names no cluster") }));
   });

@@ -27,7 +27,11 @@ describe("the controller with the kubernetes backend, in-process, on the fake AP
     expect(done.state).toBe("Succeeded");
     expect(done.result).toMatchObject({ success: true, summary: "Done in a pod.", pullRequestUrl: "https://github.com/acme/shop/pull/12", costUsd: 0.07 });
     const steps = await controller.store.transitions(done.id);
-    expect(steps.map((s) => [s.from, s.to])).toEqual([[undefined, "Queued"], ["Queued", "Running"], ["Running", "Succeeded"]]);
+    expect(steps.map((s) => [s.from, s.to])).toEqual([
+      [undefined, "Queued"],
+      ["Queued", "Running"],
+      ["Running", "Succeeded"],
+    ]);
     expect(steps[1]?.reason).toBe("started on kubernetes with engine fixture");
     expect(await backend.readLog(done, 4096)).toBe("::progress:: reading the ticket\n::cost:: 0.05\n");
     expect(JSON.stringify(fake.job(jobName))).not.toContain(API_KEY);

@@ -88,7 +88,11 @@ describe("kubernetes backend: how runs fail", () => {
   it("an engine without an image does not start, and nothing is created", async () => {
     const { fake, backend, engine } = kubeBackend(await startFake(), { engine: { image: undefined } });
     const error = await backend.start(agentSpec(engine), recordingHooks()).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: ControllerErrorCode.EngineStart, message: 'engine "agent" has no container image; the kubernetes backend runs each engine in a container', hint: "set engines.agent.image to an image that has the engine's command and /bin/sh" });
+    expect(error).toMatchObject({
+      code: ControllerErrorCode.EngineStart,
+      message: 'engine "agent" has no container image; the kubernetes backend runs each engine in a container',
+      hint: "set engines.agent.image to an image that has the engine's command and /bin/sh",
+    });
     expect(fake.requests.filter((r) => r.method === "POST")).toEqual([]);
   });
 

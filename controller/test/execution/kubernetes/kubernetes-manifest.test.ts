@@ -10,7 +10,7 @@ import { TICKET } from "../helpers/local-setup.js";
 import { dnsLabelProblems, dnsSubdomainProblems, labelValueProblems } from "./fake-api/names.js";
 import { KINDS } from "./fake-api/status.js";
 import { validateManifest } from "./fake-api/validate.js";
-import { agentConfig, API_KEY } from "./helpers/kube-setup.js";
+import { API_KEY, agentConfig } from "./helpers/kube-setup.js";
 import { CLAUDE, renderJob } from "./helpers/render-job.js";
 
 const docs = new URL("../../../../docs/kubernetes-backend.md", import.meta.url);
@@ -25,7 +25,8 @@ describe("kubernetes backend: the Job it makes", () => {
   });
 
   it("runs once, as a non-root user without privileges, service account token or service links", () => {
-    const spec = renderJob({ config: { serviceAccount: "errand-engine", nodeSelector: { "kubernetes.io/arch": "amd64" }, imagePullSecrets: ["registry-login"], workspaceSizeLimit: "20Gi", imagePullPolicy: "IfNotPresent" } }).job.spec;
+    const spec = renderJob({ config: { serviceAccount: "errand-engine", nodeSelector: { "kubernetes.io/arch": "amd64" }, imagePullSecrets: ["registry-login"], workspaceSizeLimit: "20Gi", imagePullPolicy: "IfNotPresent" } }).job
+      .spec;
     expect(spec).toMatchObject({ backoffLimit: 0, activeDeadlineSeconds: 3900, ttlSecondsAfterFinished: 86_400 });
     const pod = spec?.template.spec;
     expect(pod).toMatchObject({
@@ -94,7 +95,9 @@ describe("kubernetes backend: the Job it makes", () => {
 
   it("refuses a prompt and ticket larger than a ConfigMap holds before any call", () => {
     const huge = { ...TICKET, rawEvent: { blob: "x".repeat(1024 * 1024) } };
-    expect(() => renderJob({ ticket: huge })).toThrow(expect.objectContaining({ code: ControllerErrorCode.EngineStart, message: expect.stringMatching(/the prompt and ticket are \d+ bytes, more than a ConfigMap holds \(1 MiB\)/) }));
+    expect(() => renderJob({ ticket: huge })).toThrow(
+      expect.objectContaining({ code: ControllerErrorCode.EngineStart, message: expect.stringMatching(/the prompt and ticket are \d+ bytes, more than a ConfigMap holds \(1 MiB\)/) }),
+    );
   });
 
   it("is the manifest docs/kubernetes-backend.md shows", () => {

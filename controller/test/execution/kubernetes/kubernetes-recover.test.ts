@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { RunHandle } from "../../../src/execution/execution-backend.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";
 import { recordingHooks } from "../helpers/local-setup.js";
-import { agentSpec, eventually, kubeBackend, resultMessage, runPod, startFake } from "./helpers/kube-setup.js";
 import type { FakeKubeApi } from "./fake-api/fake-kube-api.js";
+import { agentSpec, eventually, kubeBackend, resultMessage, runPod, startFake } from "./helpers/kube-setup.js";
 
 const RESTARTED = "controller restarted while the run was running";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { recordingHooks } from "../helpers/local-setup.js";
-import { agentSpec, API_KEY, eventually, kubeBackend, resultMessage, runPod, startFake } from "./helpers/kube-setup.js";
+import { API_KEY, agentSpec, eventually, kubeBackend, resultMessage, runPod, startFake } from "./helpers/kube-setup.js";
 
 describe("kubernetes backend: a run", () => {
   it("creates a Job, is Running once it exists, reports progress from the pod log and reads the result from the termination message", async () => {
@@ -51,7 +51,12 @@ describe("kubernetes backend: a run", () => {
     // One list for the watch, at most one look-up of the new Job: nothing per event.
     expect(reads.filter((r) => r.path.endsWith("/jobs"))).toHaveLength(1);
     expect(reads.filter((r) => r.path.endsWith(`/jobs/${spec.jobName}`)).length).toBeLessThanOrEqual(1);
-    expect(fake.requests.filter((r) => r.query.get("watch") === "true").map((r) => r.path.split("/").at(-1)).sort()).toEqual(["jobs", "pods"]);
+    expect(
+      fake.requests
+        .filter((r) => r.query.get("watch") === "true")
+        .map((r) => r.path.split("/").at(-1))
+        .sort(),
+    ).toEqual(["jobs", "pods"]);
   });
 
   it("shares two watches among every run", async () => {

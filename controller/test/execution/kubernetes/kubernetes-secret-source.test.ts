@@ -45,11 +45,7 @@ describe("Kubernetes Secret source", () => {
     expect(store.resolve("tracker-token")).toBe("from-cluster");
     expect(createSecretStore({ env: { ERRAND_SECRET_TRACKER_TOKEN: "from-env" }, sources: [cluster] }).resolve("tracker-token")).toBe("from-env");
     expect(store.resolve("nowhere")).toBeUndefined();
-    expect(store.describe("nowhere")).toEqual([
-      "environment variable ERRAND_SECRET_NOWHERE (not set)",
-      "no secrets folder (secrets.dir is not set)",
-      'Kubernetes Secret errand/nowhere, key "value" (not found)',
-    ]);
+    expect(store.describe("nowhere")).toEqual(["environment variable ERRAND_SECRET_NOWHERE (not set)", "no secrets folder (secrets.dir is not set)", 'Kubernetes Secret errand/nowhere, key "value" (not found)']);
   });
 
   it("a cluster it cannot reach is described, not thrown", async () => {

@@ -36,7 +36,11 @@ describe("a clean shutdown with the kubernetes backend (a rolling update)", () =
     const done = await finished(second.controller.store, id);
     expect(done).toMatchObject({ state: "Succeeded", result: { success: true, summary: "Survived the update." } });
     const steps = await second.controller.store.transitions(done.id);
-    expect(steps.map((s) => [s.from, s.to])).toEqual([[undefined, "Queued"], ["Queued", "Running"], ["Running", "Succeeded"]]);
+    expect(steps.map((s) => [s.from, s.to])).toEqual([
+      [undefined, "Queued"],
+      ["Queued", "Running"],
+      ["Running", "Succeeded"],
+    ]);
     // One Job, created once, for one run of the ticket.
     expect(fake.requests.filter((r) => r.method === "POST" && r.path.endsWith("/jobs"))).toHaveLength(1);
     expect(await second.controller.store.listRuns({ limit: 10 })).toHaveLength(1);

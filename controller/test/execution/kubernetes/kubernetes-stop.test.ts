@@ -24,7 +24,10 @@ describe("kubernetes backend: stopping runs", () => {
     expect(deletes[0]).toMatchObject({ path: `/apis/batch/v1/namespaces/errand/jobs/${spec.jobName}`, status: 200 });
     expect(deletes[0]?.query.get("propagationPolicy")).toBe("Foreground");
     expect(deletes[0]?.body).toMatchObject({ propagationPolicy: "Foreground", preconditions: { uid } });
-    const order = fake.events().filter((e) => e.type === "DELETED").map((e) => e.resource);
+    const order = fake
+      .events()
+      .filter((e) => e.type === "DELETED")
+      .map((e) => e.resource);
     expect(order).toEqual(["pods", "configmaps", "jobs"]);
     const marked = fake.events().find((e) => e.resource === "jobs" && e.object.metadata.deletionTimestamp !== undefined);
     expect(marked?.object.metadata.finalizers).toEqual(["foregroundDeletion"]);

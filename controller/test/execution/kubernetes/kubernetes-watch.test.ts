@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { recordingHooks } from "../helpers/local-setup.js";
-import { agentSpec, eventually, kubeBackend, resultMessage, runPod, startFake } from "./helpers/kube-setup.js";
 import type { FakeKubeApi } from "./fake-api/fake-kube-api.js";
+import { agentSpec, eventually, kubeBackend, resultMessage, runPod, startFake } from "./helpers/kube-setup.js";
 
 async function running() {
   const rig = kubeBackend(await startFake());

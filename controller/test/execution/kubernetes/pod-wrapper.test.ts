@@ -31,7 +31,7 @@ function runWrapper(shell: string, engine: string, options: { stdin?: string; on
 
 describe.each(SHELLS)("the pod's wrapper under %s", (shell) => {
   it("writes the result file into the termination message and exits with the engine's code", async () => {
-    const result = JSON.stringify({ success: false, failure_reason: "it's \"quoted\" $HOME `x`" });
+    const result = JSON.stringify({ success: false, failure_reason: 'it\'s "quoted" $HOME `x`' });
     const { code, out, message } = await runWrapper(shell, `echo working; printf '%s' '${result.replace(/'/g, "'\\''")}' > "$RESULT"; exit 3`);
     expect(code).toBe(3);
     expect(out).toBe("working\n");

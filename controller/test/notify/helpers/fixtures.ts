@@ -36,7 +36,13 @@ export function tempDir(prefix = "errand-notify-"): string {
 /** A file plugins append JSON lines to, and a reader for it. */
 export function recordFile(): { path: string; entries: () => Record<string, unknown>[] } {
   const path = join(tempDir(), "calls.jsonl");
-  const entries = () => (existsSync(path) ? readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []);
+  const entries = () =>
+    existsSync(path)
+      ? readFileSync(path, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+      : [];
   return { path, entries };
 }
 
@@ -64,9 +70,22 @@ export const RESULT: TaskResult = {
 export function taskRun(id = "run_01"): TaskRun {
   const now = Date.now();
   return {
-    id, ticket: { source: "codehost_a", id: TICKET.id }, attempt: 1, state: "Running", engine: "claude-code", backend: "local",
-    createdAt: now, updatedAt: now, startedAt: now, finishedAt: undefined, reason: "started", result: undefined,
-    costUsd: undefined, logRef: undefined, attachment: undefined, cancelRequestedAt: undefined,
+    id,
+    ticket: { source: "codehost_a", id: TICKET.id },
+    attempt: 1,
+    state: "Running",
+    engine: "claude-code",
+    backend: "local",
+    createdAt: now,
+    updatedAt: now,
+    startedAt: now,
+    finishedAt: undefined,
+    reason: "started",
+    result: undefined,
+    costUsd: undefined,
+    logRef: undefined,
+    attachment: undefined,
+    cancelRequestedAt: undefined,
   };
 }
 

@@ -37,7 +37,12 @@ describe("code host A through the controller", () => {
     expect(await runsOfIssue(c.controller.store, other.number)).toHaveLength(0);
     expect(h.executions()).toEqual([run.id]);
     expect(f.repo.changesOf(issue.number)).toHaveLength(3);
-    expect(f.repo.issues.get(issue.number)?.comments.map((cm) => cm.body).join()).toContain(PR);
+    expect(
+      f.repo.issues
+        .get(issue.number)
+        ?.comments.map((cm) => cm.body)
+        .join(),
+    ).toContain(PR);
   });
 
   it("a failed run leaves the failed label, and the issue is not picked up again, not even by a controller with a new store", async () => {
@@ -97,7 +102,12 @@ describe("code host A through the controller", () => {
     const polls = await c.controller.registry.getSingleMetric("errand_source_polls_total")?.get();
     const errors = polls?.values.find((v) => v.labels.outcome === "error")?.value;
     expect(errors).toBe(1);
-    expect(f.requests.filter((r) => list.test(`${r.method} ${r.path}`)).map((r) => r.status).slice(0, 3)).toEqual([500, 500, 200]);
+    expect(
+      f.requests
+        .filter((r) => list.test(`${r.method} ${r.path}`))
+        .map((r) => r.status)
+        .slice(0, 3),
+    ).toEqual([500, 500, 200]);
     // Once a poll has seen the last label change, idle polls are answered 304.
     await source.pollNow();
     const before = f.requests.length;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/config/config-error.js";
 import { ControllerError } from "../../../src/errors.js";
-import { CodehostAError } from "../../../src/sources/codehost-a/codehost-a-error.js";
 import { createCodehostAAdapter } from "../../../src/sources/codehost-a/codehost-a-adapter.js";
+import { CodehostAError } from "../../../src/sources/codehost-a/codehost-a-error.js";
 import { adapterFor, configFor, fake } from "./setup.js";
 
 async function prepareError(keys: Record<string, unknown>, f?: Awaited<ReturnType<typeof fake>>, token?: string): Promise<ConfigError> {
@@ -29,9 +29,7 @@ describe("code host A adapter: prepare checks the configuration against the repo
     const error = await prepareError({ labels: ["Agent"] });
     expect(error.problems).toHaveLength(1);
     expect(error.problems[0]?.key).toBe("ticketing.config.labels[0]");
-    expect(error.problems[0]?.message).toBe(
-      'label "Agent" does not exist in acme/shop (did you mean "agent"? names are case-sensitive here); its labels: "agent", "bug", "wontfix", "agent-in-progress", "agent-failed"',
-    );
+    expect(error.problems[0]?.message).toBe('label "Agent" does not exist in acme/shop (did you mean "agent"? names are case-sensitive here); its labels: "agent", "bug", "wontfix", "agent-in-progress", "agent-failed"');
     expect(error.problems[0]?.fix).toContain('gh label create "Agent" -R acme/shop');
   });
 

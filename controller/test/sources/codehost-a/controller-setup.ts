@@ -1,10 +1,10 @@
 import { createLogger } from "@errand/channel-sdk/host";
 import { afterEach } from "vitest";
 import type { ControllerConfig } from "../../../src/config/controller-config.js";
-import type { CodehostATicketingConfig } from "../../../src/config/schema/ticketing-schema.js";
 import { loadControllerConfig } from "../../../src/config/load-controller-config.js";
+import type { CodehostATicketingConfig } from "../../../src/config/schema/ticketing-schema.js";
 import { createController } from "../../../src/controller.js";
-import { type TaskRun, isTerminal } from "../../../src/runs/task-run.js";
+import { isTerminal, type TaskRun } from "../../../src/runs/task-run.js";
 import { resolveSecrets } from "../../../src/secrets/resolve-secrets.js";
 import { type CodehostAAdapterOptions, createCodehostAAdapter } from "../../../src/sources/codehost-a/codehost-a-adapter.js";
 import type { PollingSource } from "../../../src/sources/polling/polling-source.js";

@@ -5,10 +5,7 @@ import { FakeRepository } from "./fake-repository.js";
 import { route } from "./fake-routes.js";
 
 /** Something the fake does to the next matching requests instead of answering them. */
-export type Fault =
-  | { kind: "error"; status: number; message?: string }
-  | { kind: "hang" }
-  | { kind: "secondary"; status: 403 | 429; retryAfter: number };
+export type Fault = { kind: "error"; status: number; message?: string } | { kind: "hang" } | { kind: "secondary"; status: 403 | 429; retryAfter: number };
 
 /** One request as the fake saw it. */
 export interface SeenRequest {
@@ -84,14 +81,25 @@ export async function startFakeCodehostA(options: { owner?: string; name?: strin
       const { fault } = injected;
       if (fault.kind === "hang") return; // never answered; close() cuts the connection
       if (fault.kind === "error") return send(fault.status, { message: fault.message ?? ERROR_MESSAGES[fault.status] ?? "Server Error", documentation_url: DOCS, status: String(fault.status) });
-      return send(fault.status, { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.", documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits`, status: String(fault.status) }, { "retry-after": String(fault.retryAfter) });
+      return send(
+        fault.status,
+        {
+          message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+          documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits`,
+          status: String(fault.status),
+        },
+        { "retry-after": String(fault.retryAfter) },
+      );
     }
     if (nowSeconds() >= quota.reset) Object.assign(quota, { remaining: quota.limit, reset: nowSeconds() + 3600 });
     if (quota.remaining <= 0) return send(403, { message: "API rate limit exceeded for user ID 1.", documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api`, status: "403" });
     const url = new URL(path, fake.url);
     const answer = route(repo, { method, url, raw, api: fake.url, maxPerPage: fake.maxPerPage });
     if (answer.status === 200 && method === "GET") {
-      const etag = `W/"${createHash("sha256").update(JSON.stringify(answer.body)).update(answer.headers?.link ?? "").digest("hex")}"`;
+      const etag = `W/"${createHash("sha256")
+        .update(JSON.stringify(answer.body))
+        .update(answer.headers?.link ?? "")
+        .digest("hex")}"`;
       // A conditional request answered 304 costs nothing against the quota.
       if (req.headers["if-none-match"] === etag) return send(304, undefined, { etag });
       quota.remaining--;

@@ -21,10 +21,7 @@ export interface FakeIssue {
 }
 
 /** One change the API made, in order. */
-export type FakeChange =
-  | { kind: "label_added"; issue: number; label: string }
-  | { kind: "label_removed"; issue: number; label: string }
-  | { kind: "comment"; issue: number; body: string };
+export type FakeChange = { kind: "label_added"; issue: number; label: string } | { kind: "label_removed"; issue: number; label: string } | { kind: "comment"; issue: number; body: string };
 
 export const REPO_ID = 4242;
 

@@ -37,7 +37,11 @@ export function route(repo: FakeRepository, req: RouteRequest): RouteAnswer {
   if (!isRepo) return notFound();
   if (method === "GET" && rest.length === 0) return { status: 200, body: repo.repoJson(req.api) };
   if (!repo.hasIssues && rest[0] === "issues") return { status: 410, body: { message: "Issues are disabled for this repo", documentation_url: DOCS, status: "410" } };
-  if (method === "GET" && rest.length === 1 && rest[0] === "labels") return page(req, repo.labels.map((l) => repo.labelJson(req.api, l)));
+  if (method === "GET" && rest.length === 1 && rest[0] === "labels")
+    return page(
+      req,
+      repo.labels.map((l) => repo.labelJson(req.api, l)),
+    );
   if (method === "GET" && rest.length === 1 && rest[0] === "issues") return listIssues(repo, req);
   if (rest[0] !== "issues" || rest[1] === undefined || !/^\d+$/.test(rest[1])) return notFound();
   const issue = repo.issues.get(Number(rest[1]));
@@ -45,7 +49,11 @@ export function route(repo: FakeRepository, req: RouteRequest): RouteAnswer {
   const tail = rest.slice(2);
   if (tail[0] === "labels") return labels(repo, issue, req, tail[1]);
   if (tail[0] === "comments" && tail.length === 1) {
-    if (method === "GET") return page(req, issue.comments.map((c) => repo.commentJson(req.api, issue, c)));
+    if (method === "GET")
+      return page(
+        req,
+        issue.comments.map((c) => repo.commentJson(req.api, issue, c)),
+      );
     if (method === "POST") {
       const body = parse(req.raw) as { body?: unknown } | undefined;
       if (body === undefined) return { status: 400, body: { message: "Problems parsing JSON", documentation_url: DOCS, status: "400" } };
@@ -59,13 +67,20 @@ export function route(repo: FakeRepository, req: RouteRequest): RouteAnswer {
 function listIssues(repo: FakeRepository, req: RouteRequest): RouteAnswer {
   const q = req.url.searchParams;
   const state = q.get("state") ?? "open";
-  const wanted = (q.get("labels") ?? "").split(",").map((l) => l.trim().toLowerCase()).filter(Boolean);
+  const wanted = (q.get("labels") ?? "")
+    .split(",")
+    .map((l) => l.trim().toLowerCase())
+    .filter(Boolean);
   const issues = [...repo.issues.values()]
     .filter((i) => state === "all" || i.state === state)
     // The host matches labels without regard to case, and an issue must carry all of them.
     .filter((i) => wanted.every((w) => i.labels.some((l) => l.toLowerCase() === w)))
     .sort((a, b) => b.number - a.number);
-  return page(req, issues.map((i) => repo.issueJson(req.api, i)), `/repositories/${REPO_ID}/issues`);
+  return page(
+    req,
+    issues.map((i) => repo.issueJson(req.api, i)),
+    `/repositories/${REPO_ID}/issues`,
+  );
 }
 
 function labels(repo: FakeRepository, issue: FakeIssue, req: RouteRequest, name: string | undefined): RouteAnswer {
@@ -96,10 +111,7 @@ function page(req: RouteRequest, items: unknown[], linkPath = req.url.pathname):
     next.set("page", String(n));
     return `<${req.api}${linkPath}?${next.toString()}>; rel="${rel}"`;
   };
-  const links = [
-    ...(number > 1 ? [link(number - 1, "prev"), link(1, "first")] : []),
-    ...(number < last ? [link(number + 1, "next"), link(last, "last")] : []),
-  ];
+  const links = [...(number > 1 ? [link(number - 1, "prev"), link(1, "first")] : []), ...(number < last ? [link(number + 1, "next"), link(last, "last")] : [])];
   return { status: 200, body: items.slice((number - 1) * perPage, number * perPage), headers: links.length > 0 ? { link: links.join(", ") } : {} };
 }
 

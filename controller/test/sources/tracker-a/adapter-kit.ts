@@ -1,6 +1,6 @@
-import { createLogger } from "@errand/channel-sdk/host";
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
-import { ticketingSchema, type TrackerATicketingConfig } from "../../../src/config/schema/ticketing-schema.js";
+import { createLogger } from "@errand/channel-sdk/host";
+import { type TrackerATicketingConfig, ticketingSchema } from "../../../src/config/schema/ticketing-schema.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";
 import type { PollContext } from "../../../src/sources/polling/poll-adapter.js";
 import type { FakeLinear } from "./fake-linear.js";

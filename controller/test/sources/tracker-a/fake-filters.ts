@@ -24,8 +24,7 @@ function comparator(filter: unknown, path: string): Pred<string | null | undefin
   const f = fields(filter, path, ["eq", "neq", "in", "nin"]);
   const within = f.in === undefined ? undefined : list(f.in, `${path}.in`);
   const outside = f.nin === undefined ? undefined : list(f.nin, `${path}.nin`);
-  return (value) =>
-    (f.eq === undefined || value === f.eq) && (f.neq === undefined || value !== f.neq) && (within === undefined || within.includes(value)) && (outside === undefined || !outside.includes(value));
+  return (value) => (f.eq === undefined || value === f.eq) && (f.neq === undefined || value !== f.neq) && (within === undefined || within.includes(value)) && (outside === undefined || !outside.includes(value));
 }
 
 function combine<T>(f: Filter, path: string, own: Pred<T>[], self: (filter: unknown, path: string) => Pred<T>): Pred<T> {
@@ -46,9 +45,27 @@ export function labelFilter(filter: unknown, path = "filter"): Pred<FakeLabel> {
   if (filter === undefined || filter === null) return () => true;
   const f = fields(filter, path, ["id", "name", "team", "isGroup", "and", "or"]);
   const own: Pred<FakeLabel>[] = [];
-  if (f.id !== undefined) own.push(((p) => (l: FakeLabel) => p(l.id))(comparator(f.id, `${path}.id`)));
-  if (f.name !== undefined) own.push(((p) => (l: FakeLabel) => p(l.name))(comparator(f.name, `${path}.name`)));
-  if (f.team !== undefined) own.push(((p) => (l: FakeLabel) => p(l.teamId))(teamRef(f.team, `${path}.team`)));
+  if (f.id !== undefined)
+    own.push(
+      (
+        (p) => (l: FakeLabel) =>
+          p(l.id)
+      )(comparator(f.id, `${path}.id`)),
+    );
+  if (f.name !== undefined)
+    own.push(
+      (
+        (p) => (l: FakeLabel) =>
+          p(l.name)
+      )(comparator(f.name, `${path}.name`)),
+    );
+  if (f.team !== undefined)
+    own.push(
+      (
+        (p) => (l: FakeLabel) =>
+          p(l.teamId)
+      )(teamRef(f.team, `${path}.team`)),
+    );
   if (f.isGroup !== undefined) {
     const eq = fields(f.isGroup, `${path}.isGroup`, ["eq"]).eq;
     own.push((l) => l.isGroup === eq);
@@ -61,9 +78,27 @@ export function stateFilter(filter: unknown, path = "filter"): Pred<FakeState> {
   if (filter === undefined || filter === null) return () => true;
   const f = fields(filter, path, ["id", "name", "type", "and", "or"]);
   const own: Pred<FakeState>[] = [];
-  if (f.id !== undefined) own.push(((p) => (s: FakeState) => p(s.id))(comparator(f.id, `${path}.id`)));
-  if (f.name !== undefined) own.push(((p) => (s: FakeState) => p(s.name))(comparator(f.name, `${path}.name`)));
-  if (f.type !== undefined) own.push(((p) => (s: FakeState) => p(s.type))(comparator(f.type, `${path}.type`)));
+  if (f.id !== undefined)
+    own.push(
+      (
+        (p) => (s: FakeState) =>
+          p(s.id)
+      )(comparator(f.id, `${path}.id`)),
+    );
+  if (f.name !== undefined)
+    own.push(
+      (
+        (p) => (s: FakeState) =>
+          p(s.name)
+      )(comparator(f.name, `${path}.name`)),
+    );
+  if (f.type !== undefined)
+    own.push(
+      (
+        (p) => (s: FakeState) =>
+          p(s.type)
+      )(comparator(f.type, `${path}.type`)),
+    );
   return combine(f, path, own, stateFilter);
 }
 
@@ -72,13 +107,25 @@ export function issueFilter(filter: unknown, lookup: { state(id: string): FakeSt
   if (filter === undefined || filter === null) return () => true;
   const f = fields(filter, path, ["id", "team", "state", "labels", "and", "or"]);
   const own: Pred<FakeIssue>[] = [];
-  if (f.id !== undefined) own.push(((p) => (i: FakeIssue) => p(i.id))(comparator(f.id, `${path}.id`)));
+  if (f.id !== undefined)
+    own.push(
+      (
+        (p) => (i: FakeIssue) =>
+          p(i.id)
+      )(comparator(f.id, `${path}.id`)),
+    );
   if (f.team !== undefined) {
     const team = fields(f.team, `${path}.team`, ["id"]);
     const id = comparator(team.id, `${path}.team.id`);
     own.push((i) => id(i.teamId));
   }
-  if (f.state !== undefined) own.push(((p) => (i: FakeIssue) => p(lookup.state(i.stateId)))(stateFilter(f.state, `${path}.state`)));
+  if (f.state !== undefined)
+    own.push(
+      (
+        (p) => (i: FakeIssue) =>
+          p(lookup.state(i.stateId))
+      )(stateFilter(f.state, `${path}.state`)),
+    );
   if (f.labels !== undefined) {
     const labels = fields(f.labels, `${path}.labels`, ["some", "every"]);
     const some = labels.some === undefined ? undefined : labelFilter(labels.some, `${path}.labels.some`);
@@ -96,7 +143,13 @@ export function commentFilter(filter: unknown, path = "filter"): Pred<FakeCommen
   if (filter === undefined || filter === null) return () => true;
   const f = fields(filter, path, ["id", "issue", "and", "or"]);
   const own: Pred<FakeComment>[] = [];
-  if (f.id !== undefined) own.push(((p) => (c: FakeComment) => p(c.id))(comparator(f.id, `${path}.id`)));
+  if (f.id !== undefined)
+    own.push(
+      (
+        (p) => (c: FakeComment) =>
+          p(c.id)
+      )(comparator(f.id, `${path}.id`)),
+    );
   if (f.issue !== undefined) {
     const issue = fields(f.issue, `${path}.issue`, ["id"]);
     const id = comparator(issue.id, `${path}.issue.id`);

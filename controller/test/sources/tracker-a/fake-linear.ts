@@ -86,7 +86,12 @@ export async function startFakeLinear(options: { token?: string; oauth?: boolean
       const parsed = JSON.parse(body) as { query?: unknown; variables?: unknown };
       if (typeof parsed.query !== "string") throw new FakeInputError("the body has no query");
       doc = parseDocument(parsed.query);
-      const expected = (LinearDocument as Record<string, unknown>)[`${doc.name.split("_").map((part) => `${part.charAt(0).toUpperCase()}${part.slice(1)}`).join("_")}Document`];
+      const expected = (LinearDocument as Record<string, unknown>)[
+        `${doc.name
+          .split("_")
+          .map((part) => `${part.charAt(0).toUpperCase()}${part.slice(1)}`)
+          .join("_")}Document`
+      ];
       if (expected === undefined || String(expected) !== parsed.query) throw new FakeInputError(`operation ${doc.name} is not one of @linear/sdk's documents, word for word`);
       variables = (parsed.variables ?? {}) as Record<string, unknown>;
       checkVariables(doc, variables);

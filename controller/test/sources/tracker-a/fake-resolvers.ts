@@ -8,14 +8,60 @@ export class FakeNotFound extends FakeInputError {}
 
 // The input types' fields as @linear/sdk 98 declares them; the fake implements the ones the controller may send.
 const ISSUE_UPDATE_FIELDS = [
-  "addedLabelIds", "addedReleaseIds", "assigneeId", "autoClosedByParentClosing", "cycleId", "delegateId", "description", "descriptionData", "dueDate",
-  "estimate", "inheritsSharedAccess", "labelIds", "lastAppliedTemplateId", "parentId", "priority", "prioritySortOrder", "projectId", "projectMilestoneId",
-  "releaseIds", "removedLabelIds", "removedReleaseIds", "slaBreachesAt", "slaStartedAt", "slaType", "snoozedById", "snoozedUntilAt", "sortOrder",
-  "stateId", "subIssueSortOrder", "subscriberIds", "teamId", "title", "trashed", "trusted",
+  "addedLabelIds",
+  "addedReleaseIds",
+  "assigneeId",
+  "autoClosedByParentClosing",
+  "cycleId",
+  "delegateId",
+  "description",
+  "descriptionData",
+  "dueDate",
+  "estimate",
+  "inheritsSharedAccess",
+  "labelIds",
+  "lastAppliedTemplateId",
+  "parentId",
+  "priority",
+  "prioritySortOrder",
+  "projectId",
+  "projectMilestoneId",
+  "releaseIds",
+  "removedLabelIds",
+  "removedReleaseIds",
+  "slaBreachesAt",
+  "slaStartedAt",
+  "slaType",
+  "snoozedById",
+  "snoozedUntilAt",
+  "sortOrder",
+  "stateId",
+  "subIssueSortOrder",
+  "subscriberIds",
+  "teamId",
+  "title",
+  "trashed",
+  "trusted",
 ];
 const COMMENT_CREATE_FIELDS = [
-  "body", "bodyData", "createAsUser", "createOnSyncedSlackThread", "createdAt", "displayIconUrl", "doNotSubscribeToIssue", "documentContentId", "id",
-  "initiativeId", "initiativeUpdateId", "issueId", "parentId", "postId", "projectId", "projectUpdateId", "quotedText", "subscriberIds",
+  "body",
+  "bodyData",
+  "createAsUser",
+  "createOnSyncedSlackThread",
+  "createdAt",
+  "displayIconUrl",
+  "doNotSubscribeToIssue",
+  "documentContentId",
+  "id",
+  "initiativeId",
+  "initiativeUpdateId",
+  "issueId",
+  "parentId",
+  "postId",
+  "projectId",
+  "projectUpdateId",
+  "quotedText",
+  "subscriberIds",
 ];
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
@@ -70,7 +116,12 @@ function updateIssue(ws: FakeWorkspace, ref: string, input: Vars): FakeIssue {
   // The log holds what changed: adding a label the issue has, or removing one it lacks, is no change.
   const added = issue.labelIds.filter((id) => !before.includes(id));
   const removed = before.filter((id) => !issue.labelIds.includes(id));
-  if (typeof input.stateId === "string") issue.stateId = find(ws.states.filter((s) => s.teamId === issue.teamId), input.stateId, "WorkflowState").id;
+  if (typeof input.stateId === "string")
+    issue.stateId = find(
+      ws.states.filter((s) => s.teamId === issue.teamId),
+      input.stateId,
+      "WorkflowState",
+    ).id;
   if (typeof input.title === "string") issue.title = input.title;
   if (typeof input.description === "string") issue.description = input.description;
   issue.updatedAt = ws.tick();

@@ -39,9 +39,7 @@ export interface FakeComment {
   createdAt: number;
 }
 /** What the controller changed, in order, with names for readable assertions. */
-export type FakeChange =
-  | { op: "issueUpdate"; issue: string; added: string[]; removed: string[] }
-  | { op: "commentCreate"; issue: string; commentId: string; body: string };
+export type FakeChange = { op: "issueUpdate"; issue: string; added: string[]; removed: string[] } | { op: "commentCreate"; issue: string; commentId: string; body: string };
 
 const ENG_STATES = [
   ["Triage", "triage"],
@@ -71,7 +69,11 @@ export class FakeWorkspace {
     const eng = this.addTeam("Engineering", "ENG");
     ENG_STATES.forEach(([name, type], position) => this.states.push({ id: randomUUID(), name, type, position, teamId: eng.id }));
     const ops = this.addTeam("Operations", "OPS");
-    for (const [position, [name, type]] of [["Backlog", "backlog"], ["Todo", "unstarted"], ["Done", "completed"]].entries()) {
+    for (const [position, [name, type]] of [
+      ["Backlog", "backlog"],
+      ["Todo", "unstarted"],
+      ["Done", "completed"],
+    ].entries()) {
       this.states.push({ id: randomUUID(), name: name as string, type: type as FakeState["type"], position, teamId: ops.id });
     }
     for (const name of ["agent-in-progress", "agent-failed", "bug", "Feature"]) this.addLabel(name, null);

@@ -6,10 +6,7 @@
  */
 
 /** One selection of a selection set. */
-export type Selection =
-  | { kind: "field"; name: string; alias: string | undefined; selections: Selection[] | undefined }
-  | { kind: "spread"; name: string }
-  | { kind: "inline"; on: string | undefined; selections: Selection[] };
+export type Selection = { kind: "field"; name: string; alias: string | undefined; selections: Selection[] | undefined } | { kind: "spread"; name: string } | { kind: "inline"; on: string | undefined; selections: Selection[] };
 
 /** A variable definition: `$first: Int` is { name: "first", type: "Int", required: false }. */
 export interface VariableDefinition {

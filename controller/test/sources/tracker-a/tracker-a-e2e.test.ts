@@ -8,7 +8,7 @@ import { type FakeLinear, startFakeLinear } from "./fake-linear.js";
 
 const open: Array<InProcess | FakeLinear> = [];
 afterEach(async () => {
-  for (const thing of open.splice(0).reverse()) await (("controller" in thing) ? thing.stop() : thing.close());
+  for (const thing of open.splice(0).reverse()) await ("controller" in thing ? thing.stop() : thing.close());
 });
 
 /** A controller polling the fake's ENG team (Todo, label agent), with the engine fixture `engine`. */

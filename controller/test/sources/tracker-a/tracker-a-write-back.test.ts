@@ -59,15 +59,9 @@ describe("tracker_a write-back (spec 3)", () => {
     await adapter.pickedUp(ticket, run, ctx);
     await adapter.finished(ticket, run, SUCCESS, ctx);
     const [comment] = fake.ws.commentsOf("ENG-1");
-    expect(comment?.body).toBe(
-      `Errand opened a pull request for this issue: https://github.com/acme/shop/pull/7\n\nFixed the login form.\n\nRun \`${run.id}\` (attempt 1).`,
-    );
+    expect(comment?.body).toBe(`Errand opened a pull request for this issue: https://github.com/acme/shop/pull/7\n\nFixed the login form.\n\nRun \`${run.id}\` (attempt 1).`);
     expect(comment?.id).toBe(commentIdFor(run.id));
-    expect(fake.ws.changes.map((c) => (c.op === "commentCreate" ? "comment" : `+${c.added.join(",")} -${c.removed.join(",")}`))).toEqual([
-      "+agent-in-progress -",
-      "comment",
-      "+ -agent-in-progress",
-    ]);
+    expect(fake.ws.changes.map((c) => (c.op === "commentCreate" ? "comment" : `+${c.added.join(",")} -${c.removed.join(",")}`))).toEqual(["+agent-in-progress -", "comment", "+ -agent-in-progress"]);
     expect(fake.ws.labelsOf("ENG-1")).toEqual(["agent"]);
   });
 

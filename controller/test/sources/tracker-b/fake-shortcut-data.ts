@@ -132,11 +132,41 @@ export function memberJson(m: FakeMember) {
 }
 
 export function labelJson(l: FakeLabel) {
-  return { id: l.id, name: l.name, app_url: `https://app.example/acme/label/${l.id}`, archived: false, entity_type: "label", global_id: `label-${l.id}`, color: null, description: null, external_id: null, created_at: AT, updated_at: AT };
+  return {
+    id: l.id,
+    name: l.name,
+    app_url: `https://app.example/acme/label/${l.id}`,
+    archived: false,
+    entity_type: "label",
+    global_id: `label-${l.id}`,
+    color: null,
+    description: null,
+    external_id: null,
+    created_at: AT,
+    updated_at: AT,
+  };
 }
 
 export function commentJson(storyId: number, c: FakeComment) {
-  return { id: c.id, story_id: storyId, text: c.text, external_id: c.external_id, app_url: `https://app.example/acme/story/${storyId}#activity-${c.id}`, entity_type: "story-comment", deleted: false, author_id: BOT_ID, mention_ids: [], member_mention_ids: [], group_mention_ids: [], linked_to_slack: false, parent_id: null, position: 1, reactions: [], created_at: c.created_at, updated_at: c.created_at };
+  return {
+    id: c.id,
+    story_id: storyId,
+    text: c.text,
+    external_id: c.external_id,
+    app_url: `https://app.example/acme/story/${storyId}#activity-${c.id}`,
+    entity_type: "story-comment",
+    deleted: false,
+    author_id: BOT_ID,
+    mention_ids: [],
+    member_mention_ids: [],
+    group_mention_ids: [],
+    linked_to_slack: false,
+    parent_id: null,
+    position: 1,
+    reactions: [],
+    created_at: c.created_at,
+    updated_at: c.created_at,
+  };
 }
 
 /** A story as search and GET answer it; `full` adds the description (and comments for GET). */

@@ -28,14 +28,10 @@ export function searchPage(params: URLSearchParams, all: FakeStory[], stateName:
     if (decoded === undefined || decoded.query !== query) return { error: "next is not a page token of this query" };
     offset = decoded.offset;
   }
-  const matching = all
-    .filter((s) => (filter.state === undefined || stateName(s.workflow_state_id).toLowerCase() === filter.state.toLowerCase()) && (!filter.notArchived || !s.archived))
-    .sort((a, b) => a.id - b.id);
+  const matching = all.filter((s) => (filter.state === undefined || stateName(s.workflow_state_id).toLowerCase() === filter.state.toLowerCase()) && (!filter.notArchived || !s.archived)).sort((a, b) => a.id - b.id);
   const stories = matching.slice(offset, offset + size);
   const more = offset + size < matching.length;
-  const next = more
-    ? `/api/v3/search/stories?${new URLSearchParams({ query, page_size: String(size), detail, next: encodeToken({ query, offset: offset + size }) })}`
-    : null;
+  const next = more ? `/api/v3/search/stories?${new URLSearchParams({ query, page_size: String(size), detail, next: encodeToken({ query, offset: offset + size }) })}` : null;
   return { total: matching.length, next, stories, detail };
 }
 

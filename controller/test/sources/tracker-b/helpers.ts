@@ -1,5 +1,5 @@
-import { createLogger } from "@errand/channel-sdk/host";
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import { createLogger } from "@errand/channel-sdk/host";
 import type { TrackerBTicketingConfig } from "../../../src/config/schema/ticketing-schema.js";
 import { ticketingSchema } from "../../../src/config/schema/ticketing-schema.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";

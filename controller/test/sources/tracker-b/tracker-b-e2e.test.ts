@@ -27,9 +27,13 @@ async function startPolling(engine: string, extraConfig = ""): Promise<{ c: InPr
     owner_mention_name: errand-bot
 ${extraConfig}`,
   });
-  const c = await startInProcess(h, (config) => {
-    config.webhook.allowUnsignedTrackerB = true;
-  }, { ERRAND_SECRET_TRACKER_B_TOKEN: fake.token });
+  const c = await startInProcess(
+    h,
+    (config) => {
+      config.webhook.allowUnsignedTrackerB = true;
+    },
+    { ERRAND_SECRET_TRACKER_B_TOKEN: fake.token },
+  );
   started.push(c);
   const poller = c.controller.sources.find((s) => s.name === "tracker_b") as PollingSource;
   // The first poll runs at start without being awaited; let it settle so a test's faults meet only its own polls.
@@ -38,8 +42,7 @@ ${extraConfig}`,
 }
 
 const runsOf = async (store: Store, id: number) => store.listRuns({ ticket: { source: "tracker_b", id: String(id) } });
-const finished = (store: Store, id: number) =>
-  eventually(`the run of story ${id} to end`, async () => (await runsOf(store, id)).find((r) => isTerminal(r.state)));
+const finished = (store: Store, id: number) => eventually(`the run of story ${id} to end`, async () => (await runsOf(store, id)).find((r) => isTerminal(r.state)));
 const steps = (f: FakeShortcut) => f.events.map((e) => (e.kind === "state" ? `${e.from} -> ${e.to}` : `comment ${e.external_id?.split(":")[2]}`));
 /** Sum of a counter's series that carry `labels`. */
 async function metric(c: InProcess, name: string, labels: Record<string, string>): Promise<number> {
@@ -89,10 +92,7 @@ describe("tracker B end to end: the fake, the controller, a real engine process"
     const { c, h, poller } = await startPolling("ok.sh");
     const story = fake.addStory({ name: "Both ways" });
     const delivery = JSON.stringify({ id: "evt-1", actions: [{ id: story.id, entity_type: "story", action: "update", name: "Both ways", app_url: `https://app.example/acme/story/${story.id}`, changes: {} }] });
-    const [answer] = await Promise.all([
-      fetch(`http://127.0.0.1:${c.webhookPort}/webhooks/tracker`, { method: "POST", headers: { "content-type": "application/json" }, body: delivery }),
-      poller.pollNow(),
-    ]);
+    const [answer] = await Promise.all([fetch(`http://127.0.0.1:${c.webhookPort}/webhooks/tracker`, { method: "POST", headers: { "content-type": "application/json" }, body: delivery }), poller.pollNow()]);
     expect(answer.status).toBe(200);
     const run = await finished(c.controller.store, story.id);
     await eventually("the completion comment", () => (fake.events.length >= 3 ? true : undefined));

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createTrackerBAdapter } from "../../../src/sources/tracker-b/tracker-b-adapter.js";
 import { createTrackerBSource } from "../../../src/webhook/sources/tracker-b.js";
-import { ALICE_ID } from "./fake-shortcut-data.js";
 import { type FakeShortcut, startFakeShortcut } from "./fake-shortcut.js";
+import { ALICE_ID } from "./fake-shortcut-data.js";
 import { pollContext, preparedAdapter, trackerBConfig } from "./helpers.js";
 
 let fake: FakeShortcut;
@@ -61,8 +61,22 @@ describe("tracker B polling: the pick-up rules of spec 3", () => {
   it("matches state names exactly although the search ignores case", async () => {
     fake = await startFakeShortcut({
       workflows: [
-        { id: 1, name: "Eng", states: [{ id: 11, name: "Ready for Agent", type: "unstarted" }, { id: 12, name: "In Progress", type: "started" }] },
-        { id: 2, name: "Ops", states: [{ id: 21, name: "READY FOR AGENT", type: "unstarted" }, { id: 22, name: "In Progress", type: "started" }] },
+        {
+          id: 1,
+          name: "Eng",
+          states: [
+            { id: 11, name: "Ready for Agent", type: "unstarted" },
+            { id: 12, name: "In Progress", type: "started" },
+          ],
+        },
+        {
+          id: 2,
+          name: "Ops",
+          states: [
+            { id: 21, name: "READY FOR AGENT", type: "unstarted" },
+            { id: 22, name: "In Progress", type: "started" },
+          ],
+        },
       ],
     });
     const ok = fake.addStory({ workflow_state_id: 11 });

@@ -45,7 +45,12 @@ describe("tracker B configuration checked against the workspace at start", () =>
 
   it("names each workflows[] entry by its index", async () => {
     fake = await startFakeShortcut();
-    const problems = await problemsOf({ workflows: [{ trigger_state: "Ready for Agent", in_progress_state: "In Progress" }, { trigger_state: "Todo", in_progress_state: "Doing" }] });
+    const problems = await problemsOf({
+      workflows: [
+        { trigger_state: "Ready for Agent", in_progress_state: "In Progress" },
+        { trigger_state: "Todo", in_progress_state: "Doing" },
+      ],
+    });
     expect(problems.map((p) => p.key)).toEqual(["ticketing.config.workflows[1].trigger_state"]);
   });
 
@@ -66,12 +71,7 @@ describe("tracker B configuration checked against the workspace at start", () =>
   it("refuses labels the workspace does not have, and reports every problem at once", async () => {
     fake = await startFakeShortcut();
     const problems = await problemsOf({ labels: ["Agent"], exclude_labels: ["do-not-automate", "wip"], owner_mention_name: "nobody", workflow_state_name: "Todo" });
-    expect(problems.map((p) => p.key)).toEqual([
-      "ticketing.config.workflow_state_name",
-      "ticketing.config.owner_mention_name",
-      "ticketing.config.labels[0]",
-      "ticketing.config.exclude_labels[1]",
-    ]);
+    expect(problems.map((p) => p.key)).toEqual(["ticketing.config.workflow_state_name", "ticketing.config.owner_mention_name", "ticketing.config.labels[0]", "ticketing.config.exclude_labels[1]"]);
     expect(problems[2]?.message).toBe('no label is named "Agent"; did you mean "agent"?');
     expect(problems[2]?.fix).toContain("agent, do-not-automate, frontend");
     expect(fake.requests.some((r) => r.path === "/api/v3/labels" && r.query.get("slim") === "true")).toBe(true);

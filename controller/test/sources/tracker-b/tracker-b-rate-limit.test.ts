@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseRetryAfter } from "../../../src/sources/tracker-b/retry-after.js";
-import { TrackerBApiError } from "../../../src/sources/tracker-b/tracker-b-api-error.js";
 import { nextToken } from "../../../src/sources/tracker-b/tracker-b-api.js";
+import { TrackerBApiError } from "../../../src/sources/tracker-b/tracker-b-api-error.js";
 import { type FakeShortcut, startFakeShortcut } from "./fake-shortcut.js";
 import { pollContext, preparedAdapter, storyTicket, taskRun } from "./helpers.js";
 
@@ -42,9 +42,7 @@ describe("tracker B: rate limits, failures and recovery", () => {
     fake.inject({ ...TOO_MANY, headers: { "retry-after": "3600" }, times: 1 });
     const long = await adapter.poll(pollContext()).catch((e: unknown) => e);
     expect(long).toBeInstanceOf(TrackerBApiError);
-    expect((long as TrackerBApiError).message).toBe(
-      "tracker B answered 429 to GET /api/v3/search/stories (page 1): Too Many Requests; still rate limited after 0 wait(s) (Retry-After: 3600)",
-    );
+    expect((long as TrackerBApiError).message).toBe("tracker B answered 429 to GET /api/v3/search/stories (page 1): Too Many Requests; still rate limited after 0 wait(s) (Retry-After: 3600)");
     expect((long as TrackerBApiError).hint).toContain("raise ticketing.poll_interval");
     fake.inject({ ...TOO_MANY, headers: { "retry-after": "0" }, times: 5 });
     await expect(adapter.poll(pollContext())).rejects.toThrow("still rate limited after 2 wait(s)");

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TrackerBApiError } from "../../../src/sources/tracker-b/tracker-b-api-error.js";
 import { type FakeShortcut, startFakeShortcut } from "./fake-shortcut.js";
-import { FAILURE, pollContext, preparedAdapter, storyTicket, SUCCESS, taskRun } from "./helpers.js";
+import { FAILURE, pollContext, preparedAdapter, SUCCESS, storyTicket, taskRun } from "./helpers.js";
 
 let fake: FakeShortcut;
 afterEach(async () => {
@@ -20,9 +20,7 @@ describe("tracker B write-back (spec 3)", () => {
     await adapter.pickedUp(storyTicket(story.id), run, pollContext());
     expect(kinds(fake)).toEqual(["state Ready for Agent -> In Progress", `comment errand:${run.id}:started`]);
     const comment = fake.events[1];
-    expect(comment?.kind === "comment" && comment.text).toBe(
-      `Errand picked this story up and moved it to Engineering / In Progress. Run \`${run.id}\` (engine \`fixture\`, attempt 1) is working on it.`,
-    );
+    expect(comment?.kind === "comment" && comment.text).toBe(`Errand picked this story up and moved it to Engineering / In Progress. Run \`${run.id}\` (engine \`fixture\`, attempt 1) is working on it.`);
   });
 
   it("on success moves the story to completed_state_name, then comments the pull request link; once", async () => {
@@ -34,16 +32,9 @@ describe("tracker B write-back (spec 3)", () => {
     const ended = { ...run, state: "Succeeded" as const };
     await adapter.finished(storyTicket(story.id), ended, SUCCESS, pollContext());
     await adapter.finished(storyTicket(story.id), ended, SUCCESS, pollContext());
-    expect(kinds(fake)).toEqual([
-      "state Ready for Agent -> In Progress",
-      `comment errand:${run.id}:started`,
-      "state In Progress -> In Review",
-      `comment errand:${run.id}:finished`,
-    ]);
+    expect(kinds(fake)).toEqual(["state Ready for Agent -> In Progress", `comment errand:${run.id}:started`, "state In Progress -> In Review", `comment errand:${run.id}:finished`]);
     const last = fake.events[3];
-    expect(last?.kind === "comment" && last.text).toBe(
-      `Errand finished run \`${run.id}\`. Pull request: https://github.com/acme/shop/pull/7 The story was moved to Engineering / In Review.\n\nFixed it.`,
-    );
+    expect(last?.kind === "comment" && last.text).toBe(`Errand finished run \`${run.id}\`. Pull request: https://github.com/acme/shop/pull/7 The story was moved to Engineering / In Review.\n\nFixed it.`);
   });
 
   it("on success without completed_state_name leaves the state and comments the link", async () => {
@@ -66,9 +57,7 @@ describe("tracker B write-back (spec 3)", () => {
     await adapter.finished(storyTicket(story.id), run, FAILURE, pollContext());
     expect(kinds(fake)).toEqual([`comment errand:${run.id}:finished`]);
     const comment = fake.events[0];
-    expect(comment?.kind === "comment" && comment.text).toBe(
-      `Errand run \`${run.id}\` failed: the engine exited with code 3\n\nThe story is not picked up again on its own; \`errand runs retry ${run.id}\` starts a new attempt.`,
-    );
+    expect(comment?.kind === "comment" && comment.text).toBe(`Errand run \`${run.id}\` failed: the engine exited with code 3\n\nThe story is not picked up again on its own; \`errand runs retry ${run.id}\` starts a new attempt.`);
   });
 
   it("leaves a story that is in no trigger state where it is (a webhook ticket), and still comments", async () => {
@@ -87,10 +76,7 @@ describe("tracker B write-back (spec 3)", () => {
     const story = fake.addStory({});
     const adapter = await preparedAdapter(fake, { completed_state_name: "Done" });
     const run = taskRun(story.id);
-    await Promise.all([
-      adapter.pickedUp(storyTicket(story.id), run, pollContext()),
-      adapter.finished(storyTicket(story.id), { ...run, state: "Succeeded" }, SUCCESS, pollContext()),
-    ]);
+    await Promise.all([adapter.pickedUp(storyTicket(story.id), run, pollContext()), adapter.finished(storyTicket(story.id), { ...run, state: "Succeeded" }, SUCCESS, pollContext())]);
     expect(kinds(fake)).toEqual(["state Ready for Agent -> In Progress", `comment errand:${run.id}:started`, "state In Progress -> Done", `comment errand:${run.id}:finished`]);
   });
 

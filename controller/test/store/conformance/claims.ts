@@ -65,7 +65,10 @@ export function claimTests(open: OpenStore): void {
     it("hands each run to exactly one of two stores claiming at once", async () => {
       const { store, reopen } = await open();
       const other = await reopen();
-      await store.acceptTickets(Array.from({ length: 40 }, (_, i) => ticket(`x${i}`)), "default");
+      await store.acceptTickets(
+        Array.from({ length: 40 }, (_, i) => ticket(`x${i}`)),
+        "default",
+      );
       const seen: string[] = [];
       // Bounded: a store that hands out claimed runs again fails below instead of looping.
       for (let round = 0; round < 20; round++) {

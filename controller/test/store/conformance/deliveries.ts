@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createStoreDedupe } from "../../../src/store/store-dedupe.js";
-import { type OpenStore, expectCode, sleep } from "./support.js";
+import { expectCode, type OpenStore, sleep } from "./support.js";
 
 const DAY = 86_400_000;
 
@@ -58,9 +58,7 @@ export function deliveryTests(open: OpenStore): void {
     it("hands an id to one of two stores claiming it at once", async () => {
       const { store, reopen } = await open();
       const other = await reopen();
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? store : other).claimDelivery("race", DAY)),
-      );
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? store : other).claimDelivery("race", DAY)));
       expect(answers.filter((a) => a === "new")).toHaveLength(1);
     });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isRunId } from "../../../src/store/run-id.js";
-import { type OpenStore, expectCode, runIn, ticket } from "./support.js";
+import { expectCode, type OpenStore, runIn, ticket } from "./support.js";
 
 /** acceptTickets: identity, dedupe within a batch and across batches, stores and reopens. */
 export function intakeTests(open: OpenStore): void {
@@ -26,7 +26,12 @@ export function intakeTests(open: OpenStore): void {
     it("answers in input order, and a ticket repeated in the batch is existing the second time", async () => {
       const { store } = await open();
       const outcomes = await store.acceptTickets([ticket("a"), ticket("b"), ticket("a"), ticket("c")], "default");
-      expect(outcomes.map((o) => [o.kind, o.ticket.id])).toEqual([["queued", "a"], ["queued", "b"], ["existing", "a"], ["queued", "c"]]);
+      expect(outcomes.map((o) => [o.kind, o.ticket.id])).toEqual([
+        ["queued", "a"],
+        ["queued", "b"],
+        ["existing", "a"],
+        ["queued", "c"],
+      ]);
       expect(outcomes[2]).toEqual({ kind: "existing", ticket: { source: "generic", id: "a" }, runId: outcomes[0]?.runId, state: "Queued" });
       expect(new Set(outcomes.map((o) => o.runId)).size).toBe(3);
       expect((await store.countRuns()).Queued).toBe(3);
@@ -70,9 +75,7 @@ export function intakeTests(open: OpenStore): void {
       expect(await again.getRun(outcome?.runId as string)).toEqual(run);
       expect(await again.transitions(outcome?.runId as string)).toEqual(history);
       expect(await again.getTicket({ source: "generic", id: "durable" })).toEqual(ticket("durable"));
-      expect(await again.acceptTickets([ticket("durable")], "default")).toEqual([
-        { kind: "existing", ticket: { source: "generic", id: "durable" }, runId: outcome?.runId, state: "Queued" },
-      ]);
+      expect(await again.acceptTickets([ticket("durable")], "default")).toEqual([{ kind: "existing", ticket: { source: "generic", id: "durable" }, runId: outcome?.runId, state: "Queued" }]);
     });
 
     it("creates one first run per ticket when two stores accept overlapping batches at once", async () => {
@@ -81,7 +84,11 @@ export function intakeTests(open: OpenStore): void {
       const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ticket(`r${from + i}`));
       const [a, b] = await Promise.all([store.acceptTickets(ids(0, 20), "default"), other.acceptTickets(ids(10, 30), "default")]);
       const queued = [...a, ...b].filter((o) => o.kind === "queued").map((o) => o.ticket.id);
-      expect(queued.sort()).toEqual(ids(0, 30).map((t) => t.id).sort());
+      expect(queued.sort()).toEqual(
+        ids(0, 30)
+          .map((t) => t.id)
+          .sort(),
+      );
       expect((await store.countRuns()).Queued).toBe(30);
     });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Leadership, Store } from "../../../src/store/store.js";
-import { type OpenStore, expectCode, sleep } from "./support.js";
+import { expectCode, type OpenStore, sleep } from "./support.js";
 
 const MINUTE = 60_000;
 

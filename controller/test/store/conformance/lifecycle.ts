@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Store } from "../../../src/store/store.js";
-import { type OpenStore, expectCode, ticket } from "./support.js";
+import { expectCode, type OpenStore, ticket } from "./support.js";
 
 const RUN = "run_00000000000000000000000000";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RUN_STATES } from "../../../src/runs/task-run.js";
-import { type OpenStore, expectCode, runIn, ticket } from "./support.js";
+import { expectCode, type OpenStore, runIn, ticket } from "./support.js";
 
 /** countRuns, listRuns, getRun, getTicket and transitions of what is not there. */
 export function queryTests(open: OpenStore): void {
@@ -15,8 +15,14 @@ export function queryTests(open: OpenStore): void {
 
     it("lists runs newest first, 100 by default, and as many as asked", async () => {
       const { store } = await open();
-      await store.acceptTickets(Array.from({ length: 60 }, (_, i) => ticket(`a${i}`)), "default");
-      await store.acceptTickets(Array.from({ length: 45 }, (_, i) => ticket(`b${i}`)), "default");
+      await store.acceptTickets(
+        Array.from({ length: 60 }, (_, i) => ticket(`a${i}`)),
+        "default",
+      );
+      await store.acceptTickets(
+        Array.from({ length: 45 }, (_, i) => ticket(`b${i}`)),
+        "default",
+      );
       const all = await store.listRuns();
       expect(all).toHaveLength(100);
       expect(all[0]?.ticket.id).toBe("b44");

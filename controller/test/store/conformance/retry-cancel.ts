@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { TERMINAL_STATES } from "../../../src/runs/task-run.js";
-import { type OpenStore, expectCode, runIn, sleep, ticket } from "./support.js";
+import { expectCode, type OpenStore, runIn, sleep, ticket } from "./support.js";
 
 const FINISHED = [...TERMINAL_STATES];
 const UNKNOWN = "run_00000000000000000000000000";
@@ -15,9 +15,7 @@ export function retryCancelTests(open: OpenStore): void {
       expect(second).toMatchObject({ ticket: first.ticket, attempt: 2, state: "Queued", engine: first.engine, reason: "retried by alice" });
       expect(second.id).not.toBe(first.id);
       expect(await store.getRun(first.id)).toEqual(first);
-      expect(await store.transitions(second.id)).toEqual([
-        { runId: second.id, seq: 1, from: undefined, to: "Queued", at: second.createdAt, reason: "retried by alice" },
-      ]);
+      expect(await store.transitions(second.id)).toEqual([{ runId: second.id, seq: 1, from: undefined, to: "Queued", at: second.createdAt, reason: "retried by alice" }]);
       const [claimed] = await store.claimQueued("loop", 1, 60_000);
       expect(claimed?.run.id).toBe(second.id);
       expect(claimed?.ticket).toEqual(ticket(first.ticket.id));

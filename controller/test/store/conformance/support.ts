@@ -38,7 +38,7 @@ export function ticket(id: string, source = "generic", extra: Partial<Ticket> = 
   return {
     id,
     title: `Ticket ${id}`,
-    description: "Fix the *thing*.\nSecond line with \"quotes\" and ünïcode.",
+    description: 'Fix the *thing*.\nSecond line with "quotes" and ünïcode.',
     ticketType: "bug_fix",
     repoUrl: "https://codehost.example/acme/app",
     externalUrl: `https://tracker.example/${source}/${id}`,

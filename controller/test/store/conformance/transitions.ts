@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ALLOWED_TRANSITIONS, RUN_STATES, isTerminal } from "../../../src/runs/task-run.js";
-import { type OpenStore, expectCode, runIn } from "./support.js";
+import { ALLOWED_TRANSITIONS, isTerminal, RUN_STATES } from "../../../src/runs/task-run.js";
+import { expectCode, type OpenStore, runIn } from "./support.js";
 
 const ALLOWED = RUN_STATES.flatMap((from) => ALLOWED_TRANSITIONS[from].map((to) => [from, to] as const));
 

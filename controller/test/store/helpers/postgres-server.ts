@@ -11,8 +11,7 @@ import { type RunningServer, serverAtUrl } from "./running-server.js";
  * postgresql and sets ERRAND_REQUIRE_POSTGRES=1: there a missing server
  * fails the suites instead of skipping them.
  */
-export const postgresRunnable =
-  Boolean(process.env.ERRAND_PG_URL) || runtimeHint() !== undefined || findPostgresBin() !== undefined || process.env.ERRAND_REQUIRE_POSTGRES === "1";
+export const postgresRunnable = Boolean(process.env.ERRAND_PG_URL) || runtimeHint() !== undefined || findPostgresBin() !== undefined || process.env.ERRAND_REQUIRE_POSTGRES === "1";
 
 /** Ends the names of suites that need a server, so that a skip says why. */
 export const NEEDS_POSTGRES = "(needs PostgreSQL: ERRAND_PG_URL, a container runtime, or initdb and pg_ctl: apt-get install postgresql)";

@@ -7,11 +7,7 @@ import { fileURLToPath } from "node:url";
 const CONTROLLER_DIR = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** How the tests get a PostgreSQL server: a URL given, a container, or a local initdb. */
-export type PostgresStrategy =
-  | { kind: "url"; url: string; reason: string }
-  | { kind: "container"; reason: string }
-  | { kind: "initdb"; bin: string; reason: string }
-  | { kind: "none"; reason: string };
+export type PostgresStrategy = { kind: "url"; url: string; reason: string } | { kind: "container"; reason: string } | { kind: "initdb"; bin: string; reason: string } | { kind: "none"; reason: string };
 
 /** The bound of the container runtime probe (a child process that loads testcontainers, 2 to 7 s on a busy machine): an engine that accepts but never answers must not hang the tests. */
 export const RUNTIME_PROBE_MS = 15_000;
@@ -25,7 +21,11 @@ export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string | 
   const fromEnv = env.ERRAND_PG_BIN;
   if (fromEnv) return has(fromEnv) ? fromEnv : undefined;
   const debian = "/usr/lib/postgresql";
-  const versions = existsSync(debian) ? readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(debian)
+    ? readdirSync(debian)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const version of versions) if (has(join(debian, version, "bin"))) return join(debian, version, "bin");
   const config = spawnSync("pg_config", ["--bindir"], { encoding: "utf8" });
   const dir = config.status === 0 ? config.stdout.trim() : "";

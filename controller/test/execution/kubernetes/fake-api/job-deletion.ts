@@ -17,7 +17,11 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 export function deleteJob(store: ObjectStore, workloads: Workloads, namespace: string, name: string, policy: string, preconditionUid: string | undefined): Raw {
   const job = store.get(KINDS.jobs, namespace, name);
   if (preconditionUid !== undefined && preconditionUid !== job.metadata.uid) {
-    throw new StatusError(409, "Conflict", `Operation cannot be fulfilled on jobs.batch "${name}": Precondition failed: UID in precondition: ${preconditionUid}, UID in object meta: ${job.metadata.uid}`, { name, group: "batch", kind: "jobs" });
+    throw new StatusError(409, "Conflict", `Operation cannot be fulfilled on jobs.batch "${name}": Precondition failed: UID in precondition: ${preconditionUid}, UID in object meta: ${job.metadata.uid}`, {
+      name,
+      group: "batch",
+      kind: "jobs",
+    });
   }
   if (job.metadata.deletionTimestamp !== undefined) return job;
   const uid = job.metadata.uid;
@@ -38,8 +42,14 @@ export function deleteJob(store: ObjectStore, workloads: Workloads, namespace: s
 function dependents(store: ObjectStore, namespace: string, uid: string): Array<{ resource: "pods" | "configmaps"; object: Raw }> {
   const owned = (o: Raw) => o.metadata.ownerReferences?.some((r: Raw) => r.uid === uid) === true;
   return [
-    ...store.list("pods", namespace, null).filter(owned).map((object) => ({ resource: "pods" as const, object })),
-    ...store.list("configmaps", namespace, null).filter(owned).map((object) => ({ resource: "configmaps" as const, object })),
+    ...store
+      .list("pods", namespace, null)
+      .filter(owned)
+      .map((object) => ({ resource: "pods" as const, object })),
+    ...store
+      .list("configmaps", namespace, null)
+      .filter(owned)
+      .map((object) => ({ resource: "configmaps" as const, object })),
   ];
 }
 

@@ -11,7 +11,9 @@ interface Line {
 function stamp(at: bigint): string {
   const ms = Number(at / 1_000_000n);
   const base = new Date(ms).toISOString().slice(0, 19);
-  const nanos = String(at % 1_000_000_000n).padStart(9, "0").replace(/0+$/, "");
+  const nanos = String(at % 1_000_000_000n)
+    .padStart(9, "0")
+    .replace(/0+$/, "");
   return `${base}${nanos === "" ? "" : `.${nanos}`}Z`;
 }
 

@@ -53,7 +53,12 @@ export function podSpecCauses(spec: Raw, at: string): Cause[] {
 function envCauses(env: Raw, at: string): Cause[] {
   const causes: Cause[] = [];
   const name = String(env?.name ?? "");
-  if (!isEnvName(name)) causes.push({ reason: "FieldValueInvalid", message: `Invalid value: "${name}": a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit`, field: `${at}.name` });
+  if (!isEnvName(name))
+    causes.push({
+      reason: "FieldValueInvalid",
+      message: `Invalid value: "${name}": a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit`,
+      field: `${at}.name`,
+    });
   if (env?.value !== undefined && env?.valueFrom !== undefined) {
     causes.push({ reason: "FieldValueInvalid", message: "Invalid value: may not be specified when `value` is not empty", field: `${at}.valueFrom` });
   }
@@ -63,7 +68,8 @@ function envCauses(env: Raw, at: string): Cause[] {
     const ref = env.valueFrom.secretKeyRef;
     if (ref !== undefined) {
       for (const p of dnsSubdomainProblems(String(ref.name ?? ""))) causes.push({ reason: "FieldValueInvalid", message: `Invalid value: ${p}`, field: `${at}.valueFrom.secretKeyRef.name` });
-      if (!isConfigKey(String(ref.key ?? ""))) causes.push({ reason: "FieldValueInvalid", message: "Invalid value: a valid config key must consist of alphanumeric characters, '-', '_' or '.'", field: `${at}.valueFrom.secretKeyRef.key` });
+      if (!isConfigKey(String(ref.key ?? "")))
+        causes.push({ reason: "FieldValueInvalid", message: "Invalid value: a valid config key must consist of alphanumeric characters, '-', '_' or '.'", field: `${at}.valueFrom.secretKeyRef.key` });
     }
   }
   return causes;

@@ -1,8 +1,8 @@
 import { Job } from "kubernetes-models/batch/v1";
 import { ConfigMap, Pod } from "kubernetes-models/v1";
 import { dnsLabelProblems, dnsSubdomainProblems, labelValueProblems, qualifiedNameProblems } from "./names.js";
-import { podSpecCauses } from "./validate-pod.js";
 import { type Cause, invalid, type Raw, type ResourceKind, StatusError } from "./status.js";
+import { podSpecCauses } from "./validate-pod.js";
 
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 const MAX_CONFIGMAP_BYTES = 1024 * 1024;

@@ -139,7 +139,15 @@ export class Workloads {
     this.setContainer(namespace, pod.metadata.name, { terminated }, end.exitCode === 0 ? "Succeeded" : "Failed");
     this.logs.end(pod.metadata.name);
     if (end.exitCode === 0) {
-      this.updateJob(namespace, jobName, (s) => Object.assign(s, { active: 0, ready: 0, succeeded: 1, completionTime: now(), conditions: [condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods"), condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods")] }));
+      this.updateJob(namespace, jobName, (s) =>
+        Object.assign(s, {
+          active: 0,
+          ready: 0,
+          succeeded: 1,
+          completionTime: now(),
+          conditions: [condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods"), condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods")],
+        }),
+      );
     } else {
       this.failJob(namespace, jobName, "BackoffLimitExceeded", "Job has reached the specified backoff limit");
     }

@@ -1,9 +1,9 @@
+import type { Ticket } from "@errand/channel-sdk";
 import type { EngineConfig } from "../../../../src/config/controller-config.js";
 import { createEngine } from "../../../../src/engines/create-engine.js";
 import { buildInputConfigMap } from "../../../../src/execution/kubernetes/job-manifest.js";
 import { KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "../../../../src/execution/kubernetes/kubernetes-config.js";
 import { type JobSettings, type PreparedJob, prepareJob } from "../../../../src/execution/kubernetes/prepare-job.js";
-import type { Ticket } from "@errand/channel-sdk";
 import { runningRun, TICKET } from "../../helpers/local-setup.js";
 
 /** The Claude Code engine of the docs' example. */
@@ -25,7 +25,9 @@ export const CLAUDE: EngineConfig = {
 export const EXAMPLE_RUN_ID = "run_01jq8z3x5k7m9p2r4t6v8w0y1a";
 
 /** What {@link renderJob} makes, without any API call: the Job, and the ConfigMap as it would be made once the Job had `uid`. */
-export function renderJob(options: { engine?: EngineConfig; config?: Partial<KubernetesExecutionConfig>; runId?: string; ticket?: Ticket; apiKey?: string } = {}): PreparedJob & { configMap: ReturnType<typeof buildInputConfigMap> } {
+export function renderJob(
+  options: { engine?: EngineConfig; config?: Partial<KubernetesExecutionConfig>; runId?: string; ticket?: Ticket; apiKey?: string } = {},
+): PreparedJob & { configMap: ReturnType<typeof buildInputConfigMap> } {
   const engineConfig = options.engine ?? CLAUDE;
   const config = { ...KUBERNETES_DEFAULTS, namespace: "errand", ...options.config };
   const context: JobSettings = { namespace: "errand", config, engines: { [engineConfig.name]: engineConfig }, activeDeadlineSeconds: 3900 };
