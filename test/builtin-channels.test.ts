@@ -8,15 +8,19 @@ import { describe, expect, it } from "vitest";
 // passes against its bin and errand-conformance.json, and its setup guide shows
 // the payloads its snapshot tests pin down.
 const CLI = fileURLToPath(new URL("../cli/bin/channel.js", import.meta.url));
-const CHANNELS = ["chat_a", "chat_b"];
+// The channel's name (config, wire, its guide in docs/channels/) and its package's folder (spelled as the npm name).
+const CHANNELS = [
+  { name: "chat_a", folder: "chat-a" },
+  { name: "chat_b", folder: "chat-b" },
+];
 
 interface Report {
   summary: { passed: number; failed: number; skipped: number };
   checks: { id: string; status: string; actual?: string; fix?: string }[];
 }
 
-describe.each(CHANNELS)("built-in channel %s", (name) => {
-  const pkg = fileURLToPath(new URL(`../channels/${name}/`, import.meta.url));
+describe.each(CHANNELS)("built-in channel $name", ({ name, folder }) => {
+  const pkg = fileURLToPath(new URL(`../channels/${folder}/`, import.meta.url));
 
   it("passes every `channel test` check, the target checks included", async () => {
     const run = await promisify(execFile)(process.execPath, [CLI, "test", pkg, "--json", "--concurrency", "3"], {
@@ -31,7 +35,7 @@ describe.each(CHANNELS)("built-in channel %s", (name) => {
   }, 70_000);
 
   it(`docs/channels/${name}.md shows every snapshotted payload exactly as the channel sends it`, () => {
-    const snapshots = new URL(`../channels/${name}/test/__snapshots__/`, import.meta.url);
+    const snapshots = new URL(`../channels/${folder}/test/__snapshots__/`, import.meta.url);
     const guide = readFileSync(new URL(`../docs/channels/${name}.md`, import.meta.url), "utf8");
     const files = readdirSync(snapshots).filter((f) => f.endsWith(".json") && !f.includes("unicode"));
     expect(files.length).toBeGreaterThanOrEqual(5);

@@ -20,8 +20,8 @@ import { fileURLToPath } from "node:url";
 import { connectChannel, type RemoteChannel, silentLogger } from "@errand/channel-sdk/host";
 import { fixtures } from "@errand/channel-sdk/testing";
 import { expect, it } from "vitest";
-import { startFakeSlack } from "../chat_a/test/fake-slack.js";
-import { startFakeDiscord } from "../chat_b/test/fake-discord.js";
+import { startFakeSlack } from "../chat-a/test/fake-slack.js";
+import { startFakeDiscord } from "../chat-b/test/fake-discord.js";
 
 const BURST = 20;
 /** Bursts per channel (the machine may be busy; the median is the figure). */

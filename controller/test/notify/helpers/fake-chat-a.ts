@@ -1,4 +1,4 @@
-/** The part of chat_a's strict fake platform (channels/chat_a/test/fake-slack.ts) these tests use. */
+/** The part of chat_a's strict fake platform (channels/chat-a/test/fake-slack.ts) these tests use. */
 export interface FakeChatA {
   /** The `api_base_url` to configure. */
   readonly apiBaseUrl: string;
@@ -21,7 +21,7 @@ export const FAKE_CHAT_A_TOKEN = "xoxb-test-token";
  * lives in another package's tests, outside this package's TypeScript root.
  */
 export async function startFakeChatA(): Promise<FakeChatA> {
-  const url = new URL("../../../../channels/chat_a/test/fake-slack.ts", import.meta.url);
+  const url = new URL("../../../../channels/chat-a/test/fake-slack.ts", import.meta.url);
   const fake = (await import(url.href)) as { startFakeSlack(options: { intervalMs: number }): Promise<FakeChatA> };
   // No platform rate limit here: the channel is configured without its own spacing (min_interval_ms: 0).
   return fake.startFakeSlack({ intervalMs: 0 });
