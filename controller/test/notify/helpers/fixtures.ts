@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { Registry } from "prom-client";
+import { afterAll } from "vitest";
 import type { ChannelEntryConfig } from "../../../src/config/controller-config.js";
 import type { RunEvent } from "../../../src/runs/run-event.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";
@@ -28,9 +29,17 @@ export function testChannelEntry(index: number, record: string, fields: Partial<
   });
 }
 
-/** A fresh temporary folder. */
+// Every test file imports this module afresh (vitest isolates files), so each removes the folders it made.
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder, removed after the test file. */
 export function tempDir(prefix = "errand-notify-"): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
 }
 
 /** A file plugins append JSON lines to, and a reader for it. */
