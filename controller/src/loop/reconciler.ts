@@ -66,9 +66,9 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
 
   const chainFor = () => new EventChain((event: RunEvent) => options.dispatch.dispatch(event));
 
-  const refuse = async (item: RunWithTicket, active: ActiveRun, reason: string, to: "Refused" | "Failed") => {
+  const refuse = async (item: RunWithTicket, active: ActiveRun, reason: string, to: "Refused" | "Failed", from: "Queued" | "Running" = "Queued") => {
     const result = refusedResult(reason);
-    const stored = await store.transition({ runId: item.run.id, from: ["Queued"], to, reason, patch: { result } });
+    const stored = await store.transition({ runId: item.run.id, from: [from], to, reason, patch: { result } });
     logger.warn(to === "Refused" ? "run refused" : "run could not start", { run_id: item.run.id, ticket: `${item.ticket.source}:${item.ticket.id}`, reason });
     if (stored === undefined) return;
     options.metrics.finished(to, 0);
@@ -83,14 +83,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       return refuse(item, active, `engine "${item.run.engine}" is not configured any more; add it under engines: or retry the run after changing engines.default`, "Failed");
     }
     const spec: RunSpec = { run: item.run, ticket: item.ticket, engine, prompt: options.prompt(engine.name, item.ticket), apiKey: options.apiKey(engine.name) };
-    let handle;
-    try {
-      handle = await backend.start(spec, { onEvent: (e) => active.onEvent(e) });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      const hint = (error as { hint?: string }).hint;
-      return refuse(item, active, hint ? `${message} (${hint})` : message, "Failed");
-    }
+    // Write-ahead: the run is Running in the store before its engine can exist. A controller that dies in between
+    // leaves a Running run, which the restart rule resolves, never a Queued one that would start a second engine.
     let startedRun: TaskRun | undefined;
     try {
       startedRun = await store.transition({
@@ -98,21 +92,30 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         from: ["Queued"],
         to: "Running",
         reason: `started on ${backend.name} with engine ${engine.name}`,
-        patch: { backend: backend.name, logRef: handle.logRef, attachment: handle.attachment },
+        patch: { backend: backend.name },
       });
     } catch (error) {
-      // A run the store does not know as Running must not go on unwatched: it stays Queued and starts again later.
-      logger.error("could not record the start of a run; stopping its engine", { run_id: item.run.id, error });
-      await handle.stop("shutdown");
-      await handle.done;
+      logger.error("could not record the start of a run; it stays queued and starts again later", { run_id: item.run.id, error });
       throw error;
     }
     if (startedRun === undefined) {
-      // Cancelled between the claim and the start: the process must not outlive that decision.
-      logger.info("run was cancelled while starting; stopping it", { run_id: item.run.id });
-      await handle.stop("cancel");
-      await handle.done;
+      logger.info("run was cancelled before its engine started", { run_id: item.run.id });
       return;
+    }
+    let handle;
+    try {
+      handle = await backend.start(spec, { onEvent: (e) => active.onEvent(e) });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const hint = (error as { hint?: string }).hint;
+      return refuse(item, active, hint ? `${message} (${hint})` : message, "Failed", "Running");
+    }
+    try {
+      await store.updateRunning(item.run.id, { logRef: handle.logRef, attachment: handle.attachment });
+      startedRun = { ...startedRun, logRef: handle.logRef, attachment: handle.attachment };
+    } catch (error) {
+      // The engine is watched all the same; only a restart before its end would find no engine recorded (and fail the run).
+      logger.error("could not record the engine of a running run", { run_id: item.run.id, error });
     }
     Object.assign(active.run, startedRun);
     options.metrics.started();

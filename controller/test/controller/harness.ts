@@ -163,7 +163,8 @@ export function finished(store: Store, id: string, ms?: number): Promise<TaskRun
 
 /** Waits until the ticket's run is Running. */
 export function running(store: Store, id: string): Promise<TaskRun> {
-  return eventually(`${id} to run`, async () => (await runsOf(store, id)).find((r) => r.state === "Running"));
+  // Running is recorded before the engine starts; its engine is recorded (the attachment) once it exists.
+  return eventually(`${id} to run`, async () => (await runsOf(store, id)).find((r) => r.state === "Running" && r.attachment !== undefined));
 }
 
 /** True while a process with this pid exists. */
