@@ -103,6 +103,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       return;
     }
     let handle;
+    active.holdProgress();
     try {
       handle = await backend.start(spec, { onEvent: (e) => active.onEvent(e) });
     } catch (error) {
@@ -121,7 +122,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     options.metrics.started();
     options.metrics.startLatency((now() - item.run.createdAt) / 1000);
     logger.info("run started", { run_id: item.run.id, ticket: `${item.ticket.source}:${item.ticket.id}`, engine: engine.name, backend: backend.name });
-    void active.events.push({ type: "started", run: startedRun, ticket: item.ticket, engine: engine.name });
+    active.announce({ type: "started", run: startedRun, ticket: item.ticket, engine: engine.name });
     await superviseRun(active, handle, startedRun.startedAt ?? now(), deps);
   };
 

@@ -2,6 +2,7 @@ import type { Logger, Ticket } from "@errand/channel-sdk";
 import type { EngineEvent } from "../engines/engine.js";
 import type { RunHandle, StopReason } from "../execution/execution-backend.js";
 import type { Guardrails } from "../guardrails/guardrails.js";
+import type { RunEvent } from "../runs/run-event.js";
 import type { TaskRun } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
 import type { EventChain } from "./event-chain.js";
@@ -36,6 +37,10 @@ export interface ActiveRun {
   readonly leaving: boolean;
   /** Engine events before the handle exists (kept for the first ones of a fast engine). */
   onEvent(event: EngineEvent): void;
+  /** Holds the engine's progress until {@link ActiveRun.announce}: channels hear "started" before anything else. */
+  holdProgress(): void;
+  /** Queues the run's `started` event, then the latest progress held back for it. */
+  announce(started: RunEvent): void;
 }
 
 /** What {@link superviseRun} needs from the loop. */
@@ -52,6 +57,8 @@ export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain
   let lastCostWrite = 0;
   let halted: StopReason | undefined;
   let leaving = false;
+  let holding = false;
+  let held: RunEvent | undefined;
   const active: ActiveRun = {
     run,
     ticket,
@@ -76,9 +83,21 @@ export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain
     get leaving() {
       return leaving;
     },
+    holdProgress() {
+      holding = true;
+    },
+    announce(started) {
+      void active.events.push(started);
+      holding = false;
+      if (held !== undefined) active.events.progress(held);
+      held = undefined;
+    },
     onEvent(event) {
       if (event.kind === "progress") {
-        active.events.progress({ type: "progress", run: active.run, ticket, message: event.text });
+        const progress: RunEvent = { type: "progress", run: active.run, ticket, message: event.text };
+        // An engine's output can arrive before its start is recorded (a fast engine, a busy loop).
+        if (holding) held = progress;
+        else active.events.progress(progress);
       } else if (event.kind === "cost") {
         active.stop.costUsd = event.usd;
         const at = deps.now();

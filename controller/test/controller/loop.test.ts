@@ -161,7 +161,8 @@ describe("controller loop, in-process with real engine processes", () => {
     expect(run.state).toBe("Failed");
     expect(run.reason).toContain("/nonexistent/bin/agent");
     const transitions = await c.controller.store.transitions(run.id);
-    expect(transitions.map((t) => t.to)).toEqual(["Queued", "Failed"]);
+    // Running is recorded before the engine is started (write-ahead), so a start that fails ends a Running run.
+    expect(transitions.map((t) => t.to)).toEqual(["Queued", "Running", "Failed"]);
   });
 
   it("runs at most max_concurrent_jobs at once", async () => {

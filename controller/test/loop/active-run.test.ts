@@ -1,0 +1,31 @@
+import { silentLogger } from "@errand/channel-sdk/host";
+import { describe, expect, it } from "vitest";
+import type { Guardrails } from "../../src/guardrails/guardrails.js";
+import { EventChain } from "../../src/loop/event-chain.js";
+import type { LoopMetrics } from "../../src/loop/loop-metrics.js";
+import { createActiveRun } from "../../src/loop/supervise-run.js";
+import type { RunEvent } from "../../src/runs/run-event.js";
+import type { Store } from "../../src/store/store.js";
+import { TICKET, taskRun } from "../notify/helpers/fixtures.js";
+
+const deps = { store: {} as Store, guardrails: {} as Guardrails, logger: silentLogger, metrics: {} as LoopMetrics, now: Date.now };
+
+describe("a run's events", () => {
+  it("tell channels it started before any progress its engine printed while the start was being recorded", async () => {
+    const delivered: string[] = [];
+    const chain = new EventChain(async (event: RunEvent) => {
+      delivered.push(event.type === "progress" ? `progress: ${event.message}` : event.type);
+    });
+    const run = taskRun();
+    const active = createActiveRun(run, TICKET, chain, deps);
+    active.holdProgress();
+    active.onEvent({ kind: "progress", text: "cloning", detail: "status" });
+    active.onEvent({ kind: "progress", text: "reading the ticket", detail: "status" });
+    active.announce({ type: "started", run, ticket: TICKET, engine: "fixture" });
+    await chain.idle();
+    // The latest progress held back follows the start; later progress goes on as usual.
+    active.onEvent({ kind: "progress", text: "testing", detail: "status" });
+    await chain.idle();
+    expect(delivered).toEqual(["started", "progress: reading the ticket", "progress: testing"]);
+  });
+});
