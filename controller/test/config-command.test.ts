@@ -1,14 +1,14 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runConfigCheck, runConfigSchema } from "../src/cli/commands/config.js";
 import { createConfigCommand } from "../src/cli/commands/config-command.js";
 import { controllerConfigJsonSchema } from "../src/config/index.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), "errand-config-cmd-"));
+  const dir = tempDir("errand-config-cmd-");
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }

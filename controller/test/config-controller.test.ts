@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { didYouMean, editDistance } from "../src/config/did-you-mean.js";
 import { ConfigError, formatProblem, loadControllerConfig } from "../src/config/index.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "errand-controller-config-"));
+const dir = tempDir("errand-controller-config-");
 let n = 0;
 function file(text: string): string {
   const path = join(dir, `c${n++}.yaml`);
@@ -28,7 +28,7 @@ async function load(text: string, env: NodeJS.ProcessEnv = {}) {
 
 describe("controller configuration: defaults", () => {
   it("without a file: every default, nothing opened, paths under the working folder", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), "errand-cwd-"));
+    const cwd = tempDir("errand-cwd-");
     const { config, warnings } = await loadControllerConfig(undefined, { env: {}, cwd });
     expect(config.file).toBeUndefined();
     expect(config.webhook.enabled).toBe(false);

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { parse } from "yaml";
 import { REFERENCE_BEGIN, REFERENCE_END, renderConfigReference } from "../src/config/config-reference.js";
 import { controllerConfigJsonSchema, loadControllerConfig } from "../src/config/index.js";
 import { resolveSecrets } from "../src/secrets/index.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
 const docsFile = new URL("../../docs/configuration.md", import.meta.url);
 const docs = readFileSync(docsFile, "utf8");
@@ -91,7 +91,7 @@ describe("docs/configuration.md", () => {
   });
 
   it("has an example the controller loads, with every secret it names found in the environment", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "errand-docs-example-"));
+    const dir = tempDir("errand-docs-example-");
     const path = join(dir, "errand.yaml");
     writeFileSync(path, docsExample());
     const env: NodeJS.ProcessEnv = {};

@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadWebhookConfig } from "../src/index.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "errand-config-"));
+const dir = tempDir("errand-config-");
 let n = 0;
 function file(text: string): string {
   const path = join(dir, `c${n++}.yaml`);

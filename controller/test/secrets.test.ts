@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSecretMask } from "@errand/channel-sdk/host";
 import { describe, expect, it } from "vitest";
 import { loadControllerConfig, maskConfig } from "../src/config/index.js";
 import { createSecretStore, looksLikeToken, resolveSecrets, SecretNotFoundError, secretEnvName, secretNameProblem, secretValues } from "../src/secrets/index.js";
+import { tempDir } from "./helpers/temp-dir.js";
 
-const dir = mkdtempSync(join(tmpdir(), "errand-secrets-"));
+const dir = tempDir("errand-secrets-");
 const secretsDir = join(dir, "secrets");
 mkdirSync(join(secretsDir, "a-folder"), { recursive: true });
 writeFileSync(join(secretsDir, "chat-a-token"), "from-file\n");

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@errand/channel-sdk";
@@ -12,6 +11,7 @@ import { resolveSecrets } from "../../src/secrets/resolve-secrets.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
 import { hmacHex } from "../helpers/sign.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 export const FIXTURES = resolve(import.meta.dirname, "../fixtures/loop");
 export const WEBHOOK_SECRET = "e2e-signing-secret";
@@ -40,7 +40,7 @@ export interface HarnessOptions {
 
 /** Writes a config for the fixtures; every path in a fresh temporary folder. */
 export function createHarness(options: HarnessOptions): Harness {
-  const dir = mkdtempSync(join(tmpdir(), "errand-e2e-"));
+  const dir = tempDir("errand-e2e-");
   const pidDir = join(dir, "pids");
   mkdirSync(pidDir);
   const command = Array.isArray(options.engine) ? options.engine : [join(FIXTURES, options.engine)];

@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CommandOutput, runConfigCheck } from "../../src/cli/commands/config.js";
 import { controllerConfigJsonSchema } from "../../src/config/controller-config-json-schema.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { type FencedBlock, fencedBlocks, isWholeConfig, REPO_ROOT } from "./helpers/doc-snippets.js";
 import { placeholdersFor } from "./helpers/placeholders.js";
 
@@ -15,7 +15,7 @@ const SECTIONS = new Set(Object.keys((controllerConfigJsonSchema() as { properti
 
 /** `text` written as errand.yaml in a fresh folder, with what it needs around it (placeholders.ts). */
 function prepare(text: string): { dir: string; file: string; env: Record<string, string> } {
-  const dir = mkdtempSync(join(tmpdir(), "errand-docs-"));
+  const dir = tempDir("errand-docs-");
   const file = join(dir, "errand.yaml");
   writeFileSync(file, text);
   return { dir, file, env: { PATH: process.env.PATH ?? "", HOME: dir, ...placeholdersFor(text, dir) } };

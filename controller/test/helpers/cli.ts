@@ -1,13 +1,13 @@
 import { type ChildProcess, type ChildProcessByStdio, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { afterEach } from "vitest";
+import { tempDir } from "./temp-dir.js";
 
 // The linked bin, as a user gets it after `npm install` (build first: npx tsc -b controller).
 const BIN = resolve(import.meta.dirname, "../../../node_modules/.bin/errand");
-const dir = mkdtempSync(join(tmpdir(), "errand-cli-"));
+const dir = tempDir("errand-cli-");
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");

@@ -1,11 +1,10 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Ticket } from "@errand/channel-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBatchedSink } from "../../src/loop/batched-sink.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const stores: Store[] = [];
 afterEach(async () => {
@@ -13,7 +12,7 @@ afterEach(async () => {
 });
 
 async function openStore(): Promise<{ store: Store; batches: Ticket[][] }> {
-  const store = await createSqliteStore({ path: join(mkdtempSync(join(tmpdir(), "errand-sink-")), "errand.db"), checkpointIntervalMs: 0 });
+  const store = await createSqliteStore({ path: join(tempDir("errand-sink-"), "errand.db"), checkpointIntervalMs: 0 });
   stores.push(store);
   const batches: Ticket[][] = [];
   // The real store, with each call it gets recorded: one call is one transaction.

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteStore } from "../../src/store/index.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { ticket } from "./conformance/support.js";
 import { killScripts, runStoreScript } from "./helpers/child-store.js";
 
@@ -12,7 +12,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 function dbPath(): string {
-  dir = mkdtempSync(join(tmpdir(), "errand-sqlite-proc-"));
+  dir = tempDir("errand-sqlite-proc-");
   return join(dir, "errand.db");
 }
 

@@ -1,12 +1,12 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { createSqliteStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/store.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import { describeStoreConformance } from "./conformance.js";
 
 describeStoreConformance("sqlite", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "errand-store-"));
+  const dir = tempDir("errand-store-");
   const path = join(dir, "errand.db");
   const opened: Store[] = [];
   const openOne = async () => {

@@ -1,6 +1,5 @@
 import { once } from "node:events";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
@@ -9,11 +8,12 @@ import { afterAll } from "vitest";
 import type { EngineConfig } from "../../../src/config/controller-config.js";
 import type { Engine, EngineEvent, EngineInvocation } from "../../../src/engines/engine.js";
 import { ticketFileText } from "../../../src/engines/ticket-file.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 
 /** The folder of the fake CLIs and the test command engine. */
 export const FIXTURES = resolve(import.meta.dirname, "../../fixtures/engines");
 
-const root = mkdtempSync(join(tmpdir(), "errand-engines-"));
+const root = tempDir("errand-engines-");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let runs = 0;
 

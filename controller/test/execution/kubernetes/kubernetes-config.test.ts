@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
@@ -7,9 +6,10 @@ import { ConfigError, formatProblem, loadControllerConfig } from "../../../src/c
 import { ControllerErrorCode } from "../../../src/errors.js";
 import { createKubernetesBackend } from "../../../src/execution/kubernetes/kubernetes-backend.js";
 import { activeDeadlineSeconds, KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "../../../src/execution/kubernetes/kubernetes-config.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 import { recordingLogger } from "../helpers/local-setup.js";
 
-const dir = mkdtempSync(join(tmpdir(), "errand-k8s-config-"));
+const dir = tempDir("errand-k8s-config-");
 let n = 0;
 function file(text: string): string {
   const path = join(dir, `c${n++}.yaml`);

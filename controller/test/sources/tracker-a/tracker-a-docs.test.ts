@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadControllerConfig } from "../../../src/config/load-controller-config.js";
 import { fencedBlocks } from "../../docs/helpers/doc-snippets.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 
 const DOC = "docs/ticket-sources/tracker_a.md";
 
@@ -11,7 +11,7 @@ describe(DOC, () => {
   it("has an errand.yaml example the controller loads, warning only of the empty allowed_repos it must keep", async () => {
     const example = fencedBlocks(DOC).find((b) => b.lang === "yaml" && b.text.startsWith("# errand.yaml"));
     expect(example, "no ```yaml block starting with # errand.yaml").toBeDefined();
-    const file = join(mkdtempSync(join(tmpdir(), "errand-tracker-a-doc-")), "errand.yaml");
+    const file = join(tempDir("errand-tracker-a-doc-"), "errand.yaml");
     writeFileSync(file, example?.text ?? "");
     const { config, warnings } = await loadControllerConfig(file, { env: { ERRAND_SECRET_TRACKER_A_TOKEN: "lin_api_x", ERRAND_SECRET_ANTHROPIC_API_KEY: "sk-x" } });
     // Issues name no repository (repo_url is empty), and allowed_repos would refuse every one of them.
