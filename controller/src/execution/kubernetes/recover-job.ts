@@ -2,10 +2,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { V1Job } from "@kubernetes/client-node";
 import type { TaskRun } from "../../runs/task-run.js";
 import type { RecoveryPlan, RunHooks, RunSpec } from "../execution-backend.js";
-import { logRefOf, parseAttachment, toRecord } from "./attachment.js";
+import { type KubernetesAttachment, logRefOf, parseAttachment, toRecord } from "./attachment.js";
 import { attachJobRun } from "./job-run.js";
 import { apiProblem } from "./kube-api.js";
+import { jobNameFor } from "./kubernetes-names.js";
 import type { RunContext } from "./run-context.js";
+import { RUN_ID_ANNOTATION } from "./run-labels.js";
 
 /** Why every run that cannot be re-attached ends; the rest of the reason says what was found. */
 export const RESTART_REASON = "controller restarted while the run was running";
@@ -21,8 +23,8 @@ const LOOKUPS = 5;
  * another Job, fails with the reason.
  */
 export async function recoverJobRun(context: RunContext, run: TaskRun, hooks: RunHooks, spec: RunSpec): Promise<RecoveryPlan> {
-  const attachment = parseAttachment(run.attachment);
-  if (attachment === undefined) return fail(`${RESTART_REASON}; no Job was recorded for it`);
+  const attachment = parseAttachment(run.attachment) ?? (await unrecordedJob(context, run));
+  if (typeof attachment === "string") return fail(attachment);
   const { namespace, jobName, uid } = attachment;
   const where = `${namespace}/${jobName}`;
   if (namespace !== context.namespace) {
@@ -55,6 +57,28 @@ export async function recoverJobRun(context: RunContext, run: TaskRun, hooks: Ru
   context.logger.info("re-attaching to the Job of a run left running", { runId: run.id, job: where });
   const followed = attachJobRun(context, { runId: run.id, jobName, uid, parser, hooks, startedAt: run.startedAt ?? context.now(), quietBefore: context.now() });
   return { action: "reattach", handle: { attachment: toRecord(attachment), logRef: logRefOf(attachment), done: followed.done, stop: followed.stop, detach: followed.detach } };
+}
+
+/**
+ * The Job of a run whose controller died after recording it Running but before recording its Job: found by the
+ * name the run id gives it and the run-id annotation it carries. A reason to fail the run when there is none.
+ */
+async function unrecordedJob(context: RunContext, run: TaskRun): Promise<KubernetesAttachment | string> {
+  const jobName = jobNameFor(run.id);
+  let job: V1Job;
+  try {
+    job = await context.clients.batch.readNamespacedJob({ name: jobName, namespace: context.namespace });
+  } catch (error) {
+    const problem = apiProblem(error);
+    if (problem.status === 404) return `${RESTART_REASON}; no Job was recorded for it and none was made (the controller stopped before creating it)`;
+    return `${RESTART_REASON}; no Job was recorded for it and ${context.namespace}/${jobName} could not be looked up: ${problem.message}`;
+  }
+  const uid = job.metadata?.uid;
+  if (job.metadata?.annotations?.[RUN_ID_ANNOTATION] !== run.id || uid === undefined) {
+    return `${RESTART_REASON}; no Job was recorded for it, and ${context.namespace}/${jobName} is not its Job (left alone)`;
+  }
+  context.logger.info("found the Job of a run whose start was not fully recorded", { runId: run.id, job: `${context.namespace}/${jobName}` });
+  return { namespace: context.namespace, jobName, uid };
 }
 
 function fail(reason: string): RecoveryPlan {

@@ -51,6 +51,26 @@ describe("kubernetes backend: runs found Running after a restart", () => {
     expect(fake.requests.filter((r) => r.method === "POST" && r.path.endsWith("/jobs"))).toHaveLength(1);
   });
 
+  it("finds the Job of a run whose controller died before recording it, by the run's Job name and run-id annotation", async () => {
+    const { fake, spec, run } = await startedElsewhere();
+    const unrecorded: TaskRun = { ...run, attachment: undefined, logRef: undefined };
+    const plan = await kubeBackend(fake).backend.recover(unrecorded, recordingHooks(), spec);
+    expect(plan.action).toBe("reattach");
+    if (plan.action !== "reattach") return;
+    expect(plan.handle.attachment).toEqual(run.attachment);
+    fake.finishPod(spec.jobName, { exitCode: 0, message: resultMessage({ success: true, summary: "found", pull_request_url: "https://codehost.example/acme/web/pull/4" }) });
+    expect((await plan.handle.done).result).toMatchObject({ success: true, summary: "found" });
+    expect(fake.requests.filter((r) => r.method === "POST" && r.path.endsWith("/jobs"))).toHaveLength(1);
+  });
+
+  it("fails a run whose controller died before creating its Job", async () => {
+    const fake = await startFake();
+    const { backend, engine } = kubeBackend(fake);
+    const spec = agentSpec(engine);
+    const plan = await backend.recover({ ...spec.run, backend: "kubernetes" }, recordingHooks(), spec);
+    expect(plan).toEqual({ action: "fail", reason: `${RESTARTED}; no Job was recorded for it and none was made (the controller stopped before creating it)` });
+  });
+
   it("a re-attached run can still be stopped, deleting its Job", async () => {
     const { fake, spec, run } = await startedElsewhere();
     const plan = await kubeBackend(fake).backend.recover(run, recordingHooks(), spec);
@@ -84,11 +104,9 @@ describe("kubernetes backend: runs found Running after a restart", () => {
     expect(fake.job(spec.jobName)).toBeDefined();
   });
 
-  it("a run without a recorded Job, or with a Job in another namespace, fails", async () => {
+  it("a run with a Job in another namespace fails (a run without a recorded Job is looked up: above)", async () => {
     const { fake, spec, run } = await startedElsewhere();
     const { backend } = kubeBackend(fake);
-    expect(await backend.recover({ ...run, attachment: undefined }, recordingHooks(), spec)).toEqual({ action: "fail", reason: `${RESTARTED}; no Job was recorded for it` });
-    expect(await backend.recover({ ...run, attachment: { pid: 42 } }, recordingHooks(), spec)).toEqual({ action: "fail", reason: `${RESTARTED}; no Job was recorded for it` });
     const elsewhere = await backend.recover({ ...run, attachment: { ...run.attachment, namespace: "default" } }, recordingHooks(), spec);
     expect(elsewhere).toEqual({ action: "fail", reason: `${RESTARTED}; its Job default/${spec.jobName} is outside execution.kubernetes.namespace (errand) and was left alone` });
   });
