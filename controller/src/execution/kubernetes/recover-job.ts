@@ -7,7 +7,7 @@ import { attachJobRun } from "./job-run.js";
 import { apiProblem } from "./kube-api.js";
 import { jobNameFor } from "./kubernetes-names.js";
 import type { RunContext } from "./run-context.js";
-import { RUN_ID_ANNOTATION } from "./run-labels.js";
+import { belongsToRun } from "./run-labels.js";
 
 /** Why every run that cannot be re-attached ends; the rest of the reason says what was found. */
 export const RESTART_REASON = "controller restarted while the run was running";
@@ -74,7 +74,7 @@ async function unrecordedJob(context: RunContext, run: TaskRun): Promise<Kuberne
     return `${RESTART_REASON}; no Job was recorded for it and ${context.namespace}/${jobName} could not be looked up: ${problem.message}`;
   }
   const uid = job.metadata?.uid;
-  if (job.metadata?.annotations?.[RUN_ID_ANNOTATION] !== run.id || uid === undefined) {
+  if (!belongsToRun(job, run.id) || uid === undefined) {
     return `${RESTART_REASON}; no Job was recorded for it, and ${context.namespace}/${jobName} is not its Job (left alone)`;
   }
   context.logger.info("found the Job of a run whose start was not fully recorded", { runId: run.id, job: `${context.namespace}/${jobName}` });

@@ -11,6 +11,11 @@ export const RUN_LABEL = "errand.dev/run";
 /** Annotation holding the exact run id: the proof that a Job is this run's. */
 export const RUN_ID_ANNOTATION = "errand.dev/run-id";
 
+/** True when `object` (a Job found by the name the run's id gives) carries that run's id: it is the run's own. */
+export function belongsToRun(object: { metadata?: { annotations?: Record<string, string> } }, runId: string): boolean {
+  return object.metadata?.annotations?.[RUN_ID_ANNOTATION] === runId;
+}
+
 /**
  * Labels of a run's Job, pod and ConfigMap: for `kubectl get -l` and the
  * backend's selectors. Values are cut and cleaned to what a label holds.

@@ -9,7 +9,7 @@ import { attachJobRun } from "./job-run.js";
 import { apiHint, apiProblem } from "./kube-api.js";
 import { type PreparedJob, prepareJob } from "./prepare-job.js";
 import type { RunContext } from "./run-context.js";
-import { RUN_ID_ANNOTATION } from "./run-labels.js";
+import { belongsToRun } from "./run-labels.js";
 
 /**
  * Starts a run: creates its Job, then the ConfigMap with its prompt and
@@ -47,7 +47,7 @@ async function createJob(context: RunContext, prepared: PreparedJob, spec: RunSp
     const problem = apiProblem(error);
     throw startError(spec, `Job ${namespace}/${prepared.jobName} exists but could not be read: ${problem.message}`, apiHint(problem, "get", "jobs", namespace), error);
   }
-  if (existing.metadata?.annotations?.[RUN_ID_ANNOTATION] !== spec.run.id) {
+  if (!belongsToRun(existing, spec.run.id)) {
     throw startError(spec, `a Job named ${prepared.jobName} already exists in namespace ${namespace} and is not this run's`, `delete it (kubectl delete job -n ${namespace} ${prepared.jobName}) and retry the run`);
   }
   logger.warn("the run's Job already existed (made by a start the controller did not record); following it instead of making another");

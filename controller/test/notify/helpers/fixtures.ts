@@ -1,13 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { Registry } from "prom-client";
-import { afterAll } from "vitest";
 import type { ChannelEntryConfig } from "../../../src/config/controller-config.js";
 import type { RunEvent } from "../../../src/runs/run-event.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";
+import { tempDir as makeTempDir } from "../../helpers/temp-dir.js";
 
 /** The test plugin served with the SDK (see its header for its behaviours). */
 export const TEST_CHANNEL = fileURLToPath(new URL("../fixtures/test-channel.mjs", import.meta.url));
@@ -29,17 +28,9 @@ export function testChannelEntry(index: number, record: string, fields: Partial<
   });
 }
 
-// Every test file imports this module afresh (vitest isolates files), so each removes the folders it made.
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A fresh temporary folder, removed after the test file. */
 export function tempDir(prefix = "errand-notify-"): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
+  return makeTempDir(prefix);
 }
 
 /** A file plugins append JSON lines to, and a reader for it. */
