@@ -13,7 +13,8 @@ import { createInstallation, freePort, SECRET_ENV } from "./controller/installat
 import { load1, median } from "./controller/stats.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
-const BIN = fileURLToPath(new URL("../dist/cli/bin.js", import.meta.url));
+// What `errand` runs (the bundle); BENCH_BIN=controller/dist/cli/bin.js measures the unbundled modules tsc wrote.
+const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL("../bin/errand.js", import.meta.url));
 
 const accepts = (port) =>
   new Promise((resolve) => {
