@@ -1,16 +1,19 @@
 // npm run bench:controller — tickets through the whole controller (signed
 // webhook POST → 200 → store → loop → engine process → result stored) with
-// an instant `command` engine, beside a bare execa loop spawning the same
+// an instant `command` engine, beside a bare node:child_process loop spawning the same
 // engine (the limit; half before, half after, so a change of background load
 // hits both), then latency at half the saturated rate, memory, restart time
-// with the runs stored, and the cost of two notification channels.
+// with the runs stored, and the cost of two notification channels beside
+// their floor (the same calls without a notifier, notify-floor.mjs).
 // Then the same throughput and latency on the PostgreSQL store.
 // `--quick`: 1,000 tickets. `--store sqlite|postgres|both` (default both).
 // BENCH_KEEP=1 keeps the installations. See docs/benchmarks.md.
 import { rmSync } from "node:fs";
+import { cpus } from "node:os";
 import { bareLoop } from "./controller/bare-loop.mjs";
 import { stopController } from "./controller/controller-process.mjs";
 import { CHAT_TOKEN, createInstallation, ENGINE } from "./controller/installation.mjs";
+import { notifyFloor, printNotifierFloor } from "./controller/notify-floor.mjs";
 import { latency, restarts, saturate, startParts } from "./controller/phases.mjs";
 import { postgresPhases, printStoreComparison, storeOption } from "./controller/postgres-store.mjs";
 import { commitOf, printReport } from "./controller/report.mjs";
@@ -77,9 +80,13 @@ const pluginErrors = [...metrics.matchAll(/^agent_plugin_errors_total\{[^}]*\} (
 await stopController(ch.running);
 await targets.close();
 
+phase("the notifier's floor");
+const floor = await notifyFloor(quick ? 2000 : 6000);
+
 const postgres = stores.postgres ? await onPostgres() : undefined;
 
 printReport({ commit, total: TOTAL, concurrency: CONCURRENCY, loads, bare, sat: sat.result, restart, lat, parts, ch: ch.result, received, pluginErrors });
+printNotifierFloor({ sat: sat.result, ch: ch.result, floor, cores: cpus().length });
 printStoreComparison({ sqlite: { sat: sat.result, lat }, postgres });
 if (process.env.BENCH_KEEP === "1") console.log(`\ninstallations kept: ${plain.dir} ${withChannels.dir}`);
 else for (const i of [plain, withChannels]) rmSync(i.dir, { recursive: true, force: true });

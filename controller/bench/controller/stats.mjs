@@ -97,3 +97,16 @@ export function cpuSeconds(pid) {
   }
   return { self: own.self, helpers, children };
 }
+
+/**
+ * CPU time the whole machine spent busy so far, in ms (Linux /proc/stat, all
+ * cores: user, nice, system, irq, softirq, steal). Across a phase it counts
+ * every process that takes part (controller, engines, plugins, the bench's
+ * own clients and servers), and everything else the machine does: read it
+ * on a quiet machine.
+ */
+export function machineBusyMs() {
+  const cpu = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = cpu;
+  return ((user + nice + system + irq + softirq + steal) * 1000) / 100;
+}

@@ -1,0 +1,102 @@
+// The notifier's floor: the CPU that the bench's two channels need per run
+// with no notifier at all, only the calls themselves, in every process that
+// takes part. chat_a: one HTTP POST through undici (what the SDK's HTTP client
+// uses) to a node:http server answering like chat.postMessage. webhook_post:
+// one NotifyStart through the SDK host to the real plugin process, which
+// POSTs to a node:http hook server. Each run notifies twice (started,
+// finished) on each channel. Both servers run in this process, so its CPU
+// time counts client and server; the plugin's comes from /proc.
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
+import { connectChannel, silentLogger } from "@errand/channel-sdk/host";
+import { request } from "undici";
+
+const PLUGIN = fileURLToPath(new URL("../../../examples/webhook-post/bin/errand-channel-webhook-post.js", import.meta.url));
+const TICKET = { id: "1", title: "floor", description: "", ticketType: "issue", repoUrl: "", externalUrl: "", labels: [], source: "bench" };
+const CONCURRENCY = 16;
+
+/** User + system CPU ms of another process (/proc, 10 ms ticks). */
+function processCpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const ownCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+async function listen(handler) {
+  const server = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const body = handler(Buffer.concat(chunks).toString("utf8"));
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+      res.end(body);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}` };
+}
+
+/** Runs `call` `count` times with CONCURRENCY callers; returns CPU ms per call (this process + `pid`'s). */
+async function perCall(call, count, pid) {
+  const warm = Math.min(1000, count);
+  for (let i = 0; i < warm; i++) await call(i);
+  const own = ownCpuMs();
+  const other = pid === undefined ? 0 : processCpuMs(pid);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await call(next++);
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const otherMs = pid === undefined ? 0 : processCpuMs(pid) - other;
+  return { ownMs: (ownCpuMs() - own) / count, otherMs: otherMs / count };
+}
+
+/**
+ * Measures the floor with `count` calls per channel. Returns CPU ms per call
+ * of each channel (all processes) and per run (two calls on each channel).
+ */
+export async function notifyFloor(count = 4000) {
+  const chat = await listen((body) => JSON.stringify({ ok: true, channel: JSON.parse(body).channel, ts: "1.000001" }));
+  const hook = await listen(() => JSON.stringify({ received: true }));
+  const channel = await connectChannel({ command: process.execPath, args: [PLUGIN], config: { url: `${hook.url}/hook` }, logger: silentLogger });
+  try {
+    const body = JSON.stringify({ channel: "C0BENCH0001", text: "Run started", blocks: [{ type: "section", text: { type: "mrkdwn", text: "Run started" } }] });
+    const chatA = await perCall(async () => {
+      const res = await request(`${chat.url}/api/chat.postMessage`, { method: "POST", headers: { "content-type": "application/json; charset=utf-8", authorization: "Bearer x" }, body });
+      await res.body.json();
+    }, count);
+    const plugin = await perCall((i) => channel.notifyStart(TICKET, { taskRunId: `run-${i}`, engine: "instant", timeoutMs: 5000 }), count, channel.pid);
+    const chatAMs = chatA.ownMs;
+    const pluginMs = plugin.ownMs + plugin.otherMs;
+    return { count, chatAMs, pluginMs, pluginProcessMs: plugin.otherMs, perRunMs: 2 * (chatAMs + pluginMs) };
+  } finally {
+    await channel.close();
+    chat.server.close();
+    hook.server.close();
+  }
+}
+
+/**
+ * Prints what the floor means for the notifier's target: with `cores` cores
+ * doing nothing else, runs with channels cannot go faster than the cores
+ * divided by the machine's CPU per run without channels plus the floor. If
+ * that ceiling is already below 0.9 × the throughput without channels, no
+ * notifier can meet "≤ 10 %" on this machine.
+ */
+export function printNotifierFloor({ sat, ch, floor, cores }) {
+  const ceiling = (cores * 1000) / (sat.machineMsPerRun + floor.perRunMs);
+  const best = Math.min(ceiling, sat.perSecond);
+  const own = ch.machineMsPerRun - sat.machineMsPerRun - floor.perRunMs;
+  console.log(
+    [
+      `\nThe notifier's floor (${floor.count} calls each, 16 at a time, no notifier): chat_a's POST ${floor.chatAMs.toFixed(2)} ms of CPU (client and server), webhook_post's NotifyStart ${floor.pluginMs.toFixed(2)} ms (host, plugin process ${floor.pluginProcessMs.toFixed(2)} ms, its POST's server); two of each per run: **${floor.perRunMs.toFixed(2)} ms per run**.`,
+      `Machine CPU per run (all processes, /proc/stat): no channels ${sat.machineMsPerRun.toFixed(2)} ms, two channels ${ch.machineMsPerRun.toFixed(2)} ms (+${(ch.machineMsPerRun - sat.machineMsPerRun).toFixed(2)}; beyond the floor ${own.toFixed(2)} ms: the notifier's own work, chat_a's lane and what a saturated machine adds).`,
+      `Ceiling with channels on ${cores} cores: ${cores} × 1000 / (${sat.machineMsPerRun.toFixed(2)} + ${floor.perRunMs.toFixed(2)}) = ${ceiling.toFixed(1)} runs/s, so the notifier's cost is at least **${((1 - best / sat.perSecond) * 100).toFixed(1)} %** here whatever the notifier does (target ≤ 10 %).`,
+    ].join("\n"),
+  );
+}
