@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createProgram } from "../../src/cli/program.js";
 import { type CommandMention, commandMentions, REPO_ROOT } from "./helpers/doc-snippets.js";
 
-// The built bin, as a user runs it (build first: npx tsc -b controller).
+// The built bin, as a user runs it (build first: npm run build -w controller).
 const BIN = resolve(REPO_ROOT, "controller/bin/errand.js");
 const FILES = [
   "README.md",

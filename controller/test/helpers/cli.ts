@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import { afterEach } from "vitest";
 import { tempDir } from "./temp-dir.js";
 
-// The linked bin, as a user gets it after `npm install` (build first: npx tsc -b controller).
+// The linked bin, as a user gets it after `npm install` (build first: npm run build -w controller).
 const BIN = resolve(import.meta.dirname, "../../../node_modules/.bin/errand");
 const dir = tempDir("errand-cli-");
 const children: ChildProcess[] = [];

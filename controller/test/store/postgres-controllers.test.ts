@@ -7,7 +7,7 @@ import { createHarness, eventually, finished, postTicket, runsOf, SECRET_ENV, ti
 import { runCli } from "../helpers/cli.js";
 import { NEEDS_POSTGRES, postgresRunnable, usePostgresServer } from "./helpers/postgres-server.js";
 
-// The real `errand run` bin, twice, on one database (build first: npx tsc -b controller; `npm test` does).
+// The real `errand run` bin, twice, on one database (build first: npm run build -w controller; `npm test` does).
 describe.runIf(postgresRunnable)(`two controllers on one PostgreSQL database ${NEEDS_POSTGRES}`, () => {
   const server = usePostgresServer();
 
