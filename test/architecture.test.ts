@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 // Repository-wide rules that no single package's tests can see.
 const root = fileURLToPath(new URL("..", import.meta.url));
-const packages = ["sdk", "controller", "cli", "examples/webhook-post", "channels/chat-a", "channels/chat-b"];
+const packages = ["sdk", "controller", "cli", "examples/webhook-post", "channels/chat-kit", "channels/chat-a", "channels/chat-b"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })

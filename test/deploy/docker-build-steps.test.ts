@@ -91,7 +91,7 @@ describe.skipIf(!enabled)("deploy/docker/Dockerfile build steps, replayed outsid
   it("ships no development dependencies, no sources and no dangling links", () => {
     const app = runtime.cwd;
     for (const dev of ["typescript", "vitest", "kubernetes-models", "fast-check", "autocannon", "@bufbuild/buf"]) expect(existsSync(join(app, "node_modules", dev)), dev).toBe(false);
-    for (const pkg of ["controller", "sdk", "channels/chat-a", "channels/chat-b"]) {
+    for (const pkg of ["controller", "sdk", "channels/chat-kit", "channels/chat-a", "channels/chat-b"]) {
       expect(existsSync(join(app, pkg, "dist")), pkg).toBe(true);
       expect(existsSync(join(app, pkg, "src")), pkg).toBe(false);
     }

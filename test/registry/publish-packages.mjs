@@ -21,7 +21,7 @@ export function userEnvironment() {
 export const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Every package Errand publishes, by folder (the private example is not one). */
-export const PACKAGE_DIRS = ["proto", "sdk", "channels/chat-a", "channels/chat-b", "controller", "cli", "cli/create-channel"];
+export const PACKAGE_DIRS = ["proto", "sdk", "channels/chat-kit", "channels/chat-a", "channels/chat-b", "controller", "cli", "cli/create-channel"];
 
 /**
  * `npm publish` in each package folder, all at once, with the npm config in

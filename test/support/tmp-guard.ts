@@ -6,7 +6,7 @@ import type { TestProject } from "vitest/node";
 // Projects whose tests were seen to leave nothing behind: a leftover fails their run.
 // The others get a warning (their leftovers are still removed) until they are checked;
 // sdk left one errand-host-* folder in one of three runs (a plugin still running when its worker ended).
-const STRICT = new Set(["channel-chat-a", "channel-chat-b", "example-webhook-post"]);
+const STRICT = new Set(["chat-kit", "channel-chat-a", "channel-chat-b", "example-webhook-post"]);
 
 /**
  * The temp directory a project's tests run with (their TMPDIR, so every

@@ -1,5 +1,5 @@
 import { type ChannelSecrets, InvalidConfigError, validateConfig } from "@errand/channel-sdk";
-import { credentialTextProblem } from "@errand/channel-sdk/helpers";
+import { credentialTextProblem } from "@errand/chat-kit";
 import { z } from "zod";
 
 /** Where chat A's web API lives unless `api_base_url` says otherwise. */

@@ -1,5 +1,5 @@
 import type { NotifyContext, NotifyResult } from "@errand/channel-sdk";
-import type { DeliveryLane } from "@errand/channel-sdk/helpers";
+import type { DeliveryLane } from "@errand/chat-kit";
 import type { ChatAClient } from "./api-client.js";
 import type { ChatAConfig } from "./config.js";
 import type { ChatAMessage } from "./render/blocks.js";

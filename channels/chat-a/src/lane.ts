@@ -1,4 +1,4 @@
-import { createDeliveryLane, type DeliveryLane } from "@errand/channel-sdk/helpers";
+import { createDeliveryLane, type DeliveryLane } from "@errand/chat-kit";
 import type { ChatAConfig } from "./config.js";
 
 // Instances in one process that post to the same channel share its pace.

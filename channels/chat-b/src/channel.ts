@@ -1,5 +1,5 @@
 import { defineChannel } from "@errand/channel-sdk";
-import { createDeliveryLane, type DeliveryLane } from "@errand/channel-sdk/helpers";
+import { createDeliveryLane, type DeliveryLane } from "@errand/chat-kit";
 import { createChatBClient } from "./api-client.js";
 import { type ChatBConfig, chatBConfigSchema, resolveChatBWebhook } from "./config.js";
 import { type ChatBState, deliver } from "./deliver.js";

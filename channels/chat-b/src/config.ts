@@ -1,5 +1,5 @@
 import { type ChannelSecrets, InvalidConfigError, validateConfig } from "@errand/channel-sdk";
-import { credentialTextProblem } from "@errand/channel-sdk/helpers";
+import { credentialTextProblem } from "@errand/chat-kit";
 import { z } from "zod";
 
 const KNOWN_KEYS = ["webhook_url_secret", "username", "avatar_url"];

@@ -1,5 +1,6 @@
 import type { NotifyContext, NotifyResult } from "@errand/channel-sdk";
-import { type DeliveryLane, httpErrorResponse } from "@errand/channel-sdk/helpers";
+import { httpErrorResponse } from "@errand/channel-sdk/helpers";
+import type { DeliveryLane } from "@errand/chat-kit";
 import type { ChatBClient } from "./api-client.js";
 import type { ChatBConfig } from "./config.js";
 import type { WebhookBucket } from "./rate-limit.js";

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { type Pacer, sleep } from "@errand/channel-sdk/helpers";
+import { sleep } from "@errand/channel-sdk/helpers";
+import type { Pacer } from "@errand/chat-kit";
 
 /** What a response's rate-limit headers say about the webhook's bucket. */
 export interface RateLimitInfo {

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { CancelledError, DeadlineExceededError, ErrorCode, InternalError, UnavailableError } from "../../src/errors.js";
-import { credentialTextProblem } from "../../src/helpers/credential-text.js";
-import { fitLink, shortUrlLabel } from "../../src/helpers/fit-link.js";
 import { redactUrl, snippet } from "../../src/helpers/redact.js";
 import { sleep } from "../../src/helpers/sleep.js";
 import { isTransientNetworkError, toAttemptError } from "../../src/helpers/transport-error.js";
@@ -77,41 +75,5 @@ describe("toAttemptError", () => {
     const typed = new UnavailableError("x");
     expect(toAttemptError(typed, AbortSignal.abort())).toBe(typed);
     expect(toAttemptError(new Error("socket hang up")).code).toBe(ErrorCode.Unavailable);
-  });
-});
-
-describe("credentialTextProblem", () => {
-  it("names what makes a secret unusable in a header, and where, never the value", () => {
-    expect(credentialTextProblem("xoxb-123-abc")).toBeUndefined();
-    expect(credentialTextProblem("  xoxb-123-abc\n")).toBeUndefined();
-    expect(credentialTextProblem("xoxb-12\n3")).toBe("contains a line break at character 8");
-    expect(credentialTextProblem("  ab\u0000c")).toBe("contains a control character (U+0000) at character 5");
-    expect(credentialTextProblem("ab✓c")).toBe("contains a character that is not printable ASCII (U+2713) at character 3");
-    expect(credentialTextProblem("ab c")).toBe("contains a space or tab at character 3");
-    expect(credentialTextProblem('"xoxb-123"')).toBe("is wrapped in quotes");
-    expect(credentialTextProblem("secret\u2028")).toBeUndefined(); // surrounding whitespace is dropped
-    expect(credentialTextProblem("sec\u00a0ret")).toBe("contains a space character (U+00A0) at character 4");
-  });
-});
-
-describe("fitLink and shortUrlLabel", () => {
-  const markup = { escape: (t: string) => t.replace(/&/g, "&amp;"), format: (href: string, label: string) => `<${href}|${label}>` };
-  const href = "https://h.example/pull/1?q=1";
-
-  it("keeps the whole URL: the label is cut (never inside an escape), or there is no link", () => {
-    expect(fitLink(href, "A & B", 100, markup)).toBe(`<${href}|A &amp; B>`);
-    const room = `<${href}|>`.length + 12;
-    const cut = fitLink(href, "Tom & Jerry & friends", room, markup);
-    expect(cut).toMatch(new RegExp(`^<${href.replace(/[?.]/g, "\\$&")}\\|.*…>$`));
-    expect(cut!.length).toBeLessThanOrEqual(room);
-    expect(cut).not.toMatch(/&(a|am|amp)?…/);
-    expect(fitLink(href, "a label longer than the room", room - 1, markup)).toBeUndefined();
-    expect(fitLink(href, "a very long label indeed", room + 5, markup, { shortLabel: "short" })).toBe(`<${href}|short>`);
-  });
-
-  it("names a URL by host and path, without scheme, ?… for a query left out", () => {
-    expect(shortUrlLabel("https://codehost.example.com/acme/webapp/pull/456?x=1")).toBe("codehost.example.com/acme/webapp/pull/456?…");
-    expect(shortUrlLabel("https://codehost.example.com/")).toBe("codehost.example.com");
-    expect(shortUrlLabel("not a url", 5)).toBe("not …");
   });
 });

@@ -1,4 +1,4 @@
-import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncateEscaped } from "@errand/channel-sdk/helpers";
+import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncateEscaped } from "@errand/chat-kit";
 
 /**
  * Escapes the three characters chat A's mrkdwn gives meaning to: `&`, `<`

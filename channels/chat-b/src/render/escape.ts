@@ -1,4 +1,5 @@
-import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncate, truncateEscaped } from "@errand/channel-sdk/helpers";
+import { truncate } from "@errand/channel-sdk/helpers";
+import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncateEscaped } from "@errand/chat-kit";
 
 /**
  * Escapes the platform's markdown so user text shows as written: emphasis,

@@ -1,8 +1,8 @@
+import { CancelledError, RateLimitedError, UnavailableError } from "@errand/channel-sdk";
+import { createHttpClient } from "@errand/channel-sdk/helpers";
+import { type Sink, startSink } from "@errand/channel-sdk/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CancelledError, RateLimitedError, UnavailableError } from "../../src/errors.js";
-import { createDeliveryLane, type Pacer } from "../../src/helpers/delivery-lane.js";
-import { createHttpClient } from "../../src/helpers/http.js";
-import { type Sink, startSink } from "../../src/testing/sink.js";
+import { createDeliveryLane, type Pacer } from "../src/delivery-lane.js";
 import { failure } from "./failure.js";
 
 const since = (start: number) => performance.now() - start;

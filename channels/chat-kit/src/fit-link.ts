@@ -1,4 +1,5 @@
-import { truncate, truncateEscaped } from "./truncate.js";
+import { truncate } from "@errand/channel-sdk/helpers";
+import { truncateEscaped } from "./truncate-escaped.js";
 
 /** A platform's link markup, for {@link fitLink}. */
 export interface LinkMarkup {

@@ -1,6 +1,6 @@
+import { CancelledError, DeadlineExceededError } from "@errand/channel-sdk";
 import { describe, expect, it } from "vitest";
-import { CancelledError, DeadlineExceededError } from "../../src/errors.js";
-import { createSerialQueue } from "../../src/helpers/serial-queue.js";
+import { createSerialQueue } from "../src/serial-queue.js";
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 10));
 

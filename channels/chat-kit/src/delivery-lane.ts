@@ -1,7 +1,6 @@
-import { isChannelError, RateLimitedError } from "../errors.js";
-import { type RetryAttempt, type RetryEvent, type RetryOptions, retry } from "./retry.js";
+import { isChannelError, RateLimitedError } from "@errand/channel-sdk";
+import { createThrottle, type RetryAttempt, type RetryEvent, type RetryOptions, retry } from "@errand/channel-sdk/helpers";
 import { createSerialQueue, type SerialQueue } from "./serial-queue.js";
-import { createThrottle } from "./throttle.js";
 
 /**
  * What paces the sends of a {@link DeliveryLane}, per key. A

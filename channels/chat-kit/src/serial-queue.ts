@@ -1,4 +1,4 @@
-import { toChannelError } from "../errors.js";
+import { toChannelError } from "@errand/channel-sdk";
 
 /** Ends a turn of a {@link SerialQueue}; calling it again does nothing. */
 export type ReleaseTurn = () => void;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeHttpUrl, truncateEscaped } from "../../src/helpers/index.js";
+import { safeHttpUrl, truncateEscaped } from "../src/index.js";
 
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 

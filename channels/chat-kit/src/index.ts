@@ -1,0 +1,20 @@
+/**
+ * @errand/chat-kit: code shared by Errand's built-in chat channels
+ * (`@errand/channel-chat-a`, `@errand/channel-chat-b`): ordered, paced
+ * delivery with retries, link and escaped-text fitting for chat markup, and
+ * the check of a credential's text. Internal to those channels: no stability
+ * promise to anyone else (a plugin's author uses `@errand/channel-sdk/helpers`).
+ * @packageDocumentation
+ */
+export { credentialTextProblem } from "./credential-text.js";
+export {
+  createDeliveryLane,
+  type DeliveryLane,
+  type DeliveryLaneOptions,
+  type LaneAttempt,
+  type LaneSendOptions,
+  type Pacer,
+} from "./delivery-lane.js";
+export { type FitLinkOptions, fitLink, type LinkMarkup, shortUrlLabel } from "./fit-link.js";
+export { safeHttpUrl } from "./safe-url.js";
+export { truncateEscaped } from "./truncate-escaped.js";
