@@ -1,5 +1,7 @@
+import type { Ticket } from "@errand/channel-sdk";
+import type { PoolClient } from "pg";
 import type { RunState } from "../../runs/task-run.js";
-import { requireMs, requireText, serializeTickets } from "../input-checks.js";
+import { checkHandled, requireMs, requireText, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
 import type { AcceptOutcome, DeliveryClaim } from "../store.js";
@@ -33,12 +35,42 @@ const CLAIM_DELIVERY = `
 const PUT_DELIVERY = `
   INSERT INTO deliveries (key, state, expires_at) VALUES ($1, $2, $3)
   ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, expires_at = EXCLUDED.expires_at`;
+// Marks in key order, as the tickets: two batches never lock one another's ids in opposite orders.
+const MARK_DELIVERIES = `
+  INSERT INTO deliveries (key, state, expires_at)
+  SELECT k, 'done', e FROM unnest($1::text[], $2::bigint[]) AS u(k, e) ORDER BY k
+  ON CONFLICT (key) DO UPDATE SET state = 'done', expires_at = EXCLUDED.expires_at`;
 const PURGE_DELIVERIES = `
   DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`;
 
 type TicketRow = [source: string, id: string, payload: string];
 const keyOf = (source: string, id: string) => JSON.stringify([source, id]);
 const byKey = (a: TicketRow, b: TicketRow) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+
+/** Writes a batch's tickets (`sorted`: one row per ticket, in key order) and their first runs, in `client`'s transaction. */
+async function storeTickets(client: PoolClient, tickets: readonly Ticket[], sorted: TicketRow[], engine: string, at: number): Promise<AcceptOutcome[]> {
+  const sources = sorted.map((r) => r[0]);
+  const ids = sorted.map((r) => r[1]);
+  await client.query(UPSERT_TICKETS, [sources, ids, sorted.map((r) => r[2]), at]);
+  const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(LATEST_RUNS, [sources, ids]);
+  const known = new Map(latest.rows.map((r) => [keyOf(r.source, r.ticket_id), { runId: r.id, state: r.state }]));
+  const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[] } = { id: [], source: [], ticket: [], reason: [] };
+  const outcomes = tickets.map((t): AcceptOutcome => {
+    const ticket = { source: t.source, id: t.id };
+    const key = keyOf(t.source, t.id);
+    const existing = known.get(key);
+    if (existing) return { kind: "existing", ticket, runId: existing.runId, state: existing.state };
+    const runId = newRunId(at);
+    known.set(key, { runId, state: "Queued" });
+    fresh.id.push(runId);
+    fresh.source.push(t.source);
+    fresh.ticket.push(t.id);
+    fresh.reason.push(acceptedReason(t.source));
+    return { kind: "queued", ticket, runId };
+  });
+  if (fresh.id.length > 0) await client.query(INSERT_RUNS, [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at]);
+  return outcomes;
+}
 
 /**
  * Ticket intake and webhook delivery ids on PostgreSQL. A batch is one
@@ -49,36 +81,22 @@ const byKey = (a: TicketRow, b: TicketRow) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 
 export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"acceptTickets" | "claimDelivery" | "commitDelivery" | "releaseDelivery"> {
   let claimsSincePurge = 0;
   return {
-    async acceptTickets(tickets, engine) {
+    async acceptTickets(tickets, engine, handled = []) {
       requireText(engine, "engine");
-      if (tickets.length === 0) return [];
+      checkHandled(handled);
+      if (tickets.length === 0 && handled.length === 0) return [];
       const payloads = serializeTickets(tickets);
       const at = now();
+      // The last mark of a key wins, as the last payload of a ticket does.
+      const marks = new Map(handled.map((d) => [d.key, at + d.ttlMs]));
+      const markKeys = [...marks.keys()];
       // One row per ticket, with its last payload of the batch, in key order (no deadlock between batches).
       const rows = new Map<string, TicketRow>();
       tickets.forEach((t, i) => rows.set(keyOf(t.source, t.id), [t.source, t.id, payloads[i] as string]));
       const sorted = [...rows.values()].sort(byKey);
-      const sources = sorted.map((r) => r[0]);
-      const ids = sorted.map((r) => r[1]);
       return inTransaction(pool, async (client) => {
-        await client.query(UPSERT_TICKETS, [sources, ids, sorted.map((r) => r[2]), at]);
-        const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(LATEST_RUNS, [sources, ids]);
-        const known = new Map(latest.rows.map((r) => [keyOf(r.source, r.ticket_id), { runId: r.id, state: r.state }]));
-        const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[] } = { id: [], source: [], ticket: [], reason: [] };
-        const outcomes = tickets.map((t): AcceptOutcome => {
-          const ticket = { source: t.source, id: t.id };
-          const key = keyOf(t.source, t.id);
-          const existing = known.get(key);
-          if (existing) return { kind: "existing", ticket, runId: existing.runId, state: existing.state };
-          const runId = newRunId(at);
-          known.set(key, { runId, state: "Queued" });
-          fresh.id.push(runId);
-          fresh.source.push(t.source);
-          fresh.ticket.push(t.id);
-          fresh.reason.push(acceptedReason(t.source));
-          return { kind: "queued", ticket, runId };
-        });
-        if (fresh.id.length > 0) await client.query(INSERT_RUNS, [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at]);
+        const outcomes = tickets.length === 0 ? [] : await storeTickets(client, tickets, sorted, engine, at);
+        if (markKeys.length > 0) await client.query(MARK_DELIVERIES, [markKeys, markKeys.map((k) => marks.get(k))]);
         return outcomes;
       });
     },

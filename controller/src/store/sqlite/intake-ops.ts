@@ -1,8 +1,8 @@
 import type { Ticket } from "@errand/channel-sdk";
-import { requireMs, requireText, serializeTickets } from "../input-checks.js";
+import { checkHandled, requireMs, requireText, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
-import type { AcceptOutcome, DeliveryClaim } from "../store.js";
+import type { AcceptOutcome, DeliveryClaim, HandledDelivery } from "../store.js";
 import type { SqliteContext, SyncOps } from "./statements.js";
 
 /** Claims between two purges of expired delivery ids. */
@@ -12,7 +12,7 @@ const PURGE_LIMIT = 256;
 
 /** Ticket intake and webhook delivery ids on SQLite (synchronous; the store wraps them). */
 export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"acceptTickets" | "claimDelivery" | "commitDelivery" | "releaseDelivery"> {
-  const accept = db.transaction((tickets: readonly Ticket[], payloads: string[], engine: string, at: number) => {
+  const accept = db.transaction((tickets: readonly Ticket[], payloads: string[], engine: string, handled: readonly HandledDelivery[], at: number) => {
     const outcomes: AcceptOutcome[] = [];
     tickets.forEach((t, i) => {
       const ticket = { source: t.source, id: t.id };
@@ -28,6 +28,7 @@ export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"accept
       st.insertHistory.run({ runId, from: null, to: "Queued", at, reason });
       outcomes.push({ kind: "queued", ticket, runId });
     });
+    for (const d of handled) st.putDelivery.run(d.key, "done", at + d.ttlMs);
     return outcomes;
   });
 
@@ -44,11 +45,12 @@ export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"accept
   });
 
   return {
-    acceptTickets(tickets, engine) {
+    acceptTickets(tickets, engine, handled = []) {
       requireText(engine, "engine");
-      if (tickets.length === 0) return [];
+      checkHandled(handled);
+      if (tickets.length === 0 && handled.length === 0) return [];
       const payloads = serializeTickets(tickets);
-      return accept.immediate(tickets, payloads, engine, now());
+      return accept.immediate(tickets, payloads, engine, handled, now());
     },
     claimDelivery(key, ttlMs) {
       return claim.immediate(requireText(key, "delivery key"), requireMs(ttlMs, "delivery TTL"), now());
