@@ -110,6 +110,13 @@ export interface Store {
    */
   claimDelivery(key: string, ttlMs: number): Promise<DeliveryClaim>;
   /**
+   * Claims several delivery ids in one transaction, as many calls of
+   * {@link claimDelivery} in the order given would (a key repeated is
+   * `in_flight` after a `new`); the answers are in input order. The
+   * intake claims every id of one event-loop turn with it.
+   */
+  claimDeliveries(keys: readonly string[], ttlMs: number): Promise<DeliveryClaim[]>;
+  /**
    * Marks a delivery id as handled (a duplicate until its TTL ends), in a
    * transaction of its own. The intake marks ids with the tickets instead
    * ({@link acceptTickets}); this is for deliveries without tickets.

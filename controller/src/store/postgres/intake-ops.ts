@@ -1,5 +1,5 @@
 import type { Ticket } from "@errand/channel-sdk";
-import type { PoolClient } from "pg";
+import type { Pool, PoolClient } from "pg";
 import type { RunState } from "../../runs/task-run.js";
 import { checkHandled, requireMs, requireText, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
@@ -72,14 +72,34 @@ async function storeTickets(client: PoolClient, tickets: readonly Ticket[], sort
   return outcomes;
 }
 
+/** Claims one delivery id with `db` (the pool: autocommit statements; a client: within its transaction). */
+async function claimOn(db: Pool | PoolClient, key: string, ttlMs: number, at: number): Promise<DeliveryClaim> {
+  // The row may change between the insert and the read (released, purged): then the claim is tried again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await db.query(CLAIM_DELIVERY, [key, at + ttlMs, at]);
+    if (inserted.rowCount === 1) return "new";
+    const { rows } = await db.query<{ state: "claimed" | "done"; expires_at: number }>("SELECT state, expires_at FROM deliveries WHERE key = $1", [key]);
+    const row = rows[0];
+    if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
+  }
+  // Still changing under our feet: someone is handling this id right now.
+  return "in_flight";
+}
+
 /**
  * Ticket intake and webhook delivery ids on PostgreSQL. A batch is one
  * transaction whose upsert locks each ticket's row first: a second batch
  * holding the same ticket, in any process, waits for the commit and then
  * finds the run the first one created, so no ticket gets two first runs.
  */
-export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"acceptTickets" | "claimDelivery" | "commitDelivery" | "releaseDelivery"> {
+export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"acceptTickets" | "claimDelivery" | "claimDeliveries" | "commitDelivery" | "releaseDelivery"> {
   let claimsSincePurge = 0;
+  const purgeNowAndThen = async (claims: number, at: number) => {
+    claimsSincePurge += claims;
+    if (claimsSincePurge < PURGE_EVERY) return;
+    claimsSincePurge = 0;
+    await pool.query(PURGE_DELIVERIES, [at, PURGE_LIMIT]);
+  };
   return {
     async acceptTickets(tickets, engine, handled = []) {
       requireText(engine, "engine");
@@ -105,20 +125,30 @@ export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"accep
       requireText(key, "delivery key");
       requireMs(ttlMs, "delivery TTL");
       const at = now();
-      if (++claimsSincePurge >= PURGE_EVERY) {
-        claimsSincePurge = 0;
-        await pool.query(PURGE_DELIVERIES, [at, PURGE_LIMIT]);
-      }
-      // The row may change between the insert and the read (released, purged): then the claim is tried again.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const inserted = await pool.query(CLAIM_DELIVERY, [key, at + ttlMs, at]);
-        if (inserted.rowCount === 1) return "new";
-        const { rows } = await pool.query<{ state: "claimed" | "done"; expires_at: number }>("SELECT state, expires_at FROM deliveries WHERE key = $1", [key]);
-        const row = rows[0];
-        if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
-      }
-      // Still changing under our feet: someone is handling this id right now.
-      return "in_flight" satisfies DeliveryClaim;
+      await purgeNowAndThen(1, at);
+      return claimOn(pool, key, ttlMs, at);
+    },
+    async claimDeliveries(keys, ttlMs) {
+      keys.forEach((key, i) => requireText(key, `delivery key ${i}`));
+      requireMs(ttlMs, "delivery TTL");
+      if (keys.length === 0) return [];
+      const at = now();
+      await purgeNowAndThen(keys.length, at);
+      // Each id once, in key order: two batches never lock one another's ids in opposite orders.
+      const unique = [...new Set(keys)].sort();
+      const claims = await inTransaction(pool, async (client) => {
+        const found = new Map<string, DeliveryClaim>();
+        for (const key of unique) found.set(key, await claimOn(client, key, ttlMs, at));
+        return found;
+      });
+      const seen = new Set<string>();
+      return keys.map((key) => {
+        const claim = claims.get(key) as DeliveryClaim;
+        // A repeat within the batch answers as a second claim would: the first one holds the id now.
+        if (seen.has(key)) return claim === "new" ? "in_flight" : claim;
+        seen.add(key);
+        return claim;
+      });
     },
     async commitDelivery(key, ttlMs) {
       await pool.query(PUT_DELIVERY, [requireText(key, "delivery key"), "done", now() + requireMs(ttlMs, "delivery TTL")]);
