@@ -67,10 +67,10 @@ function acceptedReply(outcome: SourceOutcome): WebhookReply {
  * Hands a mapped delivery to the handlers, once per delivery id, and calls
  * `done` with the 200 reply or a 503 {@link WebhookError} when the handler
  * failed or ran out of time. The id is committed after the handlers
- * succeeded, unless the ticket handler reported it committed the id with
- * its tickets (then the request costs the dedupe store one write less). A hand-off that outlives its timeout keeps its
- * dedupe claim until it settles, so a retry that arrives meanwhile is told
- * to come back later rather than handled twice. Synchronous stores and
+ * succeeded, unless the ticket handler reported that it committed the id
+ * with its tickets. A hand-off that outlives its timeout keeps its dedupe
+ * claim until it settles, so a retry that arrives meanwhile is told to
+ * come back later rather than handled twice. Synchronous stores and
  * handlers are followed without a promise hop.
  */
 export function deliver(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "deliveryKey">, deps: DeliverDeps, done: DeliverCallback): void {
