@@ -31,5 +31,5 @@ export { createPollingSource, type PollingSource } from "./sources/polling/polli
 export type { SourceHealth, TicketSink, TicketSource } from "./sources/ticket-source.js";
 export { createPostgresStore } from "./store/postgres/postgres-store.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./store/sqlite/sqlite-store.js";
-export type { AcceptOutcome, DeliveryClaim, RunCounts, RunFilter, Store, TransitionRequest } from "./store/store.js";
+export type { AcceptOutcome, DeliveryClaim, HandledDelivery, RunCounts, RunFilter, Store, TransitionRequest } from "./store/store.js";
 export * from "./webhook/index.js";

@@ -1,9 +1,10 @@
 import type { Ticket } from "@errand/channel-sdk";
 import type { TicketSink } from "../sources/ticket-source.js";
-import type { AcceptOutcome, Store } from "../store/store.js";
+import type { AcceptOutcome, HandledDelivery, Store } from "../store/store.js";
 
 interface Waiter {
   tickets: readonly Ticket[];
+  delivery: HandledDelivery | undefined;
   resolve(outcomes: AcceptOutcome[]): void;
   reject(error: unknown): void;
 }
@@ -27,7 +28,9 @@ export interface BatchedSinkOptions {
  * event-loop turn with one store transaction, and resolves each caller only
  * after that commit: a 200 from the intake means the ticket is stored. One
  * transaction per turn rather than per request keeps SQLite's fsyncs (WAL
- * commits) from bounding the intake's throughput under load.
+ * commits) from bounding the intake's throughput under load. The delivery
+ * ids handed with the tickets are marked handled in that same transaction,
+ * so a webhook request costs its claim and its share of one batch.
  */
 export function createBatchedSink(options: BatchedSinkOptions): TicketSink {
   let waiting: Waiter[] = [];
@@ -38,11 +41,13 @@ export function createBatchedSink(options: BatchedSinkOptions): TicketSink {
     const batch = waiting;
     waiting = [];
     const all: Ticket[] = [];
+    const handled: HandledDelivery[] = [];
     const repo = options.defaultRepo;
     for (const w of batch) {
+      if (w.delivery !== undefined) handled.push(w.delivery);
       for (const t of w.tickets) all.push(repo !== undefined && t.repoUrl === "" && t.source === repo.source ? { ...t, repoUrl: repo.url } : t);
     }
-    options.store.acceptTickets(all, options.engine).then(
+    options.store.acceptTickets(all, options.engine, handled).then(
       (outcomes) => {
         let at = 0;
         for (const w of batch) {
@@ -58,10 +63,10 @@ export function createBatchedSink(options: BatchedSinkOptions): TicketSink {
   };
 
   return {
-    accept(tickets) {
-      if (tickets.length === 0) return Promise.resolve([]);
+    accept(tickets, delivery) {
+      if (tickets.length === 0 && delivery === undefined) return Promise.resolve([]);
       return new Promise<AcceptOutcome[]>((resolve, reject) => {
-        waiting.push({ tickets, resolve, reject });
+        waiting.push({ tickets, delivery, resolve, reject });
         if (!scheduled) {
           scheduled = true;
           // setImmediate runs after this turn's I/O callbacks: every request parsed in this turn joins the batch.

@@ -1,9 +1,15 @@
 import type { Ticket } from "@errand/channel-sdk";
-import type { AcceptOutcome } from "../store/store.js";
+import type { AcceptOutcome, HandledDelivery } from "../store/store.js";
 
 /** Where a source hands its tickets: resolves once they are stored (durably). */
 export interface TicketSink {
-  accept(tickets: readonly Ticket[]): Promise<AcceptOutcome[]>;
+  /**
+   * Stores `tickets`; resolves after the commit. With `delivery` (the
+   * webhook delivery id they came with, claimed in the sink's store) the
+   * id is marked handled in the same transaction as the tickets: resolved,
+   * both are stored; rejected, neither is.
+   */
+  accept(tickets: readonly Ticket[], delivery?: HandledDelivery): Promise<AcceptOutcome[]>;
 }
 
 /** Whether a source is working, for `/readyz`. */

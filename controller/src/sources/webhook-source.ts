@@ -9,13 +9,21 @@ import type { SourceHealth, TicketSink, TicketSource } from "./ticket-source.js"
 /** Options of {@link createWebhookSource}. */
 export interface WebhookSourceOptions {
   config: WebhookConfig;
+  /** Where delivery ids are deduplicated: the store the sink writes tickets to (it marks the ids with them). */
   store: Store;
   logger: Logger;
   registry: Registry;
 }
 
-/** The webhook intake as a {@link TicketSource}: delivery ids deduplicated in the store, tickets answered 200 once committed. */
+/**
+ * The webhook intake as a {@link TicketSource}: delivery ids deduplicated
+ * in the store, tickets answered 200 once committed. A delivery's id is
+ * claimed in its own transaction and marked handled by the sink in the
+ * transaction that stores its tickets, so a request costs two store
+ * transactions and no crash stores the tickets without their id.
+ */
 export function createWebhookSource(options: WebhookSourceOptions): TicketSource & { readonly server: WebhookServer | undefined } {
+  const ttlMs = options.config.dedupe.ttlSeconds * 1000;
   let server: WebhookServer | undefined;
   let listening = false;
   return {
@@ -28,9 +36,14 @@ export function createWebhookSource(options: WebhookSourceOptions): TicketSource
         config: options.config,
         logger: options.logger,
         registry: options.registry,
-        dedupeStore: createStoreDedupe(options.store, options.config.dedupe.ttlSeconds * 1000),
-        onTickets: async (tickets) => {
-          await sink.accept(tickets);
+        dedupeStore: createStoreDedupe(options.store, ttlMs),
+        onTickets: async (tickets, ctx) => {
+          if (ctx.deliveryKey === undefined) {
+            await sink.accept(tickets);
+            return { deliveryCommitted: false };
+          }
+          await sink.accept(tickets, { key: ctx.deliveryKey, ttlMs });
+          return { deliveryCommitted: true };
         },
         onApprovals: (approvals, ctx) => {
           // Approvals belong to a separate approval interface (spec 1.3); the controller records that one came.

@@ -1,5 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { StoreError } from "../errors.js";
+import type { HandledDelivery } from "./store.js";
 
 /** Refuses a value that is not a non-empty string; `what` names it in the message. */
 export function requireText(value: unknown, what: string): string {
@@ -49,5 +50,13 @@ export function requireTime(value: unknown, what: string): number {
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
   throw new StoreError(`${what} must be milliseconds since the epoch, got ${String(value)}`, {
     hint: "this is a bug in the caller of the store",
+  });
+}
+
+/** Checks the delivery ids a batch marks handled, before any write. */
+export function checkHandled(handled: readonly HandledDelivery[]): void {
+  handled.forEach((d, index) => {
+    requireText(d?.key, `handled delivery ${index} of the batch: key`);
+    requireMs(d.ttlMs, `handled delivery ${index} of the batch (${d.key}): TTL`);
   });
 }

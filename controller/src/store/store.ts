@@ -11,6 +11,17 @@ export type AcceptOutcome =
 /** What {@link Store.claimDelivery} found for a webhook delivery id. */
 export type DeliveryClaim = "new" | "duplicate" | "in_flight";
 
+/**
+ * A webhook delivery id that {@link Store.acceptTickets} marks handled in
+ * the transaction that stores the delivery's tickets.
+ */
+export interface HandledDelivery {
+  /** The claimed key, `source:delivery-id`. */
+  key: string;
+  /** How long the id stays a duplicate after the commit, ms. */
+  ttlMs: number;
+}
+
 /** A change of state, applied only when the run is in one of `from`. */
 export interface TransitionRequest {
   runId: string;
@@ -60,6 +71,11 @@ export type RunCounts = Record<RunState, number>;
  * Rules every implementation keeps:
  * - a ticket is identified by (source, id); {@link acceptTickets} creates at
  *   most one first run per ticket, also when several processes race;
+ * - the delivery ids handed to {@link acceptTickets} commit in the batch's
+ *   transaction: no crash leaves tickets stored whose delivery id is not
+ *   marked handled, or the other way round;
+ * - a delivery id is shared by every process on the database and outlives
+ *   restarts until its TTL ends;
  * - a transition is applied only from the states it names, with its time
  *   and reason stored in the same transaction;
  * - {@link claimQueued} hands each Queued run to one caller only, until the
@@ -76,14 +92,37 @@ export interface Store {
    * Queued run (attempt 1, `engine`) for each ticket seen for the first
    * time. Resolves only after the commit. Outcomes are in input order; a
    * ticket repeated within the batch is `existing` the second time.
+   *
+   * `handled` are the webhook delivery ids whose tickets are in the batch:
+   * each is marked handled (as {@link commitDelivery} does) in the same
+   * transaction, so the tickets and their delivery ids commit together or
+   * not at all. A batch that fails leaves each id as it was (claimed): the
+   * caller releases it so the sender's retry goes through. An id is marked
+   * even when `tickets` is empty.
    */
-  acceptTickets(tickets: readonly Ticket[], engine: string): Promise<AcceptOutcome[]>;
+  acceptTickets(tickets: readonly Ticket[], engine: string, handled?: readonly HandledDelivery[]): Promise<AcceptOutcome[]>;
 
-  /** Claims a webhook delivery id (`source:id`) for `ttlMs`; see the intake's DedupeStore protocol. */
+  /**
+   * Claims a webhook delivery id (`source:id`) for `ttlMs`, in one
+   * transaction: `new` (claimed now), `in_flight` (claimed and not yet
+   * handled), `duplicate` (handled, its TTL not over); an expired claim or
+   * mark counts as absent. See the intake's DedupeStore protocol.
+   */
   claimDelivery(key: string, ttlMs: number): Promise<DeliveryClaim>;
-  /** Marks a claimed delivery id as handled (a duplicate until its TTL ends). */
+  /**
+   * Claims several delivery ids in one transaction, as many calls of
+   * {@link claimDelivery} in the order given would (a key repeated is
+   * `in_flight` after a `new`); the answers are in input order. The
+   * intake claims every id of one event-loop turn with it.
+   */
+  claimDeliveries(keys: readonly string[], ttlMs: number): Promise<DeliveryClaim[]>;
+  /**
+   * Marks a delivery id as handled (a duplicate until its TTL ends), in a
+   * transaction of its own. The intake marks ids with the tickets instead
+   * ({@link acceptTickets}); this is for deliveries without tickets.
+   */
   commitDelivery(key: string, ttlMs: number): Promise<void>;
-  /** Forgets a claim, so the sender's retry goes through. */
+  /** Forgets a claim (or a mark), so the sender's retry goes through. */
   releaseDelivery(key: string): Promise<void>;
 
   /**

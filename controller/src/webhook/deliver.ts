@@ -2,7 +2,7 @@ import type { Logger } from "@errand/channel-sdk";
 import type { DeadlineQueue } from "./deadlines.js";
 import type { DedupeStore } from "./dedupe/dedupe-store.js";
 import { WebhookError, WebhookErrorCode } from "./errors.js";
-import type { ApprovalHandler, DeliveryContext, TicketHandler } from "./handlers.js";
+import type { ApprovalHandler, DeliveryContext, TicketHandler, TicketHandlerResult } from "./handlers.js";
 import type { WebhookReply } from "./responses.js";
 import type { SourceOutcome } from "./sources/source.js";
 
@@ -44,12 +44,15 @@ function then<T>(op: () => T | PromiseLike<T>, ok: (value: T) => void, fail: (er
   else ok(result);
 }
 
-async function runBoth(outcome: SourceOutcome, ctx: DeliveryContext, deps: DeliverDeps): Promise<void> {
-  if (outcome.tickets.length > 0) await deps.onTickets(outcome.tickets, ctx);
+type HandlerResult = void | TicketHandlerResult;
+
+async function runBoth(outcome: SourceOutcome, ctx: DeliveryContext, deps: DeliverDeps): Promise<HandlerResult> {
+  const result = outcome.tickets.length > 0 ? await deps.onTickets(outcome.tickets, ctx) : undefined;
   await deps.onApprovals?.(outcome.approvals, ctx);
+  return result;
 }
 
-function runHandlers(outcome: SourceOutcome, ctx: DeliveryContext, deps: DeliverDeps): void | PromiseLike<void> {
+function runHandlers(outcome: SourceOutcome, ctx: DeliveryContext, deps: DeliverDeps): HandlerResult | PromiseLike<HandlerResult> {
   if (outcome.approvals.length > 0) return runBoth(outcome, ctx, deps);
   return outcome.tickets.length > 0 ? deps.onTickets(outcome.tickets, ctx) : undefined;
 }
@@ -63,12 +66,14 @@ function acceptedReply(outcome: SourceOutcome): WebhookReply {
 /**
  * Hands a mapped delivery to the handlers, once per delivery id, and calls
  * `done` with the 200 reply or a 503 {@link WebhookError} when the handler
- * failed or ran out of time. A hand-off that outlives its timeout keeps its
- * dedupe claim until it settles, so a retry that arrives meanwhile is told
- * to come back later rather than handled twice. Synchronous stores and
+ * failed or ran out of time. The id is committed after the handlers
+ * succeeded, unless the ticket handler reported that it committed the id
+ * with its tickets. A hand-off that outlives its timeout keeps its dedupe
+ * claim until it settles, so a retry that arrives meanwhile is told to
+ * come back later rather than handled twice. Synchronous stores and
  * handlers are followed without a promise hop.
  */
-export function deliver(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal">, deps: DeliverDeps, done: DeliverCallback): void {
+export function deliver(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "deliveryKey">, deps: DeliverDeps, done: DeliverCallback): void {
   if (outcome.approvals.length > 0 && !deps.onApprovals) {
     deps.logger.warn("approval callback dropped: no approval handler is configured", { source: ctx.source, delivery_id: ctx.deliveryId });
     done(undefined, { status: "ignored", reason: "no approval handler is configured" });
@@ -94,7 +99,7 @@ export function deliver(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "sign
   );
 }
 
-function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal">, key: string | undefined, deps: DeliverDeps, done: DeliverCallback): void {
+function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "deliveryKey">, key: string | undefined, deps: DeliverDeps, done: DeliverCallback): void {
   // No closure below refers to the outcome: a closure that outlives the
   // request (a promise reaction, a deadline) would keep the parsed event alive.
   const reply = acceptedReply(outcome);
@@ -105,6 +110,7 @@ function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal">, k
   const full: DeliveryContext = {
     source: ctx.source,
     deliveryId: ctx.deliveryId,
+    deliveryKey: key,
     get signal() {
       controller ??= new AbortController();
       if (timedOut && !controller.signal.aborted) controller.abort(new Error(TIMED_OUT));
@@ -125,8 +131,9 @@ function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal">, k
     deps.logger.error("dedupe store failed", { source: ctx.source, delivery_id: ctx.deliveryId, error });
     settle(unavailable());
   };
-  const succeeded = () => {
-    if (key === undefined) settle(undefined);
+  const succeeded = (result: HandlerResult) => {
+    // A handler that marked the id with its tickets has committed it already: a second write could only be separated from them.
+    if (key === undefined || result?.deliveryCommitted === true) settle(undefined);
     else
       then(
         () => deps.dedupe.commit(key),
@@ -146,7 +153,7 @@ function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal">, k
       );
   };
 
-  let work: void | PromiseLike<void>;
+  let work: HandlerResult | PromiseLike<HandlerResult>;
   try {
     work = runHandlers(outcome, full, deps);
   } catch (error) {
@@ -154,7 +161,7 @@ function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal">, k
     return;
   }
   if (!isThenable(work)) {
-    succeeded();
+    succeeded(work);
     return;
   }
   deadline = deps.deadlines.add(() => {

@@ -7,8 +7,26 @@ export interface DeliveryContext {
   source: SourceId;
   /** The sender's delivery id, when it sent one. */
   deliveryId: string | undefined;
+  /**
+   * The key this delivery id is claimed under in the DedupeStore
+   * (`source:deliveryId`), when it has one: what a handler that stores the
+   * tickets in the dedupe store's database marks handled with them.
+   */
+  deliveryKey: string | undefined;
   /** Aborted when the server stops waiting (webhook.timeouts.handler_ms). */
   signal: AbortSignal;
+}
+
+/**
+ * What a {@link TicketHandler} may resolve with. `deliveryCommitted: true`
+ * says the handler marked `ctx.deliveryKey` handled in the DedupeStore's
+ * database itself, in the transaction that stored the tickets: the server
+ * then does not call the store's `commit` for that delivery (a second
+ * write that a crash could separate from the tickets). Resolving with
+ * nothing (or `false`) leaves the commit to the server.
+ */
+export interface TicketHandlerResult {
+  deliveryCommitted: boolean;
 }
 
 /**
@@ -16,7 +34,7 @@ export interface DeliveryContext {
  * the returned promise resolved; a rejection (or a timeout) answers 503 so
  * the sender retries. Make it resolve once the tickets are stored durably.
  */
-export type TicketHandler = (tickets: Ticket[], ctx: DeliveryContext) => void | Promise<void>;
+export type TicketHandler = (tickets: Ticket[], ctx: DeliveryContext) => void | TicketHandlerResult | Promise<void | TicketHandlerResult>;
 
 /** Receives chat A approval callbacks; same contract as {@link TicketHandler}. */
 export type ApprovalHandler = (approvals: ApprovalCallback[], ctx: DeliveryContext) => void | Promise<void>;

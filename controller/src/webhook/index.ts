@@ -6,7 +6,7 @@
 export * from "./auth/index.js";
 export * from "./dedupe/index.js";
 export * from "./errors.js";
-export type { ApprovalHandler, DeliveryContext, TicketHandler } from "./handlers.js";
+export type { ApprovalHandler, DeliveryContext, TicketHandler, TicketHandlerResult } from "./handlers.js";
 export { createWebhookMetrics, type Outcome, type WebhookMetrics } from "./metrics.js";
 export type { WebhookReply } from "./responses.js";
 export { ENABLE_HINT, PATH_PREFIX, ROUTES } from "./routes.js";

@@ -14,7 +14,7 @@ export interface TestServer {
 
 /** Options of {@link startServer}. */
 export interface StartOptions extends Partial<Omit<WebhookServerOptions, "config">> {
-  /** Replaces the recording ticket handler (it still records first). */
+  /** Runs in the recording ticket handler, which records after it and resolves with its result. */
   onTickets?: TicketHandler;
   /** Set false to run without an approval handler. */
   withApprovals?: boolean;
@@ -35,9 +35,10 @@ export async function startServer(webhook: Record<string, unknown>, options: Sta
   const approvals: ApprovalCallback[] = [];
   const deliveries: TestServer["deliveries"] = [];
   const onTickets: TicketHandler = async (batch, ctx) => {
-    if (options.onTickets) await options.onTickets(batch, ctx);
+    const result = options.onTickets ? await options.onTickets(batch, ctx) : undefined;
     tickets.push(...batch);
     deliveries.push({ source: ctx.source, deliveryId: ctx.deliveryId, ids: batch.map((t) => t.id) });
+    return result;
   };
   const onApprovals: ApprovalHandler = (batch) => {
     approvals.push(...batch);

@@ -1,6 +1,7 @@
 import { describe } from "vitest";
 import { claimTests } from "./conformance/claims.js";
 import { deliveryTests } from "./conformance/deliveries.js";
+import { handledDeliveryTests } from "./conformance/handled-deliveries.js";
 import { intakeTests } from "./conformance/intake.js";
 import { leadershipTests } from "./conformance/leadership.js";
 import { lifecycleTests } from "./conformance/lifecycle.js";
@@ -27,6 +28,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     const fresh = useFixtures(open);
     intakeTests(fresh);
     deliveryTests(fresh);
+    handledDeliveryTests(fresh);
     claimTests(fresh);
     transitionTests(fresh);
     retryCancelTests(fresh);

@@ -1,5 +1,7 @@
+import type { Ticket } from "@errand/channel-sdk";
+import type { Pool, PoolClient } from "pg";
 import type { RunState } from "../../runs/task-run.js";
-import { requireMs, requireText, serializeTickets } from "../input-checks.js";
+import { checkHandled, requireMs, requireText, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
 import type { AcceptOutcome, DeliveryClaim } from "../store.js";
@@ -33,6 +35,11 @@ const CLAIM_DELIVERY = `
 const PUT_DELIVERY = `
   INSERT INTO deliveries (key, state, expires_at) VALUES ($1, $2, $3)
   ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, expires_at = EXCLUDED.expires_at`;
+// Marks in key order, as the tickets: two batches never lock one another's ids in opposite orders.
+const MARK_DELIVERIES = `
+  INSERT INTO deliveries (key, state, expires_at)
+  SELECT k, 'done', e FROM unnest($1::text[], $2::bigint[]) AS u(k, e) ORDER BY k
+  ON CONFLICT (key) DO UPDATE SET state = 'done', expires_at = EXCLUDED.expires_at`;
 const PURGE_DELIVERIES = `
   DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`;
 
@@ -40,45 +47,76 @@ type TicketRow = [source: string, id: string, payload: string];
 const keyOf = (source: string, id: string) => JSON.stringify([source, id]);
 const byKey = (a: TicketRow, b: TicketRow) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
 
+/** Writes a batch's tickets (`sorted`: one row per ticket, in key order) and their first runs, in `client`'s transaction. */
+async function storeTickets(client: PoolClient, tickets: readonly Ticket[], sorted: TicketRow[], engine: string, at: number): Promise<AcceptOutcome[]> {
+  const sources = sorted.map((r) => r[0]);
+  const ids = sorted.map((r) => r[1]);
+  await client.query(UPSERT_TICKETS, [sources, ids, sorted.map((r) => r[2]), at]);
+  const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(LATEST_RUNS, [sources, ids]);
+  const known = new Map(latest.rows.map((r) => [keyOf(r.source, r.ticket_id), { runId: r.id, state: r.state }]));
+  const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[] } = { id: [], source: [], ticket: [], reason: [] };
+  const outcomes = tickets.map((t): AcceptOutcome => {
+    const ticket = { source: t.source, id: t.id };
+    const key = keyOf(t.source, t.id);
+    const existing = known.get(key);
+    if (existing) return { kind: "existing", ticket, runId: existing.runId, state: existing.state };
+    const runId = newRunId(at);
+    known.set(key, { runId, state: "Queued" });
+    fresh.id.push(runId);
+    fresh.source.push(t.source);
+    fresh.ticket.push(t.id);
+    fresh.reason.push(acceptedReason(t.source));
+    return { kind: "queued", ticket, runId };
+  });
+  if (fresh.id.length > 0) await client.query(INSERT_RUNS, [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at]);
+  return outcomes;
+}
+
+/** Claims one delivery id with `db` (the pool: autocommit statements; a client: within its transaction). */
+async function claimOn(db: Pool | PoolClient, key: string, ttlMs: number, at: number): Promise<DeliveryClaim> {
+  // The row may change between the insert and the read (released, purged): then the claim is tried again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await db.query(CLAIM_DELIVERY, [key, at + ttlMs, at]);
+    if (inserted.rowCount === 1) return "new";
+    const { rows } = await db.query<{ state: "claimed" | "done"; expires_at: number }>("SELECT state, expires_at FROM deliveries WHERE key = $1", [key]);
+    const row = rows[0];
+    if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
+  }
+  // Still changing under our feet: someone is handling this id right now.
+  return "in_flight";
+}
+
 /**
  * Ticket intake and webhook delivery ids on PostgreSQL. A batch is one
  * transaction whose upsert locks each ticket's row first: a second batch
  * holding the same ticket, in any process, waits for the commit and then
  * finds the run the first one created, so no ticket gets two first runs.
  */
-export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"acceptTickets" | "claimDelivery" | "commitDelivery" | "releaseDelivery"> {
+export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"acceptTickets" | "claimDelivery" | "claimDeliveries" | "commitDelivery" | "releaseDelivery"> {
   let claimsSincePurge = 0;
+  const purgeNowAndThen = async (claims: number, at: number) => {
+    claimsSincePurge += claims;
+    if (claimsSincePurge < PURGE_EVERY) return;
+    claimsSincePurge = 0;
+    await pool.query(PURGE_DELIVERIES, [at, PURGE_LIMIT]);
+  };
   return {
-    async acceptTickets(tickets, engine) {
+    async acceptTickets(tickets, engine, handled = []) {
       requireText(engine, "engine");
-      if (tickets.length === 0) return [];
+      checkHandled(handled);
+      if (tickets.length === 0 && handled.length === 0) return [];
       const payloads = serializeTickets(tickets);
       const at = now();
+      // The last mark of a key wins, as the last payload of a ticket does.
+      const marks = new Map(handled.map((d) => [d.key, at + d.ttlMs]));
+      const markKeys = [...marks.keys()];
       // One row per ticket, with its last payload of the batch, in key order (no deadlock between batches).
       const rows = new Map<string, TicketRow>();
       tickets.forEach((t, i) => rows.set(keyOf(t.source, t.id), [t.source, t.id, payloads[i] as string]));
       const sorted = [...rows.values()].sort(byKey);
-      const sources = sorted.map((r) => r[0]);
-      const ids = sorted.map((r) => r[1]);
       return inTransaction(pool, async (client) => {
-        await client.query(UPSERT_TICKETS, [sources, ids, sorted.map((r) => r[2]), at]);
-        const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(LATEST_RUNS, [sources, ids]);
-        const known = new Map(latest.rows.map((r) => [keyOf(r.source, r.ticket_id), { runId: r.id, state: r.state }]));
-        const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[] } = { id: [], source: [], ticket: [], reason: [] };
-        const outcomes = tickets.map((t): AcceptOutcome => {
-          const ticket = { source: t.source, id: t.id };
-          const key = keyOf(t.source, t.id);
-          const existing = known.get(key);
-          if (existing) return { kind: "existing", ticket, runId: existing.runId, state: existing.state };
-          const runId = newRunId(at);
-          known.set(key, { runId, state: "Queued" });
-          fresh.id.push(runId);
-          fresh.source.push(t.source);
-          fresh.ticket.push(t.id);
-          fresh.reason.push(acceptedReason(t.source));
-          return { kind: "queued", ticket, runId };
-        });
-        if (fresh.id.length > 0) await client.query(INSERT_RUNS, [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at]);
+        const outcomes = tickets.length === 0 ? [] : await storeTickets(client, tickets, sorted, engine, at);
+        if (markKeys.length > 0) await client.query(MARK_DELIVERIES, [markKeys, markKeys.map((k) => marks.get(k))]);
         return outcomes;
       });
     },
@@ -87,20 +125,30 @@ export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"accep
       requireText(key, "delivery key");
       requireMs(ttlMs, "delivery TTL");
       const at = now();
-      if (++claimsSincePurge >= PURGE_EVERY) {
-        claimsSincePurge = 0;
-        await pool.query(PURGE_DELIVERIES, [at, PURGE_LIMIT]);
-      }
-      // The row may change between the insert and the read (released, purged): then the claim is tried again.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const inserted = await pool.query(CLAIM_DELIVERY, [key, at + ttlMs, at]);
-        if (inserted.rowCount === 1) return "new";
-        const { rows } = await pool.query<{ state: "claimed" | "done"; expires_at: number }>("SELECT state, expires_at FROM deliveries WHERE key = $1", [key]);
-        const row = rows[0];
-        if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
-      }
-      // Still changing under our feet: someone is handling this id right now.
-      return "in_flight" satisfies DeliveryClaim;
+      await purgeNowAndThen(1, at);
+      return claimOn(pool, key, ttlMs, at);
+    },
+    async claimDeliveries(keys, ttlMs) {
+      keys.forEach((key, i) => requireText(key, `delivery key ${i}`));
+      requireMs(ttlMs, "delivery TTL");
+      if (keys.length === 0) return [];
+      const at = now();
+      await purgeNowAndThen(keys.length, at);
+      // Each id once, in key order: two batches never lock one another's ids in opposite orders.
+      const unique = [...new Set(keys)].sort();
+      const claims = await inTransaction(pool, async (client) => {
+        const found = new Map<string, DeliveryClaim>();
+        for (const key of unique) found.set(key, await claimOn(client, key, ttlMs, at));
+        return found;
+      });
+      const seen = new Set<string>();
+      return keys.map((key) => {
+        const claim = claims.get(key) as DeliveryClaim;
+        // A repeat within the batch answers as a second claim would: the first one holds the id now.
+        if (seen.has(key)) return claim === "new" ? "in_flight" : claim;
+        seen.add(key);
+        return claim;
+      });
     },
     async commitDelivery(key, ttlMs) {
       await pool.query(PUT_DELIVERY, [requireText(key, "delivery key"), "done", now() + requireMs(ttlMs, "delivery TTL")]);

@@ -87,6 +87,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     location: server.location,
     acceptTickets: guard("storing tickets", intake.acceptTickets),
     claimDelivery: guard("claiming a delivery id", intake.claimDelivery),
+    claimDeliveries: guard("claiming delivery ids", intake.claimDeliveries),
     commitDelivery: guard("committing a delivery id", intake.commitDelivery),
     releaseDelivery: guard("releasing a delivery id", intake.releaseDelivery),
     claimQueued: guard("claiming queued runs", claims.claimQueued),

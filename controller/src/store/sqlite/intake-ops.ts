@@ -1,8 +1,8 @@
 import type { Ticket } from "@errand/channel-sdk";
-import { requireMs, requireText, serializeTickets } from "../input-checks.js";
+import { checkHandled, requireMs, requireText, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
-import type { AcceptOutcome, DeliveryClaim } from "../store.js";
+import type { AcceptOutcome, DeliveryClaim, HandledDelivery } from "../store.js";
 import type { SqliteContext, SyncOps } from "./statements.js";
 
 /** Claims between two purges of expired delivery ids. */
@@ -11,8 +11,8 @@ const PURGE_EVERY = 64;
 const PURGE_LIMIT = 256;
 
 /** Ticket intake and webhook delivery ids on SQLite (synchronous; the store wraps them). */
-export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"acceptTickets" | "claimDelivery" | "commitDelivery" | "releaseDelivery"> {
-  const accept = db.transaction((tickets: readonly Ticket[], payloads: string[], engine: string, at: number) => {
+export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"acceptTickets" | "claimDelivery" | "claimDeliveries" | "commitDelivery" | "releaseDelivery"> {
+  const accept = db.transaction((tickets: readonly Ticket[], payloads: string[], engine: string, handled: readonly HandledDelivery[], at: number) => {
     const outcomes: AcceptOutcome[] = [];
     tickets.forEach((t, i) => {
       const ticket = { source: t.source, id: t.id };
@@ -28,11 +28,12 @@ export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"accept
       st.insertHistory.run({ runId, from: null, to: "Queued", at, reason });
       outcomes.push({ kind: "queued", ticket, runId });
     });
+    for (const d of handled) st.putDelivery.run(d.key, "done", at + d.ttlMs);
     return outcomes;
   });
 
   let claimsSincePurge = 0;
-  const claim = db.transaction((key: string, ttlMs: number, at: number): DeliveryClaim => {
+  const claimOne = (key: string, ttlMs: number, at: number): DeliveryClaim => {
     if (++claimsSincePurge >= PURGE_EVERY) {
       claimsSincePurge = 0;
       st.purgeDeliveries.run(at, PURGE_LIMIT);
@@ -41,17 +42,25 @@ export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"accept
     if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
     st.putDelivery.run(key, "claimed", at + ttlMs);
     return "new";
-  });
+  };
+  // One transaction for many claims: its BEGIN and COMMIT cost more than a claim's own two statements.
+  const claim = db.transaction((keys: readonly string[], ttlMs: number, at: number) => keys.map((key) => claimOne(key, ttlMs, at)));
 
   return {
-    acceptTickets(tickets, engine) {
+    acceptTickets(tickets, engine, handled = []) {
       requireText(engine, "engine");
-      if (tickets.length === 0) return [];
+      checkHandled(handled);
+      if (tickets.length === 0 && handled.length === 0) return [];
       const payloads = serializeTickets(tickets);
-      return accept.immediate(tickets, payloads, engine, now());
+      return accept.immediate(tickets, payloads, engine, handled, now());
     },
     claimDelivery(key, ttlMs) {
-      return claim.immediate(requireText(key, "delivery key"), requireMs(ttlMs, "delivery TTL"), now());
+      return claim.immediate([requireText(key, "delivery key")], requireMs(ttlMs, "delivery TTL"), now())[0] as DeliveryClaim;
+    },
+    claimDeliveries(keys, ttlMs) {
+      keys.forEach((key, i) => requireText(key, `delivery key ${i}`));
+      requireMs(ttlMs, "delivery TTL");
+      return keys.length === 0 ? [] : claim.immediate(keys, ttlMs, now());
     },
     commitDelivery(key, ttlMs) {
       st.putDelivery.run(requireText(key, "delivery key"), "done", now() + requireMs(ttlMs, "delivery TTL"));

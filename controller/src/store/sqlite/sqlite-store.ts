@@ -84,6 +84,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     location: path,
     acceptTickets: guard("storing tickets", intake.acceptTickets),
     claimDelivery: guard("claiming a delivery id", intake.claimDelivery),
+    claimDeliveries: guard("claiming delivery ids", intake.claimDeliveries),
     commitDelivery: guard("committing a delivery id", intake.commitDelivery),
     releaseDelivery: guard("releasing a delivery id", intake.releaseDelivery),
     claimQueued: guard("claiming queued runs", runs.claimQueued),

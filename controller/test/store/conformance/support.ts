@@ -13,6 +13,13 @@ export interface StoreFixture {
    * durable?) and beside a live `store` (is it exclusive?).
    */
   reopen(): Promise<Store>;
+  /**
+   * Makes every insert and update of `table` fail from now on (a trigger
+   * installed on the database, as a full disk or a broken constraint
+   * would), so a transaction can be failed after its first writes. Resolves
+   * with a function that removes the trigger again.
+   */
+  failWrites(table: "deliveries" | "transitions"): Promise<() => Promise<void>>;
   /** Closes every store it opened and removes the database. */
   cleanup(): Promise<void>;
 }
