@@ -104,6 +104,19 @@ export function deliveryTests(open: OpenStore): void {
       expect(() => createStoreDedupe(store, 0)).toThrow(/positive whole number/);
     });
 
+    it("lets a claim go after its lease (a process that died before its batch committed), keeping handled ids for the TTL", async () => {
+      const { store, reopen } = await open();
+      const dead = createStoreDedupe(store, DAY, 150);
+      expect(await dead.claim("generic:orphan")).toBe("new");
+      await dead.commit("generic:handled");
+      const next = createStoreDedupe(await reopen(), DAY, 150);
+      expect(await next.claim("generic:orphan")).toBe("in_flight");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await next.claim("generic:orphan")).toBe("new");
+      expect(await next.claim("generic:handled")).toBe("duplicate");
+      expect(() => createStoreDedupe(store, DAY, 0)).toThrow(/claim lease/);
+    });
+
     it("gives each of the claims made in one event-loop turn its own answer", async () => {
       const { store } = await open();
       const dedupe = createStoreDedupe(store, DAY);
