@@ -3,12 +3,22 @@
 // and V8's heap spaces every BENCH_MEMORY_MS (250) ms, so the bench can show
 // where the resident set goes during a burst, not only its peak.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import { getHeapSpaceStatistics } from "node:v8";
 
 const file = process.env.BENCH_MEMORY_LOG;
 if (file) {
   const MiB = (n) => Math.round((n / 1048576) * 10) / 10;
   const started = performance.now();
+  // GC pauses so far (count and ms) by kind: what a smaller heap costs.
+  const gc = { minor: [0, 0], major: [0, 0] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = e.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR ? gc.minor : gc.major;
+      kind[0] += 1;
+      kind[1] += e.duration;
+    }
+  }).observe({ entryTypes: ["gc"] });
   const sample = () => {
     const m = process.memoryUsage();
     const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, [MiB(s.space_used_size), MiB(s.space_size)]]));
@@ -27,6 +37,7 @@ if (file) {
       heapTotal: MiB(m.heapTotal),
       external: MiB(m.external),
       arrayBuffers: MiB(m.arrayBuffers),
+      gc: { minor: [gc.minor[0], Math.round(gc.minor[1])], major: [gc.major[0], Math.round(gc.major[1])] },
       spaces,
     };
     appendFileSync(file, `${JSON.stringify(line)}\n`);
