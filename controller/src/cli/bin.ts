@@ -1,4 +1,8 @@
-import { createProgram } from "./program.js";
+import { limitHeapGrowth } from "./heap-growth.js";
+
+// Before the commands' modules load, so that the first limits V8 computes already use it.
+limitHeapGrowth();
+const { createProgram } = await import("./program.js");
 
 // Commander exits on usage errors itself; anything else that escapes is a bug.
 createProgram()

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { StoreError } from "../../src/errors.js";
 import { createSqliteStore } from "../../src/store/index.js";
 import { SCHEMA_VERSION } from "../../src/store/sqlite/migrations.js";
+import { openDatabase, PAGE_CACHE_KIB } from "../../src/store/sqlite/open-database.js";
 import { toStoreError } from "../../src/store/sqlite/sqlite-error.js";
 import { sleep, ticket } from "./conformance/support.js";
 
@@ -58,6 +59,17 @@ describe("SQLite store file", () => {
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
     await store.close();
+  });
+
+  it("bounds each connection's page cache to PAGE_CACHE_KIB, not better-sqlite3's 16 MB", () => {
+    const db = openDatabase(join(tempDir(), "errand.db"), 1000, 1000);
+    try {
+      // Negative: KiB rather than pages. better-sqlite3's build default is -16000.
+      expect(db.pragma("cache_size", { simple: true })).toBe(-PAGE_CACHE_KIB);
+      expect(PAGE_CACHE_KIB).toBeLessThan(16000);
+    } finally {
+      db.close();
+    }
   });
 
   it("migrates an empty file, logs it once, and opens it again without applying anything", async () => {
