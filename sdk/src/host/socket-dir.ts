@@ -10,7 +10,9 @@ export const HOST_SOCKET_DIR_PREFIX = "errand-host-";
  * PLUGIN_UNIX_SOCKET_DIR. An SDK plugin removes its own socket directory on
  * every way out that runs exit handlers; one the host had to SIGKILL (or that
  * crashed) cannot, so the host, which owns this folder, removes it with
- * whatever was left inside once the plugin has exited.
+ * whatever was left inside once the plugin has exited. A host that is itself
+ * killed cannot, so it also names the folder in ERRAND_PLUGIN_SOCKET_DIR_LENT
+ * and an SDK plugin, which exits on its own once its host is gone, removes it.
  *
  * Undefined when the environment already names a directory (the operator's
  * choice, never removed) or the transport is TCP.
