@@ -3,10 +3,10 @@ import { existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test/support/temp-dir.js";
 import { HOST_SOCKET_DIR_PREFIX } from "../src/host/socket-dir.js";
 import { ECHO_PLUGIN, launchEcho, waitForExit } from "./support/echo-plugin.js";
 import { SDK_DIST } from "./support/host-script.js";
-import { tempDir } from "./support/temp-dirs.js";
 
 // An SDK plugin removes its socket directory itself on every way out that
 // runs exit handlers; a SIGKILL runs none. The host lends each plugin a
