@@ -7,8 +7,8 @@ import { ticket } from "./conformance/support.js";
 import { killScripts, runStoreScript } from "./helpers/child-store.js";
 
 let dir: string;
-afterEach(() => {
-  killScripts();
+afterEach(async () => {
+  await killScripts();
   rmSync(dir, { recursive: true, force: true });
 });
 function dbPath(): string {
