@@ -95,6 +95,17 @@ describe("after the run", () => {
     expect((await readdir(tmp)).filter((name) => name.startsWith("errand-plugin-"))).toEqual([]);
   });
 
+  it("a plugin that had to be SIGKILLed leaves no socket folder: the one it was lent goes with it", async () => {
+    const tmp = await mkdtemp(join(root, "tmp-"));
+    // Ignores Shutdown and SIGTERM, so only SIGKILL ends it, and no exit handler of its own runs.
+    const stubbornPlugin = join(fixturesDir, "broken/ignores-shutdown.mjs");
+    const cli = startCli("channel", ["test", "--config", config, "--only", "shutdown.sigterm", "--", "node", stubbornPlugin], { env: { TMPDIR: tmp } });
+    const { code } = await cli.exited;
+    expect(code, cli.stdout()).toBe(1);
+    expect(cli.stdout()).toMatch(/shutdown\.sigterm/);
+    expect(await readdir(tmp)).toEqual([]);
+  });
+
   it("exits promptly after its summary (no timer left running)", async () => {
     // `false` exits at once, so a timer of the check left running would show as a gap of seconds.
     const cli = startCli("channel", ["test", "--only", "startup.cookie", "--", "false"]);

@@ -2,10 +2,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { tempDir } from "../../test/support/temp-dir.js";
 import { runConfigCheck, runConfigSchema } from "../src/cli/commands/config.js";
 import { createConfigCommand } from "../src/cli/commands/config-command.js";
 import { controllerConfigJsonSchema } from "../src/config/index.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 function folder(files: Record<string, string>): string {
   const dir = tempDir("errand-config-cmd-");

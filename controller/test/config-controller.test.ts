@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test/support/temp-dir.js";
 import { didYouMean, editDistance } from "../src/config/did-you-mean.js";
 import { ConfigError, formatProblem, loadControllerConfig } from "../src/config/index.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const dir = tempDir("errand-controller-config-");
 let n = 0;

@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { tempDir } from "../../test/support/temp-dir.js";
 import { REFERENCE_BEGIN, REFERENCE_END, renderConfigReference } from "../src/config/config-reference.js";
 import { controllerConfigJsonSchema, loadControllerConfig } from "../src/config/index.js";
 import { resolveSecrets } from "../src/secrets/index.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const docsFile = new URL("../../docs/configuration.md", import.meta.url);
 const docs = readFileSync(docsFile, "utf8");

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test/support/temp-dir.js";
 import { ConfigError, loadWebhookConfig } from "../src/index.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const dir = tempDir("errand-config-");
 let n = 0;

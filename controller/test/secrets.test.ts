@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSecretMask } from "@errand/channel-sdk/host";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test/support/temp-dir.js";
 import { loadControllerConfig, maskConfig } from "../src/config/index.js";
 import { createSecretStore, looksLikeToken, resolveSecrets, SecretNotFoundError, secretEnvName, secretNameProblem, secretValues } from "../src/secrets/index.js";
-import { tempDir } from "./helpers/temp-dir.js";
 
 const dir = tempDir("errand-secrets-");
 const secretsDir = join(dir, "secrets");

@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test/support/temp-dir.js";
 
 const protoDir = fileURLToPath(new URL("..", import.meta.url));
 const buf = join(protoDir, "../node_modules/.bin/buf");
@@ -23,7 +23,7 @@ describe("proto definitions", () => {
   });
 
   it("match the committed generated TypeScript (run `npm run generate -w proto` if this fails)", () => {
-    const out = mkdtempSync(join(tmpdir(), "errand-gen-"));
+    const out = tempDir("errand-gen-");
     execFileSync(buf, ["generate", "--output", out], { cwd: protoDir });
     const fresh = join(out, "sdk/src/gen");
     const committed = join(protoDir, "../sdk/src/gen");
@@ -44,7 +44,7 @@ describe("proto definitions", () => {
     ["changing a field's type", (s: string) => s.replace("string repo_url = 5;", "bytes repo_url = 5;"), /type/],
     ["renaming a field", (s: string) => s.replace("string summary = 2;", "string summary_text = 2;"), /name/],
   ])("catch %s as breaking", (_name, mutate, message) => {
-    const copy = mkdtempSync(join(tmpdir(), "errand-proto-"));
+    const copy = tempDir("errand-proto-");
     cpSync(protoDir, copy, { recursive: true, filter: (src) => !src.includes("node_modules") });
     const file = join(copy, "errand/v1/common.proto");
     const mutated = mutate(readFileSync(file, "utf8"));

@@ -4,11 +4,11 @@ import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../../test/support/temp-dir.js";
 import { watchExit } from "../src/host/plugin-process.js";
 import { ECHO_PLUGIN, waitForExit } from "./support/echo-plugin.js";
 import { connectChannel, InvalidConfigError, PluginStartError, silentLogger } from "./support/internals.js";
 import { launchPlugin } from "./support/protocol-internals.js";
-import { tempDir } from "./support/temp-dirs.js";
 
 const HOST_CASES = fileURLToPath(new URL("./fixtures/plugins/host-cases.mjs", import.meta.url));
 const FAKE_LINE = "process.stdout.write(process.env.FAKE_LINE + '\\n'); setInterval(() => {}, 1000);";

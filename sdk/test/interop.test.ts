@@ -4,9 +4,9 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDir } from "../../test/support/temp-dir.js";
 import { ECHO_PLUGIN, launchEcho } from "./support/echo-plugin.js";
 import { NotifyStartResponse, type PluginProcess } from "./support/protocol-internals.js";
-import { tempDir } from "./support/temp-dirs.js";
 
 // These tests need Debian's golang-go + golang-github-hashicorp-go-plugin-dev
 // + golang-google-grpc-dev, and python3-grpcio + protobuf-compiler +

@@ -95,7 +95,7 @@ describe("bindServer", () => {
     const failing = {
       bindAsync: (_target: string, _credentials: unknown, callback: (error: Error | null, port: number) => void) => callback(new Error("bind EADDRINUSE"), 0),
     } as unknown as Server;
-    const env = { interfaceVersion: 1, transport: "unix", minPort: 1, maxPort: 2, socketDir: parent, clientCertPem: undefined } as const;
+    const env = { interfaceVersion: 1, transport: "unix", minPort: 1, maxPort: 2, socketDir: parent, socketDirLent: false, clientCertPem: undefined } as const;
     const exitHooks = process.listenerCount("exit");
     await expect(bindServer(failing, env, ServerCredentials.createInsecure())).rejects.toThrow("bind EADDRINUSE");
     expect(readdirSync(parent)).toEqual([]);

@@ -1,6 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { CALL_TARGET_MS, createClients, type HandshakeLine, type HandshakeResponse, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE, type PluginClients, parseHandshakeLine, settlesWithin, unaryCall } from "@errand/channel-sdk/protocol";
+import {
+  CALL_TARGET_MS,
+  createClients,
+  type HandshakeLine,
+  type HandshakeResponse,
+  lendSocketDir,
+  MAGIC_COOKIE_KEY,
+  MAGIC_COOKIE_VALUE,
+  type PluginClients,
+  parseHandshakeLine,
+  removeSocketDir,
+  settlesWithin,
+  unaryCall,
+} from "@errand/channel-sdk/protocol";
 import { credentials, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { trackPlugin } from "./plugin-processes.js";
 import type { PluginTarget } from "./plugin-target.js";
@@ -47,15 +60,19 @@ export class PluginSession {
       ERRAND_PLUGIN_TRANSPORT: "unix",
       [MAGIC_COOKIE_KEY]: options.cookie === false ? undefined : MAGIC_COOKIE_VALUE,
     };
+    // As the SDK's host does: a plugin that had to be SIGKILLed (one that ignores Shutdown and SIGTERM) leaves nothing.
+    const socketDir = lendSocketDir("unix", env);
     // Its own process group, so that stopping it also stops what it started (a shell script's children).
     this.child = spawn(target.command, target.args, { cwd: target.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => {
+        removeSocketDir(socketDir);
         this.exit = { code, signal, at: Date.now() };
         resolve(this.exit);
         for (const wake of this.lineWaiters) wake();
       });
       this.child.once("error", (error) => {
+        removeSocketDir(socketDir);
         this.spawnError = error;
         this.tail.push(`could not start: ${error.message}`);
         this.exit = { code: null, signal: null, at: Date.now() };

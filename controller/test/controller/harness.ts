@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@errand/channel-sdk";
 import { createLogger } from "@errand/channel-sdk/host";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import type { ControllerConfig } from "../../src/config/controller-config.js";
 import { loadControllerConfig } from "../../src/config/load-controller-config.js";
 import { type Controller, createController } from "../../src/controller.js";
@@ -11,7 +12,6 @@ import { resolveSecrets } from "../../src/secrets/resolve-secrets.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
 import { hmacHex } from "../helpers/sign.js";
-import { tempDir } from "../helpers/temp-dir.js";
 
 export const FIXTURES = resolve(import.meta.dirname, "../fixtures/loop");
 export const WEBHOOK_SECRET = "e2e-signing-secret";

@@ -2,9 +2,9 @@ import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { type CommandOutput, runConfigCheck } from "../../src/cli/commands/config.js";
 import { controllerConfigJsonSchema } from "../../src/config/controller-config-json-schema.js";
-import { tempDir } from "../helpers/temp-dir.js";
 import { type FencedBlock, fencedBlocks, isWholeConfig, REPO_ROOT } from "./helpers/doc-snippets.js";
 import { placeholdersFor } from "./helpers/placeholders.js";
 

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { afterEach } from "vitest";
-import { tempDir } from "./temp-dir.js";
+import { tempDir } from "../../../test/support/temp-dir.js";
 
 // The linked bin, as a user gets it after `npm install` (build first: npm run build -w controller).
 const BIN = resolve(import.meta.dirname, "../../../node_modules/.bin/errand");

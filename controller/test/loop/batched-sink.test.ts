@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { Ticket } from "@errand/channel-sdk";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { createBatchedSink } from "../../src/loop/batched-sink.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
-import { tempDir } from "../helpers/temp-dir.js";
 
 const stores: Store[] = [];
 afterEach(async () => {

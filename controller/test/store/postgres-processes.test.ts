@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
 import type { AcceptOutcome } from "../../src/store/store.js";
 import { ticket } from "./conformance/support.js";
@@ -10,10 +10,10 @@ import { NEEDS_POSTGRES, postgresRunnable, usePostgresServer } from "./helpers/p
 
 let dir: string;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "errand-pg-proc-"));
+  dir = tempDir("errand-pg-proc-");
 });
-afterEach(() => {
-  killScripts();
+afterEach(async () => {
+  await killScripts();
   rmSync(dir, { recursive: true, force: true });
 });
 

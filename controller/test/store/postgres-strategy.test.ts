@@ -1,9 +1,8 @@
-import { mkdtempSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { startLocalPostgres } from "./helpers/postgres-local.mjs";
 import { wrap } from "./helpers/postgres-server.js";
 import { choosePostgresStrategy, describeStrategy, findPostgresBin, runtimeHint } from "./helpers/postgres-strategy.js";
@@ -12,7 +11,7 @@ import { serverAtUrl } from "./helpers/running-server.js";
 // How the PostgreSQL tests get their server: ERRAND_PG_URL, else testcontainers
 // when a container runtime answers, else initdb and pg_ctl. This machine has a
 // `docker` client but no engine: the fallback is what runs here.
-const home = () => mkdtempSync(join(tmpdir(), "errand-pg-home-"));
+const home = () => tempDir("errand-pg-home-");
 const noRuntime = () => ({ HOME: home(), XDG_RUNTIME_DIR: home(), PATH: process.env.PATH });
 
 describe("the choice of PostgreSQL server for the tests", () => {

@@ -1,14 +1,14 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { createSqliteStore } from "../../src/store/index.js";
-import { tempDir } from "../helpers/temp-dir.js";
 import { ticket } from "./conformance/support.js";
 import { killScripts, runStoreScript } from "./helpers/child-store.js";
 
 let dir: string;
-afterEach(() => {
-  killScripts();
+afterEach(async () => {
+  await killScripts();
   rmSync(dir, { recursive: true, force: true });
 });
 function dbPath(): string {

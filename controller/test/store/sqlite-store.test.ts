@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { createSqliteStore } from "../../src/store/index.js";
 import type { Store } from "../../src/store/store.js";
-import { tempDir } from "../helpers/temp-dir.js";
 import { describeStoreConformance } from "./conformance.js";
 
 describeStoreConformance("sqlite", async () => {

@@ -124,7 +124,6 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
     PLUGIN_CLIENT_CERT: options.clientCertPem,
   };
   const socketDir = lendSocketDir(options.transport, env);
-  if (socketDir !== undefined) env.PLUGIN_UNIX_SOCKET_DIR = socketDir;
   let child: ChildProcess;
   try {
     child = spawn(options.command, options.args ?? [], { env, cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"], shell: false });

@@ -6,18 +6,29 @@ import { join } from "node:path";
 export const HOST_SOCKET_DIR_PREFIX = "errand-host-";
 
 /**
- * The folder a host lends one plugin for its socket directory, as
- * PLUGIN_UNIX_SOCKET_DIR. An SDK plugin removes its own socket directory on
- * every way out that runs exit handlers; one the host had to SIGKILL (or that
- * crashed) cannot, so the host, which owns this folder, removes it with
- * whatever was left inside once the plugin has exited.
+ * Lends one plugin a folder for its socket directory: makes it in the temp
+ * directory and names it in the plugin's environment `env` (changed in
+ * place) as PLUGIN_UNIX_SOCKET_DIR and ERRAND_PLUGIN_SOCKET_DIR_LENT. Remove
+ * it with {@link removeSocketDir} once the plugin has exited.
  *
- * Undefined when the environment already names a directory (the operator's
- * choice, never removed) or the transport is TCP.
+ * An SDK plugin removes its own socket directory on every way out that runs
+ * exit handlers; one the host had to SIGKILL (or that crashed) cannot, so
+ * the host, which owns this folder, removes it with whatever was left
+ * inside. A host that is itself killed cannot, so the folder is also named in
+ * ERRAND_PLUGIN_SOCKET_DIR_LENT and an SDK plugin, which exits on its own
+ * once its host is gone, removes it.
+ *
+ * Returns undefined when the environment already names a directory (the
+ * operator's choice, never removed; an inherited ERRAND_PLUGIN_SOCKET_DIR_LENT
+ * is cleared so that no plugin takes it for lent) or the transport is TCP.
  */
 export function lendSocketDir(transport: "unix" | "tcp", env: Record<string, string | undefined>): string | undefined {
+  env.ERRAND_PLUGIN_SOCKET_DIR_LENT = undefined;
   if (transport !== "unix" || env.PLUGIN_UNIX_SOCKET_DIR) return undefined;
-  return mkdtempSync(join(tmpdir(), HOST_SOCKET_DIR_PREFIX));
+  const dir = mkdtempSync(join(tmpdir(), HOST_SOCKET_DIR_PREFIX));
+  env.PLUGIN_UNIX_SOCKET_DIR = dir;
+  env.ERRAND_PLUGIN_SOCKET_DIR_LENT = dir;
+  return dir;
 }
 
 /** Removes a lent folder and its contents; synchronous, so an 'exit' listener can call it. Never throws. */

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { rmSync } from "node:fs";
+import { rmdirSync, rmSync } from "node:fs";
 import { chmod, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,7 +67,8 @@ async function makePrivateDir(env: PluginEnvironment, parent: string): Promise<s
  * The socket directory is removed by a synchronous `exit` hook, so it goes
  * on every way out of the process that runs exit handlers (Shutdown, SIGTERM,
  * `process.exit` anywhere, an uncaught exception), and at once when the bind
- * fails. Throws PluginEnvironmentError when the directory named by
+ * fails; with it goes the folder the host lent for it (ERRAND_PLUGIN_SOCKET_DIR_LENT),
+ * once empty. Throws PluginEnvironmentError when the directory named by
  * PLUGIN_UNIX_SOCKET_DIR cannot be used, before creating anything.
  */
 export async function bindServer(server: Server, env: PluginEnvironment, credentials: ServerCredentials): Promise<BoundAddress> {
@@ -78,8 +79,11 @@ export async function bindServer(server: Server, env: PluginEnvironment, credent
     const remove = () => {
       try {
         rmSync(dir, { recursive: true, force: true });
+        // Not recursive: the lent folder goes only once nothing else is in it.
+        if (env.socketDirLent) rmdirSync(parent);
       } catch {
-        // Exiting anyway; a directory we cannot remove is all that is left.
+        // Exiting anyway; a directory we cannot remove is all that is left
+        // (and a lent folder its host has removed already is no loss).
       }
     };
     process.once("exit", remove);

@@ -10,6 +10,13 @@ export interface PluginEnvironment {
   maxPort: number;
   /** Parent directory for the private socket directory. */
   socketDir: string | undefined;
+  /**
+   * Whether socketDir is a folder the host made for this plugin alone
+   * (ERRAND_PLUGIN_SOCKET_DIR_LENT names the same path): the plugin then
+   * removes it too when it exits, which matters when the host was killed
+   * and can no longer do it. An operator's folder is never lent.
+   */
+  socketDirLent: boolean;
   /** PEM of the host's client certificate when the host asked for AutoMTLS. */
   clientCertPem: string | undefined;
 }
@@ -88,12 +95,15 @@ export function readPluginEnvironment(env: NodeJS.ProcessEnv, supportedVersions:
   if (minPort > maxPort) {
     throw new PluginEnvironmentError(`PLUGIN_MIN_PORT (${minPort}) is greater than PLUGIN_MAX_PORT (${maxPort})`);
   }
+  const socketDir = env.PLUGIN_UNIX_SOCKET_DIR || undefined;
   return {
     interfaceVersion: negotiateVersion(env.PLUGIN_PROTOCOL_VERSIONS, supportedVersions),
     transport,
     minPort,
     maxPort,
-    socketDir: env.PLUGIN_UNIX_SOCKET_DIR || undefined,
+    socketDir,
+    // The same path, not a flag: a marker inherited from elsewhere cannot make an operator's folder removable.
+    socketDirLent: socketDir !== undefined && env.ERRAND_PLUGIN_SOCKET_DIR_LENT === socketDir,
     clientCertPem: checkClientCertificate(env.PLUGIN_CLIENT_CERT || undefined),
   };
 }

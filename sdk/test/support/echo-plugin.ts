@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { type ConnectOptions, connectChannel, silentLogger, type Ticket } from "./internals.js";
 import { type LaunchOptions, launchPlugin } from "./protocol-internals.js";
-import { tempDir } from "./temp-dirs.js";
 
 /** Path of the well-behaved fixture plugin (see its header for the title-driven behaviours). */
 export const ECHO_PLUGIN = fileURLToPath(new URL("../fixtures/plugins/echo.mjs", import.meta.url));

@@ -3,8 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client, credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./internals.js";
-import { tempDir } from "./temp-dirs.js";
 
 /** The misbehaving fixture plugin (see its header for the message-driven behaviours). */
 export const ROBUST_PLUGIN = fileURLToPath(new URL("../fixtures/plugins/robust.mjs", import.meta.url));

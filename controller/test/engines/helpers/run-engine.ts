@@ -5,10 +5,10 @@ import { createInterface } from "node:readline";
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import { execa } from "execa";
 import { afterAll } from "vitest";
+import { tempDir } from "../../../../test/support/temp-dir.js";
 import type { EngineConfig } from "../../../src/config/controller-config.js";
 import type { Engine, EngineEvent, EngineInvocation } from "../../../src/engines/engine.js";
 import { ticketFileText } from "../../../src/engines/ticket-file.js";
-import { tempDir } from "../../helpers/temp-dir.js";
 
 /** The folder of the fake CLIs and the test command engine. */
 export const FIXTURES = resolve(import.meta.dirname, "../../fixtures/engines");

@@ -2,11 +2,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../../test/support/temp-dir.js";
 import { ConfigError, formatProblem, loadControllerConfig } from "../../../src/config/index.js";
 import { ControllerErrorCode } from "../../../src/errors.js";
 import { createKubernetesBackend } from "../../../src/execution/kubernetes/kubernetes-backend.js";
 import { activeDeadlineSeconds, KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "../../../src/execution/kubernetes/kubernetes-config.js";
-import { tempDir } from "../../helpers/temp-dir.js";
 import { recordingLogger } from "../helpers/local-setup.js";
 
 const dir = tempDir("errand-k8s-config-");

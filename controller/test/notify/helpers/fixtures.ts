@@ -3,10 +3,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { Registry } from "prom-client";
+import { tempDir as makeTempDir } from "../../../../test/support/temp-dir.js";
 import type { ChannelEntryConfig } from "../../../src/config/controller-config.js";
 import type { RunEvent } from "../../../src/runs/run-event.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";
-import { tempDir as makeTempDir } from "../../helpers/temp-dir.js";
 
 /** The test plugin served with the SDK (see its header for its behaviours). */
 export const TEST_CHANNEL = fileURLToPath(new URL("../fixtures/test-channel.mjs", import.meta.url));

@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../../test/support/temp-dir.js";
 import { loadControllerConfig } from "../../../src/config/load-controller-config.js";
 import { fencedBlocks } from "../../docs/helpers/doc-snippets.js";
-import { tempDir } from "../../helpers/temp-dir.js";
 
 const DOC = "docs/ticket-sources/tracker_a.md";
 

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
+import { tempDir } from "../../../../test/support/temp-dir.js";
 
 const SRC = resolve(import.meta.dirname, "../../../src");
 const ROOT_MODULES = resolve(import.meta.dirname, "../../../../node_modules");
@@ -16,11 +16,12 @@ const running = new Set<ChildRun>();
  * The SQLite store's module as a separate Node process imports it: the
  * sources it reaches, transpiled (types erased, nothing bundled) into a
  * temporary folder that sees the workspace's node_modules. Built once per
- * test file; returns its file URL.
+ * test file and removed when it ends (its scripts are gone by then: see
+ * {@link killScripts}); returns its file URL.
  */
 export function storeModuleUrl(): string {
   if (built) return built;
-  const out = mkdtempSync(join(tmpdir(), "errand-store-child-"));
+  const out = tempDir("errand-store-child-");
   symlinkSync(ROOT_MODULES, join(out, "node_modules"), "dir");
   writeFileSync(join(out, "package.json"), JSON.stringify({ type: "module" }));
   const pending = [join(SRC, "store/index.ts")];
@@ -83,7 +84,9 @@ export function runStoreScript(body: string): ChildRun {
   return run;
 }
 
-/** Kills every script still running (after each test). */
-export function killScripts(): void {
-  for (const run of running) run.kill("SIGKILL");
+/** Kills every script still running and waits until they have exited (after each test). */
+export async function killScripts(): Promise<void> {
+  const runs = [...running];
+  for (const run of runs) run.kill("SIGKILL");
+  await Promise.all(runs.map((run) => run.exited));
 }
