@@ -3,13 +3,13 @@ import { silentLogger } from "@errand/channel-sdk/host";
 import BetterSqlite3 from "better-sqlite3";
 import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { parseWebhookConfig } from "../../src/config/parse-webhook-config.js";
 import { createBatchedSink } from "../../src/loop/batched-sink.js";
 import { createWebhookSource } from "../../src/sources/webhook-source.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";
 import { postJson } from "../helpers/http.js";
-import { tempDir } from "../helpers/temp-dir.js";
 
 const SECRET = "intake-writes-secret";
 // The Store methods the intake writes with. On SQLite each call is exactly one transaction
