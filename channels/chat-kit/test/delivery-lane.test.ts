@@ -2,8 +2,8 @@ import { CancelledError, RateLimitedError, UnavailableError } from "@errand/chan
 import { createHttpClient } from "@errand/channel-sdk/helpers";
 import { type Sink, startSink } from "@errand/channel-sdk/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { failure } from "../../../test/support/failure.js";
 import { createDeliveryLane, type Pacer } from "../src/delivery-lane.js";
-import { failure } from "./failure.js";
 
 const since = (start: number) => performance.now() - start;
 

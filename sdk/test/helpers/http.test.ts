@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { failure } from "../../../test/support/failure.js";
 import { CancelledError, DeadlineExceededError, ErrorCode, InvalidArgumentError, RateLimitedError, RejectedError, UnavailableError } from "../../src/errors.js";
 import { createHttpClient } from "../../src/helpers/http.js";
 import { httpErrorResponse } from "../../src/helpers/http-error-response.js";
 import { createThrottle } from "../../src/helpers/throttle.js";
 import { type Sink, startSink } from "../../src/testing/sink.js";
-import { failure } from "./failure.js";
 
 const since = (start: number) => performance.now() - start;
 

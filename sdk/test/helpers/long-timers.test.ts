@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { failure } from "../../../test/support/failure.js";
 import { CancelledError, InvalidArgumentError, RateLimitedError, UnavailableError } from "../../src/errors.js";
 import { createHttpClient } from "../../src/helpers/http.js";
 import { retry } from "../../src/helpers/retry.js";
 import { sleep } from "../../src/helpers/sleep.js";
 import { createThrottle } from "../../src/helpers/throttle.js";
 import { type Sink, startSink } from "../../src/testing/sink.js";
-import { failure } from "./failure.js";
 
 // Node holds at most 2^31-1 ms in a timer and runs a longer one after 1 ms.
 const BEYOND_TIMERS = 3_000_000_000;
