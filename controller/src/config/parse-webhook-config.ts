@@ -5,7 +5,9 @@ import { ConfigError } from "./config-error.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
 import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
-import { SECTION_SCHEMAS } from "./schema/controller-schema.js";
+import { withDefaults } from "./schema/kit.js";
+import { secretsSchema } from "./schema/runtime-schemas.js";
+import { webhookSchema } from "./schema/webhook-schema.js";
 import type { WebhookConfig } from "./webhook-config.js";
 
 /** A validated webhook configuration and the warnings to show at start. */
@@ -21,8 +23,13 @@ export interface SecretContext {
   baseDir: string;
 }
 
-/** `errand webhook serve` reads `webhook` (and `secrets.dir` for `{ secret: NAME }`); other sections belong to the controller. */
-const SERVE_SCHEMA = z.looseObject({ webhook: SECTION_SCHEMAS.webhook, secrets: SECTION_SCHEMAS.secrets });
+/**
+ * `errand webhook serve` reads `webhook` (and `secrets.dir` for `{ secret: NAME }`); other sections belong to the
+ * controller. Built from the two sections' own schemas, as the controller's schema builds them, without building
+ * the others: start-up time.
+ */
+const SECRETS_SCHEMA = withDefaults(secretsSchema);
+const SERVE_SCHEMA = z.looseObject({ webhook: withDefaults(webhookSchema), secrets: SECRETS_SCHEMA });
 
 /**
  * Validates the `webhook` section of a configuration document for
@@ -40,7 +47,7 @@ export function parseWebhookConfig(document: unknown, ctx: SecretContext, file?:
   const warnings: string[] = [];
   const parsed = SERVE_SCHEMA.safeParse(root, { reportInput: true });
   if (!parsed.success) problems.push(...issueProblems(parsed.error.issues));
-  const dir = SECTION_SCHEMAS.secrets.safeParse(root.secrets).data?.dir;
+  const dir = SECRETS_SCHEMA.safeParse(root.secrets).data?.dir;
   const store = createSecretStore({ env: ctx.env, dir: resolveFrom(ctx.baseDir, dir) });
   const values = resolveWebhookSecrets(root.webhook, { ...ctx, store }, problems, warnings);
   const config = parsed.success ? buildWebhookConfig(parsed.data.webhook, values, "serve", problems, warnings) : undefined;
