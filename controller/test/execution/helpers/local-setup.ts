@@ -10,6 +10,7 @@ import type { ExecutionBackend, RunHooks, RunSpec } from "../../../src/execution
 import { createLocalBackend } from "../../../src/execution/local-backend.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";
 import { newRunId } from "../../../src/store/run-id.js";
+import { runningTaskRun } from "../../helpers/task-run.js";
 
 /** Absolute path of a file in test/execution/fixtures. */
 export function fixture(name: string): string {
@@ -77,26 +78,7 @@ export const TICKET: Ticket = {
 
 /** A Running TaskRun for `engine`. */
 export function runningRun(engine: string, overrides: Partial<TaskRun> = {}): TaskRun {
-  const now = Date.now();
-  return {
-    id: newRunId(),
-    ticket: { source: TICKET.source, id: TICKET.id },
-    attempt: 1,
-    state: "Running",
-    engine,
-    backend: "local",
-    createdAt: now,
-    updatedAt: now,
-    startedAt: now,
-    finishedAt: undefined,
-    reason: "started",
-    result: undefined,
-    costUsd: undefined,
-    logRef: undefined,
-    attachment: undefined,
-    cancelRequestedAt: undefined,
-    ...overrides,
-  };
+  return runningTaskRun({ id: newRunId(), ticket: { source: TICKET.source, id: TICKET.id }, engine, ...overrides });
 }
 
 /** A spec for `engine`, with a fresh run. */

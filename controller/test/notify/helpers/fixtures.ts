@@ -7,6 +7,7 @@ import { tempDir as makeTempDir } from "../../../../test/support/temp-dir.js";
 import type { ChannelEntryConfig } from "../../../src/config/controller-config.js";
 import type { RunEvent } from "../../../src/runs/run-event.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";
+import { runningTaskRun } from "../../helpers/task-run.js";
 
 /** The test plugin served with the SDK (see its header for its behaviours). */
 export const TEST_CHANNEL = fileURLToPath(new URL("../fixtures/test-channel.mjs", import.meta.url));
@@ -68,25 +69,7 @@ export const RESULT: TaskResult = {
 
 /** A Running TaskRun for {@link TICKET}. */
 export function taskRun(id = "run_01"): TaskRun {
-  const now = Date.now();
-  return {
-    id,
-    ticket: { source: "codehost_a", id: TICKET.id },
-    attempt: 1,
-    state: "Running",
-    engine: "claude-code",
-    backend: "local",
-    createdAt: now,
-    updatedAt: now,
-    startedAt: now,
-    finishedAt: undefined,
-    reason: "started",
-    result: undefined,
-    costUsd: undefined,
-    logRef: undefined,
-    attachment: undefined,
-    cancelRequestedAt: undefined,
-  };
+  return runningTaskRun({ id, ticket: { source: "codehost_a", id: TICKET.id }, engine: "claude-code" });
 }
 
 /** The three kinds of event of one run. */

@@ -4,6 +4,7 @@ import { type CodehostATicketingConfig, ticketingSchema } from "../../../src/con
 import type { TaskRun } from "../../../src/runs/task-run.js";
 import { type CodehostAAdapterOptions, createCodehostAAdapter } from "../../../src/sources/codehost-a/codehost-a-adapter.js";
 import type { PollAdapter, PollContext } from "../../../src/sources/polling/poll-adapter.js";
+import { runningTaskRun } from "../../helpers/task-run.js";
 import { type FakeCodehostA, startFakeCodehostA } from "./fake-codehost-a.js";
 
 const open: FakeCodehostA[] = [];
@@ -51,25 +52,7 @@ export function adapterFor(f: FakeCodehostA, keys: Record<string, unknown> = {},
 
 /** A run of `issue` as the loop hands it to write-back. */
 export function runOf(issue: number, id = `run_${String(issue).padStart(26, "0")}`): TaskRun {
-  const now = Date.now();
-  return {
-    id,
-    ticket: { source: "codehost_a", id: String(issue) },
-    attempt: 1,
-    state: "Running",
-    engine: "fixture",
-    backend: "local",
-    createdAt: now,
-    updatedAt: now,
-    startedAt: now,
-    finishedAt: undefined,
-    reason: "started",
-    result: undefined,
-    costUsd: undefined,
-    logRef: undefined,
-    attachment: undefined,
-    cancelRequestedAt: undefined,
-  };
+  return runningTaskRun({ id, ticket: { source: "codehost_a", id: String(issue) } });
 }
 
 export const SUCCESS: TaskResult = { success: true, summary: "Fixed the flaky test.", pullRequestUrl: "https://codehost-a.test/acme/shop/pull/77", failureReason: "" };

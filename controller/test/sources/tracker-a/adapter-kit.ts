@@ -3,6 +3,7 @@ import { createLogger } from "@errand/channel-sdk/host";
 import { type TrackerATicketingConfig, ticketingSchema } from "../../../src/config/schema/ticketing-schema.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";
 import type { PollContext } from "../../../src/sources/polling/poll-adapter.js";
+import { runningTaskRun } from "../../helpers/task-run.js";
 import type { FakeLinear } from "./fake-linear.js";
 
 /** `ticketing.config` for the fake's ENG team, parsed by the real schema (defaults applied). */
@@ -23,25 +24,7 @@ export function testContext(signal = new AbortController().signal): PollContext 
 let runs = 0;
 /** A run of `ticket` as the store would hand it over. */
 export function taskRun(ticket: Ticket, state: TaskRun["state"] = "Running"): TaskRun {
-  const now = Date.now();
-  return {
-    id: `run_${String(++runs).padStart(26, "0")}`,
-    ticket: { source: ticket.source, id: ticket.id },
-    attempt: 1,
-    state,
-    engine: "fixture",
-    backend: "local",
-    createdAt: now,
-    updatedAt: now,
-    startedAt: now,
-    finishedAt: undefined,
-    reason: "test",
-    result: undefined,
-    costUsd: undefined,
-    logRef: undefined,
-    attachment: undefined,
-    cancelRequestedAt: undefined,
-  };
+  return runningTaskRun({ id: `run_${String(++runs).padStart(26, "0")}`, ticket: { source: ticket.source, id: ticket.id }, state, reason: "test" });
 }
 
 export const SUCCESS: TaskResult = { success: true, summary: "Fixed the login form.", pullRequestUrl: "https://github.com/acme/shop/pull/7", failureReason: "" };

@@ -5,6 +5,7 @@ import { ticketingSchema } from "../../../src/config/schema/ticketing-schema.js"
 import type { TaskRun } from "../../../src/runs/task-run.js";
 import type { PollAdapter, PollContext } from "../../../src/sources/polling/poll-adapter.js";
 import { createTrackerBAdapter, type TrackerBAdapterOptions } from "../../../src/sources/tracker-b/tracker-b-adapter.js";
+import { runningTaskRun } from "../../helpers/task-run.js";
 import type { FakeShortcut } from "./fake-shortcut.js";
 
 /** `ticketing.config` for the fake, through the real schema (so defaults apply as in a file). */
@@ -31,26 +32,7 @@ export async function preparedAdapter(fake: FakeShortcut, config: Record<string,
 let runs = 0;
 /** A TaskRun as the loop hands it to observers. */
 export function taskRun(storyId: number, fields: Partial<TaskRun> = {}): TaskRun {
-  const now = Date.now();
-  return {
-    id: `run_${String(++runs).padStart(26, "0")}`,
-    ticket: { source: "tracker_b", id: String(storyId) },
-    attempt: 1,
-    state: "Running",
-    engine: "fixture",
-    backend: "local",
-    createdAt: now,
-    updatedAt: now,
-    startedAt: now,
-    finishedAt: undefined,
-    reason: "started",
-    result: undefined,
-    costUsd: undefined,
-    logRef: undefined,
-    attachment: undefined,
-    cancelRequestedAt: undefined,
-    ...fields,
-  };
+  return runningTaskRun({ id: `run_${String(++runs).padStart(26, "0")}`, ticket: { source: "tracker_b", id: String(storyId) }, ...fields });
 }
 
 /** The ticket of a story as the source produces it (only id and source matter to write-back). */
