@@ -14,7 +14,7 @@ import { load1, median } from "./controller/stats.mjs";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 // What `errand` runs (the bundle); BENCH_BIN=controller/dist/cli/bin.js measures the unbundled modules tsc wrote.
-const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL("../bin/errand.js", import.meta.url));
+const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL("../bin/errand.cjs", import.meta.url));
 
 const accepts = (port) =>
   new Promise((resolve) => {

@@ -206,8 +206,6 @@ export async function createController(options: ControllerOptions): Promise<Cont
     notifier,
     lost,
     async start() {
-      // Started now, not at the first run: the first ticket does not wait for it.
-      backend.warm?.();
       // Channels first: a channel that cannot be set up is a start-up error, before any ticket is taken in.
       await notifier?.start();
       // Every replica takes tickets in; only the leader runs them (and resolves what a dead leader left).
@@ -221,6 +219,9 @@ export async function createController(options: ControllerOptions): Promise<Cont
       await ops.start().catch((error: unknown) => {
         throw listenError(error, "ops server", "ops.port", config.ops.host, config.ops.port);
       });
+      // Warmed now, not at the first run, so the first ticket does not wait for it; after the servers listen, so that
+      // starting the engine spawner's process does not lengthen the controller's own start.
+      backend.warm?.();
       started = true;
       logger.info("controller started", { leading: election.leading, store: `${store.kind}:${store.location}`, backend: backend.name, engines: [...engines.keys()], sources: sources.map((s) => s.name), ops: ops.address });
     },

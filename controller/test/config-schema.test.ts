@@ -117,6 +117,6 @@ describe("controller/errand.schema.json", () => {
   it("is the schema errand config schema prints (the demo's modeline points editors at it)", async () => {
     const { readFileSync } = await import("node:fs");
     const committed: unknown = JSON.parse(readFileSync(new URL("../errand.schema.json", import.meta.url), "utf8"));
-    expect(committed, "regenerate it: node controller/bin/errand.js config schema > controller/errand.schema.json").toEqual(controllerConfigJsonSchema());
+    expect(committed, "regenerate it: node controller/bin/errand.cjs config schema > controller/errand.schema.json").toEqual(controllerConfigJsonSchema());
   });
 });

@@ -71,6 +71,15 @@ describe.skipIf(!enabled)("deploy/docker/Dockerfile build steps, replayed outsid
     expect(stdout.trim()).toBe(version);
   }, 60_000);
 
+  it("starts from the code cache the build recorded (the runtime stage runs the build stage's node)", async () => {
+    const { stdout, stderr } = await run(runtime.entrypoint![0]!, [...runtime.entrypoint!.slice(1), "--version"], {
+      cwd: runtime.cwd,
+      env: { HOME: work, ...runtime.env, PATH: runtime.env.PATH!, ERRAND_CODE_CACHE: "report" },
+    });
+    expect(stdout.trim()).not.toBe("");
+    expect(stderr).toContain('"state":"accepted"');
+  }, 60_000);
+
   it("opens a SQLite store from the runtime tree: the native addon loads", async () => {
     const config = join(work, "errand.yaml");
     writeFileSync(config, `store:\n  path: ${join(work, "state/errand.db")}\n`);

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 // and every secret they name is one docs/deployment.md tells the reader to
 // put in the Secret errand-secrets. Needs the built controller (npm run build).
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const bin = join(root, "controller/bin/errand.js");
+const bin = join(root, "controller/bin/errand.cjs");
 const run = promisify(execFile);
 const TARGETS = ["base", "overlays/postgres-ha"] as const;
 const PLACEHOLDERS: Record<string, string> = {

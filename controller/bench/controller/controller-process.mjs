@@ -6,7 +6,7 @@ import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { SECRET_ENV } from "./installation.mjs";
 
-const BIN = fileURLToPath(new URL("../../bin/errand.js", import.meta.url));
+const BIN = fileURLToPath(new URL("../../bin/errand.cjs", import.meta.url));
 
 /** BENCH_NODE_ARGS: options for the controller's node (`--cpu-prof --cpu-prof-dir=/tmp/prof`, say). */
 function extraNodeArgs() {

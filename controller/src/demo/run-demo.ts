@@ -59,7 +59,7 @@ async function main(): Promise<number> {
   const config = writeDemoConfig(dir, targets);
   const shown = relative(process.cwd(), config);
   const log = createWriteStream(resolve(dir, "controller.log"), { flags: "a" });
-  const child = spawn(process.execPath, [resolve(packageDir, "bin/errand.js"), "run", "--config", config], {
+  const child = spawn(process.execPath, [resolve(packageDir, "bin/errand.cjs"), "run", "--config", config], {
     stdio: ["ignore", "inherit", "pipe"],
   });
   child.stderr.pipe(log);

@@ -6,7 +6,7 @@ import { createProgram } from "../../src/cli/program.js";
 import { type CommandMention, commandMentions, REPO_ROOT } from "./helpers/doc-snippets.js";
 
 // The built bin, as a user runs it (build first: npm run build -w controller).
-const BIN = resolve(REPO_ROOT, "controller/bin/errand.js");
+const BIN = resolve(REPO_ROOT, "controller/bin/errand.cjs");
 const FILES = [
   "README.md",
   "controller/README.md",

@@ -9,7 +9,7 @@ import { type FencedBlock, fencedBlocks, isWholeConfig, REPO_ROOT } from "./help
 import { placeholdersFor } from "./helpers/placeholders.js";
 
 // The built bin, as a user runs it (build first: npm run build -w controller).
-const BIN = resolve(REPO_ROOT, "controller/bin/errand.js");
+const BIN = resolve(REPO_ROOT, "controller/bin/errand.cjs");
 const DOCS = ["docs/operators-guide.md", "docs/configuration.md", "docs/notifications.md", "docs/engines.md", "docs/author-guide.md", "docs/protocol.md"];
 const SECTIONS = new Set(Object.keys((controllerConfigJsonSchema() as { properties: Record<string, unknown> }).properties));
 

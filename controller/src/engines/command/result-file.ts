@@ -1,5 +1,5 @@
 import type { TokenUsage } from "@errand/channel-sdk";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Largest result file read (1 MiB); a bigger one fails the run with a reason

@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// Committed as plain JavaScript with its executable bit, so the `errand` link
+// works right after `npm install` whatever the build does to file modes.
+// CommonJS, so that no ES module loader starts before the first line runs.
+// dist/bin/launch.cjs (src/cli/launch.ts) runs dist/bin/errand.cjs, the
+// bundle of dist/cli/bin.js, through V8's code cache (scripts/bundle-cli.mjs).
+require("../dist/bin/launch.cjs");
