@@ -1,5 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { StoreError } from "../errors.js";
+import { recordedJsonText } from "../json-text.js";
 import type { HandledDelivery } from "./store.js";
 
 /** Refuses a value that is not a non-empty string; `what` names it in the message. */
@@ -27,7 +28,7 @@ export function serializeTickets(tickets: readonly Ticket[]): string[] {
     requireText(ticket?.source, `ticket ${index} of the batch: source`);
     requireText(ticket.id, `ticket ${index} of the batch (${ticket.source}): id`);
     try {
-      return JSON.stringify(ticket);
+      return ticketJson(ticket);
     } catch (error) {
       throw new StoreError(`ticket ${index} of the batch (${ticket.source} ${ticket.id}) cannot be stored as JSON: ${(error as Error).message}`, {
         cause: error,
@@ -35,6 +36,15 @@ export function serializeTickets(tickets: readonly Ticket[]): string[] {
       });
     }
   });
+}
+
+/** The ticket as JSON; a `rawEvent` parsed from a webhook body is written as that body's text, not serialised again. */
+function ticketJson(ticket: Ticket): string {
+  const raw = ticket.rawEvent === undefined ? undefined : recordedJsonText(ticket.rawEvent);
+  if (raw === undefined) return JSON.stringify(ticket);
+  // Never empty: source and id were checked. The raw event comes last; readers parse the text, key order is not kept.
+  const rest = JSON.stringify({ ...ticket, rawEvent: undefined });
+  return `${rest.slice(0, -1)},"rawEvent":${raw}}`;
 }
 
 /** Refuses a count that is not a whole number of 0 or more. */

@@ -47,8 +47,10 @@ async function startIntake(path: string) {
   };
   stops.push(stop);
   const base = `http://127.0.0.1:${source.server?.address?.port}`;
-  const post = (id: string, deliveryId: string) => postJson(base, "/webhooks/generic", { id, title: `T ${id}` }, { authorization: `Bearer ${SECRET}`, "idempotency-key": deliveryId });
-  return { store: real, writes, post, stop };
+  const headers = (deliveryId: string) => ({ authorization: `Bearer ${SECRET}`, "idempotency-key": deliveryId });
+  const post = (id: string, deliveryId: string) => postJson(base, "/webhooks/generic", { id, title: `T ${id}` }, headers(deliveryId));
+  const postText = (body: string, deliveryId: string) => postJson(base, "/webhooks/generic", body, headers(deliveryId));
+  return { store: real, writes, post, postText, stop };
 }
 
 describe("the durable intake's store writes", () => {
@@ -68,6 +70,18 @@ describe("the durable intake's store writes", () => {
     // Requests that arrive in one event-loop turn share the claims' transaction as they share the tickets'.
     expect(intake.writes.filter(isClaim).length).toBeLessThanOrEqual(20);
     expect(intake.writes.filter((w) => w === "commitDelivery")).toEqual([]);
+  });
+
+  it("stores the event as the body's own text, not serialised again, and reads it back as the parsed body", async () => {
+    const path = join(tempDir("errand-intake-"), "errand.db");
+    const intake = await startIntake(path);
+    const body = '{ "id" : "text-1",\n  "title": "Keep \\u00fc and spacing", "big": 12345678901234567890 }';
+    expect((await intake.postText(body, "d-text")).json).toEqual({ status: "accepted", tickets: ["text-1"] });
+    const db = new BetterSqlite3(path, { readonly: true });
+    const { payload } = db.prepare("SELECT payload FROM tickets WHERE source = 'generic' AND id = 'text-1'").get() as { payload: string };
+    db.close();
+    expect(payload).toContain(`"rawEvent":${body}`);
+    expect((await intake.store.getTicket({ source: "generic", id: "text-1" }))?.rawEvent).toEqual(JSON.parse(body));
   });
 
   it("answers a redelivery after a restart as a duplicate, without writing its tickets again", async () => {

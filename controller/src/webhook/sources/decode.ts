@@ -1,4 +1,5 @@
 import type { Ticket } from "@errand/channel-sdk";
+import { rememberJsonText } from "../../json-text.js";
 import { badRequest, WebhookErrorCode } from "../errors.js";
 
 /** A JSON object, as sent by every source. */
@@ -9,16 +10,17 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Parses a JSON body that must be an object; 400 otherwise. */
+/** Parses a JSON body that must be an object; 400 otherwise. The text is kept with the object (json-text.ts) for the store. */
 export function parseJsonObject(body: Buffer | string, what = "body"): JsonObject {
+  const text = typeof body === "string" ? body : body.toString("utf8");
   let value: unknown;
   try {
-    value = JSON.parse(typeof body === "string" ? body : body.toString("utf8"));
+    value = JSON.parse(text);
   } catch {
     throw badRequest(`${what} is not valid JSON`);
   }
   if (!isObject(value)) throw badRequest(`${what} must be a JSON object`);
-  return value;
+  return rememberJsonText(value, text);
 }
 
 /** Parses an `application/x-www-form-urlencoded` body. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { rememberJsonText } from "../../../src/json-text.js";
 import { isRunId } from "../../../src/store/run-id.js";
 import { expectCode, type OpenStore, runIn, ticket } from "./support.js";
 
@@ -21,6 +22,19 @@ export function intakeTests(open: OpenStore): void {
       }
       expect(await store.getTicket({ source: "tracker_a", id: "42" })).toEqual(t);
       expect(await store.transitions(runId)).toEqual([{ runId, seq: 1, from: undefined, to: "Queued", at: run?.createdAt, reason: run?.reason }]);
+    });
+
+    it("stores a raw event parsed from a webhook body as that body's text, and reads back the same ticket", async () => {
+      const { store } = await open();
+      // Spacing, escapes, a number beyond 2^53 and a "__proto__" key: what a store must keep as JSON.parse read it.
+      const body = '{ "action" : "opened",\n "text": "line\\nbreak \\u00fc \\"q\\"", "big": 12345678901234567890, "__proto__": { "x": 1 }, "list": [1, {"a": null}] }';
+      const rawEvent = rememberJsonText(JSON.parse(body) as Record<string, unknown>, body);
+      const t = ticket("raw", "codehost_a", { rawEvent });
+      await store.acceptTickets([t], "default");
+      const stored = await store.getTicket({ source: "codehost_a", id: "raw" });
+      expect(stored).toEqual(t);
+      expect(JSON.stringify(stored?.rawEvent)).toBe(JSON.stringify(JSON.parse(body)));
+      expect(Object.hasOwn(stored?.rawEvent as object, "__proto__")).toBe(true);
     });
 
     it("answers in input order, and a ticket repeated in the batch is existing the second time", async () => {
