@@ -121,6 +121,8 @@ secrets: { dir: secrets }
     expect(config.notifications.callTimeoutMs).toBe(2000);
     expect(config.pluginsDir).toBe(join(dir, "plugins"));
     expect(config.ticketing).toMatchObject({ backend: "tracker_a", pollIntervalMs: 120000, tokenSecret: "tracker-a-token", config: { labels: ["agent"], exclude_labels: [] } });
+    // Tracker A's labels are not code host A's: the code host A webhook takes every issue.
+    expect(config.webhook.codehostARules).toBeUndefined();
     expect(config.engines.default).toBe("agent");
     expect(config.engines.byName.agent).toMatchObject({ kind: "command", command: [join(dir, "agent.sh"), "--fast"], promptVia: "file", promptTemplate: "Fix {{title}}\n", env: { LOG_FORMAT: "json" }, authMethod: "none" });
     expect(config.engines.byName.claude_code).toMatchObject({ kind: "claude_code", authMethod: "api_key", apiKeySecret: "anthropic-api-key", model: "sonnet", promptVia: "stdin" });
@@ -135,6 +137,11 @@ secrets: { dir: secrets }
     const { config } = await load("engines:\n  codex: {}\n");
     expect(config.engines.default).toBe("codex");
     expect(config.engines.byName.codex).toMatchObject({ kind: "codex", args: [], authMethod: "none", env: {}, command: undefined });
+  });
+
+  it("gives the webhook code host A's issue label rules when ticketing polls codehost_a", async () => {
+    const { config } = await load("engines: { codex: {} }\nticketing:\n  backend: codehost_a\n  config: { token_secret: gh-token, owner: acme, repo: app, labels: [agent], exclude_labels: [wontfix] }\n");
+    expect(config.webhook.codehostARules).toEqual({ labels: ["agent"], exclude_labels: ["wontfix"], in_progress_label: "agent-in-progress", failed_label: "agent-failed" });
   });
 
   it("accepts poll intervals as seconds or durations", async () => {

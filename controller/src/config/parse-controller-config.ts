@@ -80,6 +80,11 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     throw new ConfigError(inFileOrder(problems.map(locate)), ctx.file);
   }
   const d = parsed.data;
+  if (d.ticketing?.backend === "codehost_a") {
+    // Spec 2.5: an issue must carry the trigger labels, whichever way it arrives; the webhook judges as the poller does.
+    const { labels, exclude_labels, in_progress_label, failed_label } = d.ticketing.config;
+    webhook.codehostARules = { labels, exclude_labels, in_progress_label, failed_label };
+  }
   const config: ControllerConfig = {
     file: ctx.file,
     webhook,

@@ -1,3 +1,5 @@
+import type { CodehostATicketingConfig } from "./schema/ticketing-schema.js";
+
 /** The sources the webhook server knows, by their neutral names. */
 export type SourceId = "codehost_a" | "codehost_b" | "tracker_b" | "chat_a" | "generic";
 
@@ -71,6 +73,14 @@ export interface WebhookConfig {
    * `webhook.tracker_b.allow_unsigned`, so no route opens by omission.
    */
   allowUnsignedTrackerB?: boolean;
+  /**
+   * The label rules code host A's issues must pass to become tickets (trigger
+   * labels, excluded labels, the in-progress and failed labels), as the
+   * poller applies them. The controller sets them from `ticketing.config`
+   * when `ticketing.backend` is `codehost_a`; unset, every opened or
+   * labeled issue is a ticket.
+   */
+  codehostARules?: Pick<CodehostATicketingConfig, "labels" | "exclude_labels" | "in_progress_label" | "failed_label">;
 }
 
 /** Defaults of every optional setting. */

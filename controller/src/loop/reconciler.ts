@@ -5,6 +5,7 @@ import { type Guardrails, refusedResult } from "../guardrails/guardrails.js";
 import type { RunEvent } from "../runs/run-event.js";
 import type { RunWithTicket, TaskRun } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
+import { createEndAnnouncer } from "./end-announcer.js";
 import { EventChain } from "./event-chain.js";
 import type { LoopMetrics } from "./loop-metrics.js";
 import type { ObserverDispatch } from "./observer-dispatch.js";
@@ -26,14 +27,14 @@ export interface ReconcilerOptions {
   owner: string;
   logger: Logger;
   metrics: LoopMetrics;
-  /** How often the store is read for work from elsewhere (`errand runs retry/cancel`); default 1000 ms. */
+  /** How often the store is read for work from elsewhere (`errand runs retry/cancel`, cancelled Queued runs to announce); default 1000 ms. */
   pollMs?: number;
   now?: () => number;
 }
 
 /** The reconciliation loop: Queued runs in, engine runs out, every step stored. */
 export interface Reconciler {
-  /** Resolves runs a dead controller left Running, then starts taking work. */
+  /** Resolves runs a dead controller left Running, announces Queued runs cancelled meanwhile, then starts taking work. */
   start(): Promise<void>;
   /** New work may be waiting (the intake stored tickets). */
   wake(): void;
@@ -58,6 +59,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   /** Event deliveries of runs that ended; each is bounded by the observers' timeout. */
   const notifying = new Set<Promise<void>>();
   const deps: SuperviseDeps = { store, guardrails: options.guardrails, logger, metrics: options.metrics, now };
+  const announcer = createEndAnnouncer({ store, dispatch: options.dispatch, logger });
   let stopping = false;
   let begun = false;
   let pumping = false;
@@ -227,8 +229,11 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       const released = await store.releaseAllClaims();
       if (released > 0) logger.info("released claims left by the previous controller", { runs: released });
       await recover();
+      // Queued runs cancelled while no controller led are announced now, as the ends the restart rule finds are.
+      void announcer.check();
       poller = setInterval(() => {
         void checkCancels();
+        void announcer.check();
         wake();
       }, options.pollMs ?? 1000);
       wake();
@@ -253,7 +258,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         await all();
       }
       // What the channels are still being told about ended runs (each call bounded by the notifier's timeout).
-      await Promise.allSettled([...notifying]);
+      await Promise.allSettled([...notifying, announcer.settled()]);
     },
   };
 }

@@ -154,12 +154,23 @@ export interface Store {
   /** Creates a new Queued attempt for the ticket of `runId`; the run must be finished. */
   retry(runId: string, reason: string): Promise<TaskRun>;
   /**
-   * Asks for a run to be cancelled. A Queued run is Cancelled at once; a
-   * Running run gets `cancelRequestedAt` and the loop stops it. Returns the
-   * run as it is after the request. Throws ConflictError for a finished run
-   * and NotFoundError for an unknown id.
+   * Asks for a run to be cancelled. A Queued run is Cancelled at once and
+   * marked for {@link takeUnannounced} (no loop ended it, so no loop told
+   * the observers); a Running run gets `cancelRequestedAt` and the loop
+   * stops it. Returns the run as it is after the request. Throws
+   * ConflictError for a finished run and NotFoundError for an unknown id.
    */
   requestCancel(runId: string, reason: string): Promise<TaskRun>;
+  /**
+   * Takes up to `limit` runs that ended outside the loop (a Queued run
+   * cancelled with {@link requestCancel}) and whose end was not taken yet,
+   * oldest end first, with their tickets. The mark is cleared in the same
+   * transaction, so each such run is returned once, to one caller, across
+   * every process on the database; a caller that dies before telling the
+   * observers loses that message (as a loop that dies between storing a
+   * run's end and telling it does).
+   */
+  takeUnannounced(limit: number): Promise<RunWithTicket[]>;
 
   getRun(runId: string): Promise<TaskRun | undefined>;
   getTicket(key: TicketKey): Promise<Ticket | undefined>;

@@ -1,4 +1,5 @@
 import { describe } from "vitest";
+import { announcementTests } from "./conformance/announcements.js";
 import { claimTests } from "./conformance/claims.js";
 import { deliveryTests } from "./conformance/deliveries.js";
 import { handledDeliveryTests } from "./conformance/handled-deliveries.js";
@@ -32,6 +33,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     claimTests(fresh);
     transitionTests(fresh);
     retryCancelTests(fresh);
+    announcementTests(fresh);
     queryTests(fresh);
     lifecycleTests(fresh);
     leadershipTests(fresh);

@@ -1,5 +1,6 @@
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
+import { SCHEMA_VERSION } from "../../src/store/postgres/migrations.js";
 import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
 import type { Store } from "../../src/store/store.js";
 import { expectCode, ticket } from "./conformance/support.js";
@@ -78,9 +79,9 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: errors say which server and 
     await (await createPostgresStore({ connectionString: url })).close();
     await server().sql(`INSERT INTO ${schema}.errand_migrations (version, name, applied_at) VALUES (99, 'from the future', 0)`);
     const { message, hint } = await openFails(url);
-    expect(message).toContain(`(schema ${schema}) has schema version 99, but this errand knows versions up to 1: a newer errand wrote it`);
+    expect(message).toContain(`(schema ${schema}) has schema version 99, but this errand knows versions up to ${SCHEMA_VERSION}: a newer errand wrote it`);
     expect(hint).toMatch(/run the errand version that wrote it/);
-    expect(await server().sql(`SELECT version FROM ${schema}.errand_migrations ORDER BY version`)).toEqual([{ version: 1 }, { version: 99 }]);
+    expect(await server().sql(`SELECT version FROM ${schema}.errand_migrations ORDER BY version`)).toEqual([...Array.from({ length: SCHEMA_VERSION }, (_, i) => ({ version: i + 1 })), { version: 99 }]);
   });
 
   it("refuses a value PostgreSQL cannot hold, and stores none of its batch", async () => {

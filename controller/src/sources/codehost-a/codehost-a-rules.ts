@@ -13,7 +13,9 @@ export interface ListedIssue {
   pull_request?: unknown;
 }
 
-type Rules = Pick<CodehostATicketingConfig, "labels" | "exclude_labels" | "in_progress_label" | "failed_label">;
+/** The keys of `ticketing.config` (codehost_a) that decide which issues are picked up. */
+export type CodehostAIssueRules = Pick<CodehostATicketingConfig, "labels" | "exclude_labels" | "in_progress_label" | "failed_label">;
+type Rules = CodehostAIssueRules;
 
 /** Label names of an issue, in the code host's order. */
 export function labelsOf(issue: ListedIssue): string[] {
@@ -44,7 +46,16 @@ export function toTicket(issue: ListedIssue, repoUrl: string): Ticket {
  */
 export function skipReason(issue: ListedIssue, rules: Rules): string | undefined {
   if (issue.pull_request !== undefined && issue.pull_request !== null) return "a pull request, not an issue (the issues API lists both)";
-  const labels = new Set(labelsOf(issue));
+  return labelSkipReason(labelsOf(issue), rules);
+}
+
+/**
+ * Why the label rules skip an issue carrying `names`; undefined to pick it
+ * up. The poller and the webhook intake both judge issues with it, so an
+ * issue one of them skips the other skips too.
+ */
+export function labelSkipReason(names: readonly string[], rules: Rules): string | undefined {
+  const labels = new Set(names);
   if (labels.has(rules.failed_label)) return `carries the failed label "${rules.failed_label}": a run failed, so it is not picked up again (errand runs retry starts it)`;
   if (labels.has(rules.in_progress_label)) return `carries the in-progress label "${rules.in_progress_label}": a run is under way`;
   const excluded = rules.exclude_labels.filter((l) => labels.has(l));

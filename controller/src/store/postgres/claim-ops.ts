@@ -21,10 +21,24 @@ const CLAIM = `
   WHERE r.id = p.id AND t.source = r.source AND t.id = r.ticket_id
   RETURNING ${RUN_COLUMNS}, t.payload`;
 
+/** Takes the oldest marked ends and clears their marks in one statement; SKIP LOCKED keeps two takers apart. */
+const TAKE_UNANNOUNCED = `
+  WITH picked AS (
+    SELECT id FROM task_runs WHERE announce_pending
+    ORDER BY finished_at, id LIMIT $1
+    FOR UPDATE SKIP LOCKED
+  )
+  UPDATE task_runs r SET announce_pending = false
+  FROM picked p, tickets t
+  WHERE r.id = p.id AND t.source = r.source AND t.id = r.ticket_id
+  RETURNING ${RUN_COLUMNS}, t.payload`;
+
 const byAge = (a: RunRow, b: RunRow) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** Claims on Queued runs, shared by every controller on the database. */
-export function createClaimOps({ pool, now }: PostgresContext): StoreOps<"claimQueued" | "releaseAllClaims" | "releaseClaim"> {
+const byEnd = (a: RunRow, b: RunRow) => (a.finished_at ?? 0) - (b.finished_at ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Claims on Queued runs, and on ends to announce, shared by every controller on the database. */
+export function createClaimOps({ pool, now }: PostgresContext): StoreOps<"claimQueued" | "releaseAllClaims" | "releaseClaim" | "takeUnannounced"> {
   return {
     async claimQueued(owner, limit, leaseMs) {
       requireText(owner, "claim owner");
@@ -38,6 +52,11 @@ export function createClaimOps({ pool, now }: PostgresContext): StoreOps<"claimQ
     async releaseAllClaims() {
       const result = await pool.query("UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE state = 'Queued' AND claimed_by IS NOT NULL");
       return result.rowCount ?? 0;
+    },
+    async takeUnannounced(limit) {
+      if (requireCount(limit, "limit of runs to announce") === 0) return [];
+      const { rows } = await pool.query<RunRow & { payload: string }>(TAKE_UNANNOUNCED, [limit]);
+      return rows.sort(byEnd).map((row) => ({ run: toTaskRun(row), ticket: toTicket(row.payload) }));
     },
     async releaseClaim(runId, owner) {
       await pool.query("UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE id = $1 AND claimed_by = $2 AND state = 'Queued'", [requireText(runId, "run id"), requireText(owner, "claim owner")]);

@@ -80,6 +80,16 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "ends of runs the observers were not told about yet",
+    sql: `
+      -- True from the cancel of a Queued run (no loop ended it) until a loop takes it to tell the observers.
+      -- Rows written before this step stay false: an upgrade announces nothing from the past.
+      ALTER TABLE task_runs ADD COLUMN announce_pending BOOLEAN NOT NULL DEFAULT false;
+      CREATE INDEX task_runs_unannounced ON task_runs (finished_at, id) WHERE announce_pending;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

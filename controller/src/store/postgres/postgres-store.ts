@@ -97,6 +97,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     updateRunning: guard("updating a running run", runs.updateRunning),
     retry: guard("retrying a run", runs.retry),
     requestCancel: guard("cancelling a run", runs.requestCancel),
+    takeUnannounced: guard("taking runs to announce", claims.takeUnannounced),
     getRun: guard("reading a run", queries.getRun),
     getTicket: guard("reading a ticket", queries.getTicket),
     listRuns: guard("listing runs", queries.listRuns),

@@ -105,7 +105,11 @@ export function createRunOps({ pool, now }: PostgresContext): StoreOps<"transiti
       return inTransaction(pool, async (client) => {
         const row = await lockRun(client, runId);
         if (isTerminal(row.state)) throw cancelFinished(row);
-        const marked = await client.query<RunRow>(`UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, $2) WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`, [runId, at]);
+        // A Queued run is Cancelled below, by no loop: it is marked for the loop to announce.
+        const marked = await client.query<RunRow>(
+          `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, $2), announce_pending = announce_pending OR state = 'Queued' WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
+          [runId, at],
+        );
         if (row.state !== "Queued") return toTaskRun(marked.rows[0] as RunRow);
         return toTaskRun(await move(client, { runId, to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } }, "Queued", at));
       });

@@ -83,6 +83,16 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: "ends of runs the observers were not told about yet",
+    sql: `
+      -- 1 from the cancel of a Queued run (no loop ended it) until a loop takes it to tell the observers.
+      -- Rows written before this step stay 0: an upgrade announces nothing from the past.
+      ALTER TABLE task_runs ADD COLUMN announce_pending INTEGER NOT NULL DEFAULT 0 CHECK (announce_pending IN (0, 1));
+      CREATE INDEX task_runs_unannounced ON task_runs (finished_at, id) WHERE announce_pending = 1;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

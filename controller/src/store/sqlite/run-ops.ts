@@ -13,7 +13,7 @@ import type { SqliteContext, SyncOps } from "./statements.js";
  * reading, so two processes never both see a run as claimable or in the
  * same `from` state.
  */
-export function createRunOps({ db, st, now }: SqliteContext): SyncOps<"claimQueued" | "releaseAllClaims" | "releaseClaim" | "transition" | "updateRunning" | "retry" | "requestCancel"> {
+export function createRunOps({ db, st, now }: SqliteContext): SyncOps<"claimQueued" | "releaseAllClaims" | "releaseClaim" | "transition" | "updateRunning" | "retry" | "requestCancel" | "takeUnannounced"> {
   const mustGet = (runId: string): RunRow => {
     const row = st.getRun.get(runId);
     if (!row) throw runNotFound(runId);
@@ -82,6 +82,12 @@ export function createRunOps({ db, st, now }: SqliteContext): SyncOps<"claimQueu
     return toTaskRun(mustGet(runId));
   });
 
+  const takeUnannounced = db.transaction((limit: number) => {
+    const rows = st.unannounced.all(limit);
+    for (const row of rows) st.clearAnnouncement.run(row.id);
+    return rows.map((row) => ({ run: toTaskRun(row), ticket: toTicket(row.payload) }));
+  });
+
   return {
     claimQueued(owner, limit, leaseMs) {
       requireText(owner, "claim owner");
@@ -116,6 +122,10 @@ export function createRunOps({ db, st, now }: SqliteContext): SyncOps<"claimQueu
     },
     requestCancel(runId, reason) {
       return cancel.immediate(requireText(runId, "run id"), requireText(reason, "reason of the cancel"), now());
+    },
+    takeUnannounced(limit) {
+      if (requireCount(limit, "limit of runs to announce") === 0) return [];
+      return takeUnannounced.immediate(limit);
     },
   };
 }

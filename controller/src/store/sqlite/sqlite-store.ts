@@ -94,6 +94,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     updateRunning: guard("updating a running run", runs.updateRunning),
     retry: guard("retrying a run", runs.retry),
     requestCancel: guard("cancelling a run", runs.requestCancel),
+    takeUnannounced: guard("taking runs to announce", runs.takeUnannounced),
     getRun: guard("reading a run", queries.getRun),
     getTicket: guard("reading a ticket", queries.getTicket),
     listRuns: guard("listing runs", queries.listRuns),

@@ -97,7 +97,16 @@ export function prepareStatements(db: Database) {
          log_ref = COALESCE(@logRef, log_ref), attachment = COALESCE(@attachment, attachment)
        WHERE id = @id AND state = 'Running'`,
     ),
-    requestCancel: prep<[number, string]>("UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, ?) WHERE id = ? AND state IN ('Queued', 'Running')"),
+    // A Queued run is Cancelled in the same transaction, by no loop: it is marked for the loop to announce.
+    requestCancel: prep<[number, string]>(
+      `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, ?), announce_pending = CASE WHEN state = 'Queued' THEN 1 ELSE announce_pending END
+       WHERE id = ? AND state IN ('Queued', 'Running')`,
+    ),
+    unannounced: prep<[number], RunTicketRow>(
+      `SELECT ${RUN_COLUMNS}, t.payload FROM task_runs r JOIN tickets t ON t.source = r.source AND t.id = r.ticket_id
+       WHERE r.announce_pending = 1 ORDER BY r.finished_at, r.id LIMIT ?`,
+    ),
+    clearAnnouncement: prep<[string]>("UPDATE task_runs SET announce_pending = 0 WHERE id = ?"),
 
     getTicket: prep<[string, string], { payload: string }>("SELECT payload FROM tickets WHERE source = ? AND id = ?"),
     history: prep<[string], TransitionRow>("SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = ? ORDER BY seq"),

@@ -1,3 +1,4 @@
+import { type CodehostAIssueRules, labelSkipReason } from "../../sources/codehost-a/codehost-a-rules.js";
 import { firstHeader } from "../auth/authenticator.js";
 import { createHmacAuthenticator } from "../auth/hmac.js";
 import { badRequest } from "../errors.js";
@@ -11,8 +12,10 @@ const INGESTED_ACTIONS = new Set(["opened", "labeled"]);
  * Code host A (spec 4.2): `issues` events with action `opened` or `labeled`
  * become `issue` tickets. The vendor's form-encoded variant (`payload=<json>`)
  * is accepted too, since the signature covers the raw form body either way.
+ * With `rules` (the controller's `ticketing.config` for codehost_a), an issue
+ * the rules skip is acknowledged as ignored, as the poller would skip it.
  */
-export function createCodehostASource(secret: string): WebhookSource {
+export function createCodehostASource(secret: string, rules?: CodehostAIssueRules): WebhookSource {
   return {
     id: "codehost_a",
     auth: createHmacAuthenticator({ secret, headers: ["x-hub-signature-256"], prefix: "required" }),
@@ -28,15 +31,19 @@ export function createCodehostASource(secret: string): WebhookSource {
       const issue = payload.issue;
       if (!isObject(issue)) throw badRequest("issues event lacks the issue object");
       const repository = isObject(payload.repository) ? payload.repository : {};
+      const id = requireId(issue.number, "issue.number");
+      const labels = labelNames(issue.labels);
+      const skip = rules && labelSkipReason(labels, rules);
+      if (skip !== undefined) return ignored(`issue #${id} ${skip}`);
       return accepted([
         makeTicket({
-          id: requireId(issue.number, "issue.number"),
+          id,
           title: text(issue.title),
           description: text(issue.body),
           ticketType: "issue",
           repoUrl: text(repository.html_url),
           externalUrl: text(issue.html_url),
-          labels: labelNames(issue.labels),
+          labels,
           source: "codehost_a",
           rawEvent: payload,
         }),

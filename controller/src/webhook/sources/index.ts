@@ -14,12 +14,13 @@ export * from "./source.js";
  * when their secret is set, generic when `webhook.generic` is set, tracker B
  * with its secret or, without one (spec 5.3 makes it optional), unless the
  * configuration refuses unsigned requests (the controller does, unless
- * `webhook.tracker_b.allow_unsigned: true`).
+ * `webhook.tracker_b.allow_unsigned: true`). Code host A applies the
+ * configuration's issue label rules when it has them.
  */
 export function createSources(config: WebhookConfig): Map<SourceId, WebhookSource> {
   const sources = new Map<SourceId, WebhookSource>();
   const { secrets } = config;
-  if (secrets.codehost_a) sources.set("codehost_a", createCodehostASource(secrets.codehost_a));
+  if (secrets.codehost_a) sources.set("codehost_a", createCodehostASource(secrets.codehost_a, config.codehostARules));
   if (secrets.codehost_b) sources.set("codehost_b", createCodehostBSource(secrets.codehost_b));
   const tracker: { secret?: string; targetStateId?: string } = {};
   if (secrets.tracker_b) tracker.secret = secrets.tracker_b;

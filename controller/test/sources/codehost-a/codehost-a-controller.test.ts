@@ -8,15 +8,14 @@ import { fake } from "./setup.js";
 
 const PR = "https://github.com/acme/shop/pull/7";
 
-async function postIssueEvent(port: number, f: FakeCodehostA, issue: FakeIssue): Promise<number> {
+async function postIssueEvent(port: number, f: FakeCodehostA, issue: FakeIssue): Promise<{ status: number; json: unknown }> {
   const body = JSON.stringify(f.repo.webhookPayload(issue, "labeled"));
   const response = await fetch(`http://127.0.0.1:${port}/webhooks/codehost-a`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-github-event": "issues", "x-hub-signature-256": hostASignature(HOOK_SECRET, body) },
     body,
   });
-  await response.text();
-  return response.status;
+  return { status: response.status, json: await response.json() };
 }
 
 describe("code host A through the controller", () => {
@@ -68,11 +67,11 @@ describe("code host A through the controller", () => {
     const h = harnessFor(f, "ok.sh");
     const c = await startController(h, f);
     const hooked = f.repo.add({ labels: ["agent"] });
-    expect(await postIssueEvent(c.webhookPort, f, hooked)).toBe(200);
+    expect((await postIssueEvent(c.webhookPort, f, hooked)).status).toBe(200);
     await pollingOf(c).pollNow();
     const polled = f.repo.add({ labels: ["agent"] });
     await pollingOf(c).pollNow();
-    expect(await postIssueEvent(c.webhookPort, f, polled)).toBe(200);
+    expect((await postIssueEvent(c.webhookPort, f, polled)).status).toBe(200);
     for (const issue of [hooked, polled]) {
       await finishedRun(c.controller.store, issue.number);
       expect(await changesOnce(f, issue.number, 3)).toEqual(["+agent-in-progress", expect.stringMatching(/^comment: /), "-agent-in-progress"]);
@@ -80,6 +79,31 @@ describe("code host A through the controller", () => {
     expect(await runsOfIssue(c.controller.store, hooked.number)).toHaveLength(1);
     expect(await runsOfIssue(c.controller.store, polled.number)).toHaveLength(1);
     expect(h.executions()).toHaveLength(2);
+  });
+
+  it("the webhook applies the poller's label rules: an issue they skip is acknowledged as ignored and not stored", async () => {
+    const f = await fake();
+    const c = await startController(harnessFor(f, "ok.sh"), f);
+    const unlabelled = f.repo.add({ labels: ["bug"] });
+    const excluded = f.repo.add({ labels: ["agent", "wontfix"] });
+    const wanted = f.repo.add({ labels: ["agent"] });
+    expect(await postIssueEvent(c.webhookPort, f, unlabelled)).toEqual({
+      status: 200,
+      json: { status: "ignored", reason: `issue #${unlabelled.number} lacks the trigger label "agent" (ticketing.config.labels)` },
+    });
+    expect(await postIssueEvent(c.webhookPort, f, excluded)).toEqual({
+      status: 200,
+      json: { status: "ignored", reason: `issue #${excluded.number} carries the excluded label "wontfix" (ticketing.config.exclude_labels)` },
+    });
+    expect(await postIssueEvent(c.webhookPort, f, wanted)).toEqual({ status: 200, json: { status: "accepted", tickets: [String(wanted.number)] } });
+    expect((await finishedRun(c.controller.store, wanted.number)).state).toBe("Succeeded");
+    for (const skipped of [unlabelled, excluded]) {
+      expect(await c.controller.store.getTicket({ source: "codehost_a", id: String(skipped.number) })).toBeUndefined();
+      expect(f.repo.changesOf(skipped.number)).toEqual([]);
+    }
+    const requests = await c.controller.registry.getSingleMetric("errand_webhook_requests_total")?.get();
+    const count = (outcome: string) => requests?.values.find((v) => v.labels.source === "codehost_a" && v.labels.outcome === outcome)?.value;
+    expect([count("ignored"), count("accepted")]).toEqual([2, 1]);
   });
 
   it("keeps running while the code host fails (hangs, then 500s), and catches up on its own", async () => {

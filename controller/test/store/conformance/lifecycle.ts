@@ -18,6 +18,7 @@ const CALLS: Record<string, (s: Store) => Promise<unknown>> = {
   updateRunning: (s) => s.updateRunning(RUN, { costUsd: 1 }),
   retry: (s) => s.retry(RUN, "x"),
   requestCancel: (s) => s.requestCancel(RUN, "x"),
+  takeUnannounced: (s) => s.takeUnannounced(1),
   getRun: (s) => s.getRun(RUN),
   getTicket: (s) => s.getTicket({ source: "generic", id: "x" }),
   listRuns: (s) => s.listRuns(),
