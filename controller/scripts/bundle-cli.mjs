@@ -51,21 +51,32 @@ const externalUnlessBundled = {
   },
 };
 
-// prom-client's index requires its Pushgateway at load, and with it node's http, https, tls and zlib (about 15 ms of
-// every start). Errand never pushes: the export becomes a getter that loads it when read.
-const LAZY_PROM_CLIENT = ["exports.Pushgateway = require('./lib/pushgateway');"];
-const lazyPromClientExports = {
-  name: "lazy-prom-client-exports",
+// Modules that bundled packages require at load but errand never uses, made lazy: each line below must still be in
+// the package's file (the build fails otherwise, naming it), and is replaced by code that requires the module on use.
+// prom-client's Pushgateway brings node's http, https, tls and zlib (about 15 ms of every start; errand never pushes);
+// commander's child_process (with net and dgram, about 5 ms) serves only executable subcommands, which errand has none of.
+const LAZY = [
+  {
+    file: /[\\/]prom-client[\\/]index\.js$/,
+    line: "exports.Pushgateway = require('./lib/pushgateway');",
+    lazy: "Object.defineProperty(exports, 'Pushgateway', { enumerable: true, get: () => require('./lib/pushgateway') });",
+  },
+  {
+    file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
+    line: "const childProcess = require('node:child_process');",
+    lazy: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+  },
+];
+const lazyRequires = {
+  name: "lazy-requires",
   setup(b) {
-    b.onLoad({ filter: /[\\/]prom-client[\\/]index\.js$/ }, (args) => {
-      let source = readFileSync(args.path, "utf8");
-      for (const line of LAZY_PROM_CLIENT) {
-        if (!source.includes(line)) throw new Error(`prom-client's index.js no longer reads \`${line}\`: update LAZY_PROM_CLIENT in ${fileURLToPath(import.meta.url)}`);
-        const [, name, path] = /^exports\.(\w+) = require\('([^']+)'\);$/.exec(line);
-        source = source.replace(line, `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require(${JSON.stringify(path)}) });`);
-      }
-      return { contents: source, loader: "js" };
-    });
+    for (const { file, line, lazy } of LAZY) {
+      b.onLoad({ filter: file }, (args) => {
+        const source = readFileSync(args.path, "utf8");
+        if (!source.includes(line)) throw new Error(`${args.path} no longer reads \`${line}\`: update LAZY in ${fileURLToPath(import.meta.url)}`);
+        return { contents: source.replace(line, lazy), loader: "js" };
+      });
+    }
   },
 };
 
@@ -91,7 +102,7 @@ await build({
   minifyWhitespace: true,
   minifySyntax: true,
   // Built-in modules imported without the node: prefix (by bundled packages) stay external too.
-  plugins: [externalUnlessBundled, lazyPromClientExports],
+  plugins: [externalUnlessBundled, lazyRequires],
   footer: { js: `${BUNDLE_ID_MARKER}${bundleId}` },
   legalComments: "linked",
 });
