@@ -53,18 +53,13 @@ const externalUnlessBundled = {
 
 // Modules that bundled packages require at load but errand never uses, made lazy: each line below must still be in
 // the package's file (the build fails otherwise, naming it), and is replaced by code that requires the module on use.
-// prom-client's Pushgateway brings node's http, https, tls and zlib (about 15 ms of every start; errand never pushes);
-// commander's child_process (with net and dgram, about 5 ms) serves only executable subcommands, which errand has none of.
+// prom-client's Pushgateway brings node's http, https, tls and zlib (about 15 ms of every start; errand never pushes).
+// (Tried and dropped: commander's child_process, which node's net loads anyway for the first listening server.)
 const LAZY = [
   {
     file: /[\\/]prom-client[\\/]index\.js$/,
     line: "exports.Pushgateway = require('./lib/pushgateway');",
     lazy: "Object.defineProperty(exports, 'Pushgateway', { enumerable: true, get: () => require('./lib/pushgateway') });",
-  },
-  {
-    file: /[\\/]commander[\\/]lib[\\/]command\.js$/,
-    line: "const childProcess = require('node:child_process');",
-    lazy: "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };",
   },
 ];
 const lazyRequires = {

@@ -12,6 +12,8 @@ interface Loaded {
   own: string[];
   /** What became of the bundle's code cache (ERRAND_CODE_CACHE=report). */
   codeCache: string;
+  /** Node's built-in modules loaded by the time the process exited. */
+  builtins: string[];
 }
 
 /** What a started `errand` loaded on its way to a listening webhook server. */
@@ -29,7 +31,7 @@ async function loadedBy(args: string[], env: Record<string, string>): Promise<Lo
   expect(report, p.stderr()).not.toBeNull();
   const { state, bundle } = JSON.parse(report![0]) as { state: string; bundle: string };
   expect(bundle).toMatch(/controller\/dist\/bin\/errand\.cjs$/);
-  return { packages: line("loaded-packages"), own: line("loaded-own"), codeCache: state };
+  return { packages: line("loaded-packages"), own: line("loaded-own"), codeCache: state, builtins: line("loaded-builtins") };
 }
 
 // Bundled into dist/bin by scripts/bundle-cli.mjs: loaded as modules of their own, they would cost their module count again.
@@ -51,6 +53,9 @@ describe("start-up loads the bundle and only what the command needs", () => {
     const loaded = await loadedBy(["webhook", "serve", "--config", file, "--port", "0"], { HOOK_SECRET: "a-webhook-secret" });
     expectBundled(loaded);
     expect(loaded.packages.filter((name) => /grpc|protobuf/.test(name))).toEqual([]);
+    // What prom-client's Pushgateway requires, loaded only on use (scripts/bundle-cli.mjs, LAZY). (child_process
+    // cannot be checked this way: node's net loads it for any listening server, through cluster.)
+    expect(loaded.builtins.filter((name) => ["https", "tls", "zlib"].includes(name))).toEqual([]);
   });
 
   it("errand run with a SQLite store and no channels loads neither gRPC (the notifier) nor pg", async () => {
@@ -60,5 +65,6 @@ describe("start-up loads the bundle and only what the command needs", () => {
     // The probe sees what it should: the native SQLite driver is loaded from its package.
     expect(loaded.packages).toContain("better-sqlite3");
     expect(loaded.packages.filter((name) => /grpc|protobuf|^pg$/.test(name))).toEqual([]);
+    expect(loaded.builtins.filter((name) => ["https", "tls", "zlib"].includes(name))).toEqual([]);
   });
 });
