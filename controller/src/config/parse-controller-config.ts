@@ -45,7 +45,8 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   const root = (document ?? {}) as Record<string, unknown>;
   const problems: PathProblem[] = [];
   const warnings: string[] = [];
-  const parsed = controllerSchema.safeParse(root, { reportInput: true });
+  // jitless: the file is parsed once; compiling a fast path for each object schema (new Function, outside the code cache) cost more than it saved.
+  const parsed = controllerSchema.safeParse(root, { reportInput: true, jitless: true });
   if (!parsed.success) problems.push(...issueProblems(parsed.error.issues));
   // Sections that are valid on their own still get their cross-checks when another section is broken.
   const doc = parsed.success ? parsed.data : sectionsThatParse(root);

@@ -45,7 +45,8 @@ export function parseWebhookConfig(document: unknown, ctx: SecretContext, file?:
   const root = (document ?? {}) as Record<string, unknown>;
   const problems: PathProblem[] = [];
   const warnings: string[] = [];
-  const parsed = SERVE_SCHEMA.safeParse(root, { reportInput: true });
+  // jitless: parsed once (see parse-controller-config.ts).
+  const parsed = SERVE_SCHEMA.safeParse(root, { reportInput: true, jitless: true });
   if (!parsed.success) problems.push(...issueProblems(parsed.error.issues));
   const dir = SECRETS_SCHEMA.safeParse(root.secrets).data?.dir;
   const store = createSecretStore({ env: ctx.env, dir: resolveFrom(ctx.baseDir, dir) });
