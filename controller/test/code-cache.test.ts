@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -72,6 +72,30 @@ describe("runBundle", () => {
     const file = writeBundle("0a1b2c");
     writeFileSync(codeCacheFile(file, "0a1b2c"), Buffer.alloc(4096, 7));
     expect(run(file, "use")).toMatchObject({ state: "rejected", out: { greeting: "hello cache" } });
+  });
+
+  it("warns on stderr and keeps the exit code when the cache cannot be written at exit", () => {
+    const file = writeBundle("0a1b2c");
+    // The bundle's folder is gone by the time the process exits.
+    writeFileSync(file, readFileSync(file, "utf8").replace("function greet", 'require("node:fs").rmSync(__dirname, { recursive: true });\nfunction greet'));
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", `import { runBundle } from ${JSON.stringify(CODE_CACHE)}; runBundle(${JSON.stringify(file)}, "write");`], { encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('"greeting":"hello cache"');
+    expect(r.stderr).toContain('"@message":"could not write the code cache"');
+  });
+
+  it("errand says how to build it when the bundle is missing", () => {
+    const root = tempDir("errand-unbuilt-");
+    mkdirSync(join(root, "bin"));
+    mkdirSync(join(root, "dist/bin"), { recursive: true });
+    copyFileSync(join(import.meta.dirname, "../bin/errand.cjs"), join(root, "bin/errand.cjs"));
+    const noLauncher = spawnSync(process.execPath, [join(root, "bin/errand.cjs"), "--version"], { encoding: "utf8" });
+    expect(noLauncher.status).toBe(1);
+    expect(noLauncher.stderr).toContain("launch.cjs is missing: the controller is not built; run `npm run build -w @errand/controller`");
+    copyFileSync(join(import.meta.dirname, "../dist/bin/launch.cjs"), join(root, "dist/bin/launch.cjs"));
+    const noBundle = spawnSync(process.execPath, [join(root, "bin/errand.cjs"), "--version"], { encoding: "utf8" });
+    expect(noBundle.status).toBe(1);
+    expect(noBundle.stderr).toContain("errand.cjs is missing: the controller is not built");
   });
 
   it("a bundle without an id runs without a cache and write mode writes none", () => {

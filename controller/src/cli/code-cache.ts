@@ -60,7 +60,14 @@ export function runBundle(bundleFile: string, mode: CodeCacheMode): CodeCacheSta
   if (mode === "report") process.stderr.write(`${JSON.stringify({ "@level": "debug", "@message": "code cache", "@module": "errand", state, bundle: bundleFile })}\n`);
   if (mode === "write" && cacheFile !== undefined) {
     // At exit, so the cache holds every function this run compiled, not just the top level.
-    process.once("exit", () => writeFileSync(cacheFile, script.createCachedData()));
+    process.once("exit", () => {
+      try {
+        writeFileSync(cacheFile, script.createCachedData());
+      } catch (error) {
+        // errand works without it: say why, keep the exit code the command chose.
+        process.stderr.write(`${JSON.stringify({ "@level": "warn", "@message": "could not write the code cache", "@module": "errand", file: cacheFile, error: (error as Error).message })}\n`);
+      }
+    });
   }
   const module = { exports: {} };
   const run = script.runInThisContext() as (...args: unknown[]) => void;

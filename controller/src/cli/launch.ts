@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { codeCacheMode, runBundle } from "./code-cache.js";
 import { limitHeapGrowth } from "./heap-growth.js";
@@ -12,4 +13,9 @@ try {
   process.stderr.write(`errand: ${(error as Error).message}\n`);
   process.exit(2);
 }
-runBundle(fileURLToPath(new URL("errand.cjs", import.meta.url)), mode);
+const bundle = fileURLToPath(new URL("errand.cjs", import.meta.url));
+if (!existsSync(bundle)) {
+  process.stderr.write(`errand: ${bundle} is missing: the controller is not built; run \`npm run build -w @errand/controller\` in the repository\n`);
+  process.exit(1);
+}
+runBundle(bundle, mode);
