@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,9 +80,29 @@ describe.skipIf(!enabled)("deploy/docker/Dockerfile build steps, replayed outsid
     expect(stderr).toContain('"state":"accepted"');
   }, 60_000);
 
-  it("opens a SQLite store from the runtime tree: the native addon loads", async () => {
+  it("runs the controller from the runtime tree on a SQLite store: the native addon loads", async () => {
     const config = join(work, "errand.yaml");
-    writeFileSync(config, `store:\n  path: ${join(work, "state/errand.db")}\n`);
+    writeFileSync(
+      config,
+      `webhook:\n  host: 127.0.0.1\n  port: 0\n  generic:\n    auth_mode: hmac\n    secret: { secret: generic-signing }\nengines:\n  default: noop\n  noop:\n    kind: command\n    command: [${JSON.stringify(process.execPath)}, -e, "0"]\nops:\n  host: 127.0.0.1\n  port: 0\nstore:\n  path: ${join(work, "state/errand.db")}\nexecution:\n  local:\n    workspace_dir: ${join(work, "workspaces")}\n    log_dir: ${join(work, "logs")}\n`,
+    );
+    // `errand run` creates the store; `errand runs` then reads it (it refuses a store no controller made).
+    const controller = spawn(runtime.entrypoint![0]!, [...runtime.entrypoint!.slice(1), "run", "--config", config], {
+      cwd: runtime.cwd,
+      env: { HOME: work, ...runtime.env, PATH: runtime.env.PATH!, ERRAND_SECRET_GENERIC_SIGNING: "a-signing-secret-of-the-test" },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    const exited = new Promise<number | null>((resolve) => controller.once("exit", (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      controller.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk;
+        if (stderr.includes('"controller started"')) resolve();
+      });
+      controller.once("exit", () => reject(new Error(`errand run exited before it started: ${stderr}`)));
+    });
+    controller.kill("SIGTERM");
+    expect(await exited).toBe(0);
     const { stdout } = await errand(["runs", "--json", "--config", config]);
     expect(JSON.parse(stdout)).toEqual([]);
     expect(statSync(join(work, "state/errand.db")).size).toBeGreaterThan(0);
