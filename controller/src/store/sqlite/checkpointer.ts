@@ -48,14 +48,19 @@ export function startCheckpointer(path: string, intervalMs: number, logger: Logg
     logger?.warn("store checkpoints in the background failed; SQLite's own checkpoints go on", { path, error: message });
   };
   const due = setTimeout(async () => {
-    const { Worker } = await import("node:worker_threads");
-    if (stopped) return;
-    const module = createRequire(import.meta.url).resolve("better-sqlite3");
-    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path, intervalMs } });
-    worker.on("message", (m: { error?: string }) => complain(m.error ?? "unknown"));
-    worker.on("error", (error) => complain(error.message));
-    // After the listeners: adding a "message" listener refs the worker again.
-    worker.unref();
+    try {
+      const { Worker } = await import("node:worker_threads");
+      if (stopped) return;
+      const module = createRequire(import.meta.url).resolve("better-sqlite3");
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, path, intervalMs } });
+      worker.on("message", (m: { error?: string }) => complain(m.error ?? "unknown"));
+      worker.on("error", (error) => complain(error.message));
+      // After the listeners: adding a "message" listener refs the worker again.
+      worker.unref();
+    } catch (error) {
+      // A thread that cannot start (resource limits) leaves the checkpoints to SQLite, as a failing one does.
+      complain((error as Error).message);
+    }
   }, intervalMs);
   due.unref();
   return {
