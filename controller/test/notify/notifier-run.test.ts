@@ -116,7 +116,8 @@ describe("one backend twice", () => {
     notifier = createNotifier({ channels: [testChannelEntry(0, recordFile().path, { label: "room-a" })], secrets: {}, logger, registry: new Registry() });
     await notifier.start();
     await notifier.observer.observe(events.progress("stderr"), NEVER);
-    expect(logger.records).toContainEqual(expect.objectContaining({ msg: "a plain line the plugin wrote on stderr", channel: "room-a", stream: "stderr" }));
+    // The plugin's stderr pipe and its RPC answer are separate streams: the line may arrive after the call returned.
+    await expect.poll(() => logger.records, { timeout: 5_000 }).toContainEqual(expect.objectContaining({ msg: "a plain line the plugin wrote on stderr", channel: "room-a", stream: "stderr" }));
   });
 });
 
