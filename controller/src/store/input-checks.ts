@@ -63,6 +63,12 @@ export function requireTime(value: unknown, what: string): number {
   });
 }
 
+/** Checks the delivery ids of one claim (Store.claimDeliveries) and their TTL, before any write. */
+export function checkClaims(keys: readonly string[], ttlMs: number): void {
+  keys.forEach((key, i) => requireText(key, `delivery key ${i}`));
+  requireMs(ttlMs, "delivery TTL");
+}
+
 /** Checks the delivery ids a batch marks handled, before any write. */
 export function checkHandled(handled: readonly HandledDelivery[]): void {
   handled.forEach((d, index) => {

@@ -1,7 +1,7 @@
 import type { Ticket } from "@errand/channel-sdk";
 import type { Pool, PoolClient } from "pg";
 import type { RunState } from "../../runs/task-run.js";
-import { checkHandled, requireMs, requireText, serializeTickets } from "../input-checks.js";
+import { checkClaims, checkHandled, requireMs, requireText, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
 import type { AcceptOutcome, DeliveryClaim } from "../store.js";
@@ -129,8 +129,7 @@ export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"accep
       return claimOn(pool, key, ttlMs, at);
     },
     async claimDeliveries(keys, ttlMs) {
-      keys.forEach((key, i) => requireText(key, `delivery key ${i}`));
-      requireMs(ttlMs, "delivery TTL");
+      checkClaims(keys, ttlMs);
       if (keys.length === 0) return [];
       const at = now();
       await purgeNowAndThen(keys.length, at);

@@ -1,5 +1,5 @@
 import type { Ticket } from "@errand/channel-sdk";
-import { checkHandled, requireMs, requireText, serializeTickets } from "../input-checks.js";
+import { checkClaims, checkHandled, requireMs, requireText, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
 import type { AcceptOutcome, DeliveryClaim, HandledDelivery } from "../store.js";
@@ -58,8 +58,7 @@ export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"accept
       return claim.immediate([requireText(key, "delivery key")], requireMs(ttlMs, "delivery TTL"), now())[0] as DeliveryClaim;
     },
     claimDeliveries(keys, ttlMs) {
-      keys.forEach((key, i) => requireText(key, `delivery key ${i}`));
-      requireMs(ttlMs, "delivery TTL");
+      checkClaims(keys, ttlMs);
       return keys.length === 0 ? [] : claim.immediate(keys, ttlMs, now());
     },
     commitDelivery(key, ttlMs) {
