@@ -26,12 +26,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+// What tsc compiled just before this script runs: the launcher reads the id and finds the cache with these.
+import { BUNDLE_ID_MARKER, codeCacheFile } from "../dist/cli/code-cache.js";
 
 const BUNDLED = new Set(["commander", "zod", "yaml", "prom-client", "tdigest", "bintrees", "@opentelemetry/api"]);
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outdir = `${root}dist/bin`;
-// Must match BUNDLE_ID_MARKER and codeCacheFile in src/cli/code-cache.ts.
-const BUNDLE_ID_MARKER = "//# errand-bundle-id=";
 const bundleId = randomBytes(8).toString("hex");
 
 /** The package a bare specifier names: `zod/v4/core` → `zod`, `@scope/x/y` → `@scope/x`. */
@@ -162,7 +162,7 @@ ops:
     });
     child.kill("SIGTERM");
     const status = await exited;
-    const cache = `${outdir}/errand.cjs.${bundleId}.cache`;
+    const cache = codeCacheFile(`${outdir}/errand.cjs`, bundleId);
     // Without the cache errand works the same, only starts slower: say why, do not fail the build.
     if (!started || status !== 0 || !existsSync(cache)) {
       process.stderr.write(`bundle-cli: no code cache recorded (errand run ${started ? `exited with ${status}` : "did not start"}); errand starts without it, slower.\n${stderr}`);
