@@ -81,6 +81,22 @@ describe("architecture", () => {
     expect(copies).toEqual([]);
   });
 
+  // One spelling per thing: a channel's folder is its name in kebab case, its wire and config name the same in snake case.
+  it.each(["channels/chat-a", "channels/chat-b", "examples/webhook-post"])("%s spells its channel's name one way everywhere", (pkg) => {
+    const folder = pkg.split("/")[1]!;
+    const manifest = JSON.parse(readFileSync(join(root, pkg, "package.json"), "utf8")) as { name: string; bin: Record<string, string>; errand: { channel: string } };
+    expect(manifest.errand.channel).toBe(folder.replaceAll("-", "_"));
+    expect(manifest.name).toBe(`@errand/${pkg.startsWith("channels/") ? "channel" : "example"}-${folder}`);
+    expect(Object.keys(manifest.bin)).toEqual([`errand-channel-${folder}`]);
+  });
+
+  it("no file or folder is named with a channel's snake-case wire name (chat_a): paths use chat-a", () => {
+    const snake = packages
+      .flatMap((pkg) => readdirSync(join(root, pkg), { recursive: true, withFileTypes: true }).map((e) => relative(root, join(e.parentPath, e.name))))
+      .filter((path) => !path.includes("node_modules") && !path.includes("dist") && /chat_[ab]|webhook_post/.test(path));
+    expect(snake).toEqual([]);
+  });
+
   it.each(packages)("%s declares engines node >=20.19 and is ESM", (pkg) => {
     const manifest = JSON.parse(readFileSync(join(root, pkg, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.type).toBe("module");
