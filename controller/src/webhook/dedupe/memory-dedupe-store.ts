@@ -29,9 +29,9 @@ interface Entry {
  * the front.
  *
  * Kept rather than lru-cache (controller/bench/dedupe.bench.mjs,
- * docs/benchmarks.md): lru-cache 11 is as fast (155-166 thousand deliveries/s
- * against 158-167, medians of 11 on the shared 2-core machine) but allocates
- * for `max` up front: 401 MB of RSS with one id at the allowed
+ * docs/benchmarks.md): lru-cache 11 is as fast (155-171 thousand deliveries/s
+ * against 158-199, medians of 7-11 in four runs on the shared 2-core machine)
+ * but allocates for `max` up front: 369-401 MB of RSS with one id at the allowed
  * `max_entries` of 10,000,000, where this store grows with use.
  */
 export function createMemoryDedupeStore(options: MemoryDedupeOptions = {}): DedupeStore & { readonly size: number } {
