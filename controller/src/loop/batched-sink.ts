@@ -1,11 +1,11 @@
 import type { Ticket } from "@errand/channel-sdk";
 import type { TicketSink } from "../sources/ticket-source.js";
-import type { AcceptOutcome, HandledDelivery, Store } from "../store/store.js";
+import type { AcceptOutcome, DeliveryOutcome, DeliveryTickets, HandledDelivery, Store } from "../store/store.js";
 
 interface Waiter {
   tickets: readonly Ticket[];
   delivery: HandledDelivery | undefined;
-  resolve(outcomes: AcceptOutcome[]): void;
+  resolve(outcome: DeliveryOutcome): void;
   reject(error: unknown): void;
 }
 
@@ -28,9 +28,10 @@ export interface BatchedSinkOptions {
  * event-loop turn with one store transaction, and resolves each caller only
  * after that commit: a 200 from the intake means the ticket is stored. One
  * transaction per turn rather than per request keeps SQLite's fsyncs (WAL
- * commits) from bounding the intake's throughput under load. The delivery
- * ids handed with the tickets are marked handled in that same transaction,
- * so a webhook request costs its claim and its share of one batch.
+ * commits) from bounding the intake's throughput under load. A webhook
+ * delivery's id is checked and marked in that same transaction
+ * (Store.acceptDeliveries), so a webhook request costs its share of one
+ * transaction and nothing else.
  */
 export function createBatchedSink(options: BatchedSinkOptions): TicketSink {
   let waiting: Waiter[] = [];
@@ -40,21 +41,21 @@ export function createBatchedSink(options: BatchedSinkOptions): TicketSink {
     scheduled = false;
     const batch = waiting;
     waiting = [];
-    const all: Ticket[] = [];
-    const handled: HandledDelivery[] = [];
     const repo = options.defaultRepo;
-    for (const w of batch) {
-      if (w.delivery !== undefined) handled.push(w.delivery);
-      for (const t of w.tickets) all.push(repo !== undefined && t.repoUrl === "" && t.source === repo.source ? { ...t, repoUrl: repo.url } : t);
-    }
-    options.store.acceptTickets(all, options.engine, handled).then(
-      (outcomes) => {
-        let at = 0;
-        for (const w of batch) {
-          w.resolve(outcomes.slice(at, at + w.tickets.length));
-          at += w.tickets.length;
-        }
-        options.onCommitted(outcomes);
+    const withRepo = (t: Ticket) => (repo !== undefined && t.repoUrl === "" && t.source === repo.source ? { ...t, repoUrl: repo.url } : t);
+    const deliveries = batch.map((w): DeliveryTickets => {
+      const tickets = repo === undefined ? w.tickets : w.tickets.map(withRepo);
+      return w.delivery === undefined ? { tickets } : { tickets, delivery: w.delivery };
+    });
+    options.store.acceptDeliveries(deliveries, options.engine).then(
+      (results) => {
+        const stored: AcceptOutcome[] = [];
+        batch.forEach((w, i) => {
+          const result = results[i] as DeliveryOutcome;
+          if (result.delivery === "new") stored.push(...result.outcomes);
+          w.resolve(result);
+        });
+        options.onCommitted(stored);
       },
       (error: unknown) => {
         for (const w of batch) w.reject(error);
@@ -62,17 +63,23 @@ export function createBatchedSink(options: BatchedSinkOptions): TicketSink {
     );
   };
 
+  const enqueue = (tickets: readonly Ticket[], delivery: HandledDelivery | undefined) =>
+    new Promise<DeliveryOutcome>((resolve, reject) => {
+      waiting.push({ tickets, delivery, resolve, reject });
+      if (!scheduled) {
+        scheduled = true;
+        // setImmediate runs after this turn's I/O callbacks: every request parsed in this turn joins the batch.
+        setImmediate(flush);
+      }
+    });
+
   return {
-    accept(tickets, delivery) {
-      if (tickets.length === 0 && delivery === undefined) return Promise.resolve([]);
-      return new Promise<AcceptOutcome[]>((resolve, reject) => {
-        waiting.push({ tickets, delivery, resolve, reject });
-        if (!scheduled) {
-          scheduled = true;
-          // setImmediate runs after this turn's I/O callbacks: every request parsed in this turn joins the batch.
-          setImmediate(flush);
-        }
-      });
+    async accept(tickets) {
+      if (tickets.length === 0) return [];
+      // Without a delivery id nothing is checked: the store answers `new`.
+      const result = await enqueue(tickets, undefined);
+      return result.delivery === "new" ? result.outcomes : [];
     },
+    acceptDelivery: enqueue,
   };
 }

@@ -1,15 +1,18 @@
 import type { Ticket } from "@errand/channel-sdk";
-import type { AcceptOutcome, HandledDelivery } from "../store/store.js";
+import type { AcceptOutcome, DeliveryOutcome, HandledDelivery } from "../store/store.js";
 
 /** Where a source hands its tickets: resolves once they are stored (durably). */
 export interface TicketSink {
+  /** Stores `tickets`; resolves after the commit. */
+  accept(tickets: readonly Ticket[]): Promise<AcceptOutcome[]>;
   /**
-   * Stores `tickets`; resolves after the commit. With `delivery` (the
-   * webhook delivery id they came with, claimed in the sink's store) the
-   * id is marked handled in the same transaction as the tickets: resolved,
-   * both are stored; rejected, neither is.
+   * Stores the tickets of one webhook delivery, checking and marking its
+   * id in the same transaction (see Store.acceptDeliveries): resolved
+   * `new`, the tickets and the id are both stored; `duplicate` or
+   * `in_flight`, the id was there and nothing was written; rejected,
+   * neither was.
    */
-  accept(tickets: readonly Ticket[], delivery?: HandledDelivery): Promise<AcceptOutcome[]>;
+  acceptDelivery(tickets: readonly Ticket[], delivery: HandledDelivery): Promise<DeliveryOutcome>;
 }
 
 /** Whether a source is working, for `/readyz`. */

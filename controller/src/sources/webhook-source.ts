@@ -18,9 +18,10 @@ export interface WebhookSourceOptions {
 /**
  * The webhook intake as a {@link TicketSource}: delivery ids deduplicated
  * in the store, tickets answered 200 once committed. A delivery's id is
- * claimed in its own transaction and marked handled by the sink in the
- * transaction that stores its tickets, so a request costs two store
- * transactions and no crash stores the tickets without their id.
+ * checked and marked handled by the sink in the transaction that stores
+ * its tickets (one store transaction per request, shared by every request
+ * of its event-loop turn), so no crash stores the tickets without their
+ * id; only deliveries without tickets (approvals) claim their id first.
  */
 export function createWebhookSource(options: WebhookSourceOptions): TicketSource & { readonly server: WebhookServer | undefined } {
   const ttlMs = options.config.dedupe.ttlSeconds * 1000;
@@ -37,13 +38,14 @@ export function createWebhookSource(options: WebhookSourceOptions): TicketSource
         logger: options.logger,
         registry: options.registry,
         dedupeStore: createStoreDedupe(options.store, ttlMs),
+        dedupeWithTickets: true,
         onTickets: async (tickets, ctx) => {
           if (ctx.deliveryKey === undefined) {
             await sink.accept(tickets);
             return { deliveryCommitted: false };
           }
-          await sink.accept(tickets, { key: ctx.deliveryKey, ttlMs });
-          return { deliveryCommitted: true };
+          const stored = await sink.acceptDelivery(tickets, { key: ctx.deliveryKey, ttlMs });
+          return stored.delivery === "new" ? { deliveryCommitted: true } : { deliveryCommitted: false, seen: stored.delivery };
         },
         onApprovals: (approvals, ctx) => {
           // Approvals belong to a separate approval interface (spec 1.3); the controller records that one came.

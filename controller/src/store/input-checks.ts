@@ -1,7 +1,7 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { StoreError } from "../errors.js";
 import { recordedJsonText } from "../json-text.js";
-import type { HandledDelivery } from "./store.js";
+import type { DeliveryTickets } from "./store.js";
 
 /** Refuses a value that is not a non-empty string; `what` names it in the message. */
 export function requireText(value: unknown, what: string): string {
@@ -23,14 +23,14 @@ export function requireMs(value: unknown, what: string): number {
  * Checks the identity of every ticket of a batch and returns each one's
  * JSON, before any write: one bad ticket refuses the batch untouched.
  */
-export function serializeTickets(tickets: readonly Ticket[]): string[] {
+export function serializeTickets(tickets: readonly Ticket[], batch = "the batch"): string[] {
   return tickets.map((ticket, index) => {
-    requireText(ticket?.source, `ticket ${index} of the batch: source`);
-    requireText(ticket.id, `ticket ${index} of the batch (${ticket.source}): id`);
+    requireText(ticket?.source, `ticket ${index} of ${batch}: source`);
+    requireText(ticket.id, `ticket ${index} of ${batch} (${ticket.source}): id`);
     try {
       return ticketJson(ticket);
     } catch (error) {
-      throw new StoreError(`ticket ${index} of the batch (${ticket.source} ${ticket.id}) cannot be stored as JSON: ${(error as Error).message}`, {
+      throw new StoreError(`ticket ${index} of ${batch} (${ticket.source} ${ticket.id}) cannot be stored as JSON: ${(error as Error).message}`, {
         cause: error,
         hint: "a ticket's rawEvent must be plain JSON data (no cycles, no BigInt)",
       });
@@ -69,10 +69,21 @@ export function checkClaims(keys: readonly string[], ttlMs: number): void {
   requireMs(ttlMs, "delivery TTL");
 }
 
-/** Checks the delivery ids a batch marks handled, before any write. */
-export function checkHandled(handled: readonly HandledDelivery[]): void {
-  handled.forEach((d, index) => {
-    requireText(d?.key, `handled delivery ${index} of the batch: key`);
-    requireMs(d.ttlMs, `handled delivery ${index} of the batch (${d.key}): TTL`);
+/**
+ * Checks every delivery of a batch (Store.acceptDeliveries): its id and TTL,
+ * and its tickets as {@link serializeTickets} does, before any write.
+ * Returns each delivery's ticket JSON.
+ */
+export function serializeDeliveries(deliveries: readonly DeliveryTickets[]): string[][] {
+  return deliveries.map((d, index) => {
+    const where = `delivery ${index} of the batch`;
+    if (!Array.isArray(d?.tickets)) {
+      throw new StoreError(`${where} must be { tickets, delivery? } with a tickets array`, { hint: "this is a bug in the caller of the store" });
+    }
+    if (d.delivery !== undefined) {
+      requireText(d.delivery?.key, `${where}: delivery key`);
+      requireMs(d.delivery.ttlMs, `${where} (${d.delivery.key}): TTL`);
+    }
+    return serializeTickets(d.tickets, where);
   });
 }

@@ -24,12 +24,12 @@ interface PendingClaim {
  * A lease that ends while its hand-off still runs lets a retry through,
  * which only stores the ticket again as existing: no run starts twice.
  *
- * The claims of one event-loop turn go to the store together, in one
- * transaction ({@link Store.claimDeliveries}), as the batched sink does
- * with tickets: a transaction's own cost is most of a single claim's on
- * SQLite. Each caller still gets its own key's answer; the intake's
- * handler marks ids handled with their tickets, so `commit` is left for
- * deliveries without tickets.
+ * The controller's intake claims here only deliveries without tickets
+ * (approvals): a delivery's tickets and its id are checked and stored
+ * together by the sink (Store.acceptDeliveries). The claims of one
+ * event-loop turn still go to the store together, in one transaction
+ * ({@link Store.claimDeliveries}): a transaction's own cost is most of a
+ * single claim's on SQLite. Each caller gets its own key's answer.
  */
 export function createStoreDedupe(store: Store, ttlMs: number, claimLeaseMs: number = DEFAULT_CLAIM_LEASE_MS): DedupeStore {
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) {

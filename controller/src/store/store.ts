@@ -11,16 +11,27 @@ export type AcceptOutcome =
 /** What {@link Store.claimDelivery} found for a webhook delivery id. */
 export type DeliveryClaim = "new" | "duplicate" | "in_flight";
 
-/**
- * A webhook delivery id that {@link Store.acceptTickets} marks handled in
- * the transaction that stores the delivery's tickets.
- */
+/** A webhook delivery id, as a batch checks and marks it ({@link Store.acceptDeliveries}). */
 export interface HandledDelivery {
-  /** The claimed key, `source:delivery-id`. */
+  /** The delivery's key, `source:delivery-id`. */
   key: string;
   /** How long the id stays a duplicate after the commit, ms. */
   ttlMs: number;
 }
+
+/** One delivery's part of a batch handed to {@link Store.acceptDeliveries}. */
+export interface DeliveryTickets {
+  tickets: readonly Ticket[];
+  /** The delivery id the tickets came with; none for tickets that came without one (polled, or an unsigned sender's). */
+  delivery?: HandledDelivery;
+}
+
+/** What {@link Store.acceptDeliveries} did with one delivery. */
+export type DeliveryOutcome =
+  /** Its id was new (or it had none): its tickets are stored and its id is marked handled. */
+  | { delivery: "new"; outcomes: AcceptOutcome[] }
+  /** Its id was handled already (`duplicate`) or is claimed by a hand-off still running (`in_flight`): nothing was written. */
+  | { delivery: "duplicate" | "in_flight" };
 
 /** A change of state, applied only when the run is in one of `from`. */
 export interface TransitionRequest {
@@ -71,9 +82,10 @@ export type RunCounts = Record<RunState, number>;
  * Rules every implementation keeps:
  * - a ticket is identified by (source, id); {@link acceptTickets} creates at
  *   most one first run per ticket, also when several processes race;
- * - the delivery ids handed to {@link acceptTickets} commit in the batch's
- *   transaction: no crash leaves tickets stored whose delivery id is not
- *   marked handled, or the other way round;
+ * - the delivery ids handed to {@link acceptDeliveries} are checked and
+ *   marked in the batch's transaction: no crash leaves tickets stored whose
+ *   delivery id is not marked handled, or the other way round, and no two
+ *   batches (in any processes) both find one id new;
  * - a delivery id is shared by every process on the database and outlives
  *   restarts until its TTL ends;
  * - a transition is applied only from the states it names, with its time
@@ -92,15 +104,21 @@ export interface Store {
    * Queued run (attempt 1, `engine`) for each ticket seen for the first
    * time. Resolves only after the commit. Outcomes are in input order; a
    * ticket repeated within the batch is `existing` the second time.
-   *
-   * `handled` are the webhook delivery ids whose tickets are in the batch:
-   * each is marked handled (as {@link commitDelivery} does) in the same
-   * transaction, so the tickets and their delivery ids commit together or
-   * not at all. A batch that fails leaves each id as it was (claimed): the
-   * caller releases it so the sender's retry goes through. An id is marked
-   * even when `tickets` is empty.
    */
-  acceptTickets(tickets: readonly Ticket[], engine: string, handled?: readonly HandledDelivery[]): Promise<AcceptOutcome[]>;
+  acceptTickets(tickets: readonly Ticket[], engine: string): Promise<AcceptOutcome[]>;
+  /**
+   * Stores the tickets of several deliveries in one transaction, as
+   * {@link acceptTickets} does, checking and marking each delivery's id in
+   * that same transaction: an id handled before (its TTL not over) is a
+   * `duplicate` and a claimed one (see {@link claimDelivery}) `in_flight`,
+   * and such a delivery's tickets are not written; any other id is marked
+   * handled for its `ttlMs` with its tickets, so the tickets and their id
+   * commit together or not at all, and a batch that fails leaves every id
+   * as it was. An id repeated within the batch is a `duplicate` after its
+   * first delivery. Results are in input order. This is how the webhook
+   * intake stores a delivery with one transaction and no claim before it.
+   */
+  acceptDeliveries(deliveries: readonly DeliveryTickets[], engine: string): Promise<DeliveryOutcome[]>;
 
   /**
    * Claims a webhook delivery id (`source:id`) for `ttlMs`, in one
@@ -113,13 +131,14 @@ export interface Store {
    * Claims several delivery ids in one transaction, as many calls of
    * {@link claimDelivery} in the order given would (a key repeated is
    * `in_flight` after a `new`); the answers are in input order. The
-   * intake claims every id of one event-loop turn with it.
+   * intake claims with it the ids of one event-loop turn's deliveries that
+   * carry no tickets (those with tickets go to {@link acceptDeliveries}).
    */
   claimDeliveries(keys: readonly string[], ttlMs: number): Promise<DeliveryClaim[]>;
   /**
    * Marks a delivery id as handled (a duplicate until its TTL ends), in a
-   * transaction of its own. The intake marks ids with the tickets instead
-   * ({@link acceptTickets}); this is for deliveries without tickets.
+   * transaction of its own. The intake marks ids with their tickets instead
+   * ({@link acceptDeliveries}); this is for deliveries without tickets.
    */
   commitDelivery(key: string, ttlMs: number): Promise<void>;
   /** Forgets a claim (or a mark), so the sender's retry goes through. */

@@ -11,6 +11,8 @@ export interface DeliverDeps {
   onTickets: TicketHandler;
   onApprovals: ApprovalHandler | undefined;
   dedupe: DedupeStore;
+  /** The ticket handler checks and marks delivery ids with the tickets (WebhookServerOptions.dedupeWithTickets). */
+  dedupeWithTickets: boolean;
   /** Hand-off deadlines (webhook.timeouts.handler_ms). */
   deadlines: DeadlineQueue;
   logger: Logger;
@@ -70,8 +72,11 @@ function acceptedReply(outcome: SourceOutcome): WebhookReply {
  * succeeded, unless the ticket handler reported that it committed the id
  * with its tickets. A hand-off that outlives its timeout keeps its dedupe
  * claim until it settles, so a retry that arrives meanwhile is told to
- * come back later rather than handled twice. Synchronous stores and
- * handlers are followed without a promise hop.
+ * come back later rather than handled twice. With `dedupeWithTickets`, a
+ * delivery of tickets alone is not claimed: the ticket handler checks
+ * and marks its id in the transaction that stores them, and its `seen`
+ * answers a known id. Synchronous stores and handlers are followed
+ * without a promise hop.
  */
 export function deliver(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "deliveryKey">, deps: DeliverDeps, done: DeliverCallback): void {
   if (outcome.approvals.length > 0 && !deps.onApprovals) {
@@ -80,16 +85,20 @@ export function deliver(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "sign
     return;
   }
   if (ctx.deliveryId === undefined) {
-    handOff(outcome, ctx, undefined, deps, done);
+    handOff(outcome, ctx, undefined, false, deps, done);
     return;
   }
   const key = `${ctx.source}:${ctx.deliveryId}`;
+  if (deps.dedupeWithTickets && outcome.tickets.length > 0 && outcome.approvals.length === 0) {
+    handOff(outcome, ctx, key, false, deps, done);
+    return;
+  }
   then(
     () => deps.dedupe.claim(key),
     (claim) => {
       if (claim === "duplicate") done(undefined, DUPLICATE);
       else if (claim === "in_flight") done(inProgress());
-      else handOff(outcome, ctx, key, deps, done);
+      else handOff(outcome, ctx, key, true, deps, done);
     },
     // Nothing was handed on: the sender's retry is the way to get it through, as for a failed commit.
     (error) => {
@@ -99,7 +108,8 @@ export function deliver(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "sign
   );
 }
 
-function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "deliveryKey">, key: string | undefined, deps: DeliverDeps, done: DeliverCallback): void {
+/** `claimed`: the server holds a claim on `key` (released if the handlers fail); else the ticket handler checks the id. */
+function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "deliveryKey">, key: string | undefined, claimed: boolean, deps: DeliverDeps, done: DeliverCallback): void {
   // No closure below refers to the outcome: a closure that outlives the
   // request (a promise reaction, a deadline) would keep the parsed event alive.
   const reply = acceptedReply(outcome);
@@ -118,13 +128,13 @@ function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "
     },
   };
   let deadline: ReturnType<DeadlineQueue["add"]> | undefined;
-  const settle = (error: WebhookError | undefined) => {
+  const settle = (error: WebhookError | undefined, answer: WebhookReply = reply) => {
     if (timedOut) {
       lateSettled?.();
       return;
     }
     if (deadline !== undefined) deps.deadlines.cancel(deadline);
-    if (error === undefined) done(undefined, reply);
+    if (error === undefined) done(undefined, answer);
     else done(error);
   };
   const storeFailed = (error: unknown) => {
@@ -132,8 +142,10 @@ function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "
     settle(unavailable());
   };
   const succeeded = (result: HandlerResult) => {
+    if (result?.seen === "duplicate") settle(undefined, DUPLICATE);
+    else if (result?.seen === "in_flight") settle(inProgress());
     // A handler that marked the id with its tickets has committed it already: a second write could only be separated from them.
-    if (key === undefined || result?.deliveryCommitted === true) settle(undefined);
+    else if (key === undefined || result?.deliveryCommitted === true) settle(undefined);
     else
       then(
         () => deps.dedupe.commit(key),
@@ -143,8 +155,8 @@ function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "
   };
   const failed = (error: unknown) => {
     deps.logger.error("handler failed", { source: ctx.source, delivery_id: ctx.deliveryId, error });
-    // Released, the id lets the sender's retry through.
-    if (key === undefined) settle(unavailable());
+    // Released, the id lets the sender's retry through. Unclaimed, it is as it was: the handler's transaction failed.
+    if (key === undefined || !claimed) settle(unavailable());
     else
       then(
         () => deps.dedupe.release(key),

@@ -24,9 +24,15 @@ export interface DeliveryContext {
  * then does not call the store's `commit` for that delivery (a second
  * write that a crash could separate from the tickets). Resolving with
  * nothing (or `false`) leaves the commit to the server.
+ *
+ * `seen` is for a server created with `dedupeWithTickets`, whose handler
+ * checks the delivery id itself: the id was handled already
+ * (`duplicate`) or is being handled (`in_flight`), nothing was stored,
+ * and the server answers as a claim that found it would.
  */
 export interface TicketHandlerResult {
   deliveryCommitted: boolean;
+  seen?: "duplicate" | "in_flight";
 }
 
 /**

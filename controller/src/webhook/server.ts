@@ -25,6 +25,14 @@ export interface WebhookServerOptions {
   logger?: Logger;
   /** Delivery-id store; default a bounded in-memory store sized by `webhook.dedupe`. */
   dedupeStore?: DedupeStore;
+  /**
+   * The ticket handler checks and marks each delivery's id itself, in the
+   * transaction that stores the delivery's tickets, and resolves with
+   * `seen` when the id was known (see TicketHandlerResult): the server
+   * then claims ids in `dedupeStore` only for deliveries without tickets
+   * or with approvals. Saves a delivery a claim of its own. Default false.
+   */
+  dedupeWithTickets?: boolean;
   /** Registry for the metrics; default a fresh one (served at GET /metrics). */
   registry?: Registry;
   /** Clock in milliseconds, for timestamp checks; default `Date.now`. */
@@ -81,6 +89,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       onTickets: options.onTickets,
       onApprovals: options.onApprovals,
       dedupe: options.dedupeStore ?? createMemoryDedupeStore(config.dedupe),
+      dedupeWithTickets: options.dedupeWithTickets === true,
       deadlines: new DeadlineQueue(t.handlerMs),
       logger,
       pending,

@@ -4,23 +4,23 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/temp-dir.js";
 import { createBatchedSink } from "../../src/loop/batched-sink.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import type { Store } from "../../src/store/store.js";
+import type { DeliveryTickets, Store } from "../../src/store/store.js";
 
 const stores: Store[] = [];
 afterEach(async () => {
   for (const s of stores.splice(0)) await s.close();
 });
 
-async function openStore(): Promise<{ store: Store; batches: Ticket[][] }> {
+async function openStore(): Promise<{ store: Store; batches: DeliveryTickets[][] }> {
   const store = await createSqliteStore({ path: join(tempDir("errand-sink-"), "errand.db"), checkpointIntervalMs: 0 });
   stores.push(store);
-  const batches: Ticket[][] = [];
+  const batches: DeliveryTickets[][] = [];
   // The real store, with each call it gets recorded: one call is one transaction.
   const counting: Store = {
     ...store,
-    acceptTickets: (tickets, engine) => {
-      batches.push([...tickets]);
-      return store.acceptTickets(tickets, engine);
+    acceptDeliveries: (deliveries, engine) => {
+      batches.push([...deliveries]);
+      return store.acceptDeliveries(deliveries, engine);
     },
   };
   return { store: counting, batches };
@@ -56,6 +56,28 @@ describe("the batched sink", () => {
     expect(batches).toHaveLength(2);
   });
 
+  it("checks and marks webhook delivery ids in the same transaction, answering each delivery on its own", async () => {
+    const { store, batches } = await openStore();
+    const stored: string[] = [];
+    const sink = createBatchedSink({ store, engine: "e", onCommitted: (outcomes) => stored.push(...outcomes.map((o) => o.ticket.id)) });
+    const day = { ttlMs: 86_400_000 };
+    const [first, again, polled, other] = await Promise.all([
+      sink.acceptDelivery([ticket("1")], { key: "tracker_b:d1", ...day }),
+      sink.acceptDelivery([ticket("1")], { key: "tracker_b:d1", ...day }),
+      sink.accept([ticket("2")]),
+      sink.acceptDelivery([ticket("3")], { key: "tracker_b:d3", ...day }),
+    ]);
+    expect(batches).toHaveLength(1);
+    expect(first).toMatchObject({ delivery: "new", outcomes: [{ kind: "queued", ticket: { id: "1" } }] });
+    expect(again).toEqual({ delivery: "duplicate" });
+    expect(polled.map((o) => o.kind)).toEqual(["queued"]);
+    expect(other).toMatchObject({ delivery: "new", outcomes: [{ kind: "queued", ticket: { id: "3" } }] });
+    // The loop hears of every stored ticket, once.
+    expect(stored).toEqual(["1", "2", "3"]);
+    expect(await sink.acceptDelivery([ticket("1")], { key: "tracker_b:d1", ...day })).toEqual({ delivery: "duplicate" });
+    expect(await store.claimDelivery("tracker_b:d3", 1000)).toBe("duplicate");
+  });
+
   it("gives a tracker's tickets without a repository the configured one, and leaves the others alone", async () => {
     const { store } = await openStore();
     const sink = createBatchedSink({ store, engine: "e", onCommitted: () => {}, defaultRepo: { source: "tracker_b", url: "https://github.com/acme/shop" } });
@@ -67,7 +89,7 @@ describe("the batched sink", () => {
 
   it("rejects every caller of a batch the store could not write, so each request is answered 503 and retried", async () => {
     const { store } = await openStore();
-    const failing: Store = { ...store, acceptTickets: () => Promise.reject(new Error("disk full")) };
+    const failing: Store = { ...store, acceptDeliveries: () => Promise.reject(new Error("disk full")) };
     const sink = createBatchedSink({ store: failing, engine: "e", onCommitted: () => {} });
     const results = await Promise.allSettled([sink.accept([ticket("1")]), sink.accept([ticket("2")])]);
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);

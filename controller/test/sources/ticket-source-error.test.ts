@@ -45,7 +45,7 @@ describe("a polling source at start", () => {
     };
     const source = createPollingSource({ adapter, intervalMs: 60_000, logger: silentLogger, registry: new Registry() });
     try {
-      await source.start({ accept: async () => [] });
+      await source.start({ accept: async () => [], acceptDelivery: async () => ({ delivery: "new", outcomes: [] }) });
       return { started: true, health: source.health() };
     } catch (thrown) {
       return { started: false, thrown };

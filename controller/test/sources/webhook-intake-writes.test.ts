@@ -14,8 +14,7 @@ import { postJson } from "../helpers/http.js";
 const SECRET = "intake-writes-secret";
 // The Store methods the intake writes with. On SQLite each call is exactly one transaction
 // (sqlite/intake-ops.ts: an IMMEDIATE transaction each, or one autocommit statement).
-const WRITES = ["claimDelivery", "claimDeliveries", "commitDelivery", "releaseDelivery", "acceptTickets"] as const;
-const isClaim = (write: string) => write.startsWith("claimDeliver");
+const WRITES = ["claimDelivery", "claimDeliveries", "commitDelivery", "releaseDelivery", "acceptTickets", "acceptDeliveries"] as const;
 
 const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -54,22 +53,28 @@ async function startIntake(path: string) {
 }
 
 describe("the durable intake's store writes", () => {
-  it("costs a request at most two store transactions: its claim and its share of the ticket batch", async () => {
+  it("costs a request its share of one store transaction, which checks its delivery id and stores its tickets", async () => {
     const intake = await startIntake(join(tempDir("errand-intake-"), "errand.db"));
     for (let i = 0; i < 5; i++) {
       const res = await intake.post(`t${i}`, `d${i}`);
       expect(res.json).toEqual({ status: "accepted", tickets: [`t${i}`] });
     }
-    // One request at a time: each is alone in its batch.
-    expect(intake.writes).toHaveLength(10);
-    expect(intake.writes.filter((w) => w === "commitDelivery")).toEqual([]);
+    // One request at a time: each is alone in its batch, and nothing claims its id before.
+    expect(intake.writes).toEqual(Array(5).fill("acceptDeliveries"));
     intake.writes.length = 0;
     const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => intake.post(`b${i}`, `db${i}`)));
     expect(burst.map((r) => r.json.status)).toEqual(Array(20).fill("accepted"));
-    expect(intake.writes.length).toBeLessThanOrEqual(40);
-    // Requests that arrive in one event-loop turn share the claims' transaction as they share the tickets'.
-    expect(intake.writes.filter(isClaim).length).toBeLessThanOrEqual(20);
-    expect(intake.writes.filter((w) => w === "commitDelivery")).toEqual([]);
+    // Requests that arrive in one event-loop turn share the transaction.
+    expect(intake.writes.length).toBeLessThanOrEqual(20);
+    expect(new Set(intake.writes)).toEqual(new Set(["acceptDeliveries"]));
+  });
+
+  it("answers the second of two concurrent deliveries of one id as a duplicate, and starts one run", async () => {
+    const intake = await startIntake(join(tempDir("errand-intake-"), "errand.db"));
+    const answers = await Promise.all([intake.post("c1", "twice"), intake.post("c1", "twice"), intake.post("c1", "twice")]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.map((a) => a.json.status).sort()).toEqual(["accepted", "duplicate", "duplicate"]);
+    expect(await intake.store.listRuns({ ticket: { source: "generic", id: "c1" } })).toHaveLength(1);
   });
 
   it("stores the event as the body's own text, not serialised again, and reads it back as the parsed body", async () => {
@@ -91,20 +96,22 @@ describe("the durable intake's store writes", () => {
     await first.stop();
     const second = await startIntake(path);
     expect((await second.post("r1", "redelivered")).json).toEqual({ status: "duplicate" });
-    expect(second.writes).toEqual(["claimDeliveries"]);
+    expect(second.writes).toEqual(["acceptDeliveries"]);
     expect(await second.store.listRuns({ ticket: { source: "generic", id: "r1" } })).toHaveLength(1);
   });
 
   it("answers 503 when the batch fails, and lets the sender's retry through", async () => {
     const path = join(tempDir("errand-intake-"), "errand.db");
     const intake = await startIntake(path);
-    // A write the batch makes after storing the ticket fails: nothing of it may stay.
+    // A write the batch makes after marking the id and storing the ticket fails: nothing of it may stay.
     const admin = new BetterSqlite3(path);
-    admin.exec("CREATE TRIGGER broken BEFORE INSERT ON deliveries WHEN NEW.state = 'done' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END");
+    admin.exec("CREATE TRIGGER broken BEFORE INSERT ON transitions BEGIN SELECT RAISE(ABORT, 'disk trouble'); END");
     const failed = await intake.post("f1", "retried");
     expect(failed.status).toBe(503);
     expect(await intake.store.getTicket({ source: "generic", id: "f1" })).toBeUndefined();
-    expect(intake.writes).toEqual(["claimDeliveries", "acceptTickets", "releaseDelivery"]);
+    expect(intake.writes).toEqual(["acceptDeliveries"]);
+    expect(await intake.store.claimDelivery("generic:retried", 60_000)).toBe("new");
+    await intake.store.releaseDelivery("generic:retried");
     admin.exec("DROP TRIGGER broken");
     admin.close();
     expect((await intake.post("f1", "retried")).json).toEqual({ status: "accepted", tickets: ["f1"] });

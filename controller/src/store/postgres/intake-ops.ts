@@ -1,10 +1,10 @@
 import type { Ticket } from "@errand/channel-sdk";
 import type { Pool, PoolClient } from "pg";
 import type { RunState } from "../../runs/task-run.js";
-import { checkClaims, checkHandled, requireMs, requireText, serializeTickets } from "../input-checks.js";
+import { checkClaims, requireMs, requireText, serializeDeliveries, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
-import type { AcceptOutcome, DeliveryClaim } from "../store.js";
+import type { AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets } from "../store.js";
 import { inTransaction } from "./in-transaction.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
@@ -35,11 +35,13 @@ const CLAIM_DELIVERY = `
 const PUT_DELIVERY = `
   INSERT INTO deliveries (key, state, expires_at) VALUES ($1, $2, $3)
   ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, expires_at = EXCLUDED.expires_at`;
-// Marks in key order, as the tickets: two batches never lock one another's ids in opposite orders.
-const MARK_DELIVERIES = `
+// Marks every id that is absent or expired, in key order as the tickets (two batches never lock one
+// another's ids in opposite orders), and returns those. A conflicting row is locked even when not updated.
+const MARK_NEW_DELIVERIES = `
   INSERT INTO deliveries (key, state, expires_at)
   SELECT k, 'done', e FROM unnest($1::text[], $2::bigint[]) AS u(k, e) ORDER BY k
-  ON CONFLICT (key) DO UPDATE SET state = 'done', expires_at = EXCLUDED.expires_at`;
+  ON CONFLICT (key) DO UPDATE SET state = 'done', expires_at = EXCLUDED.expires_at WHERE deliveries.expires_at <= $3
+  RETURNING key`;
 const PURGE_DELIVERIES = `
   DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`;
 
@@ -47,8 +49,16 @@ type TicketRow = [source: string, id: string, payload: string];
 const keyOf = (source: string, id: string) => JSON.stringify([source, id]);
 const byKey = (a: TicketRow, b: TicketRow) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
 
-/** Writes a batch's tickets (`sorted`: one row per ticket, in key order) and their first runs, in `client`'s transaction. */
-async function storeTickets(client: PoolClient, tickets: readonly Ticket[], sorted: TicketRow[], engine: string, at: number): Promise<AcceptOutcome[]> {
+/** One row per ticket, with its last payload of the batch, in key order (no deadlock between batches). */
+function ticketRows(tickets: readonly Ticket[], payloads: readonly string[]): TicketRow[] {
+  const rows = new Map<string, TicketRow>();
+  tickets.forEach((t, i) => rows.set(keyOf(t.source, t.id), [t.source, t.id, payloads[i] as string]));
+  return [...rows.values()].sort(byKey);
+}
+
+/** Writes a batch's tickets and their first runs, in `client`'s transaction. */
+async function storeTickets(client: PoolClient, tickets: readonly Ticket[], payloads: readonly string[], engine: string, at: number): Promise<AcceptOutcome[]> {
+  const sorted = ticketRows(tickets, payloads);
   const sources = sorted.map((r) => r[0]);
   const ids = sorted.map((r) => r[1]);
   await client.query(UPSERT_TICKETS, [sources, ids, sorted.map((r) => r[2]), at]);
@@ -72,6 +82,27 @@ async function storeTickets(client: PoolClient, tickets: readonly Ticket[], sort
   return outcomes;
 }
 
+/**
+ * Checks and marks the delivery ids of a batch in `client`'s transaction:
+ * `new` for each id that was absent or expired (marked handled now), else
+ * what its row says. Each key's expiry is that of its first delivery.
+ */
+async function markDeliveries(client: PoolClient, deliveries: readonly DeliveryTickets[], at: number): Promise<Map<string, DeliveryClaim>> {
+  const expiry = new Map<string, number>();
+  for (const d of deliveries) if (d.delivery !== undefined && !expiry.has(d.delivery.key)) expiry.set(d.delivery.key, at + d.delivery.ttlMs);
+  const found = new Map<string, DeliveryClaim>();
+  if (expiry.size === 0) return found;
+  const keys = [...expiry.keys()].sort();
+  const marked = await client.query<{ key: string }>(MARK_NEW_DELIVERIES, [keys, keys.map((k) => expiry.get(k)), at]);
+  for (const row of marked.rows) found.set(row.key, "new");
+  const held = keys.filter((k) => !found.has(k));
+  if (held.length > 0) {
+    const { rows } = await client.query<{ key: string; state: "claimed" | "done" }>("SELECT key, state FROM deliveries WHERE key = ANY($1::text[])", [held]);
+    for (const row of rows) found.set(row.key, row.state === "done" ? "duplicate" : "in_flight");
+  }
+  return found;
+}
+
 /** Claims one delivery id with `db` (the pool: autocommit statements; a client: within its transaction). */
 async function claimOn(db: Pool | PoolClient, key: string, ttlMs: number, at: number): Promise<DeliveryClaim> {
   // The row may change between the insert and the read (released, purged): then the claim is tried again.
@@ -92,7 +123,7 @@ async function claimOn(db: Pool | PoolClient, key: string, ttlMs: number, at: nu
  * holding the same ticket, in any process, waits for the commit and then
  * finds the run the first one created, so no ticket gets two first runs.
  */
-export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"acceptTickets" | "claimDelivery" | "claimDeliveries" | "commitDelivery" | "releaseDelivery"> {
+export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"acceptTickets" | "acceptDeliveries" | "claimDelivery" | "claimDeliveries" | "commitDelivery" | "releaseDelivery"> {
   let claimsSincePurge = 0;
   const purgeNowAndThen = async (claims: number, at: number) => {
     claimsSincePurge += claims;
@@ -101,23 +132,43 @@ export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"accep
     await pool.query(PURGE_DELIVERIES, [at, PURGE_LIMIT]);
   };
   return {
-    async acceptTickets(tickets, engine, handled = []) {
+    async acceptTickets(tickets, engine) {
       requireText(engine, "engine");
-      checkHandled(handled);
-      if (tickets.length === 0 && handled.length === 0) return [];
       const payloads = serializeTickets(tickets);
+      if (tickets.length === 0) return [];
       const at = now();
-      // The last mark of a key wins, as the last payload of a ticket does.
-      const marks = new Map(handled.map((d) => [d.key, at + d.ttlMs]));
-      const markKeys = [...marks.keys()];
-      // One row per ticket, with its last payload of the batch, in key order (no deadlock between batches).
-      const rows = new Map<string, TicketRow>();
-      tickets.forEach((t, i) => rows.set(keyOf(t.source, t.id), [t.source, t.id, payloads[i] as string]));
-      const sorted = [...rows.values()].sort(byKey);
+      return inTransaction(pool, (client) => storeTickets(client, tickets, payloads, engine, at));
+    },
+    async acceptDeliveries(deliveries, engine) {
+      requireText(engine, "engine");
+      const payloads = serializeDeliveries(deliveries);
+      if (deliveries.length === 0) return [];
+      const at = now();
+      await purgeNowAndThen(deliveries.filter((d) => d.delivery !== undefined).length, at);
       return inTransaction(pool, async (client) => {
-        const outcomes = tickets.length === 0 ? [] : await storeTickets(client, tickets, sorted, engine, at);
-        if (markKeys.length > 0) await client.query(MARK_DELIVERIES, [markKeys, markKeys.map((k) => marks.get(k))]);
-        return outcomes;
+        const found = await markDeliveries(client, deliveries, at);
+        // The deliveries written: those without an id, and the first delivery of each new id.
+        const tickets: Ticket[] = [];
+        const texts: string[] = [];
+        const spans: { index: number; start: number }[] = [];
+        const results: DeliveryOutcome[] = deliveries.map((d, index) => {
+          if (d.delivery !== undefined) {
+            // A row locked by another transaction that then vanished (released, purged): the sender's retry sorts it out.
+            const seen = found.get(d.delivery.key) ?? "in_flight";
+            if (seen !== "new") return { delivery: seen };
+            found.set(d.delivery.key, "duplicate");
+          }
+          spans.push({ index, start: tickets.length });
+          tickets.push(...d.tickets);
+          texts.push(...(payloads[index] as string[]));
+          return { delivery: "new", outcomes: [] };
+        });
+        const outcomes = tickets.length === 0 ? [] : await storeTickets(client, tickets, texts, engine, at);
+        spans.forEach(({ index, start }, i) => {
+          const end = spans[i + 1]?.start ?? outcomes.length;
+          results[index] = { delivery: "new", outcomes: outcomes.slice(start, end) };
+        });
+        return results;
       });
     },
 

@@ -86,6 +86,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     kind: "postgres",
     location: server.location,
     acceptTickets: guard("storing tickets", intake.acceptTickets),
+    acceptDeliveries: guard("storing deliveries", intake.acceptDeliveries),
     claimDelivery: guard("claiming a delivery id", intake.claimDelivery),
     claimDeliveries: guard("claiming delivery ids", intake.claimDeliveries),
     commitDelivery: guard("committing a delivery id", intake.commitDelivery),

@@ -1,58 +1,72 @@
 import type { Ticket } from "@errand/channel-sdk";
-import { checkClaims, checkHandled, requireMs, requireText, serializeTickets } from "../input-checks.js";
+import { checkClaims, requireMs, requireText, serializeDeliveries, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
-import type { AcceptOutcome, DeliveryClaim, HandledDelivery } from "../store.js";
+import type { AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets } from "../store.js";
 import type { SqliteContext, SyncOps } from "./statements.js";
 
-/** Claims between two purges of expired delivery ids. */
+/** Delivery ids checked between two purges of expired ones. */
 const PURGE_EVERY = 64;
 /** Most expired delivery ids one purge deletes, so no claim pays for a large backlog. */
 const PURGE_LIMIT = 256;
 
 /** Ticket intake and webhook delivery ids on SQLite (synchronous; the store wraps them). */
-export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"acceptTickets" | "claimDelivery" | "claimDeliveries" | "commitDelivery" | "releaseDelivery"> {
-  const accept = db.transaction((tickets: readonly Ticket[], payloads: string[], engine: string, handled: readonly HandledDelivery[], at: number) => {
-    const outcomes: AcceptOutcome[] = [];
-    tickets.forEach((t, i) => {
+export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"acceptTickets" | "acceptDeliveries" | "claimDelivery" | "claimDeliveries" | "commitDelivery" | "releaseDelivery"> {
+  const storeTickets = (tickets: readonly Ticket[], payloads: readonly string[], engine: string, at: number): AcceptOutcome[] =>
+    tickets.map((t, i): AcceptOutcome => {
       const ticket = { source: t.source, id: t.id };
       st.upsertTicket.run(t.source, t.id, payloads[i] as string, at, at);
       const latest = st.latestRun.get(t.source, t.id);
-      if (latest) {
-        outcomes.push({ kind: "existing", ticket, runId: latest.id, state: latest.state });
-        return;
-      }
+      if (latest) return { kind: "existing", ticket, runId: latest.id, state: latest.state };
       const runId = newRunId(at);
       const reason = acceptedReason(t.source);
       st.insertRun.run(runId, t.source, t.id, 1, engine, at, at, reason);
       st.insertHistory.run({ runId, from: null, to: "Queued", at, reason });
-      outcomes.push({ kind: "queued", ticket, runId });
+      return { kind: "queued", ticket, runId };
     });
-    for (const d of handled) st.putDelivery.run(d.key, "done", at + d.ttlMs);
-    return outcomes;
-  });
 
-  let claimsSincePurge = 0;
-  const claimOne = (key: string, ttlMs: number, at: number): DeliveryClaim => {
-    if (++claimsSincePurge >= PURGE_EVERY) {
-      claimsSincePurge = 0;
+  let checksSincePurge = 0;
+  /** What a delivery id's row says at `at`: absent (or expired), or handled, or claimed. */
+  const seenAs = (key: string, at: number): DeliveryClaim => {
+    if (++checksSincePurge >= PURGE_EVERY) {
+      checksSincePurge = 0;
       st.purgeDeliveries.run(at, PURGE_LIMIT);
     }
     const row = st.getDelivery.get(key);
     if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
-    st.putDelivery.run(key, "claimed", at + ttlMs);
     return "new";
+  };
+
+  const acceptAll = db.transaction((deliveries: readonly DeliveryTickets[], payloads: string[][], engine: string, at: number) =>
+    deliveries.map((d, i): DeliveryOutcome => {
+      if (d.delivery !== undefined) {
+        const seen = seenAs(d.delivery.key, at);
+        if (seen !== "new") return { delivery: seen };
+        st.putDelivery.run(d.delivery.key, "done", at + d.delivery.ttlMs);
+      }
+      return { delivery: "new", outcomes: storeTickets(d.tickets, payloads[i] as string[], engine, at) };
+    }),
+  );
+  const accept = db.transaction(storeTickets);
+
+  const claimOne = (key: string, ttlMs: number, at: number): DeliveryClaim => {
+    const seen = seenAs(key, at);
+    if (seen === "new") st.putDelivery.run(key, "claimed", at + ttlMs);
+    return seen;
   };
   // One transaction for many claims: its BEGIN and COMMIT cost more than a claim's own two statements.
   const claim = db.transaction((keys: readonly string[], ttlMs: number, at: number) => keys.map((key) => claimOne(key, ttlMs, at)));
 
   return {
-    acceptTickets(tickets, engine, handled = []) {
+    acceptTickets(tickets, engine) {
       requireText(engine, "engine");
-      checkHandled(handled);
-      if (tickets.length === 0 && handled.length === 0) return [];
       const payloads = serializeTickets(tickets);
-      return accept.immediate(tickets, payloads, engine, handled, now());
+      return tickets.length === 0 ? [] : accept.immediate(tickets, payloads, engine, now());
+    },
+    acceptDeliveries(deliveries, engine) {
+      requireText(engine, "engine");
+      const payloads = serializeDeliveries(deliveries);
+      return deliveries.length === 0 ? [] : acceptAll.immediate(deliveries, payloads, engine, now());
     },
     claimDelivery(key, ttlMs) {
       return claim.immediate([requireText(key, "delivery key")], requireMs(ttlMs, "delivery TTL"), now())[0] as DeliveryClaim;

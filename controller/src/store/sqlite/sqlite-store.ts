@@ -83,6 +83,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     kind: "sqlite",
     location: path,
     acceptTickets: guard("storing tickets", intake.acceptTickets),
+    acceptDeliveries: guard("storing deliveries", intake.acceptDeliveries),
     claimDelivery: guard("claiming a delivery id", intake.claimDelivery),
     claimDeliveries: guard("claiming delivery ids", intake.claimDeliveries),
     commitDelivery: guard("committing a delivery id", intake.commitDelivery),
