@@ -11,7 +11,9 @@ import { createLogger } from "@errand/channel-sdk/host";
 import { createBufferedWriter, parseWebhookConfig } from "@errand/controller";
 import { Registry } from "prom-client";
 
-const dist = (path) => import(new URL(`../../dist/${path}`, import.meta.url).href);
+// BENCH_CONTROLLER_DIST: another build's dist folder to compare against (cpu.bench.mjs's BENCH_VARIANTS).
+const distDir = process.env.BENCH_CONTROLLER_DIST ? `${process.env.BENCH_CONTROLLER_DIST.replace(/\/$/, "")}/` : new URL("../../dist/", import.meta.url).pathname;
+const dist = (path) => import(`${distDir}${path}`);
 const { createSqliteStore } = await dist("store/sqlite/sqlite-store.js");
 const { createWebhookSource } = await dist("sources/webhook-source.js");
 const { createBatchedSink } = await dist("loop/batched-sink.js");

@@ -21,17 +21,18 @@ export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"accept
       const runId = newRunId(at);
       const reason = acceptedReason(t.source);
       st.insertRun.run(runId, t.source, t.id, 1, engine, at, at, reason);
-      st.insertHistory.run({ runId, from: null, to: "Queued", at, reason });
+      st.insertFirstHistory.run(runId, at, reason);
       return { kind: "queued", ticket, runId };
     });
 
   let checksSincePurge = 0;
-  /** What a delivery id's row says at `at`: absent (or expired), or handled, or claimed. */
+  const purgeNowAndThen = (at: number) => {
+    if (++checksSincePurge < PURGE_EVERY) return;
+    checksSincePurge = 0;
+    st.purgeDeliveries.run(at, PURGE_LIMIT);
+  };
+  /** What a delivery id's row says at `at` (expired or absent counts as new). */
   const seenAs = (key: string, at: number): DeliveryClaim => {
-    if (++checksSincePurge >= PURGE_EVERY) {
-      checksSincePurge = 0;
-      st.purgeDeliveries.run(at, PURGE_LIMIT);
-    }
     const row = st.getDelivery.get(key);
     if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
     return "new";
@@ -40,9 +41,11 @@ export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"accept
   const acceptAll = db.transaction((deliveries: readonly DeliveryTickets[], payloads: string[][], engine: string, at: number) =>
     deliveries.map((d, i): DeliveryOutcome => {
       if (d.delivery !== undefined) {
-        const seen = seenAs(d.delivery.key, at);
-        if (seen !== "new") return { delivery: seen };
-        st.putDelivery.run(d.delivery.key, "done", at + d.delivery.ttlMs);
+        purgeNowAndThen(at);
+        // One statement for the usual new id; a held one is read back to tell duplicate from in flight.
+        if (st.markNewDelivery.run(d.delivery.key, at + d.delivery.ttlMs, at).changes === 0) {
+          return { delivery: st.getDelivery.get(d.delivery.key)?.state === "done" ? "duplicate" : "in_flight" };
+        }
       }
       return { delivery: "new", outcomes: storeTickets(d.tickets, payloads[i] as string[], engine, at) };
     }),
@@ -50,6 +53,7 @@ export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"accept
   const accept = db.transaction(storeTickets);
 
   const claimOne = (key: string, ttlMs: number, at: number): DeliveryClaim => {
+    purgeNowAndThen(at);
     const seen = seenAs(key, at);
     if (seen === "new") st.putDelivery.run(key, "claimed", at + ttlMs);
     return seen;

@@ -60,6 +60,8 @@ export function prepareStatements(db: Database) {
       `INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
        VALUES (?, ?, ?, ?, 'Queued', ?, ?, ?, ?)`,
     ),
+    // A new run's first transition: its seq is 1, no lookup needed.
+    insertFirstHistory: prep<[string, number, string]>("INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES (?, 1, NULL, 'Queued', ?, ?)"),
     insertHistory: prep<HistoryParams>(
       `INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason)
        VALUES (@runId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = @runId), @from, @to, @at, @reason)`,
@@ -69,6 +71,11 @@ export function prepareStatements(db: Database) {
     putDelivery: prep<[string, "claimed" | "done", number]>(
       `INSERT INTO deliveries (key, state, expires_at) VALUES (?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET state = excluded.state, expires_at = excluded.expires_at`,
+    ),
+    // Marks an id handled unless it is held (handled or claimed, not expired): 0 changes then.
+    markNewDelivery: prep<[string, number, number]>(
+      `INSERT INTO deliveries (key, state, expires_at) VALUES (?, 'done', ?)
+       ON CONFLICT (key) DO UPDATE SET state = 'done', expires_at = excluded.expires_at WHERE deliveries.expires_at <= ?`,
     ),
     deleteDelivery: prep<[string]>("DELETE FROM deliveries WHERE key = ?"),
     purgeDeliveries: prep<[number, number]>("DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= ? LIMIT ?)"),
