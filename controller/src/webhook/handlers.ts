@@ -8,9 +8,11 @@ export interface DeliveryContext {
   /** The sender's delivery id, when it sent one. */
   deliveryId: string | undefined;
   /**
-   * The key this delivery id is claimed under in the DedupeStore
-   * (`source:deliveryId`), when it has one: what a handler that stores the
-   * tickets in the dedupe store's database marks handled with them.
+   * The key of this delivery id (`source:deliveryId`), when it has one: the
+   * key it is claimed under in the DedupeStore, or, with
+   * `dedupeWithTickets`, the one the ticket handler checks. What a handler
+   * that stores the tickets in the dedupe store's database marks handled
+   * with them.
    */
   deliveryKey: string | undefined;
   /** Aborted when the server stops waiting (webhook.timeouts.handler_ms). */
