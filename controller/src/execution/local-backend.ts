@@ -30,7 +30,12 @@ export function createLocalBackend(options: LocalBackendOptions): ExecutionBacke
   const { config } = options;
   const logger = options.logger.child({ backend: "local" });
   const spawner = options.spawner ?? createSpawner(logger.child({ component: "spawner" }));
-  const context = { config, logger, now: options.now ?? Date.now, spawner };
+  const cleanups = new Set<Promise<void>>();
+  const track = (cleanup: Promise<void>): void => {
+    cleanups.add(cleanup);
+    void cleanup.then(() => cleanups.delete(cleanup));
+  };
+  const context = { config, logger, now: options.now ?? Date.now, spawner, track };
   const active = new Set<RunHandle>();
   const starting = new Set<Promise<RunHandle>>();
   let closed = false;
@@ -74,6 +79,8 @@ export function createLocalBackend(options: LocalBackendOptions): ExecutionBacke
           await handle.done;
         }),
       );
+      // Finished runs' folders are removed after their outcome; their logs close when that is done.
+      await Promise.all([...cleanups]);
       if (options.spawner === undefined) spawner.close();
     },
   };

@@ -3,8 +3,9 @@ import type { ExecutionConfig } from "../../config/controller-config.js";
 import type { EngineExit, OutputParser } from "../../engines/engine.js";
 import type { RunOutcome, StopReason } from "../execution-backend.js";
 import { readResultFile } from "./result-file.js";
-import { keepsWorkspace, type RunPaths, removeRunFiles } from "./run-files.js";
+import { keepsWorkspace, type RunPaths, removeOwnRunFiles } from "./run-files.js";
 import type { RunLog } from "./run-log.js";
+import type { Spawner } from "./spawner.js";
 import { SPAWNER_LOST_REASON, STOP_REASON_TEXT } from "./stop-reasons.js";
 
 /**
@@ -30,14 +31,28 @@ export interface FinishInput {
    * process group still ran and was stopped (then the run fails).
    */
   lost?: { stopped: boolean } | undefined;
+  /** Removes folders off the event loop ({@link Spawner.remove}); resolves with the first failure. */
+  remove(paths: readonly string[]): Promise<Error | undefined>;
+}
+
+/** What {@link finishRun} settles: the outcome, and the clean-up that goes on after it. */
+export interface FinishedRun {
+  outcome: RunOutcome;
+  /**
+   * Settles once the workspace and run folder are removed (or kept) and the
+   * log is closed. Never rejects. The outcome does not wait for it: a
+   * run's slot is free as soon as its result is read.
+   */
+  cleanedUp: Promise<void>;
 }
 
 /**
- * Reads the result, closes the log, removes the workspace as
- * `keep_workspaces` says, and settles the outcome. Never rejects: a
- * failure of its own becomes the run's failure reason.
+ * Reads the result and settles the outcome; removes the workspace as
+ * `keep_workspaces` says (at once when only the controller's own files are
+ * there, else off the event loop after the outcome) and closes the log.
+ * Never rejects: a failure of its own becomes the run's failure reason.
  */
-export async function finishRun(input: FinishInput): Promise<RunOutcome> {
+export function finishRun(input: FinishInput): FinishedRun {
   const { config, logger, log, paths, exit, durationMs, stopReason } = input;
   let result: TaskResult;
   try {
@@ -57,17 +72,27 @@ export async function finishRun(input: FinishInput): Promise<RunOutcome> {
   if (log.droppedBytes > 0) log.note(`${log.droppedBytes} bytes of output after the cap were not kept`);
   const ended = input.lost !== undefined ? "ended (exit status unknown)" : exit.signal !== undefined ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
   log.note(`${ended} after ${durationMs} ms; ${result.success ? "succeeded" : `failed: ${result.failureReason}`}`);
+  const outcome: RunOutcome = { result, stoppedFor: stopReason };
   if (keepsWorkspace(config.keepWorkspaces, result.success)) {
     log.note(`workspace kept: ${paths.workspace} (result and prompt files in ${paths.runDir})`);
-  } else {
-    const error = removeRunFiles(paths);
-    if (error !== undefined) {
-      logger.warn("could not remove the run's workspace", { workspace: paths.workspace, error });
-      log.note(`could not remove the workspace ${paths.workspace}: ${error.message}`);
-    }
+    log.close();
+    return { outcome, cleanedUp: Promise.resolve() };
   }
-  log.close();
-  return { result, stoppedFor: stopReason };
+  if (removeOwnRunFiles(paths)) {
+    log.close();
+    return { outcome, cleanedUp: Promise.resolve() };
+  }
+  const cleanedUp = input
+    .remove([paths.workspace, paths.runDir])
+    .catch((error: unknown) => error as Error)
+    .then((error) => {
+      if (error !== undefined) {
+        logger.warn("could not remove the run's workspace", { workspace: paths.workspace, error });
+        log.note(`could not remove the workspace ${paths.workspace}: ${error.message}`);
+      }
+      log.close();
+    });
+  return { outcome, cleanedUp };
 }
 
 /** The parser's result; a parser that throws (it must not) gives a failure naming that. */

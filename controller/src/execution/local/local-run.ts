@@ -23,6 +23,8 @@ export interface LocalRunContext {
   logger: Logger;
   now: () => number;
   spawner: Spawner;
+  /** Keeps a finished run's clean-up (file removal, log close) for the backend's close() to wait for. */
+  track(cleanup: Promise<void>): void;
 }
 
 /** How long the output pipes may stay open once the process group is gone. */
@@ -112,7 +114,10 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
     } else if (stopping !== undefined) await stopping;
     else if (groupAlive(pid)) await terminate("the engine exited and left processes in its group");
     await output.drain(DRAIN_BOUND_MS, () => context.spawner.closeOutput(pid));
-    return finishRun({ config, logger, log, paths, parser, exit, durationMs, stopReason, lost: lost ? { stopped: stoppedAfterLoss } : undefined });
+    const remove = (folders: readonly string[]) => context.spawner.remove(folders);
+    const finished = finishRun({ config, logger, log, paths, parser, exit, durationMs, stopReason, lost: lost ? { stopped: stoppedAfterLoss } : undefined, remove });
+    context.track(finished.cleanedUp);
+    return finished.outcome;
   })().catch(async (error: unknown) => {
     // Only a bug gets here (finishRun never rejects); the run must still end.
     logger.error("the run could not be finished", { error });

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Ticket } from "@errand/channel-sdk";
 import type { ExecutionConfig } from "../../config/controller-config.js";
@@ -108,7 +108,12 @@ function makeDir(dir: string): boolean {
   return true;
 }
 
-/** Removes the workspace and the run folder; the log stays. Never throws: a failure is returned for the caller to log. */
+/**
+ * Removes the workspace and the run folder, walking them on the event loop;
+ * the log stays. For the rare paths (a start that failed, a restart); a
+ * finished run's are removed by {@link removeOwnRunFiles} or the spawner.
+ * Never throws: a failure is returned for the caller to log.
+ */
 export function removeRunFiles(paths: Pick<RunPaths, "workspace" | "runDir">): Error | undefined {
   try {
     rmSync(paths.workspace, { recursive: true, force: true, maxRetries: 2 });
@@ -117,4 +122,30 @@ export function removeRunFiles(paths: Pick<RunPaths, "workspace" | "runDir">): E
   } catch (error) {
     return error as Error;
   }
+}
+
+/**
+ * Removes the run's files when they are all the controller's: the three it
+ * knows in the run folder and an empty workspace (five system calls, no
+ * directory walk). False, leaving the rest, when anything else is there (an
+ * agent's checkout, files of its own beside the result): that is removed
+ * off the event loop by the spawner (its remove()), as walking a large tree here
+ * would stall every other run and the intake.
+ */
+export function removeOwnRunFiles(paths: RunPaths): boolean {
+  for (const file of [paths.prompt, paths.ticket, paths.result]) {
+    try {
+      unlinkSync(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return false;
+    }
+  }
+  for (const dir of [paths.runDir, paths.workspace]) {
+    try {
+      rmdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return false;
+    }
+  }
+  return true;
 }

@@ -11,15 +11,23 @@
  * signals directly; output chunks, stream ends and the exit status come
  * back as IPC messages, in order.
  *
+ * It also removes finished runs' folders, so that neither a large
+ * workspace nor a slow file system (ext4 with discard, say) ever stalls
+ * the controller's event loop; the controller only waits for the answer
+ * when it shuts down.
+ *
  * Messages in: {op:"spawn", id, command, args, cwd, env, stdin?},
- * {op:"close-output", id}. Out: {op:"spawned", id, pid},
- * {op:"failed", id, code, message}, {op:"data", id, stream, chunk},
- * {op:"end", id, stream}, {op:"exit", id, code, signal}.
- * It exits when the controller's channel closes (the controller ended).
+ * {op:"close-output", id}, {op:"remove", id, paths}. Out:
+ * {op:"spawned", id, pid}, {op:"failed", id, code, message},
+ * {op:"data", id, stream, chunk}, {op:"end", id, stream},
+ * {op:"exit", id, code, signal}, {op:"removed", id, error?}.
+ * It exits when the controller's channel closes (the controller ended),
+ * once the removals it was given are done.
  */
 export const SPAWNER_SOURCE = String.raw`
 "use strict";
 const { spawn } = require("node:child_process");
+const { rm } = require("node:fs/promises");
 // Named in ps and /proc/<pid>/comm (the controller bench finds it by this name).
 process.title = "errand-spawner";
 const running = new Map();
@@ -60,8 +68,25 @@ const start = (m) => {
   child.once("exit", (code, signal) => send({ op: "exit", id, code, signal }));
   child.once("close", () => running.delete(id));
 };
+let removing = 0;
+let disconnected = false;
+const remove = async (m) => {
+  removing += 1;
+  let error;
+  for (const path of m.paths) {
+    try {
+      await rm(path, { recursive: true, force: true, maxRetries: 2 });
+    } catch (e) {
+      if (error === undefined) error = String(e && e.message);
+    }
+  }
+  send({ op: "removed", id: m.id, error });
+  removing -= 1;
+  if (disconnected && removing === 0) process.exit(0);
+};
 process.on("message", (m) => {
   if (m.op === "spawn") start(m);
+  else if (m.op === "remove") void remove(m);
   else if (m.op === "close-output") {
     const child = running.get(m.id);
     if (child !== undefined) {
@@ -70,5 +95,8 @@ process.on("message", (m) => {
     }
   }
 });
-process.on("disconnect", () => process.exit(0));
+process.on("disconnect", () => {
+  disconnected = true;
+  if (removing === 0) process.exit(0);
+});
 `;

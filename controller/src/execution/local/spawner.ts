@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { rm } from "node:fs/promises";
 import type { Logger } from "@errand/channel-sdk";
 import { SPAWNER_SOURCE } from "./spawner-source.js";
 
@@ -50,11 +51,21 @@ export interface Spawner {
   spawn(request: SpawnRequest, events: EngineEvents): Promise<number>;
   /** Closes the engine's output pipes (a process outside its group holds them open). */
   closeOutput(pid: number): void;
+  /**
+   * Removes `paths` (recursively; missing ones are fine) in the helper, off
+   * the controller's event loop, one after another. Resolves with the first
+   * failure, if any; never rejects. Without a running helper, or when it
+   * dies meanwhile, the controller removes them itself.
+   */
+  remove(paths: readonly string[]): Promise<Error | undefined>;
   /** Starts the helper now rather than at the first spawn (it idles without keeping the process alive). */
   start(): void;
   /** The helper's pid while it runs (tests kill it to prove recovery). */
   readonly pid: number | undefined;
-  /** Stops the helper. Engines keep running: they are stopped through their process groups. */
+  /**
+   * Stops the helper. Engines keep running: they are stopped through their
+   * process groups. Removals already asked for are finished first.
+   */
   close(): void;
 }
 
@@ -63,7 +74,8 @@ type Message =
   | { op: "failed"; id: number; code: string | undefined; message: string }
   | { op: "data"; id: number; stream: "stdout" | "stderr"; chunk: Uint8Array }
   | { op: "end"; id: number; stream: "stdout" | "stderr" }
-  | { op: "exit"; id: number; code: number | null; signal: string | null };
+  | { op: "exit"; id: number; code: number | null; signal: string | null }
+  | { op: "removed"; id: number; error?: string };
 
 interface Pending {
   resolve(pid: number): void;
@@ -79,11 +91,12 @@ export function createSpawner(logger: Logger): Spawner {
   /** `open` counts what is still to come: two stream ends and the exit. */
   const running = new Map<number, { pid: number; events: EngineEvents; open: number }>();
   const idOfPid = new Map<number, number>();
+  const removals = new Map<number, { paths: readonly string[]; resolve(error: Error | undefined): void }>();
 
   /** The helper keeps the controller alive only while it has work. */
   const refWhileBusy = (): void => {
     if (helper === undefined) return;
-    const busy = pending.size + running.size > 0;
+    const busy = pending.size + running.size + removals.size > 0;
     const channel = helper.channel as unknown as { ref(): void; unref(): void } | undefined;
     if (busy) {
       helper.ref();
@@ -139,6 +152,14 @@ export function createSpawner(logger: Logger): Spawner {
         settleOne(message.id, entry);
         return;
       }
+      case "removed": {
+        const removal = removals.get(message.id);
+        if (removal === undefined) return;
+        removals.delete(message.id);
+        refWhileBusy();
+        removal.resolve(message.error === undefined ? undefined : new Error(message.error));
+        return;
+      }
     }
   };
 
@@ -147,9 +168,11 @@ export function createSpawner(logger: Logger): Spawner {
     helper = undefined;
     const lostStarts = [...pending.values()];
     const lostRuns = [...running.values()];
+    const lostRemovals = [...removals.values()];
     pending.clear();
     running.clear();
     idOfPid.clear();
+    removals.clear();
     if (lostStarts.length + lostRuns.length > 0) {
       logger.error("the engine spawner process ended with engines in its care; it is restarted at the next run", {
         pid: child.pid,
@@ -161,6 +184,7 @@ export function createSpawner(logger: Logger): Spawner {
     }
     for (const start of lostStarts) start.reject(new SpawnFailure("the engine spawner process ended before the engine started", "ESPAWNERLOST"));
     for (const run of lostRuns) run.events.lost();
+    for (const removal of lostRemovals) void removeHere(removal.paths).then(removal.resolve);
   };
 
   const ensureHelper = (): ChildProcess => {
@@ -201,6 +225,21 @@ export function createSpawner(logger: Logger): Spawner {
         });
       });
     },
+    remove(paths) {
+      const child = helper;
+      if (child === undefined || !child.connected) return removeHere(paths);
+      const id = nextId++;
+      return new Promise<Error | undefined>((resolve) => {
+        removals.set(id, { paths, resolve });
+        refWhileBusy();
+        child.send({ op: "remove", id, paths }, (error) => {
+          if (error === null || error === undefined || !removals.has(id)) return;
+          removals.delete(id);
+          refWhileBusy();
+          void removeHere(paths).then(resolve);
+        });
+      });
+    },
     closeOutput(pid) {
       const id = idOfPid.get(pid);
       if (id !== undefined) helper?.send({ op: "close-output", id });
@@ -208,7 +247,23 @@ export function createSpawner(logger: Logger): Spawner {
     close() {
       const child = helper;
       if (child === undefined) return;
-      if (child.connected) child.disconnect();
+      if (!child.connected) return;
+      // Once the channel is closed no message can come, so exit is the end (close never comes after disconnect()).
+      child.once("exit", (code, signal) => onGone(child, code, signal));
+      child.disconnect();
     },
   };
+}
+
+/** The fallback of {@link Spawner.remove} in the controller's own process (the thread pool, not the event loop). */
+async function removeHere(paths: readonly string[]): Promise<Error | undefined> {
+  let failure: Error | undefined;
+  for (const path of paths) {
+    try {
+      await rm(path, { recursive: true, force: true, maxRetries: 2 });
+    } catch (error) {
+      failure ??= error as Error;
+    }
+  }
+  return failure;
 }

@@ -1,0 +1,173 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { createSpawner, type Spawner } from "../../src/execution/local/spawner.js";
+import { createLocalBackend } from "../../src/execution/local-backend.js";
+import { fixtureEngine } from "./helpers/fixture-engine.js";
+import { fixture, onCleanup, recordingHooks, recordingLogger, specFor, tempDir } from "./helpers/local-setup.js";
+
+const SUCCESS = JSON.stringify({ success: true, summary: "done", pull_request_url: "https://codehost.example/acme/web/pull/1" });
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/** A spawner that is really stopped after the test. */
+function spawner(): Spawner {
+  const made = createSpawner(recordingLogger());
+  onCleanup(() => made.close());
+  return made;
+}
+
+/** `count` files in a fresh folder under `root`. */
+function tree(root: string, count: number): string {
+  const dir = join(root, "tree");
+  mkdirSync(join(dir, "sub"), { recursive: true });
+  for (let i = 0; i < count; i++) writeFileSync(join(dir, i % 2 === 0 ? "sub" : "", `f${i}`), "x");
+  return dir;
+}
+
+/**
+ * A real spawner whose removals wait for the test to let them go, and can
+ * be made to fail: shows what waits for a removal and what does not.
+ */
+function gatedSpawner(inner: Spawner): Spawner & { release(): void; asked: string[][]; failWith: Error | undefined } {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const asked: string[][] = [];
+  const gated = {
+    asked,
+    failWith: undefined as Error | undefined,
+    release: () => release(),
+    get pid() {
+      return inner.pid;
+    },
+    start: () => inner.start(),
+    spawn: inner.spawn.bind(inner),
+    closeOutput: (pid: number) => inner.closeOutput(pid),
+    close: () => inner.close(),
+    async remove(paths: readonly string[]) {
+      asked.push([...paths]);
+      await gate;
+      return gated.failWith ?? inner.remove(paths);
+    },
+  };
+  return gated;
+}
+
+function gatedBackend(keepWorkspaces: "on_failure" | "never" = "on_failure") {
+  const root = tempDir();
+  const logger = recordingLogger();
+  const inner = spawner();
+  const gated = gatedSpawner(inner);
+  const config = { workspaceDir: join(root, "workspaces"), logDir: join(root, "logs"), logMaxBytes: 1024 * 1024, killGraceMs: 300, keepWorkspaces };
+  const backend = createLocalBackend({ config, logger, spawner: gated });
+  onCleanup(async () => {
+    gated.release();
+    await backend.close();
+  });
+  return { backend, spawner: gated, logger };
+}
+
+describe("local backend: removing a finished run's folders", () => {
+  it("an empty workspace and the controller's own files are gone when the outcome settles", async () => {
+    const { backend, spawner } = gatedBackend();
+    const { engine, record } = fixtureEngine({ args: [fixture("write-result.mjs")], env: { FIXTURE_RESULT: SUCCESS } });
+    const handle = await backend.start(specFor(engine), recordingHooks());
+    expect((await handle.done).result.success).toBe(true);
+    expect(spawner.asked).toEqual([]);
+    expect(existsSync(record.inputs[0]?.workspace ?? "")).toBe(false);
+    expect(existsSync(join(record.inputs[0]?.files.result ?? "", ".."))).toBe(false);
+    expect(readFileSync(handle.logRef, "utf8")).toMatch(/exited with code 0 after \d+ ms; succeeded\n$/);
+  });
+
+  it("a checkout is removed by the spawner after the outcome settles; close() waits for it and the log's last line", async () => {
+    const { backend, spawner } = gatedBackend();
+    const { engine, record } = fixtureEngine({ args: [fixture("write-result.mjs")], env: { FIXTURE_RESULT: SUCCESS, FIXTURE_CHECKOUT: "50" } });
+    const handle = await backend.start(specFor(engine), recordingHooks());
+    const { result } = await handle.done;
+    expect(result.success).toBe(true);
+    const workspace = record.inputs[0]?.workspace ?? "";
+    const runDir = join(record.inputs[0]?.files.result ?? "", "..");
+    // The run is over while its folders are still there: nothing waited for the removal.
+    expect(spawner.asked).toEqual([[workspace, runDir]]);
+    expect(existsSync(workspace)).toBe(true);
+
+    let closed = false;
+    const closing = backend.close().then(() => {
+      closed = true;
+    });
+    await sleep(50);
+    expect(closed).toBe(false);
+    spawner.release();
+    await closing;
+    expect(existsSync(workspace)).toBe(false);
+    expect(existsSync(runDir)).toBe(false);
+    expect(readFileSync(handle.logRef, "utf8")).toMatch(/exited with code 0 after \d+ ms; succeeded\n$/);
+  });
+
+  it("a removal that fails is logged and noted in the run's log", async () => {
+    const { backend, spawner, logger } = gatedBackend("never");
+    spawner.failWith = new Error("EBUSY: resource busy or locked, rmdir '/somewhere'");
+    spawner.release();
+    const { engine, record } = fixtureEngine({ args: [fixture("write-result.mjs")], env: { FIXTURE_RESULT: SUCCESS, FIXTURE_CHECKOUT: "1" } });
+    const handle = await backend.start(specFor(engine), recordingHooks());
+    await handle.done;
+    await backend.close();
+    const workspace = record.inputs[0]?.workspace ?? "";
+    expect(readFileSync(handle.logRef, "utf8")).toContain(`[errand] could not remove the workspace ${workspace}: EBUSY: resource busy or locked`);
+    expect(logger.records).toContainEqual(expect.objectContaining({ level: "warn", message: "could not remove the run's workspace" }));
+  });
+});
+
+describe("engine spawner: remove()", () => {
+  it("removes whole trees in the helper process and reports the first failure", async () => {
+    const made = spawner();
+    made.start();
+    const dir = tempDir();
+    const big = tree(dir, 200);
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    expect(await made.remove([big, join(dir, "missing")])).toBeUndefined();
+    expect(existsSync(big)).toBe(false);
+    const failure = await made.remove([join(file, "below-a-file"), join(dir, "missing")]);
+    expect(failure?.message).toContain("ENOTDIR");
+  });
+
+  it("without its helper (never started, or killed), removes in the controller's process", async () => {
+    const made = spawner();
+    const dir = tempDir();
+    const first = tree(join(dir, "one"), 10);
+    expect(await made.remove([first])).toBeUndefined();
+    expect(existsSync(first)).toBe(false);
+    expect(made.pid).toBeUndefined();
+
+    made.start();
+    const helper = made.pid as number;
+    process.kill(helper, "SIGKILL");
+    await until(() => made.pid === undefined, "the spawner to be gone");
+    const second = tree(join(dir, "two"), 10);
+    expect(await made.remove([second])).toBeUndefined();
+    expect(existsSync(second)).toBe(false);
+  });
+
+  it("a helper asked to remove a tree finishes it before it exits, even when the controller closes at once", async () => {
+    const made = spawner();
+    made.start();
+    const helper = made.pid as number;
+    const big = tree(tempDir(), 6000);
+    const removal = made.remove([big]);
+    made.close();
+    await until(() => !existsSync(`/proc/${helper}`) || readFileSync(`/proc/${helper}/stat`, "utf8").includes(") Z "), "the helper to exit");
+    expect(existsSync(big)).toBe(false);
+    // Its answer may not have come before the channel closed; then the controller removed (nothing) itself.
+    expect(await removal).toBeUndefined();
+  });
+});
