@@ -77,11 +77,12 @@ function gatedBackend(keepWorkspaces: "on_failure" | "never" = "on_failure") {
 }
 
 describe("local backend: removing a finished run's folders", () => {
-  it("an empty workspace and the controller's own files are gone when the outcome settles", async () => {
+  it("an empty workspace and the controller's own files are removed in the controller, without the spawner", async () => {
     const { backend, spawner } = gatedBackend();
     const { engine, record } = fixtureEngine({ args: [fixture("write-result.mjs")], env: { FIXTURE_RESULT: SUCCESS } });
     const handle = await backend.start(specFor(engine), recordingHooks());
     expect((await handle.done).result.success).toBe(true);
+    await backend.close();
     expect(spawner.asked).toEqual([]);
     expect(existsSync(record.inputs[0]?.workspace ?? "")).toBe(false);
     expect(existsSync(join(record.inputs[0]?.files.result ?? "", ".."))).toBe(false);
@@ -97,6 +98,7 @@ describe("local backend: removing a finished run's folders", () => {
     const workspace = record.inputs[0]?.workspace ?? "";
     const runDir = join(record.inputs[0]?.files.result ?? "", "..");
     // The run is over while its folders are still there: nothing waited for the removal.
+    await until(() => spawner.asked.length > 0, "the removal to reach the spawner");
     expect(spawner.asked).toEqual([[workspace, runDir]]);
     expect(existsSync(workspace)).toBe(true);
 

@@ -29,7 +29,9 @@ describe("local backend: starting a run", () => {
     expect(input?.files.result.startsWith(`${input?.workspace}/`)).toBe(false);
     expect(handle.logRef).toBe(join(config.logDir, `${spec.run.id}.log`));
     expect(handle.attachment).toMatchObject({ pgid: handle.attachment.pid, workspace: input?.workspace, resultFile: input?.files.result, logFile: handle.logRef });
-    // A successful run's workspace and run folder are removed (keep_workspaces: on_failure).
+    // A successful run's workspace and run folder are removed (keep_workspaces: on_failure), after
+    // its outcome; close() waits for that (local-cleanup.test.ts).
+    await backend.close();
     expect(existsSync(input?.workspace ?? "")).toBe(false);
     expect(existsSync(input?.files.result ?? "")).toBe(false);
   });

@@ -47,9 +47,9 @@ export interface FinishedRun {
 }
 
 /**
- * Reads the result and settles the outcome; removes the workspace as
- * `keep_workspaces` says (at once when only the controller's own files are
- * there, else off the event loop after the outcome) and closes the log.
+ * Reads the result and settles the outcome; then removes the workspace as
+ * `keep_workspaces` says (off the event loop: the run's slot does not wait
+ * for it) and closes the log.
  * Never rejects: a failure of its own becomes the run's failure reason.
  */
 export function finishRun(input: FinishInput): FinishedRun {
@@ -78,12 +78,8 @@ export function finishRun(input: FinishInput): FinishedRun {
     log.close();
     return { outcome, cleanedUp: Promise.resolve() };
   }
-  if (removeOwnRunFiles(paths)) {
-    log.close();
-    return { outcome, cleanedUp: Promise.resolve() };
-  }
-  const cleanedUp = input
-    .remove([paths.workspace, paths.runDir])
+  const cleanedUp = removeOwnRunFiles(paths)
+    .then((removed) => (removed ? undefined : input.remove([paths.workspace, paths.runDir])))
     .catch((error: unknown) => error as Error)
     .then((error) => {
       if (error !== undefined) {
