@@ -7,10 +7,12 @@
 // their floor (the same calls without a notifier, notify-floor.mjs).
 // Then the same throughput and latency on the PostgreSQL store.
 // `--quick`: 1,000 tickets. `--store sqlite|postgres|both` (default both).
-// BENCH_KEEP=1 keeps the installations. See docs/benchmarks.md.
+// BENCH_KEEP=1 keeps the installations; BENCH_DIR says where they go (default
+// tmpfs, see controller/bench-dir.mjs). See docs/benchmarks.md.
 import { rmSync } from "node:fs";
 import { cpus } from "node:os";
 import { bareLoop } from "./controller/bare-loop.mjs";
+import { describeBenchDir } from "./controller/bench-dir.mjs";
 import { stopController } from "./controller/controller-process.mjs";
 import { CHAT_TOKEN, createInstallation, ENGINE } from "./controller/installation.mjs";
 import { notifyFloor, printNotifierFloor } from "./controller/notify-floor.mjs";
@@ -27,6 +29,8 @@ const RESTARTS = Number(process.env.BENCH_RESTARTS ?? (quick ? 3 : 5));
 const { startDemoTargets } = await import(new URL("../dist/demo/demo-targets.js", import.meta.url).href);
 
 const commit = commitOf();
+const place = describeBenchDir();
+note(`installations in ${place.dir} (${place.fsType}; a new file there: ${place.newFileUs.toFixed(0)} µs); BENCH_DIR chooses another place`);
 const loads = [];
 const phase = (name) => {
   loads.push(`${name} ${load1()}`);
@@ -85,7 +89,7 @@ const floor = await notifyFloor(quick ? 2000 : 6000);
 
 const postgres = stores.postgres ? await onPostgres() : undefined;
 
-printReport({ commit, total: TOTAL, concurrency: CONCURRENCY, loads, bare, sat: sat.result, restart, lat, parts, ch: ch.result, received, pluginErrors });
+printReport({ place, commit, total: TOTAL, concurrency: CONCURRENCY, loads, bare, sat: sat.result, restart, lat, parts, ch: ch.result, received, pluginErrors });
 printNotifierFloor({ sat: sat.result, ch: ch.result, floor, cores: cpus().length });
 printStoreComparison({ sqlite: { sat: sat.result, lat }, postgres });
 if (process.env.BENCH_KEEP === "1") console.log(`\ninstallations kept: ${plain.dir} ${withChannels.dir}`);

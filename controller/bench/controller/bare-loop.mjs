@@ -5,15 +5,15 @@
 // store, no run files, no log, no HTTP.
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { benchTempDir } from "./bench-dir.mjs";
 import { cpuSeconds, progress } from "./stats.mjs";
 
 /** Runs `total` engine processes, `concurrency` at a time; resolves with the runs per second. */
 export async function bareLoop(engine, total, concurrency) {
-  const dir = mkdtempSync(join(tmpdir(), "errand-bench-bare-"));
+  const dir = benchTempDir("errand-bench-bare-");
   let next = 0;
   let done = 0;
   let failed = 0;

@@ -1,10 +1,10 @@
 // A throw-away installation of the controller for the bench: a config file,
 // its store, workspaces and logs in a fresh temporary folder, on free ports.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchTempDir } from "./bench-dir.mjs";
 
 export const WEBHOOK_SECRET = "bench-webhook-signing-secret";
 export const CHAT_TOKEN = "xoxb-bench-chat-token-0000";
@@ -31,7 +31,7 @@ export function freePort() {
  * posting to `targets.hookUrl`).
  */
 export async function createInstallation({ concurrency, targets }) {
-  const dir = mkdtempSync(join(tmpdir(), "errand-bench-controller-"));
+  const dir = benchTempDir("errand-bench-controller-");
   const webhookPort = await freePort();
   const opsPort = await freePort();
   const channels = targets

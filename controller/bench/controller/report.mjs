@@ -18,7 +18,7 @@ export function commitOf() {
 }
 
 /** Prints the results as a Markdown table with PASS/MISS per target, then the figures that explain them. */
-export function printReport({ commit, total, concurrency, loads, bare, sat, restart, lat, parts, ch, received, pluginErrors }) {
+export function printReport({ place, commit, total, concurrency, loads, bare, sat, restart, lat, parts, ch, received, pluginErrors }) {
   const ratio = sat.perSecond / bare.perSecond;
   const cost = 1 - ch.perSecond / sat.perSecond;
   const restartMedian = median(restart.readyMs);
@@ -37,7 +37,7 @@ export function printReport({ commit, total, concurrency, loads, bare, sat, rest
     ["controller with 2 channels (chat_a in-process, webhook_post plugin)", `${f1(ch.perSecond)} runs/s: notifier cost **${(cost * 100).toFixed(1)} %**`, "≤ 10 %", verdict(cost <= 0.1)],
   ];
   console.log(
-    `\nCommit ${commit} (at start; ${commitOf()} at end). Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}); ${total} tickets; max_concurrent_jobs ${concurrency}; load average by phase: ${loads.join(", ")}; at end ${loadavg()[0].toFixed(2)}\n`,
+    `\nCommit ${commit} (at start; ${commitOf()} at end). Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}); ${total} tickets; max_concurrent_jobs ${concurrency}; installations in ${place.dir} (${place.fsType}; a new file there: ${place.newFileUs.toFixed(0)} µs); load average by phase: ${loads.join(", ")}; at end ${loadavg()[0].toFixed(2)}\n`,
   );
   console.log("| measure | figure | target | verdict |\n|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
