@@ -11,10 +11,10 @@
  * signals directly; output chunks, stream ends and the exit status come
  * back as IPC messages, in order.
  *
- * It also removes finished runs' folders, so that neither a large
- * workspace nor a slow file system (ext4 with discard, say) ever stalls
- * the controller's event loop; the controller only waits for the answer
- * when it shuts down.
+ * It also removes the workspaces of finished runs that hold more than
+ * the controller's own files (an agent's checkout), so that walking a
+ * large tree never stalls the controller's event loop; the controller
+ * only waits for the answer when it shuts down.
  *
  * Messages in: {op:"spawn", id, command, args, cwd, env, stdin?},
  * {op:"close-output", id}, {op:"remove", id, paths}. Out:
