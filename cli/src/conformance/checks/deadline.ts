@@ -17,11 +17,15 @@ export const deadlineCheck: CheckDefinition = {
     // With a target, make the work longer than the deadline.
     open.sink?.behave({ delayMs: 3000, status: env.conformance?.sink.status, json: env.conformance?.sink.json });
     const message = Buffer.from(NotifyRequest.encode({ message: "deadline check", ticket: fixtures.tickets.basic, taskRunId: "conformance-deadline" }).finish());
-    const outcome = await rawUnaryCall(open.session.line!, NotificationChannelService.notify.path, message, DEADLINE_MS, DEADLINE_MS + GRACE_MS);
+    const attempt = () => rawUnaryCall(open.session.line!, NotificationChannelService.notify.path, message, DEADLINE_MS, DEADLINE_MS + GRACE_MS);
+    const first = await attempt();
+    // One more try when the first answer was late: a busy machine (a whole test suite on two cores) can hold a correct
+    // plugin past the bound once; a plugin that ignores its deadline (the work takes 3 s) misses both.
+    const outcome = first.status === undefined ? await attempt() : first;
     if (outcome.status === undefined) {
       throw new CheckFailure({
         expected: `a call sent with grpc-timeout ${DEADLINE_MS} ms is ended by the plugin within ${DEADLINE_MS + GRACE_MS} ms`,
-        actual: `no answer after ${outcome.ms} ms${tail(open.session)}`,
+        actual: `no answer after ${first.ms} ms, nor after ${outcome.ms} ms on a second try${tail(open.session)}`,
         fix: "pass the call's context/AbortSignal to all work (HTTP requests, sleeps) and return when it is cancelled; never block the event loop",
       });
     }
