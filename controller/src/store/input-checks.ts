@@ -63,12 +63,6 @@ export function requireTime(value: unknown, what: string): number {
   });
 }
 
-/** Checks the delivery ids of one claim (Store.claimDeliveries) and their TTL, before any write. */
-export function checkClaims(keys: readonly string[], ttlMs: number): void {
-  keys.forEach((key, i) => requireText(key, `delivery key ${i}`));
-  requireMs(ttlMs, "delivery TTL");
-}
-
 /**
  * Checks every delivery of a batch (Store.acceptDeliveries): its id and TTL,
  * and its tickets as {@link serializeTickets} does, before any write.

@@ -124,17 +124,11 @@ export interface Store {
    * Claims a webhook delivery id (`source:id`) for `ttlMs`, in one
    * transaction: `new` (claimed now), `in_flight` (claimed and not yet
    * handled), `duplicate` (handled, its TTL not over); an expired claim or
-   * mark counts as absent. See the intake's DedupeStore protocol.
+   * mark counts as absent. See the intake's DedupeStore protocol. The
+   * intake claims only ids of deliveries without tickets (approvals); those
+   * with tickets go to {@link acceptDeliveries}.
    */
   claimDelivery(key: string, ttlMs: number): Promise<DeliveryClaim>;
-  /**
-   * Claims several delivery ids in one transaction, as many calls of
-   * {@link claimDelivery} in the order given would (a key repeated is
-   * `in_flight` after a `new`); the answers are in input order. The
-   * intake claims with it the ids of one event-loop turn's deliveries that
-   * carry no tickets (those with tickets go to {@link acceptDeliveries}).
-   */
-  claimDeliveries(keys: readonly string[], ttlMs: number): Promise<DeliveryClaim[]>;
   /**
    * Marks a delivery id as handled (a duplicate until its TTL ends), in a
    * transaction of its own. The intake marks ids with their tickets instead

@@ -14,7 +14,7 @@ import { postJson } from "../helpers/http.js";
 const SECRET = "intake-writes-secret";
 // The Store methods the intake writes with. On SQLite each call is exactly one transaction
 // (sqlite/intake-ops.ts: an IMMEDIATE transaction each, or one autocommit statement).
-const WRITES = ["claimDelivery", "claimDeliveries", "commitDelivery", "releaseDelivery", "acceptTickets", "acceptDeliveries"] as const;
+const WRITES = ["claimDelivery", "commitDelivery", "releaseDelivery", "acceptTickets", "acceptDeliveries"] as const;
 
 const stops: Array<() => Promise<void>> = [];
 afterEach(async () => {

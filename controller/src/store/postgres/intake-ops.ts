@@ -1,7 +1,7 @@
 import type { Ticket } from "@errand/channel-sdk";
 import type { Pool, PoolClient } from "pg";
 import type { RunState } from "../../runs/task-run.js";
-import { checkClaims, requireMs, requireText, serializeDeliveries, serializeTickets } from "../input-checks.js";
+import { requireMs, requireText, serializeDeliveries, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
 import type { AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets } from "../store.js";
@@ -123,7 +123,7 @@ async function claimOn(db: Pool | PoolClient, key: string, ttlMs: number, at: nu
  * holding the same ticket, in any process, waits for the commit and then
  * finds the run the first one created, so no ticket gets two first runs.
  */
-export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"acceptTickets" | "acceptDeliveries" | "claimDelivery" | "claimDeliveries" | "commitDelivery" | "releaseDelivery"> {
+export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"acceptTickets" | "acceptDeliveries" | "claimDelivery" | "commitDelivery" | "releaseDelivery"> {
   let claimsSincePurge = 0;
   const purgeNowAndThen = async (claims: number, at: number) => {
     claimsSincePurge += claims;
@@ -178,27 +178,6 @@ export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"accep
       const at = now();
       await purgeNowAndThen(1, at);
       return claimOn(pool, key, ttlMs, at);
-    },
-    async claimDeliveries(keys, ttlMs) {
-      checkClaims(keys, ttlMs);
-      if (keys.length === 0) return [];
-      const at = now();
-      await purgeNowAndThen(keys.length, at);
-      // Each id once, in key order: two batches never lock one another's ids in opposite orders.
-      const unique = [...new Set(keys)].sort();
-      const claims = await inTransaction(pool, async (client) => {
-        const found = new Map<string, DeliveryClaim>();
-        for (const key of unique) found.set(key, await claimOn(client, key, ttlMs, at));
-        return found;
-      });
-      const seen = new Set<string>();
-      return keys.map((key) => {
-        const claim = claims.get(key) as DeliveryClaim;
-        // A repeat within the batch answers as a second claim would: the first one holds the id now.
-        if (seen.has(key)) return claim === "new" ? "in_flight" : claim;
-        seen.add(key);
-        return claim;
-      });
     },
     async commitDelivery(key, ttlMs) {
       await pool.query(PUT_DELIVERY, [requireText(key, "delivery key"), "done", now() + requireMs(ttlMs, "delivery TTL")]);

@@ -1,5 +1,5 @@
 import type { Ticket } from "@errand/channel-sdk";
-import { checkClaims, requireMs, requireText, serializeDeliveries, serializeTickets } from "../input-checks.js";
+import { requireMs, requireText, serializeDeliveries, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
 import type { AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets } from "../store.js";
@@ -11,7 +11,7 @@ const PURGE_EVERY = 64;
 const PURGE_LIMIT = 256;
 
 /** Ticket intake and webhook delivery ids on SQLite (synchronous; the store wraps them). */
-export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"acceptTickets" | "acceptDeliveries" | "claimDelivery" | "claimDeliveries" | "commitDelivery" | "releaseDelivery"> {
+export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"acceptTickets" | "acceptDeliveries" | "claimDelivery" | "commitDelivery" | "releaseDelivery"> {
   const storeTickets = (tickets: readonly Ticket[], payloads: readonly string[], engine: string, at: number): AcceptOutcome[] =>
     tickets.map((t, i): AcceptOutcome => {
       const ticket = { source: t.source, id: t.id };
@@ -58,8 +58,7 @@ export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"accept
     if (seen === "new") st.putDelivery.run(key, "claimed", at + ttlMs);
     return seen;
   };
-  // One transaction for many claims: its BEGIN and COMMIT cost more than a claim's own two statements.
-  const claim = db.transaction((keys: readonly string[], ttlMs: number, at: number) => keys.map((key) => claimOne(key, ttlMs, at)));
+  const claim = db.transaction((key: string, ttlMs: number, at: number) => claimOne(key, ttlMs, at));
 
   return {
     acceptTickets(tickets, engine) {
@@ -73,11 +72,7 @@ export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"accept
       return deliveries.length === 0 ? [] : acceptAll.immediate(deliveries, payloads, engine, now());
     },
     claimDelivery(key, ttlMs) {
-      return claim.immediate([requireText(key, "delivery key")], requireMs(ttlMs, "delivery TTL"), now())[0] as DeliveryClaim;
-    },
-    claimDeliveries(keys, ttlMs) {
-      checkClaims(keys, ttlMs);
-      return keys.length === 0 ? [] : claim.immediate(keys, ttlMs, now());
+      return claim.immediate(requireText(key, "delivery key"), requireMs(ttlMs, "delivery TTL"), now());
     },
     commitDelivery(key, ttlMs) {
       st.putDelivery.run(requireText(key, "delivery key"), "done", now() + requireMs(ttlMs, "delivery TTL"));

@@ -85,7 +85,6 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     acceptTickets: guard("storing tickets", intake.acceptTickets),
     acceptDeliveries: guard("storing deliveries", intake.acceptDeliveries),
     claimDelivery: guard("claiming a delivery id", intake.claimDelivery),
-    claimDeliveries: guard("claiming delivery ids", intake.claimDeliveries),
     commitDelivery: guard("committing a delivery id", intake.commitDelivery),
     releaseDelivery: guard("releasing a delivery id", intake.releaseDelivery),
     claimQueued: guard("claiming queued runs", runs.claimQueued),

@@ -66,30 +66,8 @@ export function deliveryTests(open: OpenStore): void {
       const { store } = await open();
       await expectCode(store.claimDelivery("k", 0), "ERR_STORE");
       await expectCode(store.commitDelivery("k", Number.NaN), "ERR_STORE");
-      await expectCode(store.claimDeliveries(["k"], -1), "ERR_STORE");
-      await expectCode(store.claimDeliveries(["k", ""], DAY), "ERR_STORE");
+      await expectCode(store.claimDelivery("", DAY), "ERR_STORE");
       expect(await store.claimDelivery("k", DAY)).toBe("new");
-    });
-
-    it("claims several ids at once, answering each as claims one after the other would", async () => {
-      const { store } = await open();
-      await store.commitDelivery("generic:done", DAY);
-      await store.claimDelivery("generic:held", DAY);
-      const answers = await store.claimDeliveries(["generic:a", "generic:done", "generic:held", "generic:a", "generic:b", "generic:done"], DAY);
-      expect(answers).toEqual(["new", "duplicate", "in_flight", "in_flight", "new", "duplicate"]);
-      expect(await store.claimDeliveries([], DAY)).toEqual([]);
-      expect(await store.claimDelivery("generic:b", DAY)).toBe("in_flight");
-    });
-
-    it("hands each id to one of two stores claiming overlapping batches at once", async () => {
-      const { store, reopen } = await open();
-      const other = await reopen();
-      const keys = Array.from({ length: 12 }, (_, i) => `race:${i}`);
-      const [mine, theirs] = await Promise.all([store.claimDeliveries(keys, DAY), other.claimDeliveries([...keys].reverse(), DAY)]);
-      const news = new Map<string, number>();
-      mine.forEach((a, i) => a === "new" && news.set(keys[i] as string, (news.get(keys[i] as string) ?? 0) + 1));
-      theirs.forEach((a, i) => a === "new" && news.set(keys[11 - i] as string, (news.get(keys[11 - i] as string) ?? 0) + 1));
-      expect([...news.values()]).toEqual(Array(12).fill(1));
     });
 
     it("serves the webhook intake's DedupeStore protocol through createStoreDedupe", async () => {

@@ -9,7 +9,6 @@ const CALLS: Record<string, (s: Store) => Promise<unknown>> = {
   acceptTickets: (s) => s.acceptTickets([ticket("late")], "default"),
   acceptDeliveries: (s) => s.acceptDeliveries([{ tickets: [ticket("late")], delivery: { key: "k", ttlMs: 1000 } }], "default"),
   claimDelivery: (s) => s.claimDelivery("k", 1000),
-  claimDeliveries: (s) => s.claimDeliveries(["k"], 1000),
   commitDelivery: (s) => s.commitDelivery("k", 1000),
   releaseDelivery: (s) => s.releaseDelivery("k"),
   claimQueued: (s) => s.claimQueued("loop", 1, 1000),
