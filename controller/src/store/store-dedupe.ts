@@ -1,5 +1,5 @@
 import { StoreError } from "../errors.js";
-import type { ClaimResult, DedupeStore } from "../webhook/dedupe/dedupe-store.js";
+import type { DedupeStore } from "../webhook/dedupe/dedupe-store.js";
 import type { Store } from "./store.js";
 
 /**
