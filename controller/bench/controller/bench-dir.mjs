@@ -1,7 +1,7 @@
 // Where bench:controller puts its installations (store, workspaces, logs) and
-// the bare loop's result files: BENCH_DIR, else tmpfs (/dev/shm) when there is
-// one, else the temporary directory. Why tmpfs by default: on a file system
-// that has seen many files made and removed, a new file can cost a
+// the bare loop's result files: BENCH_DIR, else tmpfs (/dev/shm) when it has
+// 2 GiB free, else the temporary directory. Why tmpfs by default: on a file
+// system that has seen many files made and removed, a new file can cost a
 // millisecond of kernel time (ext4 without a journal, as on the machine of
 // docs/benchmarks.md, skips recently freed inodes one by one), and a run makes
 // five files and folders where the bare loop makes one, so the ratio would
@@ -13,10 +13,14 @@ import { join } from "node:path";
 
 const FS_TYPES = { 16914836: "tmpfs", 61267: "ext2/3/4", 1481003842: "xfs", 2435016766: "btrfs", 2035054128: "overlayfs" };
 
+/** A full run stores ~10,000 logs and runs per installation; a container's /dev/shm (64 MiB by default) is too small. */
+const NEEDED_BYTES = 2 * 1024 ** 3;
+
 function usable(dir) {
   try {
     accessSync(dir, constants.W_OK);
-    return true;
+    const { bavail, bsize } = statfsSync(dir);
+    return bavail * bsize >= NEEDED_BYTES;
   } catch {
     return false;
   }
