@@ -73,6 +73,8 @@ export function finishRun(input: FinishInput): FinishedRun {
   const ended = input.lost !== undefined ? "ended (exit status unknown)" : exit.signal !== undefined ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
   log.note(`${ended} after ${durationMs} ms; ${result.success ? "succeeded" : `failed: ${result.failureReason}`}`);
   const outcome: RunOutcome = { result, stoppedFor: stopReason };
+  // Output still queued after a drain that timed out must not follow the run's end in its log.
+  log.endOutput();
   if (keepsWorkspace(config.keepWorkspaces, result.success)) {
     log.note(`workspace kept: ${paths.workspace} (result and prompt files in ${paths.runDir})`);
     log.close();

@@ -17,6 +17,11 @@ export interface RunLog {
   note(text: string): void;
   /** Bytes of output the cap dropped so far (prefixes included). */
   readonly droppedBytes: number;
+  /**
+   * No more of the engine's output: later output lines are dropped (notes
+   * are still written), so the run's last line stays its end.
+   */
+  endOutput(): void;
   /** Closes the file. Never throws; later lines are dropped. */
   close(): void;
 }
@@ -49,6 +54,7 @@ export function openRunLog(options: RunLogOptions): RunLog {
   let broken = false;
   let written = 0;
   let dropped = 0;
+  let outputEnded = false;
   const write = (text: string): void => {
     if (broken || fd === undefined) return;
     try {
@@ -62,6 +68,7 @@ export function openRunLog(options: RunLogOptions): RunLog {
   return {
     path,
     output(streamName, line) {
+      if (outputEnded) return;
       const suffix = line.truncated ? ` [line truncated: ${line.bytes} bytes]` : "";
       const text = `[${streamName}] ${line.text}${suffix}\n`;
       const size = Buffer.byteLength(text);
@@ -75,6 +82,9 @@ export function openRunLog(options: RunLogOptions): RunLog {
     },
     note(text) {
       write(`[errand] ${text}\n`);
+    },
+    endOutput() {
+      outputEnded = true;
     },
     get droppedBytes() {
       return dropped;

@@ -52,9 +52,9 @@ export interface Spawner {
   /** Closes the engine's output pipes (a process outside its group holds them open). */
   closeOutput(pid: number): void;
   /**
-   * Removes `paths` (recursively; missing ones are fine) in the helper, off
-   * the controller's event loop, one after another. Resolves with the first
-   * failure, if any; never rejects. Without a running helper, or when it
+   * Removes `paths` (recursively; missing ones are fine) in the helper with
+   * the system's `rm -rf`, off the controller's event loop. Resolves with
+   * the failure rm reported, if any; never rejects. Without a running helper, or when it
    * dies meanwhile, the controller removes them itself.
    */
   remove(paths: readonly string[]): Promise<Error | undefined>;
@@ -92,6 +92,7 @@ export function createSpawner(logger: Logger): Spawner {
   const running = new Map<number, { pid: number; events: EngineEvents; open: number }>();
   const idOfPid = new Map<number, number>();
   const removals = new Map<number, { paths: readonly string[]; resolve(error: Error | undefined): void }>();
+  let closing = false;
 
   /** The helper keeps the controller alive only while it has work. */
   const refWhileBusy = (): void => {
@@ -173,7 +174,8 @@ export function createSpawner(logger: Logger): Spawner {
     running.clear();
     idOfPid.clear();
     removals.clear();
-    if (lostStarts.length + lostRuns.length > 0) {
+    // After close(), what is left are runs whose exit came and whose stream ends did not (a drain that timed out).
+    if (lostStarts.length + lostRuns.length > 0 && !closing) {
       logger.error("the engine spawner process ended with engines in its care; it is restarted at the next run", {
         pid: child.pid,
         exitCode: code ?? undefined,
@@ -248,6 +250,7 @@ export function createSpawner(logger: Logger): Spawner {
       const child = helper;
       if (child === undefined) return;
       if (!child.connected) return;
+      closing = true;
       // Once the channel is closed no message can come, so exit is the end (close never comes after disconnect()).
       child.once("exit", (code, signal) => onGone(child, code, signal));
       child.disconnect();

@@ -103,8 +103,8 @@ async function markDeliveries(client: PoolClient, deliveries: readonly DeliveryT
   return found;
 }
 
-/** Claims one delivery id with `db` (the pool: autocommit statements; a client: within its transaction). */
-async function claimOn(db: Pool | PoolClient, key: string, ttlMs: number, at: number): Promise<DeliveryClaim> {
+/** Claims one delivery id: an upsert, then a read when the id was there, each committed on its own. */
+async function claimOn(db: Pool, key: string, ttlMs: number, at: number): Promise<DeliveryClaim> {
   // The row may change between the insert and the read (released, purged): then the claim is tried again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = await db.query(CLAIM_DELIVERY, [key, at + ttlMs, at]);
