@@ -6,17 +6,9 @@ import { describe, expect, it } from "vitest";
 import { createSpawner, type Spawner } from "../../src/execution/local/spawner.js";
 import { createLocalBackend } from "../../src/execution/local-backend.js";
 import { fixtureEngine } from "./helpers/fixture-engine.js";
-import { fixture, onCleanup, recordingHooks, recordingLogger, specFor, tempDir } from "./helpers/local-setup.js";
+import { fixture, onCleanup, recordingHooks, recordingLogger, specFor, tempDir, until } from "./helpers/local-setup.js";
 
 const SUCCESS = JSON.stringify({ success: true, summary: "done", pull_request_url: "https://codehost.example/acme/web/pull/1" });
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 /** A spawner that is really stopped after the test. */
 function spawner(): Spawner {

@@ -6,7 +6,7 @@ import { createSpawner } from "../../src/execution/local/spawner.js";
 import { SPAWNER_LOST_REASON } from "../../src/execution/local/stop-reasons.js";
 import { createLocalBackend } from "../../src/execution/local-backend.js";
 import { fixtureEngine } from "./helpers/fixture-engine.js";
-import { fixture, isDead, killQuietly, onCleanup, recordingHooks, recordingLogger, specFor, tempDir } from "./helpers/local-setup.js";
+import { fixture, isDead, killQuietly, onCleanup, recordingHooks, recordingLogger, specFor, tempDir, until } from "./helpers/local-setup.js";
 
 /** A backend whose spawner the test can reach (to kill it). */
 function backendWithSpawner() {
@@ -20,14 +20,6 @@ function backendWithSpawner() {
     spawner.close();
   });
   return { backend, spawner, logger };
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
 }
 
 const SUCCESS = JSON.stringify({ success: true, summary: "done", pull_request_url: "https://codehost.example/acme/web/pull/1" });

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import type { Logger, Ticket } from "@errand/channel-sdk";
 import { afterEach } from "vitest";
@@ -37,6 +38,15 @@ afterEach(async () => {
 /** Runs `cleanup` after the current test. */
 export function onCleanup(cleanup: () => Promise<void> | void): void {
   cleanups.push(cleanup);
+}
+
+/** Polls `condition` every 10 ms; throws naming `what` after 10 s. */
+export async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
 }
 
 /** A temporary folder removed after the test. */
