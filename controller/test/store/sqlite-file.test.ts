@@ -61,6 +61,16 @@ describe("SQLite store file", () => {
     await store.close();
   });
 
+  it("syncs at NORMAL (WAL: a commit is durable against a crash of the process, fsync at checkpoints)", () => {
+    const db = openDatabase(join(tempDir(), "errand.db"), 1000, 1000);
+    try {
+      // 1 = NORMAL; better-sqlite3's default is 2 (FULL), an fsync per commit.
+      expect(db.pragma("synchronous", { simple: true })).toBe(1);
+    } finally {
+      db.close();
+    }
+  });
+
   it("bounds each connection's page cache to PAGE_CACHE_KIB, not better-sqlite3's 16 MB", () => {
     const db = openDatabase(join(tempDir(), "errand.db"), 1000, 1000);
     try {

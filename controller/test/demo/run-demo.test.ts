@@ -1,0 +1,29 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
+
+const run = promisify(execFile);
+const DEMO = fileURLToPath(new URL("../../dist/demo/run-demo.js", import.meta.url));
+const ERRAND = fileURLToPath(new URL("../../bin/errand.cjs", import.meta.url));
+
+// The README's first command ends in this program (npm start: build, then the demo); npm test builds first.
+describe("the demo (npm start)", () => {
+  it("runs a signed ticket through the controller, tells both channels, prints the timeline and commands that work", async () => {
+    const cwd = tempDir("errand-demo-");
+    const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
+    const { stdout } = await run(process.execPath, [DEMO], { cwd, env, timeout: 60_000 });
+    expect(stdout).toMatch(/ticket {6}POST \/webhooks\/generic {2}DEMO-\d+ "Fix the flaky login test" {2}→ 200 \(stored\)/);
+    const states = [...stdout.matchAll(/^\d\d:\d\d:\d\d\.\d{3} {2}(\w+)/gm)].map((m) => m[1]);
+    expect(states).toEqual(["Queued", "Running", "Succeeded"]);
+    expect(stdout).toMatch(/chat_a ▸ Agent started working on: DEMO-\d+/);
+    expect(stdout).toMatch(/webhook_post ▸ ✅ Completed DEMO-\d+/);
+    expect(stdout).toContain("✔ run succeeded  https://github.com/acme/shop/pull/");
+    // The "Inspect it" commands name a real run in the demo's store.
+    const runId = /errand runs show (run_\w+) --config \.errand-demo\/errand\.yaml/.exec(stdout)?.[1];
+    expect(runId).toBeDefined();
+    const shown = await run(process.execPath, [ERRAND, "runs", "show", runId as string, "--config", ".errand-demo/errand.yaml", "--json"], { cwd, env, timeout: 30_000 });
+    expect(JSON.parse(shown.stdout)).toMatchObject({ run: { id: runId, state: "Succeeded" } });
+  }, 90_000);
+});
