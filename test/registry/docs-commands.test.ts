@@ -111,7 +111,7 @@ describe.concurrent("the commands of the docs, as written", () => {
     await runPlanned("README.md", [
       {
         match: "npm install && npm start",
-        skip: "installs, builds and tests this checkout in place (npm test runs this very suite); the repository's CI (.ci/run) runs exactly these",
+        skip: "installs, builds and tests this checkout in place (npm test runs this very suite, which .ci/run runs); npm start's program, the built demo, is run by controller/test/demo/run-demo.test.ts",
       },
     ]);
   });
