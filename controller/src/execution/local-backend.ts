@@ -22,7 +22,7 @@ export interface LocalBackendOptions {
 /**
  * The `local` execution backend: each run is a process in a process group
  * of its own, spawned by a small helper process of the controller's (see
- * local/spawner-source.ts), in a fresh workspace folder,
+ * local/spawner-program.ts), in a fresh workspace folder,
  * with a capped log file. See docs/operators-guide.md for the files a run
  * gets, its environment and what a restart does to runs in flight.
  */

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { rm } from "node:fs/promises";
 import type { Logger } from "@errand/channel-sdk";
-import { SPAWNER_SOURCE } from "./spawner-source.js";
+import type { SpawnerReply, SpawnerRequest } from "./spawner-messages.js";
+import { SPAWNER_SOURCE } from "./spawner-program.js";
 
 /** What to start: the engine's command, folder, whole environment and optional stdin text. */
 export interface SpawnRequest {
@@ -43,7 +44,7 @@ export class SpawnFailure extends Error {
 
 /**
  * Starts engine processes from a small helper process (see
- * spawner-source.ts for why), started at the first spawn and again after
+ * spawner-program.ts for why), started at the first spawn and again after
  * it died.
  */
 export interface Spawner {
@@ -68,14 +69,6 @@ export interface Spawner {
    */
   close(): void;
 }
-
-type Message =
-  | { op: "spawned"; id: number; pid: number }
-  | { op: "failed"; id: number; code: string | undefined; message: string }
-  | { op: "data"; id: number; stream: "stdout" | "stderr"; chunk: Uint8Array }
-  | { op: "end"; id: number; stream: "stdout" | "stderr" }
-  | { op: "exit"; id: number; code: number | null; signal: string | null }
-  | { op: "removed"; id: number; error?: string };
 
 interface Pending {
   resolve(pid: number): void;
@@ -116,7 +109,7 @@ export function createSpawner(logger: Logger): Spawner {
     refWhileBusy();
   };
 
-  const onMessage = (message: Message): void => {
+  const onMessage = (message: SpawnerReply): void => {
     switch (message.op) {
       case "spawned": {
         const waiting = pending.get(message.id);
@@ -218,7 +211,7 @@ export function createSpawner(logger: Logger): Spawner {
       return new Promise<number>((resolve, reject) => {
         pending.set(id, { resolve, reject, events });
         refWhileBusy();
-        const message = { op: "spawn", id, command: request.command, args: request.args, cwd: request.cwd, env: request.env, stdin: request.stdin };
+        const message: SpawnerRequest = { op: "spawn", id, command: request.command, args: request.args, cwd: request.cwd, env: request.env, stdin: request.stdin };
         child.send(message, (error) => {
           if (error === null || error === undefined || !pending.has(id)) return;
           pending.delete(id);
