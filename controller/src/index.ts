@@ -1,6 +1,6 @@
 /**
  * @errand/controller: the Errand controller. Tickets come in (the webhook
- * intake, later polling), are stored durably, run by a coding agent per
+ * intake, or polling a code host or tracker), are stored durably, run by a coding agent per
  * ticket, guarded, and told to every notification channel.
  *
  * The seams that keep it changeable: {@link Store}, {@link ExecutionBackend},
