@@ -97,6 +97,28 @@ describe("architecture", () => {
     expect(snake).toEqual([]);
   });
 
+  // The controller's data flows one way; each entry is a folder that must not import from another.
+  // (More directions join this list as the controller's folders are straightened out.)
+  const FORBIDDEN: readonly (readonly [from: string, to: string])[] = [
+    ["store/postgres", "store/sqlite"],
+    ["store/sqlite", "store/postgres"],
+    ["store", "loop"],
+    ["store", "notify"],
+    ["execution", "notify"],
+    ["engines", "notify"],
+  ];
+  const controllerSrc = join(root, "controller", "src");
+  const within = (file: string, folder: string): boolean => `${relative(controllerSrc, file)}/`.startsWith(`${folder}/`);
+
+  it.each(FORBIDDEN)("controller: %s imports nothing from %s", (from, to) => {
+    const against: string[] = [];
+    for (const [file, targets] of importGraph(sources(controllerSrc))) {
+      if (!within(file, from)) continue;
+      for (const target of targets) if (within(target, to)) against.push(`${relative(root, file)} → ${relative(root, target)}`);
+    }
+    expect(against).toEqual([]);
+  });
+
   it.each(packages)("%s declares engines node >=20.19 and is ESM", (pkg) => {
     const manifest = JSON.parse(readFileSync(join(root, pkg, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.type).toBe("module");

@@ -1,5 +1,5 @@
 import { requireCount, requireMs, requireText } from "../input-checks.js";
-import { RUN_COLUMNS, type RunRow, toTaskRun, toTicket } from "../sqlite/rows.js";
+import { RUN_COLUMNS, type RunRow, toTaskRun, toTicket } from "../rows.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
 /**

@@ -1,7 +1,7 @@
 import { StoreError } from "../../errors.js";
 import { RUN_STATES, type RunState } from "../../runs/task-run.js";
 import { requireCount, requireText } from "../input-checks.js";
-import { RUN_COLUMNS_BARE, type RunRow, type TransitionRow, toTaskRun, toTicket, toTransition } from "../sqlite/rows.js";
+import { RUN_COLUMNS_BARE, type RunRow, type TransitionRow, toTaskRun, toTicket, toTransition } from "../rows.js";
 import type { RunCounts, RunFilter } from "../store.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 

@@ -1,9 +1,9 @@
 import type { PoolClient } from "pg";
 import { isTerminal, type RunState } from "../../runs/task-run.js";
 import { requireText, requireTime } from "../input-checks.js";
+import { jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive, runNotFound } from "../run-rules.js";
-import { jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../sqlite/rows.js";
 import type { TransitionRequest } from "../store.js";
 import { checkTransitionRequest } from "../transition-rules.js";
 import { inTransaction } from "./in-transaction.js";

@@ -2,8 +2,8 @@ import type { Statement } from "better-sqlite3";
 import { StoreError } from "../../errors.js";
 import { RUN_STATES, type RunState } from "../../runs/task-run.js";
 import { requireCount, requireText } from "../input-checks.js";
+import { RUN_COLUMNS, type RunRow, toTaskRun, toTicket, toTransition } from "../rows.js";
 import type { RunCounts, RunFilter } from "../store.js";
-import { RUN_COLUMNS, type RunRow, toTaskRun, toTicket, toTransition } from "./rows.js";
 import type { SqliteContext, SyncOps } from "./statements.js";
 
 /** Default number of runs {@link Store.listRuns} returns. */

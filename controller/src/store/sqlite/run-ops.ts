@@ -1,10 +1,10 @@
 import { isTerminal, type RunState } from "../../runs/task-run.js";
 import { requireCount, requireMs, requireText, requireTime } from "../input-checks.js";
+import { jsonOrNull, type RunRow, toTaskRun, toTicket } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive, runNotFound } from "../run-rules.js";
 import type { TransitionRequest } from "../store.js";
 import { checkTransitionRequest } from "../transition-rules.js";
-import { jsonOrNull, type RunRow, toTaskRun, toTicket } from "./rows.js";
 import type { SqliteContext, SyncOps } from "./statements.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { RunState } from "../../runs/task-run.js";
+import { RUN_COLUMNS, RUN_COLUMNS_BARE, type RunRow, type TransitionRow } from "../rows.js";
 import type { Store } from "../store.js";
-import { RUN_COLUMNS, RUN_COLUMNS_BARE, type RunRow, type TransitionRow } from "./rows.js";
 
 /** A run row with its ticket's JSON, as claiming returns it. */
 export type RunTicketRow = RunRow & { payload: string };

@@ -1,7 +1,7 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
-import type { RunState, TaskRun, Transition } from "../../runs/task-run.js";
+import type { RunState, TaskRun, Transition } from "../runs/task-run.js";
 
-/** A row of `task_runs` as better-sqlite3 returns it. */
+/** A row of `task_runs` as both stores return it (PostgreSQL selects the same names and types). */
 export interface RunRow {
   id: string;
   source: string;
