@@ -106,6 +106,9 @@ describe("architecture", () => {
     ["store", "notify"],
     ["execution", "notify"],
     ["engines", "notify"],
+    ["secrets", "execution"],
+    ["kube", "execution"],
+    ["kube", "secrets"],
   ];
   const controllerSrc = join(root, "controller", "src");
   const within = (file: string, folder: string): boolean => `${relative(controllerSrc, file)}/`.startsWith(`${folder}/`);

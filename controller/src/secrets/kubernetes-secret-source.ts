@@ -1,14 +1,16 @@
 import type { KubeConfig } from "@kubernetes/client-node";
-import { apiProblem, makeClients } from "../execution/kubernetes/kube-api.js";
-import { KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "../execution/kubernetes/kubernetes-config.js";
-import { jobNamespace, loadKubeConfig } from "../execution/kubernetes/load-kube-config.js";
-import { describeLocation, secretLocation, secretLocationProblem } from "../execution/kubernetes/secret-location.js";
+import { apiProblem, makeClients } from "../kube/kube-api.js";
+import { jobNamespace, type KubeConnection, loadKubeConfig } from "../kube/load-kube-config.js";
+import { DEFAULT_SECRET_LAYOUT, describeLocation, type KubernetesSecretLayout, secretLocation, secretLocationProblem } from "../kube/secret-location.js";
 import type { SecretStore } from "./secret-store.js";
+
+// `execution.kubernetes` configured with nothing: the default cluster and namespace, each secret in a Secret of its name.
+const NO_KUBERNETES_CONFIG = { kubeconfig: undefined, context: undefined, namespace: undefined, secrets: DEFAULT_SECRET_LAYOUT };
 
 /** Options of {@link createKubernetesSecretSource}. */
 export interface KubernetesSecretSourceOptions {
   /** `execution.kubernetes` (namespace, kubeconfig, secrets layout); undefined: every default. */
-  config: KubernetesExecutionConfig | undefined;
+  config: (KubeConnection & { secrets: KubernetesSecretLayout }) | undefined;
   /** The cluster to read; default: loaded as `config` says. */
   kubeConfig?: KubeConfig;
 }
@@ -40,7 +42,7 @@ interface Found {
  * that one Secret. As with files, one trailing newline is dropped.
  */
 export function createKubernetesSecretSource(options: KubernetesSecretSourceOptions): KubernetesSecretSource {
-  const config = options.config ?? KUBERNETES_DEFAULTS;
+  const config = options.config ?? NO_KUBERNETES_CONFIG;
   const kubeConfig = options.kubeConfig ?? loadKubeConfig(config);
   const namespace = jobNamespace(config, kubeConfig);
   const { core } = makeClients(kubeConfig);

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { isDnsLabel, isDnsSubdomain, LABEL_VALUE, QUANTITY } from "../../execution/kubernetes/kubernetes-names.js";
+import { isDnsLabel, isDnsSubdomain, LABEL_VALUE, QUANTITY } from "../../kube/kubernetes-names.js";
 import { SECRET_NAME_PATTERN } from "../../secrets/secret-name.js";
 import { say } from "../problem-codec.js";
 import { choice, errorFor, section, show, text, whole, withDefaults } from "./kit.js";

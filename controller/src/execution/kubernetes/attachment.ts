@@ -1,4 +1,4 @@
-import { isDnsLabel } from "./kubernetes-names.js";
+import { isDnsLabel } from "../../kube/kubernetes-names.js";
 
 /** What the kubernetes backend stores with a Running run, to find its Job after a restart. */
 export interface KubernetesAttachment {

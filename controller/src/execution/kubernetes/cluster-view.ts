@@ -1,6 +1,6 @@
 import type { Logger } from "@errand/channel-sdk";
 import type { V1Job, V1Pod } from "@kubernetes/client-node";
-import type { KubeClients } from "./kube-api.js";
+import type { KubeClients } from "../../kube/kube-api.js";
 import { type ResourceWatch, startResourceWatch } from "./resource-watch.js";
 import { MANAGED_SELECTOR } from "./run-labels.js";
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@errand/channel-sdk";
-import { apiProblem } from "./kube-api.js";
+import { apiProblem } from "../../kube/kube-api.js";
 import type { RunContext } from "./run-context.js";
 
 const ATTEMPTS = 4;

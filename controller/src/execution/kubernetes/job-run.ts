@@ -1,12 +1,12 @@
 import type { V1Job, V1Pod } from "@kubernetes/client-node";
 import type { OutputParser } from "../../engines/engine.js";
+import { apiProblem } from "../../kube/kube-api.js";
 import type { RunHooks, RunOutcome, StopReason } from "../execution-backend.js";
 import type { JobListener } from "./cluster-view.js";
 import { ENGINE_CONTAINER } from "./container-paths.js";
 import { deleteJob } from "./delete-job.js";
 import { jobOutcome } from "./job-outcome.js";
 import { engineStarted, engineTerminated, hopelessWaiting, jobFinished, timeMs, waitingNote } from "./job-status.js";
-import { apiProblem } from "./kube-api.js";
 import { followPodLog, type PodLogFollower } from "./pod-log-follower.js";
 import { LOG_DRAIN_MS, type RunContext } from "./run-context.js";
 import { readRunPod } from "./run-pod.js";

@@ -1,11 +1,6 @@
-/** Where the engine's API key and other named secrets live in the cluster (`execution.kubernetes.secrets`). */
-export interface KubernetesSecretLayout {
-  /** The key inside the Secret named after each secret; default `value`. */
-  key: string;
-  /** When set, every secret is the key `<secret name>` of this one Secret instead. */
-  fromSecret: string | undefined;
-}
+import { DEFAULT_SECRET_LAYOUT, type KubernetesSecretLayout } from "../../kube/secret-location.js";
 
+export type { KubernetesSecretLayout };
 /** `execution.kubernetes`, resolved (docs/kubernetes-backend.md). */
 export interface KubernetesExecutionConfig {
   /** Namespace of the Jobs; undefined: the kubeconfig context's namespace, else `default`. */
@@ -58,7 +53,7 @@ export const KUBERNETES_DEFAULTS: KubernetesExecutionConfig = {
   ttlSecondsAfterFinished: 86_400,
   terminationGraceSeconds: 30,
   workspaceSizeLimit: undefined,
-  secrets: { key: "value", fromSecret: undefined },
+  secrets: DEFAULT_SECRET_LAYOUT,
 };
 
 /** The Job's activeDeadlineSeconds for this configuration. */

@@ -1,9 +1,9 @@
 import type { V1Container, V1EnvVar, V1PodSpec, V1Volume } from "@kubernetes/client-node";
 import type { EngineInvocation } from "../../engines/engine.js";
+import type { SecretLocation } from "../../kube/secret-location.js";
 import { CONTAINER_PATHS, ENGINE_CONTAINER } from "./container-paths.js";
 import type { KubernetesExecutionConfig } from "./kubernetes-config.js";
 import { wrapperCommand } from "./pod-wrapper.js";
-import type { SecretLocation } from "./secret-location.js";
 
 /** What the engine pod is made of. */
 export interface PodInput {

@@ -2,13 +2,13 @@ import type { V1Job } from "@kubernetes/client-node";
 import type { EngineInput, EngineInvocation, OutputParser } from "../../engines/engine.js";
 import { ticketFileText } from "../../engines/ticket-file.js";
 import { ControllerError } from "../../errors.js";
+import { inputConfigMapName, jobNameFor } from "../../kube/kubernetes-names.js";
+import { secretLocation, secretLocationProblem } from "../../kube/secret-location.js";
 import { EngineStartError } from "../engine-start-error.js";
 import type { RunSpec } from "../execution-backend.js";
 import { CONTAINER_PATHS, INPUT_KEYS } from "./container-paths.js";
 import { buildJob, type InputFiles } from "./job-manifest.js";
-import { inputConfigMapName, jobNameFor } from "./kubernetes-names.js";
 import type { RunContext } from "./run-context.js";
-import { secretLocation, secretLocationProblem } from "./secret-location.js";
 
 /** A run's Job and input files, ready to create. */
 export interface PreparedJob {

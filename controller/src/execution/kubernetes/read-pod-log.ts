@@ -1,8 +1,8 @@
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
+import { apiHint, apiProblem, type KubeClients } from "../../kube/kube-api.js";
 import type { TaskRun } from "../../runs/task-run.js";
 import { parseAttachment } from "./attachment.js";
 import { ENGINE_CONTAINER } from "./container-paths.js";
-import { apiHint, apiProblem, type KubeClients } from "./kube-api.js";
 import { readRunPod } from "./run-pod.js";
 
 /** Bytes per line assumed to turn a byte count into the `tailLines` asked for. */

@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { V1Job } from "@kubernetes/client-node";
+import { apiProblem } from "../../kube/kube-api.js";
+import { jobNameFor } from "../../kube/kubernetes-names.js";
 import type { TaskRun } from "../../runs/task-run.js";
 import type { RecoveryPlan, RunHooks, RunSpec } from "../execution-backend.js";
 import { type KubernetesAttachment, logRefOf, parseAttachment, toRecord } from "./attachment.js";
 import { attachJobRun } from "./job-run.js";
-import { apiProblem } from "./kube-api.js";
-import { jobNameFor } from "./kubernetes-names.js";
 import type { RunContext } from "./run-context.js";
 import { belongsToRun } from "./run-labels.js";
 

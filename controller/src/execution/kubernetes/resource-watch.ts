@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@errand/channel-sdk";
 import type { Watch } from "@kubernetes/client-node";
-import { apiProblem } from "./kube-api.js";
+import { apiProblem } from "../../kube/kube-api.js";
 
 /** An object as lists and watches return it. */
 export interface Listed {

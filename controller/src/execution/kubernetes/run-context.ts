@@ -1,7 +1,7 @@
 import type { Logger } from "@errand/channel-sdk";
 import type { EngineConfig } from "../../config/controller-config.js";
+import type { KubeClients } from "../../kube/kube-api.js";
 import type { ClusterView } from "./cluster-view.js";
-import type { KubeClients } from "./kube-api.js";
 import type { KubernetesExecutionConfig } from "./kubernetes-config.js";
 
 /** What every run of the kubernetes backend shares. */

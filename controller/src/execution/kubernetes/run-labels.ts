@@ -1,6 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
+import { toLabelValue } from "../../kube/kubernetes-names.js";
 import type { TaskRun } from "../../runs/task-run.js";
-import { toLabelValue } from "./kubernetes-names.js";
 
 /** Label on every object the backend makes; the watches select on it. */
 const MANAGED_BY = { key: "app.kubernetes.io/managed-by", value: "errand" } as const;

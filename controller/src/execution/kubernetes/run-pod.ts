@@ -1,7 +1,7 @@
 import type { V1Pod } from "@kubernetes/client-node";
+import type { KubeClients } from "../../kube/kube-api.js";
+import { toLabelValue } from "../../kube/kubernetes-names.js";
 import { timeMs } from "./job-status.js";
-import type { KubeClients } from "./kube-api.js";
-import { toLabelValue } from "./kubernetes-names.js";
 import { RUN_LABEL } from "./run-labels.js";
 
 /**

@@ -1,12 +1,12 @@
 import type { Logger } from "@errand/channel-sdk";
 import type { V1Job } from "@kubernetes/client-node";
+import { apiHint, apiProblem } from "../../kube/kube-api.js";
 import { EngineStartError } from "../engine-start-error.js";
 import type { RunHandle, RunHooks, RunSpec } from "../execution-backend.js";
 import { type KubernetesAttachment, logRefOf, toRecord } from "./attachment.js";
 import { deleteJob } from "./delete-job.js";
 import { buildInputConfigMap } from "./job-manifest.js";
 import { attachJobRun } from "./job-run.js";
-import { apiHint, apiProblem } from "./kube-api.js";
 import { type PreparedJob, prepareJob } from "./prepare-job.js";
 import type { RunContext } from "./run-context.js";
 import { belongsToRun } from "./run-labels.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jobNameFor } from "../../../src/execution/kubernetes/kubernetes-names.js";
+import { jobNameFor } from "../../../src/kube/kubernetes-names.js";
 import { createHarness, finished, postTicket, running, ticketBody } from "../../controller/harness.js";
 import { kubernetesController } from "./helpers/kube-controller.js";
 import { API_KEY, eventually, resultMessage, startFake } from "./helpers/kube-setup.js";

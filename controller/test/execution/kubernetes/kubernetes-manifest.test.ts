@@ -4,7 +4,7 @@ import { ConfigMap } from "kubernetes-models/v1";
 import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { ControllerErrorCode } from "../../../src/errors.js";
-import { inputConfigMapName, jobNameFor, toLabelValue } from "../../../src/execution/kubernetes/kubernetes-names.js";
+import { inputConfigMapName, jobNameFor, toLabelValue } from "../../../src/kube/kubernetes-names.js";
 import { newRunId } from "../../../src/store/run-id.js";
 import { TICKET } from "../helpers/local-setup.js";
 import { dnsLabelProblems, dnsSubdomainProblems, labelValueProblems } from "./fake-api/names.js";

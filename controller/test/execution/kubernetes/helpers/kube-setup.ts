@@ -5,7 +5,7 @@ import type { Engine } from "../../../../src/engines/engine.js";
 import type { ExecutionBackend, RunSpec } from "../../../../src/execution/execution-backend.js";
 import { createKubernetesBackend } from "../../../../src/execution/kubernetes/kubernetes-backend.js";
 import { KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "../../../../src/execution/kubernetes/kubernetes-config.js";
-import { jobNameFor } from "../../../../src/execution/kubernetes/kubernetes-names.js";
+import { jobNameFor } from "../../../../src/kube/kubernetes-names.js";
 import { onCleanup, recordingLogger, specFor } from "../../helpers/local-setup.js";
 import { FakeKubeApi } from "../fake-api/fake-kube-api.js";
 

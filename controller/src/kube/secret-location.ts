@@ -1,5 +1,15 @@
-import type { KubernetesSecretLayout } from "./kubernetes-config.js";
 import { isDnsSubdomain } from "./kubernetes-names.js";
+
+/** Where the engine's API key and other named secrets live in the cluster (`execution.kubernetes.secrets`). */
+export interface KubernetesSecretLayout {
+  /** The key inside the Secret named after each secret; default `value`. */
+  key: string;
+  /** When set, every secret is the key `<secret name>` of this one Secret instead. */
+  fromSecret: string | undefined;
+}
+
+/** The layout when `execution.kubernetes.secrets` is not set: each secret is the key `value` of a Secret of its name. */
+export const DEFAULT_SECRET_LAYOUT: KubernetesSecretLayout = { key: "value", fromSecret: undefined };
 
 /** Where a named secret is in the cluster. */
 export interface SecretLocation {

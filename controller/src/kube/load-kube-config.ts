@@ -1,6 +1,12 @@
 import { KubeConfig } from "@kubernetes/client-node";
-import { ControllerError, ControllerErrorCode } from "../../errors.js";
-import type { KubernetesExecutionConfig } from "./kubernetes-config.js";
+import { ControllerError, ControllerErrorCode } from "../errors.js";
+
+/** Where the cluster is: the parts of `execution.kubernetes` that choose the connection and namespace. */
+export interface KubeConnection {
+  kubeconfig: string | undefined;
+  context: string | undefined;
+  namespace: string | undefined;
+}
 
 /**
  * The KubeConfig of `execution.kubernetes`: its `kubeconfig` file, or the
@@ -8,7 +14,7 @@ import type { KubernetesExecutionConfig } from "./kubernetes-config.js";
  * ~/.kube/config), switched to `context` when set. Throws an InvalidConfig
  * error that names the file or the context.
  */
-export function loadKubeConfig(config: KubernetesExecutionConfig): KubeConfig {
+export function loadKubeConfig(config: KubeConnection): KubeConfig {
   const kubeConfig = new KubeConfig();
   try {
     if (config.kubeconfig === undefined) kubeConfig.loadFromDefault();
@@ -33,7 +39,7 @@ export function loadKubeConfig(config: KubernetesExecutionConfig): KubeConfig {
 }
 
 /** The Jobs' namespace: `execution.kubernetes.namespace`, else the context's, else `default`. */
-export function jobNamespace(config: KubernetesExecutionConfig | undefined, kubeConfig: KubeConfig): string {
+export function jobNamespace(config: KubeConnection | undefined, kubeConfig: KubeConfig): string {
   if (config?.namespace !== undefined) return config.namespace;
   const context = kubeConfig.getContextObject(kubeConfig.getCurrentContext());
   return context?.namespace ?? "default";

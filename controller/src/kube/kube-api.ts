@@ -1,5 +1,5 @@
 import { ApiException, BatchV1Api, CoreV1Api, type KubeConfig, Watch } from "@kubernetes/client-node";
-import { ControllerError, ControllerErrorCode } from "../../errors.js";
+import { ControllerError, ControllerErrorCode } from "../errors.js";
 
 /** The API clients the backend uses, made from one KubeConfig. */
 export interface KubeClients {
