@@ -109,6 +109,12 @@ describe("architecture", () => {
     ["secrets", "execution"],
     ["kube", "execution"],
     ["kube", "secrets"],
+    ["store", "intake"],
+    ["store", "webhook"],
+    ["loop", "sources"],
+    ["loop", "webhook"],
+    ["intake", "sources"],
+    ["engines", "webhook"],
   ];
   const controllerSrc = join(root, "controller", "src");
   const within = (file: string, folder: string): boolean => `${relative(controllerSrc, file)}/`.startsWith(`${folder}/`);

@@ -18,6 +18,7 @@ export type { ExecutionBackend, RecoveryPlan, RunHandle, RunHooks, RunOutcome, R
 export { createKubernetesBackend, type KubernetesBackendOptions } from "./execution/kubernetes/kubernetes-backend.js";
 export type { KubernetesExecutionConfig } from "./execution/kubernetes/kubernetes-config.js";
 export { createLocalBackend } from "./execution/local-backend.js";
+export type { SourceHealth, TicketSink, TicketSource } from "./intake/ticket-source.js";
 export * from "./logging/index.js";
 export { createNotifier } from "./notify/create-notifier.js";
 export type { ChannelStatus, Notifier, NotifierHealth, NotifierOptions } from "./notify/notifier-types.js";
@@ -28,7 +29,6 @@ export { SecretNotFoundError } from "./secrets/secret-not-found-error.js";
 export { createSecretStore, type SecretStore, type SecretStoreOptions } from "./secrets/secret-store.js";
 export type { PollAdapter, PollBackend, PollCandidate, PollContext } from "./sources/polling/poll-adapter.js";
 export { createPollingSource, type PollingSource } from "./sources/polling/polling-source.js";
-export type { SourceHealth, TicketSink, TicketSource } from "./sources/ticket-source.js";
 export { createPostgresStore } from "./store/postgres/postgres-store.js";
 export { createSqliteStore, type SqliteStoreOptions } from "./store/sqlite/sqlite-store.js";
 export type { AcceptOutcome, DeliveryClaim, HandledDelivery, RunCounts, RunFilter, Store, TransitionRequest } from "./store/store.js";

@@ -16,7 +16,7 @@ const distDir = process.env.BENCH_CONTROLLER_DIST ? `${process.env.BENCH_CONTROL
 const dist = (path) => import(`${distDir}${path}`);
 const { createSqliteStore } = await dist("store/sqlite/sqlite-store.js");
 const { createWebhookSource } = await dist("sources/webhook-source.js");
-const { createBatchedSink } = await dist("loop/batched-sink.js");
+const { createBatchedSink } = await dist("intake/batched-sink.js");
 
 const secret = process.env.BENCH_SECRET;
 const dir = mkdtempSync(join(tmpdir(), "errand-bench-durable-"));

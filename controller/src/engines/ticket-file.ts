@@ -1,5 +1,5 @@
 import type { Ticket } from "@errand/channel-sdk";
-import { toSpecTicket } from "../webhook/spec-ticket.js";
+import { toSpecTicket } from "../runs/spec-ticket.js";
 
 /**
  * The text of `$ERRAND_TICKET_FILE`: the ticket as JSON with the spec's

@@ -2,4 +2,3 @@ export * from "./postgres/postgres-store.js";
 export * from "./run-id.js";
 export * from "./sqlite/sqlite-store.js";
 export * from "./store.js";
-export * from "./store-dedupe.js";

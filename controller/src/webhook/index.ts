@@ -3,6 +3,8 @@
  * them to tickets, and hands them on exactly once.
  * @packageDocumentation
  */
+
+export { type SpecTicket, toSpecTicket } from "../runs/spec-ticket.js";
 export * from "./auth/index.js";
 export * from "./dedupe/index.js";
 export * from "./errors.js";
@@ -12,4 +14,3 @@ export type { WebhookReply } from "./responses.js";
 export { ENABLE_HINT, PATH_PREFIX, ROUTES } from "./routes.js";
 export * from "./server.js";
 export { APPROVAL_PREFIX, type ApprovalCallback, createSources, type SourceOutcome, type WebhookSource } from "./sources/index.js";
-export { type SpecTicket, toSpecTicket } from "./spec-ticket.js";

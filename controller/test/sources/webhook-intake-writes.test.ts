@@ -5,7 +5,7 @@ import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/temp-dir.js";
 import { parseWebhookConfig } from "../../src/config/parse-webhook-config.js";
-import { createBatchedSink } from "../../src/loop/batched-sink.js";
+import { createBatchedSink } from "../../src/intake/batched-sink.js";
 import { createWebhookSource } from "../../src/sources/webhook-source.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { Store } from "../../src/store/store.js";

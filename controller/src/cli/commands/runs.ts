@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import type { Logger } from "@errand/channel-sdk";
 import { Command, InvalidArgumentError, Option } from "commander";
+import { toSpecTicket } from "../../runs/spec-ticket.js";
 import { RUN_STATES, type RunState } from "../../runs/task-run.js";
 import type { Store } from "../../store/store.js";
-import { toSpecTicket } from "../../webhook/spec-ticket.js";
 import { formatRunDetail, formatRunTable, painter } from "../format-run.js";
 import type { LoadedConfig } from "../load-for-cli.js";
 

@@ -4,8 +4,8 @@ import { ConfigError } from "../../config/config-error.js";
 import { loadWebhookConfig } from "../../config/load-config.js";
 import type { WebhookConfig } from "../../config/webhook-config.js";
 import { createBufferedWriter } from "../../logging/buffered-writer.js";
+import { toSpecTicket } from "../../runs/spec-ticket.js";
 import { createWebhookServer } from "../../webhook/server.js";
-import { toSpecTicket } from "../../webhook/spec-ticket.js";
 import { createLineOutput, describeFailure } from "../line-output.js";
 import type { ServeOptions } from "./webhook-serve.js";
 

@@ -1,8 +1,8 @@
 import type { Logger } from "@errand/channel-sdk";
 import { Counter, type Registry } from "prom-client";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
+import type { SourceHealth, TicketSink, TicketSource } from "../../intake/ticket-source.js";
 import type { RunEvent, RunObserver } from "../../runs/run-event.js";
-import type { SourceHealth, TicketSink, TicketSource } from "../ticket-source.js";
 import { TicketSourceError } from "../ticket-source-error.js";
 import type { PollAdapter, PollContext } from "./poll-adapter.js";
 

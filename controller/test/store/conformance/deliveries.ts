@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createStoreDedupe } from "../../../src/store/store-dedupe.js";
+import { createStoreDedupe } from "../../../src/intake/store-dedupe.js";
 import { expectCode, type OpenStore, sleep } from "./support.js";
 
 const DAY = 86_400_000;

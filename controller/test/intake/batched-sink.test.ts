@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Ticket } from "@errand/channel-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/temp-dir.js";
-import { createBatchedSink } from "../../src/loop/batched-sink.js";
+import { createBatchedSink } from "../../src/intake/batched-sink.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
 import type { DeliveryTickets, Store } from "../../src/store/store.js";
 

@@ -1,6 +1,6 @@
 import { StoreError } from "../errors.js";
+import type { Store } from "../store/store.js";
 import type { DedupeStore } from "../webhook/dedupe/dedupe-store.js";
-import type { Store } from "./store.js";
 
 /**
  * How long a claim holds a delivery id before it is committed: far above any

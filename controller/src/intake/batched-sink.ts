@@ -1,6 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
-import type { TicketSink } from "../sources/ticket-source.js";
 import type { AcceptOutcome, DeliveryOutcome, DeliveryTickets, HandledDelivery, Store } from "../store/store.js";
+import type { TicketSink } from "./ticket-source.js";
 
 interface Waiter {
   tickets: readonly Ticket[];
