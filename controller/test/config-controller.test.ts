@@ -241,8 +241,10 @@ ops:
   });
 
   it("refuses allowed_repos entries that can never match", async () => {
-    expect(await problems("guardrails:\n  allowed_repos: [acme/app, 'https://github.com/']\n")).toEqual([
+    expect(await problems("guardrails:\n  allowed_repos: [acme/app, 'https://github.com/', 'git://github.com/acme/app', github.com/acme/../x]\n")).toEqual([
       "guardrails.allowed_repos[1] (line 2): names no repository (write owner/repo, host/owner/repo or a URL); e.g. acme/app, github.com/acme/* or https://github.com/acme/app",
+      "guardrails.allowed_repos[2] (line 2): uses the scheme git, which repo_url may not (write https://, http://, ssh:// or no scheme); e.g. acme/app, github.com/acme/* or https://github.com/acme/app",
+      'guardrails.allowed_repos[3] (line 2): has the path segment "..", which no accepted repo_url has (letters, digits, . _ - and the globs * ** ?); e.g. acme/app, github.com/acme/* or https://github.com/acme/app',
     ]);
   });
 

@@ -1,6 +1,7 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { GuardrailsConfig } from "../config/controller-config.js";
 import { compileRepoPattern, type RepoPattern } from "./repo-pattern.js";
+import { parseRepoUrl } from "./repo-url.js";
 
 /** Why a guardrail refuses or stops a run, in words for the timeline and the chat message. */
 export type GuardrailVerdict = { allowed: true } | { allowed: false; reason: string };
@@ -37,7 +38,10 @@ export function createGuardrails(config: GuardrailsConfig): Guardrails {
       if (ticket.repoUrl === "") {
         return { allowed: false, reason: "refused by guardrails.allowed_repos: the ticket names no repository (repo_url is empty)" };
       }
-      if (patterns.some((p) => p.matches(ticket.repoUrl))) return { allowed: true };
+      const parsed = parseRepoUrl(ticket.repoUrl);
+      // Refused before any pattern is tried, even under "**": git could contact another host or path than the one matched.
+      if (!parsed.ok) return { allowed: false, reason: `refused by guardrails.allowed_repos: repo_url ${JSON.stringify(ticket.repoUrl)} ${parsed.reason}` };
+      if (patterns.some((p) => p.matches(parsed.repo))) return { allowed: true };
       return { allowed: false, reason: `refused by guardrails.allowed_repos: ${ticket.repoUrl} matches none of ${patterns.map((p) => p.source).join(", ")}` };
     },
     overCost(costUsd) {

@@ -1,43 +1,23 @@
+import type { ParsedRepoUrl } from "./repo-url.js";
+
 /**
- * Repository matching for `guardrails.allowed_repos`. Both the ticket's
- * `repo_url` and each pattern are reduced to `host/path` (scheme, `www.`,
- * credentials, a trailing `.git` and slashes dropped; the host lower-cased,
- * the path kept as written because code hosts treat it case-insensitively
- * but a pattern author may not). A pattern without a host (`acme/widgets`)
- * matches that path on any host. `*` matches within one path segment, `**`
- * across segments.
+ * Repository matching for `guardrails.allowed_repos`. An entry is a URL
+ * (`https://github.com/acme/app`), `host/owner/repo`, `owner/repo` (any host)
+ * or git's scp-like `git@host:owner/repo`. It is compared with a `repo_url`
+ * that {@link parseRepoUrl} accepted, host and path apart: the host exactly
+ * (lower-cased) and the port exactly (a scheme's default port counts as none);
+ * the path without a trailing `.git` or slash, ignoring ASCII case, as GitHub,
+ * GitLab and Bitbucket do. `*` matches within one path segment (or host
+ * label run), `**` across segments, `?` one character.
  */
 export interface RepoPattern {
   readonly source: string;
-  matches(repoUrl: string): boolean;
+  matches(repo: ParsedRepoUrl): boolean;
 }
 
-/** `https://user@GitHub.com/acme/widgets.git/` → `github.com/acme/widgets`; undefined when there is no path. */
-export function normalizeRepo(value: string): string | undefined {
-  let rest = value.trim();
-  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(rest);
-  if (scheme) rest = rest.slice(scheme[0].length);
-  // scp-like git@host:owner/repo
-  else if (/^[^/@\s]+@[^/:\s]+:/.test(rest)) rest = rest.replace(/^[^@]+@([^:]+):/, "$1/");
-  rest = rest
-    .replace(/^[^/@]*@/, "")
-    .replace(/[?#].*$/, "")
-    .replace(/\/+$/, "")
-    .replace(/\.git$/i, "")
-    .replace(/\/+$/, "");
-  if (rest === "") return undefined;
-  const slash = rest.indexOf("/");
-  if (slash === -1) return undefined;
-  const host = rest
-    .slice(0, slash)
-    .toLowerCase()
-    .replace(/^www\./, "");
-  return `${host}/${rest.slice(slash + 1)}`;
-}
-
-function looksLikeHost(segment: string): boolean {
-  return segment.includes(".") || segment.includes(":") || segment === "localhost";
-}
+const SCHEME_PORTS: Record<string, string> = { https: "443", http: "80", ssh: "22" };
+const HOST_GLOB = /^(?:[a-z0-9*?-]+(?:\.[a-z0-9*?-]+)*|\[[0-9a-f:.]+\])$/;
+const SEGMENT_GLOB = /^[A-Za-z0-9._*?-]+$/;
 
 function toRegExp(glob: string): RegExp {
   let out = "";
@@ -53,24 +33,58 @@ function toRegExp(glob: string): RegExp {
   return new RegExp(`^${out}$`, "i");
 }
 
+function looksLikeHost(segment: string): boolean {
+  return segment.includes(".") || segment.includes(":") || segment.startsWith("[") || segment === "localhost";
+}
+
+interface PatternParts {
+  host: string | undefined;
+  port: string | undefined;
+  path: string;
+}
+
+/** Splits an entry into host, port and path glob; a string is the problem with it. */
+function splitPattern(entry: string): PatternParts | string {
+  let rest = entry;
+  let defaultPort: string | undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);
+  if (scheme) {
+    defaultPort = SCHEME_PORTS[(scheme[1] as string).toLowerCase()];
+    if (defaultPort === undefined) return `uses the scheme ${scheme[1]}, which repo_url may not (write https://, http://, ssh:// or no scheme)`;
+    rest = rest.slice(scheme[0].length).replace(/^[^/@]*@/, "");
+  } else if (/^[^/@]+@[^/:]+:/.test(rest)) {
+    defaultPort = SCHEME_PORTS.ssh;
+    rest = rest.replace(/^[^@]+@([^:]+):/, "$1/");
+  }
+  const withHost = scheme !== null || defaultPort !== undefined || looksLikeHost(rest.split("/")[0] ?? "");
+  const slash = rest.indexOf("/");
+  const authority = withHost ? (slash === -1 ? rest : rest.slice(0, slash)) : undefined;
+  const path = (withHost ? (slash === -1 ? "" : rest.slice(slash)) : rest).replace(/^\/+|\/+$/g, "").replace(/\.git$/i, "");
+  const portMatch = authority === undefined ? null : /:([0-9]+)$/.exec(authority);
+  const host = authority?.slice(0, portMatch?.index).toLowerCase();
+  const port = portMatch?.[1] === defaultPort ? undefined : portMatch?.[1];
+  return { host, port, path };
+}
+
 /** Compiles one `allowed_repos` entry; returns a problem text for an entry that can never match. */
 export function compileRepoPattern(source: string): RepoPattern | string {
   const trimmed = source.trim();
   if (trimmed === "") return "is empty";
   if (trimmed === "*" || trimmed === "**") return { source, matches: () => true };
-  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed);
-  const firstSegment = trimmed.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").split("/")[0] ?? "";
-  const withHost = hasScheme || looksLikeHost(firstSegment);
-  const normal = withHost ? normalizeRepo(hasScheme ? trimmed : `https://${trimmed}`) : trimmed.replace(/^\/+|\/+$/g, "").replace(/\.git$/i, "");
-  if (normal === undefined || normal === "") return "names no repository (write owner/repo, host/owner/repo or a URL)";
-  const regexp = toRegExp(normal);
+  const parts = splitPattern(trimmed);
+  if (typeof parts === "string") return parts;
+  const { host, port, path } = parts;
+  if (path === "") return "names no repository (write owner/repo, host/owner/repo or a URL)";
+  if (host !== undefined && !HOST_GLOB.test(host)) return `has the host ${JSON.stringify(host)}, which no accepted repo_url has (letters, digits, - and . only)`;
+  const odd = path.split("/").find((s) => s === "." || s === ".." || !SEGMENT_GLOB.test(s));
+  if (odd !== undefined) return `has the path segment ${JSON.stringify(odd)}, which no accepted repo_url has (letters, digits, . _ - and the globs * ** ?)`;
+  const hostRegExp = host === undefined ? undefined : toRegExp(host);
+  const pathRegExp = toRegExp(path);
   return {
     source,
-    matches(repoUrl) {
-      const repo = normalizeRepo(repoUrl);
-      if (repo === undefined) return false;
-      if (withHost) return regexp.test(repo);
-      return regexp.test(repo.slice(repo.indexOf("/") + 1));
+    matches(repo) {
+      if (hostRegExp !== undefined && (!hostRegExp.test(repo.host) || port !== repo.port)) return false;
+      return pathRegExp.test(repo.path);
     },
   };
 }

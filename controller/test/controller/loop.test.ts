@@ -61,6 +61,21 @@ describe("controller loop, in-process with real engine processes", () => {
     expect((await finished(c.controller.store, ok.id)).state).toBe("Succeeded");
   });
 
+  it("allowed_repos refuses a repo_url whose real host git reads otherwise, and the run record says why", async () => {
+    const h = createHarness({ engine: "ok.sh", guardrails: '  allowed_repos: ["github.com/acme/*"]' });
+    const c = await start(h);
+    // Read from the @ on, it is an allowed github.com URL; git (and URL) contact evil.example, the ? ending the host.
+    const { id, body } = ticketBody({ repo_url: "https://evil.example?@github.com/acme/shop" });
+    expect((await postTicket(c.webhookPort, body)).status).toBe(200);
+    const run = await finished(c.controller.store, id);
+    expect(run.state).toBe("Refused");
+    expect(run.reason).toBe(
+      'refused by guardrails.allowed_repos: repo_url "https://evil.example?@github.com/acme/shop" contains ? or #: a repository URL has no query or fragment, and before an @ they hide the host git contacts; remove them',
+    );
+    expect(run.result?.failureReason).toBe(run.reason);
+    expect(h.executions()).toEqual([]);
+  });
+
   it("max_job_duration stops the run as TimedOut and kills its whole process group", async () => {
     const h = createHarness({ engine: "slow.sh" });
     const c = await start(h, (config) => {

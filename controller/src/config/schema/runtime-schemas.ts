@@ -43,9 +43,10 @@ export const guardrailsSchema = section({
     )
     .default([])
     .meta({
-      description: "Repositories runs may target: URLs, `host/owner/repo`, or `owner/repo` (any host); `*` matches within one path segment, `**` across. Empty: every repository (a start-up warning says so).",
+      description:
+        "Repositories runs may target: URLs, `host/owner/repo`, `owner/repo` (any host) or `git@host:owner/repo`; `*` matches within one path segment, `**` across. Host and port are compared exactly (a scheme's default port counts as none), the path ignoring ASCII case. A ticket's repo_url must be an https, http, ssh or scp-like address written plainly: one git could read otherwise (?, #, a backslash, non-ASCII, percent-encoding, . or .. segments) is Refused with the reason, even under `**` (docs/operators-guide.md#how-repo_url-is-read). Empty: every repository, unchecked (a start-up warning says so).",
     }),
-}).meta({ description: "Guardrails (spec 2.5)." });
+}).meta({ description: "Guardrails: limits checked before and during every run." });
 
 /** `store`: where tickets and runs are kept. */
 export const storeSchema = section({
