@@ -3,11 +3,12 @@ import type { ExecutionConfig } from "../config/controller-config.js";
 import { ControllerError, ControllerErrorCode } from "../errors.js";
 import type { ExecutionBackend, RunHandle } from "./execution-backend.js";
 import { parseAttachment } from "./local/attachment.js";
+import { createSpawner } from "./local/helper-spawner.js";
 import { startLocalRun } from "./local/local-run.js";
 import { readLogTail } from "./local/read-log-tail.js";
 import { recoverLocalRun } from "./local/recover-run.js";
 import { isSafeRunId, runPaths } from "./local/run-files.js";
-import { createSpawner, type Spawner } from "./local/spawner.js";
+import type { Spawner } from "./local/spawner.js";
 
 /** Options of {@link createLocalBackend}. */
 export interface LocalBackendOptions {

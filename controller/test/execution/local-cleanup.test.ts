@@ -3,7 +3,8 @@ import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { createSpawner, type Spawner } from "../../src/execution/local/spawner.js";
+import { createSpawner } from "../../src/execution/local/helper-spawner.js";
+import type { Spawner } from "../../src/execution/local/spawner.js";
 import { createLocalBackend } from "../../src/execution/local-backend.js";
 import { fixtureEngine } from "./helpers/fixture-engine.js";
 import { fixture, onCleanup, recordingHooks, recordingLogger, specFor, tempDir, until } from "./helpers/local-setup.js";

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { createSpawner } from "../../src/execution/local/spawner.js";
+import { createSpawner } from "../../src/execution/local/helper-spawner.js";
 import { SPAWNER_LOST_REASON } from "../../src/execution/local/stop-reasons.js";
 import { createLocalBackend } from "../../src/execution/local-backend.js";
 import { fixtureEngine } from "./helpers/fixture-engine.js";
