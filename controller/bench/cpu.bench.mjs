@@ -2,7 +2,7 @@
 // the bench load: less sensitive to other processes than req/s, so it is the
 // figure to compare two builds by. Linux only.
 //   node bench/cpu.bench.mjs                      bare, errand and the peer
-//   BENCH_VARIANTS='{"before":{"BENCH_ERRAND_MODULE":"/path/dist/index.js"},"after":{}}' node bench/cpu.bench.mjs
+//   BENCH_VARIANTS='{"before":{"BENCH_CONTROLLER_DIST":"/path/dist"},"after":{}}' node bench/cpu.bench.mjs
 // BENCH_RATE=N offers a fixed N req/s instead of saturating; BENCH_LOADGEN=wrk uses wrk.
 import { autocannonLoad, wrkLoad } from "./lib/loadgen.mjs";
 import { cpuSplitMs, SERVERS, startServer, stopServer } from "./lib/servers.mjs";

@@ -1,35 +1,59 @@
 /**
  * @errand/controller: the Errand controller. Tickets come in (the webhook
- * intake, or polling a code host or tracker), are stored durably, run by a coding agent per
- * ticket, guarded, and told to every notification channel.
+ * intake, or polling a code host or tracker), are stored durably, run by a
+ * coding agent per ticket, guarded, and told to every notification channel.
  *
- * The seams that keep it changeable: {@link Store}, {@link ExecutionBackend},
- * {@link Engine}, {@link TicketSource} and {@link RunObserver}.
+ * Most users run the `errand` command. This entry point is for embedding:
+ * load the config and its secrets, then {@link createController}. The
+ * seams that keep it changeable are its extension points: {@link Store},
+ * {@link ExecutionBackend}, {@link Engine}, {@link TicketSource} and
+ * {@link RunObserver}. The list is short on purpose (api/controller.api.md
+ * records it); everything else is internal and may change in any release.
  * @packageDocumentation
  */
-export * from "./config/index.js";
+
+// Its configuration: find, load and check errand.yaml.
+export { ConfigError, type ConfigProblem } from "./config/config-error.js";
+export type {
+  ChannelEntryConfig,
+  ControllerConfig,
+  EngineConfig,
+  ExecutionConfig,
+  GuardrailsConfig,
+  NotificationsConfig,
+  OpsConfig,
+  SecretsConfig,
+  StoreConfig,
+  TicketingConfig,
+} from "./config/controller-config.js";
+export { controllerConfigJsonSchema } from "./config/controller-config-json-schema.js";
+export { DEFAULT_CONFIG_FILE, findConfigFile } from "./config/find-config-file.js";
+export { type LoadControllerConfigOptions, loadControllerConfig } from "./config/load-controller-config.js";
+export { type LoadedControllerConfig, type ParseContext, parseControllerConfig } from "./config/parse-controller-config.js";
+export type { PathProblem, ProblemLocator } from "./config/path-problem.js";
+export type { CodehostATicketingConfig } from "./config/schema/ticketing-schema.js";
+export type { GenericAuthMode, GenericConfig, SecretSourceId, SourceId, TicketField, WebhookConfig, WebhookTimeouts } from "./config/webhook-config.js";
+// The controller.
 export { type Controller, type ControllerOptions, createController } from "./controller.js";
-export { createEngine } from "./engines/create-engine.js";
+// The extension points, and the types they speak.
 export { ENGINE_KINDS, type Engine, type EngineEvent, type EngineExit, type EngineInput, type EngineInvocation, type EngineKind, type OutputParser } from "./engines/engine.js";
-export { buildPrompt, checkPromptTemplate } from "./engines/prompt.js";
+// Its errors: each has a stable `code` and a `hint`.
 export { ConflictError, ControllerError, ControllerErrorCode, type ControllerErrorOptions, NotFoundError, StoreError } from "./errors.js";
-export { createBackend } from "./execution/create-backend.js";
 export type { ExecutionBackend, RecoveryPlan, RunHandle, RunHooks, RunOutcome, RunSpec, StopReason } from "./execution/execution-backend.js";
-export { createKubernetesBackend, type KubernetesBackendOptions } from "./execution/kubernetes/kubernetes-backend.js";
 export type { KubernetesExecutionConfig } from "./execution/kubernetes/kubernetes-config.js";
-export { createLocalBackend } from "./execution/local-backend.js";
 export type { SourceHealth, TicketSink, TicketSource } from "./intake/ticket-source.js";
-export * from "./logging/index.js";
-export { createNotifier } from "./notify/create-notifier.js";
-export type { ChannelStatus, Notifier, NotifierHealth, NotifierOptions } from "./notify/notifier-types.js";
+export type { KubernetesSecretLayout } from "./kube/secret-location.js";
+// What a running controller exposes (its parts are created by createController, not on their own).
+export type { Reconciler } from "./loop/reconciler.js";
+export type { FailureInfo } from "./notify/channel-health.js";
+export type { ChannelSourceInfo, ChannelStatus, CheckResult, Notifier, NotifierHealth } from "./notify/notifier-types.js";
+export type { ChannelState } from "./notify/supervised-channel.js";
+export type { OpsServer, ReadinessCheck, ReadinessResult } from "./ops/ops-server.js";
 export type { RunEvent, RunObserver } from "./runs/run-event.js";
-export { ALLOWED_TRANSITIONS, isTerminal, RUN_STATES, type RunState, type RunWithTicket, type TaskRun, TERMINAL_STATES, type TicketKey, type Transition } from "./runs/task-run.js";
+export { RUN_STATES, type RunState, type RunWithTicket, type TaskRun, type TicketKey, type Transition } from "./runs/task-run.js";
+// Its secrets, by name.
 export { type ResolvedSecrets, resolveSecrets } from "./secrets/resolve-secrets.js";
-export { SecretNotFoundError } from "./secrets/secret-not-found-error.js";
+export { type MissingSecret, SecretNotFoundError } from "./secrets/secret-not-found-error.js";
 export { createSecretStore, type SecretStore, type SecretStoreOptions } from "./secrets/secret-store.js";
 export type { PollAdapter, PollBackend, PollCandidate, PollContext } from "./sources/polling/poll-adapter.js";
-export { createPollingSource, type PollingSource } from "./sources/polling/polling-source.js";
-export { createPostgresStore } from "./store/postgres/postgres-store.js";
-export { createSqliteStore, type SqliteStoreOptions } from "./store/sqlite/sqlite-store.js";
-export type { AcceptOutcome, DeliveryClaim, HandledDelivery, RunCounts, RunFilter, Store, TransitionRequest } from "./store/store.js";
-export * from "./webhook/index.js";
+export type { AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets, HandledDelivery, Leadership, LeadOptions, RunCounts, RunFilter, Store, TransitionRequest } from "./store/store.js";

@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/support/temp-dir.js";
-import { ConfigError, loadWebhookConfig } from "../src/index.js";
+import { ConfigError, loadWebhookConfig } from "../src/config/index.js";
 
 const dir = tempDir("errand-config-");
 let n = 0;

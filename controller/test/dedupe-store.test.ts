@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryDedupeStore } from "../src/index.js";
+import { createMemoryDedupeStore } from "../src/webhook/index.js";
 
 describe("memory dedupe store", () => {
   it("claims once, reports in-flight and duplicate, releases on failure", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createMemoryDedupeStore, type DedupeStore } from "../src/index.js";
+import { createMemoryDedupeStore, type DedupeStore } from "../src/webhook/index.js";
 import { postJson } from "./helpers/http.js";
 import { startServer } from "./helpers/server.js";
 

@@ -8,12 +8,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "@errand/channel-sdk/host";
-import { createBufferedWriter, parseWebhookConfig } from "@errand/controller";
 import { Registry } from "prom-client";
 
 // BENCH_CONTROLLER_DIST: another build's dist folder to compare against (cpu.bench.mjs's BENCH_VARIANTS).
 const distDir = process.env.BENCH_CONTROLLER_DIST ? `${process.env.BENCH_CONTROLLER_DIST.replace(/\/$/, "")}/` : new URL("../../dist/", import.meta.url).pathname;
 const dist = (path) => import(`${distDir}${path}`);
+const { createBufferedWriter } = await dist("logging/index.js");
+const { parseWebhookConfig } = await dist("config/index.js");
 const { createSqliteStore } = await dist("store/sqlite/sqlite-store.js");
 const { createWebhookSource } = await dist("sources/webhook-source.js");
 const { createBatchedSink } = await dist("intake/batched-sink.js");

@@ -1,11 +1,15 @@
 // The full path: routing, HMAC check, parse, mapping, dedupe, metrics, a
 // JSON log line per request (to stderr, which the bench discards) and an
 // async ticket handler, wired as `errand webhook serve` wires them (buffered log writer included).
-// BENCH_ERRAND_MODULE: another build of @errand/controller to compare against (a path to its dist/index.js).
+// BENCH_CONTROLLER_DIST: another build's dist folder to compare against (cpu.bench.mjs's BENCH_VARIANTS).
+// The webhook server is internal to the package (not in its entry point), so it is loaded from the build's files.
 import { createLogger } from "@errand/channel-sdk/host";
 
-const controller = await import(process.env.BENCH_ERRAND_MODULE || "@errand/controller");
-const { createBufferedWriter, createWebhookServer, parseWebhookConfig } = controller;
+const distDir = process.env.BENCH_CONTROLLER_DIST ? `${process.env.BENCH_CONTROLLER_DIST.replace(/\/$/, "")}/` : new URL("../../dist/", import.meta.url).pathname;
+const dist = (path) => import(`${distDir}${path}`);
+const { createWebhookServer } = await dist("webhook/index.js");
+const { parseWebhookConfig } = await dist("config/index.js");
+const { createBufferedWriter } = await dist("logging/index.js");
 const secret = process.env.BENCH_SECRET;
 const { config } = parseWebhookConfig({ webhook: { host: "127.0.0.1", port: 0, secrets: { codehost_a: secret } } }, { env: {}, baseDir: "." });
 const write = createBufferedWriter();

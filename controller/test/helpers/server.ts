@@ -1,6 +1,7 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { afterEach } from "vitest";
-import { type ApprovalCallback, type ApprovalHandler, createWebhookServer, parseWebhookConfig, type TicketHandler, type WebhookServer, type WebhookServerOptions } from "../../src/index.js";
+import { parseWebhookConfig } from "../../src/config/index.js";
+import { type ApprovalCallback, type ApprovalHandler, createWebhookServer, type TicketHandler, type WebhookServer, type WebhookServerOptions } from "../../src/webhook/index.js";
 
 /** A server under test and what its handlers received. */
 export interface TestServer {
