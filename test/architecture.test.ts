@@ -97,6 +97,14 @@ describe("architecture", () => {
     expect(snake).toEqual([]);
   });
 
+  // Doc pages follow the same rule: a page about chat_a is docs/channels/chat-a.md, as its package is channels/chat-a.
+  it("no file or folder under docs/ has an underscore in its name: doc paths are kebab case", () => {
+    const snake = readdirSync(join(root, "docs"), { recursive: true, withFileTypes: true })
+      .map((e) => relative(root, join(e.parentPath, e.name)))
+      .filter((path) => path.includes("_"));
+    expect(snake).toEqual([]);
+  });
+
   it.each(packages)("%s declares engines node >=20.19 and is ESM", (pkg) => {
     const manifest = JSON.parse(readFileSync(join(root, pkg, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.type).toBe("module");

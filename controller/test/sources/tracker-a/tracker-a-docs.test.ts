@@ -5,7 +5,7 @@ import { tempDir } from "../../../../test/support/temp-dir.js";
 import { loadControllerConfig } from "../../../src/config/load-controller-config.js";
 import { fencedBlocks } from "../../docs/helpers/doc-snippets.js";
 
-const DOC = "docs/ticket-sources/tracker_a.md";
+const DOC = "docs/ticket-sources/tracker-a.md";
 
 describe(DOC, () => {
   it("has an errand.yaml example the controller loads, warning only of the empty allowed_repos it must keep", async () => {
