@@ -97,6 +97,14 @@ describe("architecture", () => {
     expect(snake).toEqual([]);
   });
 
+  // Doc pages follow the same rule: a page about chat_a is docs/channels/chat-a.md, as its package is channels/chat-a.
+  it("no file or folder under docs/ has an underscore in its name: doc paths are kebab case", () => {
+    const snake = readdirSync(join(root, "docs"), { recursive: true, withFileTypes: true })
+      .map((e) => relative(root, join(e.parentPath, e.name)))
+      .filter((path) => path.includes("_"));
+    expect(snake).toEqual([]);
+  });
+
   // The controller's data flows one way; each entry is a folder that must not import from another.
   // (More directions join this list as the controller's folders are straightened out.)
   const FORBIDDEN: readonly (readonly [from: string, to: string])[] = [

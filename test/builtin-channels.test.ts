@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 // passes against its bin and errand-conformance.json, and its setup guide shows
 // the payloads its snapshot tests pin down.
 const CLI = fileURLToPath(new URL("../cli/bin/channel.js", import.meta.url));
-// The channel's name (config, wire, its guide in docs/channels/) and its package's folder (spelled as the npm name).
+// The channel's name (config, wire) and its package's folder (spelled as the npm name, as is its guide in docs/channels/).
 const CHANNELS = [
   { name: "chat_a", folder: "chat-a" },
   { name: "chat_b", folder: "chat-b" },
@@ -19,7 +19,7 @@ interface Report {
   checks: { id: string; status: string; actual?: string; fix?: string }[];
 }
 
-describe.each(CHANNELS)("built-in channel $name", ({ name, folder }) => {
+describe.each(CHANNELS)("built-in channel $name", ({ folder }) => {
   const pkg = fileURLToPath(new URL(`../channels/${folder}/`, import.meta.url));
 
   it("passes every `channel test` check, the target checks included", async () => {
@@ -34,9 +34,9 @@ describe.each(CHANNELS)("built-in channel $name", ({ name, folder }) => {
     expect(report.checks.map((c) => c.id)).toContain("target.rate");
   }, 70_000);
 
-  it(`docs/channels/${name}.md shows every snapshotted payload exactly as the channel sends it`, () => {
+  it(`docs/channels/${folder}.md shows every snapshotted payload exactly as the channel sends it`, () => {
     const snapshots = new URL(`../channels/${folder}/test/__snapshots__/`, import.meta.url);
-    const guide = readFileSync(new URL(`../docs/channels/${name}.md`, import.meta.url), "utf8");
+    const guide = readFileSync(new URL(`../docs/channels/${folder}.md`, import.meta.url), "utf8");
     const files = readdirSync(snapshots).filter((f) => f.endsWith(".json") && !f.includes("unicode"));
     expect(files.length).toBeGreaterThanOrEqual(5);
     for (const file of files) {

@@ -82,6 +82,22 @@ describe("create-channel without a terminal", () => {
     expect(await readdir(root)).toEqual([]);
   });
 
+  // What npm passes for `npm init channel x --yes`: the arguments without --yes, the flag in its environment.
+  it("takes the --yes that npm init kept for itself, as `npm init channel x --yes` means it", async () => {
+    const env = { FORCE_COLOR: "0", npm_command: "init", npm_config_yes: "true" };
+    const r = await runCli("create-channel", ["x", "--no-install"], { cwd: root, stdin: "ignore", env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect((await readJson(join(root, "x", "package.json"))).errand.channel).toBe("x");
+  });
+
+  it("does not take npx's --yes (`npx --yes create-channel x` answers npx's install question) for its own", async () => {
+    const env = { FORCE_COLOR: "0", npm_command: "exec", npm_config_yes: "true" };
+    const r = await runCli("create-channel", ["x", "--no-install"], { cwd: root, stdin: "ignore", env });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("pass --yes");
+    expect(await readdir(root)).toEqual([]);
+  });
+
   it("needs no terminal when the flags answer every question", async () => {
     const args = ["x", "--no-install", "--name", "x_bot", "--description", "d", "--package-name", "errand-channel-x-bot", "--author", "", "--template", "blank"];
     const r = await runCli("create-channel", args, { cwd: root, stdin: "ignore" });

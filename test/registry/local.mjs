@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run registry:local`: makes this checkout's unreleased packages
 // installable by name. Builds them, starts the test registry on 127.0.0.1,
-// publishes every Errand package to it, writes an npm config pointing at it,
+// publishes every Errand package to it, writes an npm config pointing at it
+// (with the user's own settings carried over: nodedir, proxies, cache, …),
 // prints how to use it, and serves until Ctrl-C. Every other package comes
 // from registry.npmjs.org through it. Options: --port <n> (default 4873,
 // or ERRAND_REGISTRY_PORT; 0 picks a free one), --no-build (or
@@ -10,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { npmrcLines, writeNpmrc } from "./npmrc.mjs";
+import { keptUserLines, npmrcLines, proxyExemption, userNpmrc, writeNpmrc } from "./npmrc.mjs";
 import { forgetNpxInstalls, publishPackages, REPO, userEnvironment } from "./publish-packages.mjs";
 import { startTestRegistry } from "./registry-server.mjs";
 
@@ -36,7 +37,10 @@ try {
   process.exit(1);
 }
 const npmrc = join(tmpdir(), `errand-registry-${registry.port}`, "npmrc");
-await writeNpmrc(npmrc, registry);
+// The written config replaces the user's in the shells that use it: without their settings, native builds
+// (nodedir), proxies and caches would be lost there.
+const user = await userNpmrc();
+await writeNpmrc(npmrc, registry, user ? [`# carried over from ${user.file}`, ...keptUserLines(user.text, registry)] : []);
 try {
   const published = await publishPackages({ userconfig: npmrc });
   // npx would otherwise keep running a create-channel of the same version it installed before.
@@ -46,10 +50,11 @@ try {
   for (const { name, version } of published) say(`  ${name}@${version}`);
   say("every other package comes from https://registry.npmjs.org through it.");
   if (forgotten > 0) say("(npx's cached install of create-channel was removed, so that npx create-channel runs this checkout's.)");
-  say("\nIn the shell you scaffold, install and publish from:");
+  say("\nPut these lines in an .npmrc in the folder you scaffold, install and publish from (your ~/.npmrc stays in effect):");
+  for (const line of [...npmrcLines(registry), ...proxyExemption(user?.text ?? "", registry, process.env)]) say(`  ${line}`);
+  say("or, for a whole shell:");
   say(`  export NPM_CONFIG_USERCONFIG=${npmrc}`);
-  say("(that file replaces ~/.npmrc in that shell) or put these lines in an .npmrc of your own:");
-  for (const line of npmrcLines(registry)) say(`  ${line}`);
+  say(user ? `(that file is used instead of ${user.file}; it carries that file's settings over, all but its registry)` : "(that file is used instead of ~/.npmrc, which does not exist)");
   say("\nThe packages live as long as this runs; stop it with Ctrl-C.");
 } catch (error) {
   process.stderr.write(`registry:local: ${/** @type {Error} */ (error).message}\n`);

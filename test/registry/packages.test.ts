@@ -56,6 +56,15 @@ describe("the published packages", () => {
     expect((config.ignore as string[]).sort()).toEqual((await Promise.all(unpublished.map(async (dir) => (await manifest(dir)).name))).sort());
   });
 
+  it("are the ones docs/publishing.md names, and as many as it says registry:local publishes", async () => {
+    const doc = await readFile(join(REPO, "docs/publishing.md"), "utf8");
+    const names = await Promise.all(PACKAGE_DIRS.map(async (dir) => (await manifest(dir)).name));
+    for (const name of names) expect(doc, `docs/publishing.md does not name ${name}`).toContain(`\`${name}\``);
+    const counts = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+    const said = /publishes the (\w+) packages above/.exec(doc)?.[1];
+    expect(said).toBe(counts[names.length - 1]);
+  });
+
   it.each(PACKAGE_DIRS)("%s carries what installers and the registry need", async (dir) => {
     const pkg = await manifest(dir);
     expect(pkg.private, `${dir} is published`).toBeFalsy();

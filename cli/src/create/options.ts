@@ -16,8 +16,21 @@ export interface CreateFlags {
   sdk?: string;
 }
 
-/** Parses create-channel's arguments; throws CommanderError on --help, --version and usage errors. */
-export function parseCreateArgs(argv: string[]): CreateFlags {
+/**
+ * Whether the user's `--yes` went to npm instead: `npm init channel x --yes` takes `--yes` as its own setting and
+ * runs create-channel without it, telling it only through the environment (`npm_command=init`,
+ * `npm_config_yes=true`). `npx --yes create-channel` (`npm_command=exec`) is left out: there `--yes` answers npx's
+ * "Ok to proceed?" about installing create-channel, not this program's questions.
+ */
+export function yesGivenToNpmInit(env: NodeJS.ProcessEnv): boolean {
+  return env.npm_command === "init" && env.npm_config_yes === "true";
+}
+
+/**
+ * Parses create-channel's arguments (and a `--yes` that `npm init` kept, see {@link yesGivenToNpmInit}); throws
+ * CommanderError on --help, --version and usage errors.
+ */
+export function parseCreateArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): CreateFlags {
   const program = new Command("create-channel")
     .description("Scaffold an Errand notification channel plugin package.")
     .version(CLI_VERSION)
@@ -33,11 +46,11 @@ export function parseCreateArgs(argv: string[]): CreateFlags {
     .option("--sdk <spec>", "npm spec of the @errand/channel-sdk dependency (a version range, file: path or tarball)")
     .addHelpText(
       "after",
-      "\nExamples:\n  npx create-channel my-channel\n  npx create-channel team-alerts --yes --template webhook --name team_alerts\n\nExit codes: 0 created, 1 failed (a failed npm install keeps the files and says how to finish), 2 invalid input, 130/143 stopped by Ctrl-C/SIGTERM (nothing is left behind unless the files were already moved in).",
+      "\nExamples:\n  npx create-channel my-channel\n  npx create-channel team-alerts --yes --template webhook --name team_alerts\n  npm init channel team-alerts -- --yes --template webhook   (npm init keeps the flags before --)\n\nExit codes: 0 created, 1 failed (a failed npm install keeps the files and says how to finish), 2 invalid input, 130/143 stopped by Ctrl-C/SIGTERM (nothing is left behind unless the files were already moved in).",
     )
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   program.parse(argv, { from: "user" });
   const o = program.opts<Omit<CreateFlags, "dir">>();
-  return { ...o, dir: program.args[0] };
+  return { ...o, yes: o.yes || yesGivenToNpmInit(env), dir: program.args[0] };
 }

@@ -1,5 +1,6 @@
 import { styleText } from "node:util";
 import type { Ticket } from "@errand/channel-sdk";
+import { formatStep, logSteps } from "../engines/log-steps.js";
 import type { RunState, TaskRun, Transition } from "../runs/task-run.js";
 
 type Style = Parameters<typeof styleText>[0];
@@ -58,8 +59,17 @@ export function formatTransition(t: Transition, paint: ReturnType<typeof painter
   return `  ${paint("dim", clock(t.at))}  ${move}  ${t.reason}`;
 }
 
+/** How `errand runs show` prints the log tail: as readable steps, or its lines as written (`--raw`). */
+export type LogView = "steps" | "raw";
+
+/** The log tail's lines: as written, or each JSON Lines event of an engine as one readable step. */
+function logLines(log: string, view: LogView, paint: ReturnType<typeof painter>): string[] {
+  if (view === "raw") return log.trimEnd().split("\n");
+  return logSteps(log).map((s) => formatStep(s, (label) => paint("bold", label)));
+}
+
 /** `errand runs show`: ticket, timeline, result, log tail. */
-export function formatRunDetail(run: TaskRun, ticket: Ticket | undefined, transitions: readonly Transition[], log: string | undefined, paint: ReturnType<typeof painter>): string {
+export function formatRunDetail(run: TaskRun, ticket: Ticket | undefined, transitions: readonly Transition[], log: string | undefined, paint: ReturnType<typeof painter>, view: LogView = "steps"): string {
   const out: string[] = [];
   out.push(`${paint("bold", run.id)}  ${paint(STATE_STYLE[run.state], run.state)}  attempt ${run.attempt}, engine ${run.engine}${run.backend ? ` on ${run.backend}` : ""}`);
   out.push("", paint("bold", "Ticket"));
@@ -85,13 +95,8 @@ export function formatRunDetail(run: TaskRun, ticket: Ticket | undefined, transi
     out.push("", `  cost so far $${run.costUsd.toFixed(2)}`);
   }
   if (log !== undefined) {
-    out.push("", paint("bold", `Log (${run.logRef ?? "log"}, last lines)`));
-    out.push(
-      ...log
-        .trimEnd()
-        .split("\n")
-        .map((l) => `  ${l}`),
-    );
+    out.push("", paint("bold", `Log (${run.logRef ?? "log"}, last ${view === "raw" ? "lines" : "steps; --raw for the lines"})`));
+    out.push(...logLines(log, view, paint).map((l) => `  ${l}`));
   }
   return `${out.join("\n")}\n`;
 }

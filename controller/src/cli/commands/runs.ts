@@ -12,6 +12,10 @@ interface Common {
   json?: boolean;
 }
 
+/** Log bytes `runs show` reads by default: a step is one short line, but a stream-json line can be several KB. */
+const STEPS_LOG_BYTES = 32_768;
+const RAW_LOG_BYTES = 4096;
+
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
 
 function parseStates(value: string, previous: RunState[] = []): RunState[] {
@@ -89,17 +93,19 @@ export function createRunsCommand(): Command {
     common(new Command("show"))
       .description("a run's ticket, timeline, result and log tail")
       .argument("<run-id>")
-      .addOption(new Option("--log-bytes <n>", "bytes of log to show").argParser(parseCount).default(4096))
-      .action(async (id: string, options: Common & { logBytes: number }) => {
+      .addOption(new Option("--log-bytes <n>", `bytes of log to show (default ${STEPS_LOG_BYTES}, with --raw ${RAW_LOG_BYTES})`).argParser(parseCount))
+      .option("--raw", "the log's lines as the engine wrote them, not as readable steps")
+      .action(async (id: string, options: Common & { logBytes?: number; raw?: boolean }) => {
         process.exitCode = await withStore(options, async (store, { config }) => {
           const run = await store.getRun(id);
           if (run === undefined) return notFound(id);
           const [ticket, transitions] = await Promise.all([store.getTicket(run.ticket), store.transitions(id)]);
           const { createBackend } = await import("../../execution/create-backend.js");
           const backend = await createBackend(run.backend ?? "local", config, quiet);
-          const log = await backend.readLog(run, options.logBytes).finally(() => backend.close());
+          const raw = options.raw === true || options.json === true;
+          const log = await backend.readLog(run, options.logBytes ?? (raw ? RAW_LOG_BYTES : STEPS_LOG_BYTES)).finally(() => backend.close());
           if (options.json) json({ run, ticket: ticket === undefined ? undefined : toSpecTicket(ticket), transitions, log });
-          else print(formatRunDetail(run, ticket, transitions, log, painter(process.stdout)));
+          else print(formatRunDetail(run, ticket, transitions, log, painter(process.stdout), raw ? "raw" : "steps"));
           return 0;
         });
       }),

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ticketingSchema } from "../../../src/config/schema/ticketing-schema.js";
 
-const DOC = resolve(import.meta.dirname, "../../../../docs/ticket-sources/codehost_a.md");
+const DOC = resolve(import.meta.dirname, "../../../../docs/ticket-sources/codehost-a.md");
 
-describe("docs/ticket-sources/codehost_a.md", () => {
+describe("docs/ticket-sources/codehost-a.md", () => {
   it("its errand.yaml example is a valid ticketing section with the documented defaults", () => {
     const block = /```yaml\n(# errand\.yaml\n[\s\S]*?)```/.exec(readFileSync(DOC, "utf8"))?.[1];
     expect(block).toBeDefined();
