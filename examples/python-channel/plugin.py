@@ -43,7 +43,7 @@ def refuse_to_start(message):
 
 if os.environ.get(COOKIE[0]) != COOKIE[1]:
     refuse_to_start("this is an Errand notification channel plugin; the controller starts it. To try it, run "
-                    "`npx --package @errand/cli channel test -- python3 plugin.py` (conformance checks) or `channel send`.")
+                    "`npx --package @errand/cli channel test --config errand-conformance.json -- python3 plugin.py` (the conformance checks) or `channel send`.")
 if "1" not in os.environ.get("PLUGIN_PROTOCOL_VERSIONS", "1").replace(",", " ").split():
     refuse_to_start(f"the host offers interface versions {os.environ['PLUGIN_PROTOCOL_VERSIONS']}; this plugin speaks 1")
 if os.environ.get("ERRAND_PLUGIN_TRANSPORT", "unix") not in ("", "unix") or os.environ.get("PLUGIN_CLIENT_CERT"):

@@ -48,6 +48,6 @@ describe.runIf(ready || process.env.ERRAND_REQUIRE_INTEROP === "1")("the Python 
     const r = spawnSync(PYTHON, ["plugin.py"], { cwd: example, env: withoutCookie, encoding: "utf8" });
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toContain("channel test -- python3 plugin.py");
+    expect(r.stderr).toContain("channel test --config errand-conformance.json -- python3 plugin.py");
   });
 });
