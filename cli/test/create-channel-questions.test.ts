@@ -26,6 +26,8 @@ describe("create-channel on a terminal", () => {
       [/Description:/, "Posts to the ops room"],
       [/npm package name:/, ""],
       [/Author:/, "Ada"],
+      // Down once: the second license, Apache-2.0.
+      [/License:/, "\u001b[B"],
       [/Starting point:/, ""],
     ]);
     expect(session.code, session.screen).toBe(0);
@@ -35,8 +37,10 @@ describe("create-channel on a terminal", () => {
       name: "errand-channel-my-bot",
       description: "Posts to the ops room",
       author: "Ada",
+      license: "Apache-2.0",
       errand: { channel: "my_bot", template: expect.stringMatching(/^webhook@/) },
     });
+    expect(await readFile(join(root, "my-bot", "LICENSE"), "utf8")).toContain("Apache License");
   });
 
   it("refuses a non-empty folder at the Directory question and asks again, before any other question", async () => {
@@ -49,6 +53,7 @@ describe("create-channel on a terminal", () => {
       [/Description:/, ""],
       [/npm package name:/, ""],
       [/Author:/, ""],
+      [/License:/, ""],
       [/Starting point:/, ""],
     ]);
     expect(session.code, session.screen).toBe(0);
@@ -76,7 +81,7 @@ describe("create-channel without a terminal", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("stdin is not a terminal");
     expect(r.stderr).toContain("pass --yes");
-    expect(r.stderr).toContain("channel name, description, npm package name, author, template");
+    expect(r.stderr).toContain("channel name, description, npm package name, author, license, template");
     expect(`${r.stdout}${r.stderr}`).not.toContain(ESCAPE);
     expect(r.stdout).not.toContain("Channel name");
     expect(await readdir(root)).toEqual([]);
@@ -99,7 +104,7 @@ describe("create-channel without a terminal", () => {
   });
 
   it("needs no terminal when the flags answer every question", async () => {
-    const args = ["x", "--no-install", "--name", "x_bot", "--description", "d", "--package-name", "errand-channel-x-bot", "--author", "", "--template", "blank"];
+    const args = ["x", "--no-install", "--name", "x_bot", "--description", "d", "--package-name", "errand-channel-x-bot", "--author", "", "--license", "ISC", "--template", "blank"];
     const r = await runCli("create-channel", args, { cwd: root, stdin: "ignore" });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(`${r.stdout}${r.stderr}`).not.toContain(ESCAPE);

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { startUserSession, type UserSession } from "../../test/registry/user-session.js";
 
 // The plugin author's path from a registry, as a person types it: the SDK,
@@ -9,7 +10,7 @@ import { startUserSession, type UserSession } from "../../test/registry/user-ses
 // from registry.npmjs.org through it), then `npx create-channel`, build,
 // conformance, unit tests and lint in the scaffold; then the package packed
 // and installed into a fresh folder, and the conformance checks run against
-// the installed bin.
+// the installed bin. And the scaffold's GitHub workflow, its steps run in order.
 let root: string;
 let session: UserSession;
 
@@ -65,5 +66,18 @@ describe("end to end from the registry: npx create-channel → passing channel t
     const manifest = JSON.parse(await readFile(join(consumer, "node_modules/errand-channel-team-hook/package.json"), "utf8"));
     expect(manifest.errand.channel).toBe("team_hook");
     process.stderr.write(`e2e: npx create-channel --yes (from the registry) → install → build → passing channel test: ${(createToPassMs / 1000).toFixed(1)} s\n`);
+  }, 300_000);
+
+  it("passes the steps of its own GitHub workflow, each run as the workflow writes it", async () => {
+    const created = await session.sh("npx create-channel ci-hook --yes --template webhook --name ci_hook", root);
+    expect(created.exitCode, created.all).toBe(0);
+    const pkgDir = join(root, "ci-hook");
+    const workflow = parse(await readFile(join(pkgDir, ".github/workflows/ci.yml"), "utf8"));
+    const runs = (workflow.jobs.test.steps as { run?: string }[]).flatMap((s) => (s.run ? [s.run] : []));
+    expect(runs.length).toBeGreaterThanOrEqual(5);
+    for (const step of runs) {
+      const run = await session.sh(step, pkgDir);
+      expect(run.exitCode, `${step}\n${run.all}`).toBe(0);
+    }
   }, 300_000);
 });

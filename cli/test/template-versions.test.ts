@@ -55,7 +55,7 @@ describe("the versions a scaffold is written with", () => {
 });
 
 describe("the packed CLI", () => {
-  it("carries the templates, the recorded toolchain, LICENSE and CHANGELOG.md, and no tests", async () => {
+  it("carries the templates (the workflow and license texts too), the recorded toolchain, LICENSE and CHANGELOG.md, and no tests", async () => {
     await execa(process.execPath, [join(cliDir, "scripts/copy-templates.js")]);
     expect(await readJson(join(cliDir, "templates/versions.json"))).toEqual(installedToolchain());
     const { stdout } = await execa("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: cliDir });
@@ -69,6 +69,10 @@ describe("the packed CLI", () => {
         "templates/versions.json",
         "templates/common/package.json",
         "templates/common/_gitignore",
+        "templates/common/.github/workflows/ci.yml",
+        "templates/licenses/MIT.txt",
+        "templates/licenses/Apache-2.0.txt",
+        "templates/licenses/ISC.txt",
         "templates/webhook/src/channel.ts",
         "LICENSE",
         "CHANGELOG.md",

@@ -7,7 +7,8 @@ import { type InstallOutcome, installDependencies } from "./install.js";
 import type { CreateFlags } from "./options.js";
 import { discard, entriesOf, forceConflicts, makeStaging, moveIntoEmpty, moveOver, PlacementError } from "./place.js";
 import type { Answers } from "./prompts.js";
-import { scaffold } from "./scaffold.js";
+import { hashFiles, RECORD_FILE, writeRecord } from "./record.js";
+import { scaffold, valuesFor } from "./scaffold.js";
 import { targetProblem } from "./target-check.js";
 import { templateVersions } from "./template-versions.js";
 import { TEMPLATES, templatesRoot } from "./templates.js";
@@ -46,18 +47,12 @@ export async function createChannel(answers: Answers, flags: CreateFlags, interr
   try {
     const root = templatesRoot();
     const versions = templateVersions(root);
-    const files = await scaffold(root, kind, staging.dir, {
-      name: answers.name,
-      packageName: answers.packageName,
-      description: answers.description,
-      author: answers.author,
-      sdkSpec: flags.sdk ?? versions.sdk,
-      cliVersion: versions.cli,
-      typesNodeVersion: versions.toolchain["@types/node"],
-      typescriptVersion: versions.toolchain.typescript,
-      vitestVersion: versions.toolchain.vitest,
-      zodVersion: versions.toolchain.zod,
-    });
+    const { name, packageName, description, author, license } = answers;
+    const recorded = { name, packageName, description, author, license, year: String(new Date().getUTCFullYear()), ...(flags.sdk === undefined ? {} : { sdkSpec: flags.sdk }) };
+    const files = await scaffold(root, kind, staging.dir, valuesFor(recorded, versions));
+    // What update needs to tell the user's changes from the template's.
+    await writeRecord(staging.dir, { template: kind.id, version: versions.cli, answers: recorded, files: await hashFiles(staging.dir, files) });
+    files.push(RECORD_FILE);
     say(`${chalk.green("✓")} ${kind.id} template: ${files.length} files for channel ${chalk.bold(answers.name)} (${answers.packageName})`);
     let install: InstallOutcome | undefined;
     if (flags.install && !inPlace) {

@@ -4,10 +4,12 @@ import { CommanderError } from "commander";
 import { exitCodeFor, STOP_SIGNALS } from "../util/signals.js";
 import { guardStdio } from "../util/stdio.js";
 import { createChannel, type Interruption } from "./create.js";
+import { isLicense, LICENSES } from "./licenses.js";
 import { parseCreateArgs } from "./options.js";
 import { type Answers, ask, defaultAnswers, unanswered } from "./prompts.js";
 import { targetProblem } from "./target-check.js";
 import { TEMPLATE_IDS } from "./templates.js";
+import { updateMain } from "./update.js";
 import { validateChannelName, validatePackageName } from "./validate.js";
 
 const fail = (message: string, code = 1) => {
@@ -15,9 +17,14 @@ const fail = (message: string, code = 1) => {
   return code;
 };
 
-/** The `create-channel` CLI; resolves to the exit code. */
+/**
+ * The `create-channel` CLI; resolves to the exit code. `create-channel update
+ * [dir]` brings an existing scaffold to this version's template (to scaffold
+ * into a folder named "update", write `./update`).
+ */
 export async function main(argv: string[]): Promise<number> {
   guardStdio();
+  if (argv[0] === "update") return updateMain(argv.slice(1));
   let flags;
   try {
     flags = parseCreateArgs(argv);
@@ -39,6 +46,9 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (flags.template !== undefined && !TEMPLATE_IDS.includes(flags.template)) {
       return fail(`unknown template "${flags.template}": choose one of ${TEMPLATE_IDS.join(", ")}`, 2);
+    }
+    if (flags.license !== undefined && !isLicense(flags.license)) {
+      return fail(`unknown license "${flags.license}": choose one of ${LICENSES.join(", ")} (SPDX ids, spelled as here)`, 2);
     }
     // The folder is checked before any question, so that nobody answers them all to be refused at the end.
     const dirProblem = flags.dir === undefined ? undefined : targetProblem(flags.dir, flags.force);

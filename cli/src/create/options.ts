@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { CLI_VERSION } from "../util/version.js";
+import { LICENSES } from "./licenses.js";
 import { TEMPLATE_IDS } from "./templates.js";
 
 /** What the user asked for on the command line. */
@@ -9,6 +10,7 @@ export interface CreateFlags {
   description?: string;
   packageName?: string;
   author?: string;
+  license?: string;
   template?: string;
   yes: boolean;
   install: boolean;
@@ -38,7 +40,8 @@ export function parseCreateArgs(argv: string[], env: NodeJS.ProcessEnv = process
     .option("--name <name>", "channel name (notifications.channels[].backend)")
     .option("--description <text>", "package description")
     .option("--package-name <name>", "npm package name (default errand-channel-<name>)")
-    .option("--author <name>", "package author")
+    .option("--author <name>", "package author (also the copyright holder in LICENSE)")
+    .option("--license <id>", `package license, written to LICENSE: ${LICENSES.join(", ")} (default ${LICENSES[0]})`)
     .option("--template <id>", `starting point: ${TEMPLATE_IDS.join(", ")}`)
     .option("-y, --yes", "ask nothing; use defaults for what is not given", false)
     .option("--no-install", "do not run npm install")
@@ -46,7 +49,7 @@ export function parseCreateArgs(argv: string[], env: NodeJS.ProcessEnv = process
     .option("--sdk <spec>", "npm spec of the @errand/channel-sdk dependency (a version range, file: path or tarball)")
     .addHelpText(
       "after",
-      "\nExamples:\n  npx create-channel my-channel\n  npx create-channel team-alerts --yes --template webhook --name team_alerts\n  npm init channel team-alerts -- --yes --template webhook   (npm init keeps the flags before --)\n\nExit codes: 0 created, 1 failed (a failed npm install keeps the files and says how to finish), 2 invalid input, 130/143 stopped by Ctrl-C/SIGTERM (nothing is left behind unless the files were already moved in).",
+      "\nExamples:\n  npx create-channel my-channel\n  npx create-channel team-alerts --yes --template webhook --name team_alerts\n  npm init channel team-alerts -- --yes --template webhook   (npm init keeps the flags before --)\n  npx create-channel update team-alerts --dry-run   # bring a scaffold to this version's template (update --help)\n\nExit codes: 0 created, 1 failed (a failed npm install keeps the files and says how to finish), 2 invalid input, 130/143 stopped by Ctrl-C/SIGTERM (nothing is left behind unless the files were already moved in).",
     )
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });

@@ -1,5 +1,8 @@
 import { cp, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { copyrightHolder, isLicense, licenseText } from "./licenses.js";
+import type { RecordedAnswers } from "./record.js";
+import type { TemplateVersions } from "./template-versions.js";
 import type { TemplateKind } from "./templates.js";
 
 /** Values substituted into the template files. */
@@ -8,6 +11,10 @@ export interface ScaffoldValues {
   packageName: string;
   description: string;
   author: string;
+  /** package.json `license`; LICENSE is written when it is one of the licenses the scaffolder has the text of. */
+  license: string;
+  /** The year LICENSE's copyright line names: the year the package was scaffolded. */
+  year: string;
   /** The `@errand/channel-sdk` dependency spec. */
   sdkSpec: string;
   /** The `@errand/cli` version, also the template's version in the manifest. */
@@ -19,10 +26,32 @@ export interface ScaffoldValues {
   zodVersion: string;
 }
 
+/** The values of a scaffold: its answers, and the versions of this CLI (the SDK's unless `--sdk` chose another). */
+export function valuesFor(answers: RecordedAnswers, versions: TemplateVersions): ScaffoldValues {
+  return {
+    name: answers.name,
+    packageName: answers.packageName,
+    description: answers.description,
+    author: answers.author,
+    license: answers.license,
+    year: answers.year,
+    sdkSpec: answers.sdkSpec ?? versions.sdk,
+    cliVersion: versions.cli,
+    typesNodeVersion: versions.toolchain["@types/node"],
+    typescriptVersion: versions.toolchain.typescript,
+    vitestVersion: versions.toolchain.vitest,
+    zodVersion: versions.toolchain.zod,
+  };
+}
+
 // Files npm would treat specially inside a package are stored renamed.
 const RENAMES: Record<string, string> = { _gitignore: ".gitignore" };
 
-/** Copies common + kind template files into `dir` (which must exist) and fills in the values. */
+/**
+ * Copies common + kind template files into `dir` (created when missing),
+ * fills in the values and writes LICENSE; returns the files written, sorted.
+ * (A scaffold made before LICENSE existed may name another license: it gets no LICENSE.)
+ */
 export async function scaffold(templatesRoot: string, kind: TemplateKind, dir: string, values: ScaffoldValues): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   // Layered like grafana's create-plugin: the kind's files win over common ones.
@@ -50,6 +79,10 @@ export async function scaffold(templatesRoot: string, kind: TemplateKind, dir: s
     } else {
       written.push(file);
     }
+  }
+  if (isLicense(values.license)) {
+    await writeFile(join(dir, "LICENSE"), await licenseText(templatesRoot, values.license, values.year, copyrightHolder(values.author, values.packageName)));
+    written.push("LICENSE");
   }
   return written.sort();
 }
