@@ -5,6 +5,7 @@ import type { EngineConfig } from "../../config/controller-config.js";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
 import type { ExecutionBackend, RunHandle } from "../execution-backend.js";
 import { type ClusterView, createClusterView } from "./cluster-view.js";
+import { CONTAINER_PATHS } from "./container-paths.js";
 import { makeClients } from "./kube-api.js";
 import { activeDeadlineSeconds, KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "./kubernetes-config.js";
 import { jobNamespace, loadKubeConfig } from "./load-kube-config.js";
@@ -94,6 +95,7 @@ export function createKubernetesBackend(options: KubernetesBackendOptions): Exec
       if (plan.action === "reattach") track(plan.handle);
       return plan;
     },
+    workspaceOf: () => CONTAINER_PATHS.workspace,
     readLog(run, maxBytes) {
       return readPodLog(clients, run, maxBytes, mask);
     },
