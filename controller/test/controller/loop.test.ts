@@ -71,7 +71,7 @@ describe("controller loop, in-process with real engine processes", () => {
     await postTicket(c.webhookPort, ok.body);
     expect((await finished(c.controller.store, ok.id)).state).toBe("Succeeded");
     const durations = (await c.controller.registry.getSingleMetric("errand_run_duration_seconds")?.get())?.values ?? [];
-    const counts = durations.filter((v) => v.metricName === "errand_run_duration_seconds_count").map((v) => [v.labels.state, v.value]);
+    const counts = durations.filter((v) => (v as { metricName?: string }).metricName === "errand_run_duration_seconds_count").map((v) => [v.labels.state, v.value]);
     expect(counts).toEqual([["Succeeded", 1]]);
   });
 
