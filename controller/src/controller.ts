@@ -7,6 +7,7 @@ import type { Engine } from "./engines/engine.js";
 import { buildPrompt } from "./engines/prompt.js";
 import { createBackend } from "./execution/create-backend.js";
 import type { ExecutionBackend } from "./execution/execution-backend.js";
+import { scrubbingBackend } from "./execution/scrubbing-backend.js";
 import { createGuardrails } from "./guardrails/guardrails.js";
 import { createBatchedSink } from "./intake/batched-sink.js";
 import type { TicketSource } from "./intake/ticket-source.js";
@@ -77,7 +78,9 @@ export async function createController(options: ControllerOptions): Promise<Cont
 
   const engines = new Map<string, Engine>();
   for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig));
-  const backend = options.backend ?? (await createBackend(config.execution.backend, config, logger, secretValues(config, secrets)));
+  const allSecrets = secretValues(config, secrets);
+  // Every engine's output passes here on its way to the store and the channels: secrets masked, workspace paths relative.
+  const backend = scrubbingBackend(options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets)), allSecrets);
   const guardrails = createGuardrails(config.guardrails);
   const n = config.notifications;
   const notifier =

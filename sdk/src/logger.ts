@@ -4,6 +4,8 @@ import { jsonLineForms, maskForms, secretForms } from "./secret-mask.js";
 import { writeStderr } from "./stderr-sink.js";
 
 export type { LogFields, Logger, LogLevel } from "./log-types.js";
+/** The logger's masking for other texts (a run's output, say), gRPC-free like the logger. */
+export { createSecretMask, REDACTED } from "./secret-mask.js";
 
 /** Options of {@link createLogger}. */
 export interface LoggerOptions {

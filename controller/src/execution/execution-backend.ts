@@ -76,6 +76,12 @@ export interface ExecutionBackend {
   start(spec: RunSpec, hooks: RunHooks): Promise<RunHandle>;
   /** Decides the fate of a run found Running at start-up (see docs/operators-guide.md, "Restarts"). */
   recover(run: TaskRun, hooks: RunHooks, spec: RunSpec): Promise<RecoveryPlan>;
+  /**
+   * The absolute path of the run's workspace as the engine sees it (its
+   * working directory), so that engine output can name files relative to
+   * it; undefined when the backend cannot tell.
+   */
+  workspaceOf?(run: TaskRun): string | undefined;
   /** The last `maxBytes` of a run's log, or undefined when there is none (any more). */
   readLog(run: TaskRun, maxBytes: number): Promise<string | undefined>;
   /** Starts ahead of the first run what runs need (the local backend's engine spawner). Optional; never throws. */

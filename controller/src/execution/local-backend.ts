@@ -63,6 +63,9 @@ export function createLocalBackend(options: LocalBackendOptions): ExecutionBacke
     recover(run, _hooks, spec) {
       return recoverLocalRun(config, logger, run, spec);
     },
+    workspaceOf(run) {
+      return parseAttachment(run.attachment)?.workspace ?? (isSafeRunId(run.id) ? runPaths(config, run.id).workspace : undefined);
+    },
     async readLog(run, maxBytes) {
       const path = parseAttachment(run.attachment)?.logFile ?? run.logRef ?? (isSafeRunId(run.id) ? runPaths(config, run.id).log : undefined);
       return path === undefined ? undefined : readLogTail(path, maxBytes);

@@ -73,7 +73,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     const stored = await store.transition({ runId: item.run.id, from: [from], to, reason, patch: { result } });
     logger.warn(to === "Refused" ? "run refused" : "run could not start", { run_id: item.run.id, ticket: `${item.ticket.source}:${item.ticket.id}`, reason });
     if (stored === undefined) return;
-    options.metrics.finished(to, 0);
+    // errand_run_duration_seconds measures Running to the end: a run refused or failed while Queued never ran.
+    if (from === "Running") options.metrics.finished(to, (now() - (stored.startedAt ?? now())) / 1000);
     void active.events.push({ type: "finished", run: stored, ticket: item.ticket, result });
   };
 

@@ -76,6 +76,18 @@ notifications:
 });
 
 describe("errand runs", () => {
+  it("an empty or blank run id is a user error, before any store is opened", () => {
+    const h = createHarness({ engine: "ok.sh" });
+    for (const command of ["show", "cancel", "retry"]) {
+      for (const id of ["", "  "]) {
+        const r = errand(["runs", command, id, "--config", h.configFile]);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(/give the id of a run.*errand runs lists them/);
+        expect(r.stderr).not.toMatch(/bug in the caller|no store at/);
+      }
+    }
+  });
+
   it("lists, shows, cancels and retries runs, with --json for scripts", async () => {
     const h = createHarness({ engine: "ok.sh" });
     const cli = runCli(["run", "--config", h.configFile], { env: SECRET_ENV });

@@ -76,6 +76,20 @@ describe("controller loop, in-process with real engine processes", () => {
     expect(h.executions()).toEqual([]);
   });
 
+  it("errand_run_duration_seconds counts runs that ran, not Refused ones that never became Running", async () => {
+    const h = createHarness({ engine: "ok.sh", guardrails: '  allowed_repos: ["github.com/acme/*"]' });
+    const c = await start(h);
+    const refused = ticketBody({ repo_url: "https://github.com/evil/repo" });
+    await postTicket(c.webhookPort, refused.body);
+    expect((await finished(c.controller.store, refused.id)).state).toBe("Refused");
+    const ok = ticketBody();
+    await postTicket(c.webhookPort, ok.body);
+    expect((await finished(c.controller.store, ok.id)).state).toBe("Succeeded");
+    const durations = (await c.controller.registry.getSingleMetric("errand_run_duration_seconds")?.get())?.values ?? [];
+    const counts = durations.filter((v) => (v as { metricName?: string }).metricName === "errand_run_duration_seconds_count").map((v) => [v.labels.state, v.value]);
+    expect(counts).toEqual([["Succeeded", 1]]);
+  });
+
   it("max_job_duration stops the run as TimedOut and kills its whole process group", async () => {
     const h = createHarness({ engine: "slow.sh" });
     const c = await start(h, (config) => {

@@ -28,6 +28,12 @@ function parseStates(value: string, previous: RunState[] = []): RunState[] {
   return out;
 }
 
+/** Refuses an empty or blank run id before the store is opened: it names no run. */
+function parseRunId(value: string): string {
+  if (value.trim() === "") throw new InvalidArgumentError("give the id of a run, such as run_01m87kkxw7v6ettjqzhskgch50 (errand runs lists them)");
+  return value;
+}
+
 function parseCount(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < 1 || n > 100_000) throw new InvalidArgumentError("give a whole number from 1 to 100000");
@@ -92,7 +98,7 @@ export function createRunsCommand(): Command {
   runs.addCommand(
     common(new Command("show"))
       .description("a run's ticket, timeline, result and log tail")
-      .argument("<run-id>")
+      .argument("<run-id>", "the run's id", parseRunId)
       .addOption(new Option("--log-bytes <n>", `bytes of log to show (default ${STEPS_LOG_BYTES}, with --raw ${RAW_LOG_BYTES})`).argParser(parseCount))
       .option("--raw", "the log's lines as the engine wrote them, not as readable steps")
       .action(async (id: string, options: Common & { logBytes?: number; raw?: boolean }) => {
@@ -114,7 +120,7 @@ export function createRunsCommand(): Command {
   runs.addCommand(
     common(new Command("cancel"))
       .description("cancel a queued or running run (a running one is stopped by the controller within a second)")
-      .argument("<run-id>")
+      .argument("<run-id>", "the run's id", parseRunId)
       .action(async (id: string, options: Common) => {
         process.exitCode = await withStore(options, async (store) => {
           const run = await store.requestCancel(id, "cancelled with errand runs cancel");
@@ -128,7 +134,7 @@ export function createRunsCommand(): Command {
   runs.addCommand(
     common(new Command("retry"))
       .description("start a new attempt of a finished run's ticket")
-      .argument("<run-id>")
+      .argument("<run-id>", "the run's id", parseRunId)
       .action(async (id: string, options: Common) => {
         process.exitCode = await withStore(options, async (store) => {
           const run = await store.retry(id, `retry of ${id} requested with errand runs retry`);

@@ -7,6 +7,7 @@ import { makeClients } from "../../kube/kube-api.js";
 import { jobNamespace, loadKubeConfig } from "../../kube/load-kube-config.js";
 import type { ExecutionBackend, RunHandle } from "../execution-backend.js";
 import { type ClusterView, createClusterView } from "./cluster-view.js";
+import { CONTAINER_PATHS } from "./container-paths.js";
 import { activeDeadlineSeconds, KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "./kubernetes-config.js";
 import { readPodLog } from "./read-pod-log.js";
 import { recoverJobRun } from "./recover-job.js";
@@ -94,6 +95,7 @@ export function createKubernetesBackend(options: KubernetesBackendOptions): Exec
       if (plan.action === "reattach") track(plan.handle);
       return plan;
     },
+    workspaceOf: () => CONTAINER_PATHS.workspace,
     readLog(run, maxBytes) {
       return readPodLog(clients, run, maxBytes, mask);
     },

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import BetterSqlite3, { type Database } from "better-sqlite3";
 import { StoreError } from "../../errors.js";
@@ -31,12 +31,13 @@ export const PAGE_CACHE_KIB = 4096;
 export function openDatabase(path: string, busyTimeoutMs: number, autoCheckpointPages: number): Database {
   const file = resolve(path);
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makePrivateFolder(dirname(file));
   } catch (error) {
     throw toStoreError(error, file, `creating the folder ${dirname(file)}`, busyTimeoutMs);
   }
   let db: Database | undefined;
   try {
+    makePrivateFiles(file);
     db = new BetterSqlite3(file);
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const mode = db.pragma("journal_mode = WAL", { simple: true });
@@ -45,6 +46,8 @@ export function openDatabase(path: string, busyTimeoutMs: number, autoCheckpoint
         hint: "keep the file on a local filesystem that supports shared memory (not a network share), or set store.path elsewhere",
       });
     }
+    // Made by SQLite with the file's mode, which was private already; set again for files left by an older errand.
+    makePrivateFiles(file);
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
     db.pragma(`cache_size = ${-PAGE_CACHE_KIB}`);
@@ -55,5 +58,39 @@ export function openDatabase(path: string, busyTimeoutMs: number, autoCheckpoint
   } catch (error) {
     db?.close();
     throw toStoreError(error, file, "opening", busyTimeoutMs);
+  }
+}
+
+/** Owner-only modes of the store: it holds every ticket's text. Set with chmod, whatever the umask. */
+export const STORE_FILE_MODE = 0o600;
+export const STORE_FOLDER_MODE = 0o700;
+
+/** Creates the store's folder owner-only; a folder that exists already keeps its mode (it may be a project folder). */
+function makePrivateFolder(folder: string): void {
+  const created = mkdirSync(folder, { recursive: true, mode: STORE_FOLDER_MODE });
+  if (created !== undefined) chmodSync(folder, STORE_FOLDER_MODE);
+}
+
+/**
+ * Makes the database file owner-only before SQLite opens it (SQLite gives
+ * its -wal and -shm files the database file's mode), creating it empty when
+ * missing, and the -wal and -shm files that exist. A file of another user
+ * (EPERM) is left as it is: that user's errand set its mode.
+ */
+function makePrivateFiles(file: string): void {
+  try {
+    closeSync(openSync(file, "wx", STORE_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      const stat = statSync(path);
+      // Not a file (a folder named like the store): SQLite's open says what is wrong.
+      if (stat.isFile() && (stat.mode & 0o777) !== STORE_FILE_MODE) chmodSync(path, STORE_FILE_MODE);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "EPERM") throw error;
+    }
   }
 }

@@ -1,6 +1,7 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { rememberJsonText } from "../../json-text.js";
 import { badRequest, WebhookErrorCode } from "../errors.js";
+import { MAX_JSON_DEPTH, tooDeepAt } from "./json-depth.js";
 
 /** A JSON object, as sent by every source. */
 export type JsonObject = Record<string, unknown>;
@@ -10,8 +11,16 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Parses a JSON body that must be an object; 400 otherwise. The text is kept with the object (json-text.ts) for the store. */
+/**
+ * Parses a JSON body that must be an object; 400 otherwise, and 400 before
+ * any parse when it nests deeper than {@link MAX_JSON_DEPTH}. The text is
+ * kept with the object (json-text.ts) for the store.
+ */
 export function parseJsonObject(body: Buffer | string, what = "body"): JsonObject {
+  const deep = tooDeepAt(body);
+  if (deep !== -1) {
+    throw badRequest(`${what} nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels (at ${typeof body === "string" ? "character" : "byte"} ${deep}); send a flatter JSON document`);
+  }
   const text = typeof body === "string" ? body : body.toString("utf8");
   let value: unknown;
   try {

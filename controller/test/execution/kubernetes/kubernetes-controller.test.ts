@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { jobNameFor } from "../../../src/kube/kubernetes-names.js";
+import type { RunEvent, RunObserver } from "../../../src/runs/run-event.js";
 import { createHarness, finished, postTicket, running, ticketBody } from "../../controller/harness.js";
 import { kubernetesController } from "./helpers/kube-controller.js";
 import { API_KEY, eventually, resultMessage, startFake } from "./helpers/kube-setup.js";
@@ -36,5 +37,28 @@ describe("the controller with the kubernetes backend, in-process, on the fake AP
     expect(await backend.readLog(done, 4096)).toBe("::progress:: reading the ticket\n::cost:: 0.05\n");
     expect(JSON.stringify(fake.job(jobName))).not.toContain(API_KEY);
     expect(logs.join("\n")).not.toContain(API_KEY);
+  });
+
+  it("a key and /workspace paths the pod prints reach neither the store nor the observers", async () => {
+    const fake = await startFake();
+    const h = createHarness({ engine: ["/opt/agent/run.sh"] });
+    const events: RunEvent[] = [];
+    const observer: RunObserver = { name: "recorder", observe: async (event) => void events.push(event), close: async () => {} };
+    const { controller, port } = await kubernetesController(h, fake, { logs: [], observers: [observer] });
+    const { id, body } = ticketBody();
+    expect((await postTicket(port, body)).status).toBe(200);
+    const jobName = jobNameFor((await running(controller.store, id)).id);
+    await eventually("the pod", () => fake.pod(jobName));
+    fake.startPod(jobName);
+    fake.log(jobName, `::progress:: key ${API_KEY} at /workspace/src/x.ts`);
+    await eventually("the progress event", () => events.find((e) => e.type === "progress"));
+    const summary = `used ${API_KEY} in /workspace/src/x.ts`;
+    fake.finishPod(jobName, { exitCode: 0, message: resultMessage({ success: true, summary, pull_request_url: `https://x:${API_KEY}@github.com/acme/shop/pull/3` }) });
+
+    const done = await finished(controller.store, id);
+    expect(done.result).toMatchObject({ summary: "used [redacted] in src/x.ts", pullRequestUrl: "https://x:[redacted]@github.com/acme/shop/pull/3" });
+    await eventually("the finished event", () => events.find((e) => e.type === "finished"));
+    expect(events.find((e) => e.type === "progress")).toMatchObject({ message: "key [redacted] at src/x.ts" });
+    expect(JSON.stringify(events)).not.toContain(API_KEY);
   });
 });

@@ -4,6 +4,7 @@ import { loadControllerConfig } from "../../../../src/config/load-controller-con
 import { type Controller, createController } from "../../../../src/controller.js";
 import type { ExecutionBackend } from "../../../../src/execution/execution-backend.js";
 import { createKubernetesBackend } from "../../../../src/execution/kubernetes/kubernetes-backend.js";
+import type { RunObserver } from "../../../../src/runs/run-event.js";
 import { resolveSecrets } from "../../../../src/secrets/resolve-secrets.js";
 import { type createHarness, SECRET_ENV } from "../../../controller/harness.js";
 import type { FakeKubeApi } from "../fake-api/fake-kube-api.js";
@@ -18,7 +19,7 @@ afterEach(async () => {
 export async function kubernetesController(
   h: ReturnType<typeof createHarness>,
   fake: FakeKubeApi,
-  options: { logs: string[]; shutdownGraceMs?: number },
+  options: { logs: string[]; shutdownGraceMs?: number; observers?: RunObserver[] },
 ): Promise<{ controller: Controller; port: number; backend: ExecutionBackend; stop(): Promise<void> }> {
   const env = { ...SECRET_ENV, ERRAND_SECRET_AGENT_KEY: API_KEY };
   const { config } = await loadControllerConfig(h.configFile, { env });
@@ -38,7 +39,7 @@ export async function kubernetesController(
     kubeConfig: fake.kubeConfig(),
     retryMs: 20,
   });
-  const controller = await createController({ config, secrets, logger, backend });
+  const controller = await createController({ config, secrets, logger, backend, ...(options.observers ? { observers: options.observers } : {}) });
   controllers.push(controller);
   await controller.start();
   const port = (controller.sources[0] as { server?: { address?: { port: number } } }).server?.address?.port ?? 0;
