@@ -76,7 +76,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
   const store = await openStore(config.store, secrets, logger);
 
   const engines = new Map<string, Engine>();
-  for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig));
+  for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig, { maxCostUsd: config.guardrails.maxCostPerJob }));
   const backend = options.backend ?? (await createBackend(config.execution.backend, config, logger, secretValues(config, secrets)));
   const guardrails = createGuardrails(config.guardrails);
   const n = config.notifications;

@@ -34,8 +34,12 @@ export interface EngineInvocation {
 export type EngineEvent =
   /** A line worth telling a person: an assistant message, a tool step, a status line. */
   | { kind: "progress"; text: string; detail: "message" | "tool" | "status" }
-  /** The cost so far, in USD (cumulative, not a delta). */
-  | { kind: "cost"; usd: number }
+  /**
+   * The cost so far, in USD (cumulative, not a delta). `final`: the engine's
+   * last word (its result), sent once it has finished working; the cost
+   * guardrail stops a run on a cost over the limit only when it is not final.
+   */
+  | { kind: "cost"; usd: number; final?: boolean }
   /** Token usage so far (cumulative). */
   | { kind: "usage"; usage: TokenUsage };
 
