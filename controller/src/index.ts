@@ -10,7 +10,7 @@
 export * from "./config/index.js";
 export { type Controller, type ControllerOptions, createController } from "./controller.js";
 export { createEngine } from "./engines/create-engine.js";
-export { ENGINE_KINDS, type Engine, type EngineEvent, type EngineExit, type EngineInput, type EngineInvocation, type EngineKind, type OutputParser } from "./engines/engine.js";
+export { ENGINE_KINDS, type Engine, type EngineEvent, type EngineExit, type EngineInput, type EngineInvocation, type EngineKind, type EngineLimits, type OutputParser } from "./engines/engine.js";
 export { buildPrompt, checkPromptTemplate } from "./engines/prompt.js";
 export { ConflictError, ControllerError, ControllerErrorCode, type ControllerErrorOptions, NotFoundError, StoreError } from "./errors.js";
 export { createBackend } from "./execution/create-backend.js";

@@ -1,6 +1,6 @@
 import type { EngineConfig } from "../config/controller-config.js";
 import { createCommandEngine } from "./command/command-engine.js";
-import type { Engine } from "./engine.js";
+import type { Engine, EngineLimits } from "./engine.js";
 import { EngineConfigError } from "./engine-config-error.js";
 import { unsupportedLimitProblem, unsupportedLimits } from "./presets/agent-limits.js";
 import { createAiderEngine } from "./presets/aider-engine.js";
@@ -8,12 +8,6 @@ import { createClaudeCodeEngine } from "./presets/claude-code-engine.js";
 import { createCodexEngine } from "./presets/codex-engine.js";
 import { createGeminiEngine } from "./presets/gemini-engine.js";
 import { createOpencodeEngine } from "./presets/opencode-engine.js";
-
-/** Limits of every run that come from outside the engine's entry. */
-export interface EngineLimits {
-  /** `guardrails.max_cost_per_job`: engines whose CLI can stop itself at a cost get it (claude_code's `--max-budget-usd`). */
-  maxCostUsd?: number | undefined;
-}
 
 /**
  * The engine for `engines.<name>` (docs/engines.md). Throws an

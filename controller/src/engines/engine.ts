@@ -20,6 +20,12 @@ export interface EngineInput {
   apiKey: string | undefined;
 }
 
+/** Limits of every run that come from outside the engine's entry. */
+export interface EngineLimits {
+  /** `guardrails.max_cost_per_job`: engines whose CLI can stop itself at a cost get it (claude_code's `--max-budget-usd`). */
+  maxCostUsd?: number | undefined;
+}
+
 /** How to start the engine process. */
 export interface EngineInvocation {
   command: string;

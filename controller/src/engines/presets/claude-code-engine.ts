@@ -1,6 +1,5 @@
 import type { EngineConfig } from "../../config/controller-config.js";
-import type { EngineLimits } from "../create-engine.js";
-import type { Engine } from "../engine.js";
+import type { Engine, EngineLimits } from "../engine.js";
 import { createClaudeCodeParser } from "./claude-code-parser.js";
 import { createPresetEngine, modelArgs } from "./preset-engine.js";
 
