@@ -1,6 +1,6 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { tempDir } from "../../../test/support/temp-dir.js";
 import { ConfigError, formatProblem, loadControllerConfig } from "../../src/config/index.js";
 import { createEngine } from "../../src/engines/create-engine.js";
@@ -8,7 +8,6 @@ import { EngineConfigError } from "../../src/engines/engine-config-error.js";
 import { engineConfig, FIXTURES, runEngine } from "./helpers/run-engine.js";
 
 const dir = tempDir("errand-agent-limits-");
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 /** The config problems of an `engines` section, as the loader formats them. */
