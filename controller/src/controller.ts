@@ -77,7 +77,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
   const store = await openStore(config.store, secrets, logger);
 
   const engines = new Map<string, Engine>();
-  for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig));
+  for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig, { maxCostUsd: config.guardrails.maxCostPerJob }));
   const allSecrets = secretValues(config, secrets);
   // Every engine's output passes here on its way to the store and the channels: secrets masked, workspace paths relative.
   const backend = scrubbingBackend(options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets)), allSecrets);

@@ -12,7 +12,6 @@
  * @packageDocumentation
  */
 
-// Its configuration: find, load and check errand.yaml.
 export { ConfigError, type ConfigProblem } from "./config/config-error.js";
 export type {
   ChannelEntryConfig,
@@ -33,17 +32,13 @@ export { type LoadedControllerConfig, type ParseContext, parseControllerConfig }
 export type { PathProblem, ProblemLocator } from "./config/path-problem.js";
 export type { CodehostATicketingConfig } from "./config/schema/ticketing-schema.js";
 export type { GenericAuthMode, GenericConfig, SecretSourceId, SourceId, TicketField, WebhookConfig, WebhookTimeouts } from "./config/webhook-config.js";
-// The controller.
 export { type Controller, type ControllerOptions, createController } from "./controller.js";
-// The extension points, and the types they speak.
-export { ENGINE_KINDS, type Engine, type EngineEvent, type EngineExit, type EngineInput, type EngineInvocation, type EngineKind, type OutputParser } from "./engines/engine.js";
-// Its errors: each has a stable `code` and a `hint`.
+export { ENGINE_KINDS, type Engine, type EngineEvent, type EngineExit, type EngineInput, type EngineInvocation, type EngineKind, type EngineLimits, type OutputParser } from "./engines/engine.js";
 export { ConflictError, ControllerError, ControllerErrorCode, type ControllerErrorOptions, NotFoundError, StoreError } from "./errors.js";
 export type { ExecutionBackend, RecoveryPlan, RunHandle, RunHooks, RunOutcome, RunSpec, StopReason } from "./execution/execution-backend.js";
 export type { KubernetesExecutionConfig } from "./execution/kubernetes/kubernetes-config.js";
 export type { SourceHealth, TicketSink, TicketSource } from "./intake/ticket-source.js";
 export type { KubernetesSecretLayout } from "./kube/secret-location.js";
-// What a running controller exposes (its parts are created by createController, not on their own).
 export type { Reconciler } from "./loop/reconciler.js";
 export type { FailureInfo } from "./notify/channel-health.js";
 export type { ChannelSourceInfo, ChannelStatus, CheckResult, Notifier, NotifierHealth } from "./notify/notifier-types.js";
@@ -51,7 +46,6 @@ export type { ChannelState } from "./notify/supervised-channel.js";
 export type { OpsServer, ReadinessCheck, ReadinessResult } from "./ops/ops-server.js";
 export type { RunEvent, RunObserver } from "./runs/run-event.js";
 export { RUN_STATES, type RunState, type RunWithTicket, type TaskRun, type TicketKey, type Transition } from "./runs/task-run.js";
-// Its secrets, by name.
 export { type ResolvedSecrets, resolveSecrets } from "./secrets/resolve-secrets.js";
 export { type MissingSecret, SecretNotFoundError } from "./secrets/secret-not-found-error.js";
 export { createSecretStore, type SecretStore, type SecretStoreOptions } from "./secrets/secret-store.js";

@@ -27,6 +27,9 @@ export function buildEngines(section: EnginesSection, templates: Readonly<Record
       env: entry.env,
       image: entry.image,
       model: entry.model,
+      maxTurns: entry.max_turns,
+      allowedTools: entry.allowed_tools,
+      disallowedTools: entry.disallowed_tools,
     };
   }
   const names = Object.keys(byName);

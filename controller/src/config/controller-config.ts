@@ -24,6 +24,12 @@ export interface EngineConfig {
   image: string | undefined;
   /** Preset option: model name passed to the CLI, when set. */
   model: string | undefined;
+  /** Preset option (claude_code): the agent's turn limit, when set. */
+  maxTurns?: number | undefined;
+  /** Preset option (claude_code): the only tools the agent may use, when set. */
+  allowedTools?: string[] | undefined;
+  /** Preset option (claude_code): tools the agent may not use, when set. */
+  disallowedTools?: string[] | undefined;
 }
 
 /** `notifications.channels[]`, resolved (secret values are not here: see `secretNames`). */

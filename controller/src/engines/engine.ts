@@ -20,6 +20,12 @@ export interface EngineInput {
   apiKey: string | undefined;
 }
 
+/** Limits of every run that come from outside the engine's entry. */
+export interface EngineLimits {
+  /** `guardrails.max_cost_per_job`: engines whose CLI can stop itself at a cost get it (claude_code's `--max-budget-usd`). */
+  maxCostUsd?: number | undefined;
+}
+
 /** How to start the engine process. */
 export interface EngineInvocation {
   command: string;
@@ -34,8 +40,12 @@ export interface EngineInvocation {
 export type EngineEvent =
   /** A line worth telling a person: an assistant message, a tool step, a status line. */
   | { kind: "progress"; text: string; detail: "message" | "tool" | "status" }
-  /** The cost so far, in USD (cumulative, not a delta). */
-  | { kind: "cost"; usd: number }
+  /**
+   * The cost so far, in USD (cumulative, not a delta). `final`: the engine's
+   * last word (its result), sent once it has finished working; the cost
+   * guardrail stops a run on a cost over the limit only when it is not final.
+   */
+  | { kind: "cost"; usd: number; final?: boolean }
   /** Token usage so far (cumulative). */
   | { kind: "usage"; usage: TokenUsage };
 

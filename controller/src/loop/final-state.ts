@@ -15,6 +15,13 @@ export interface StopContext {
   cancelReason: string | undefined;
   costUsd: number | undefined;
   shutdownReason: string | undefined;
+  /**
+   * True once a cost the engine reported while working passed the limit.
+   * The run then ends Failed for the cost limit even when its process
+   * exited before the stop reached it (its output is read after its exit):
+   * the rule must not depend on that race.
+   */
+  costLimitPassed: boolean;
 }
 
 const failed = (result: TaskResult, reason: string): TaskResult => ({ ...result, success: false, failureReason: reason });
@@ -22,7 +29,8 @@ const failed = (result: TaskResult, reason: string): TaskResult => ({ ...result,
 /** Maps a run's outcome to its final state (docs/operators-guide.md, "Run states"). */
 export function finalState(outcome: RunOutcome, guardrails: Guardrails, stop: StopContext): FinalState {
   const { result } = outcome;
-  switch (outcome.stoppedFor) {
+  const stoppedFor = outcome.stoppedFor ?? (stop.costLimitPassed ? "cost" : undefined);
+  switch (stoppedFor) {
     case "timeout": {
       const reason = `timed out after ${guardrails.maxDurationMs / 60_000} min (guardrails.max_job_duration_minutes)`;
       return { state: "TimedOut", reason, result: failed(result, reason) };
@@ -32,7 +40,7 @@ export function finalState(outcome: RunOutcome, guardrails: Guardrails, stop: St
       return { state: "Cancelled", reason, result: failed(result, reason) };
     }
     case "cost": {
-      const reason = `stopped: ${guardrails.describeCost(stop.costUsd ?? result.costUsd ?? 0)}`;
+      const reason = `cost limit: stopped, ${guardrails.describeCost(stop.costUsd ?? result.costUsd ?? 0)}`;
       return { state: "Failed", reason, result: failed(result, reason) };
     }
     case "shutdown": {

@@ -64,7 +64,7 @@ export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain
     ticket,
     handle: undefined,
     events,
-    stop: { cancelReason: undefined, costUsd: undefined, shutdownReason: undefined },
+    stop: { cancelReason: undefined, costUsd: undefined, shutdownReason: undefined, costLimitPassed: false },
     finished: Promise.resolve(),
     get haltedFor() {
       return halted;
@@ -105,8 +105,10 @@ export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain
           lastCostWrite = at;
           deps.store.updateRunning(run.id, { costUsd: event.usd }).catch((error: unknown) => deps.logger.warn("could not store the run's cost", { run_id: run.id, error }));
         }
-        if (deps.guardrails.overCost(event.usd)) {
+        // A final cost comes once the engine has finished: stopping it then would only lose its work.
+        if (event.final !== true && deps.guardrails.overCost(event.usd)) {
           deps.logger.warn("run passed the cost limit; stopping it", { run_id: run.id, cost_usd: event.usd, max_cost_usd: deps.guardrails.maxCostUsd });
+          active.stop.costLimitPassed = true;
           active.halt("cost");
         }
       }

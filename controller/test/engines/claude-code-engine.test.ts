@@ -38,7 +38,7 @@ describe("claude_code engine", () => {
     // Two messages share msg_1's usage: it counts once (1110 input each for msg_1, msg_2, msg_3).
     const usage = run.events.flatMap((e) => (e.kind === "usage" ? [e.usage.inputTokens] : []));
     expect(usage).toEqual([1110, 1110, 2220, 3330, 6500]);
-    expect(run.events.filter((e) => e.kind === "cost")).toEqual([{ kind: "cost", usd: 0.1234 }]);
+    expect(run.events.filter((e) => e.kind === "cost")).toEqual([{ kind: "cost", usd: 0.1234, final: true }]);
   });
 
   test("is found on PATH by its usual name when no command is set", async () => {
@@ -72,6 +72,18 @@ describe("claude_code engine", () => {
     const run = await runEngine(claude(), scenario(name));
     expect(run.result.success).toBe(false);
     expect(run.result.failureReason).toBe(reason);
+  });
+
+  test("a run that stopped at --max-budget-usd fails for the cost limit", async () => {
+    const run = await runEngine(createEngine(engineConfig("claude_code", { command: [join(FIXTURES, "claude")] }), { maxCostUsd: 0.5 }), scenario("budget"));
+    expect(run.result).toMatchObject({ success: false, costUsd: 0.52 });
+    expect(run.result.failureReason).toBe("cost limit: claude stopped itself at its budget of $0.50 (guardrails.max_cost_per_job) after spending $0.52 (error_max_budget_usd)");
+  });
+
+  test("the result's cost is final: the agent has finished when it comes", async () => {
+    const run = await runEngine(claude(), scenario("expensive"));
+    expect(run.result).toMatchObject({ success: true, costUsd: 4.5 });
+    expect(run.events.filter((e) => e.kind === "cost")).toEqual([{ kind: "cost", usd: 4.5, final: true }]);
   });
 
   test("a failed run keeps the cost and tokens it reported", async () => {

@@ -1,8 +1,9 @@
 import * as z from "zod";
 import { ENGINE_KINDS, type EngineKind } from "../../engines/engine.js";
+import { unsupportedLimitProblem, unsupportedLimits } from "../../engines/presets/agent-limits.js";
 import { looksLikeToken } from "../../secrets/looks-like-token.js";
 import { say } from "../problem-codec.js";
-import { choice, errorFor, optionalSection, section, show, text, textList, withDefaults } from "./kit.js";
+import { choice, errorFor, optionalSection, section, show, text, textList, whole, withDefaults } from "./kit.js";
 import { secretName } from "./secret-name-schema.js";
 
 const ENGINE_NAME = /^[a-z][a-z0-9_-]{0,62}$/;
@@ -57,6 +58,14 @@ const env = z
   )
   .meta({ description: "Extra environment variables of the engine process (settings only: names that look like credentials are refused)." });
 
+/** Claude Code tool names or rules (`Bash`, `Bash(git diff:*)`, `mcp__github`), one per item. */
+const toolList = (what: string) =>
+  textList("write a list of tool names, e.g. [Read, Edit, Bash]")
+    .min(1, { error: say("is an empty list", "name at least one tool, or remove the key") })
+    .refine((tools) => tools.every((t) => !t.startsWith("-")), { error: say("has an item starting with '-', which the CLI would read as a flag", "write tool names such as Bash or Edit") })
+    .optional()
+    .meta({ description: what });
+
 const engine = section({
   kind: choice(ENGINE_KINDS).optional().meta({ description: "`command` (any executable) or a preset. Default: the entry's name when it is a preset's name (`engines.claude_code:`), else required." }),
   command: z
@@ -65,12 +74,15 @@ const engine = section({
     .optional()
     .meta({ description: "`command` engines: the executable and its arguments (required). Presets: replaces the CLI's path." }),
   args: textList().default([]).meta({ description: "Extra arguments appended to the engine's own." }),
-  auth: withDefaults(auth).meta({ description: "How the engine authenticates (spec 2.5)." }),
+  auth: withDefaults(auth).meta({ description: "How the engine authenticates." }),
   prompt: optionalSection(prompt).meta({ description: "Overrides the built-in prompt template (give `template` or `template_file`)." }),
   prompt_via: choice(["stdin", "file"]).optional().meta({ description: "`command` engines: `stdin` (default) or `file` (the path is always in $ERRAND_PROMPT_FILE)." }),
   env: env.nullish().transform((v) => v ?? {}),
   image: text().optional().meta({ description: "Container image, for cluster backends." }),
   model: text().optional().meta({ description: "Presets: model name passed to the CLI." }),
+  max_turns: whole(1, 10_000).optional().meta({ description: "claude_code only (`--max-turns`): the agent stops after this many turns and its run fails with the reason. Other kinds refuse it." }),
+  allowed_tools: toolList("claude_code only (`--allowedTools`): the only tools the agent may use; the run's permission mode becomes `dontAsk`, so any other tool is denied. Other kinds refuse it."),
+  disallowed_tools: toolList("claude_code only (`--disallowedTools`): tools the agent may not use. Other kinds refuse it."),
 });
 
 /** The kind an entry gets when it names none: its own name when that is a preset's. */
@@ -78,7 +90,7 @@ export function defaultEngineKind(name: string): EngineKind | undefined {
   return (PRESETS as readonly string[]).includes(name) ? (name as EngineKind) : undefined;
 }
 
-/** The `engines` section: `default` and one entry per engine (spec 2.5). */
+/** The `engines` section: `default` and one entry per engine. */
 export const enginesSchema = z
   .object(
     { default: text({ pattern: ENGINE_NAME, fix: "write the name of an entry under engines" }).optional().meta({ description: "The engine runs use. Default: the only entry, when there is one." }) },
@@ -111,6 +123,12 @@ export const enginesSchema = z
             message: say(`applies to command engines only (this one is ${kind})`, "remove prompt_via; presets give the prompt as their CLI expects"),
           });
         }
+        if (kind !== undefined) {
+          for (const key of unsupportedLimits(kind, entry)) {
+            const { message, fix } = unsupportedLimitProblem(kind, key);
+            ctx.addIssue({ code: "custom", path: [name, key], input: entry[key], message: say(message, fix) });
+          }
+        }
       }
       const chosen = engines.default;
       if (typeof chosen === "string" && !names.includes(chosen)) {
@@ -127,7 +145,7 @@ export const enginesSchema = z
     },
     { when: (payload) => typeof payload.value === "object" && payload.value !== null },
   )
-  .meta({ description: "Engines (spec 2.5): `default` and one entry per engine, keyed by a name you choose." });
+  .meta({ description: "Engines: `default` and one entry per engine, keyed by a name you choose." });
 
 /** One `engines.<name>` entry as validated. */
 export type EngineEntry = z.output<typeof engine>;

@@ -22,8 +22,18 @@ const WHO = "claude";
 const ROOT_REFUSAL = "cannot be used with root/sudo privileges";
 const ROOT_HINT = '; claude refuses bypassPermissions as root: run the controller as an ordinary user, or set IS_SANDBOX: "1" in engines.<name>.env when the engine runs in a disposable container';
 
-/** The parser of one Claude Code run. Cost comes only from the final `result` (stream-json has no per-message cost). */
-export function createClaudeCodeParser(): OutputParser {
+/** Options of {@link createClaudeCodeParser}. */
+export interface ClaudeCodeParserOptions {
+  /** The `--max-budget-usd` the run was given, for the reason of a run that stopped at it. */
+  maxBudgetUsd?: number | undefined;
+}
+
+/**
+ * The parser of one Claude Code run. Cost comes only from the final `result`
+ * (stream-json has no per-message cost), so its cost event is final: the
+ * agent is done and the cost guardrail stops nothing (docs/engines.md).
+ */
+export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): OutputParser {
   const json = createJsonLineReader();
   const stderr = createLineTail();
   const usageByMessage = new Map<string, TokenUsage>();
@@ -73,7 +83,7 @@ export function createClaudeCodeParser(): OutputParser {
           result = message;
           const events: EngineEvent[] = [];
           const cost = asCost(message.total_cost_usd);
-          if (cost !== undefined) events.push({ kind: "cost", usd: cost });
+          if (cost !== undefined) events.push({ kind: "cost", usd: cost, final: true });
           if (message.usage !== undefined) events.push({ kind: "usage", usage: claudeUsage(message.usage) });
           return events;
         }
@@ -93,7 +103,7 @@ export function createClaudeCodeParser(): OutputParser {
       }
       const text = asString(result.result) ?? lastText;
       const { url, summary } = readPullRequest(text);
-      let failureReason = resultFailure(result, text);
+      let failureReason = resultFailure(result, text, options.maxBudgetUsd);
       if (failureReason === undefined && problem !== undefined) failureReason = `${WHO} reported success, but ${problem}`;
       return toTaskResult({
         failureReason,
@@ -108,7 +118,7 @@ export function createClaudeCodeParser(): OutputParser {
 }
 
 /** Why a result message is a failure, or undefined when it is a success. */
-function resultFailure(result: Record<string, unknown>, text: string): string | undefined {
+function resultFailure(result: Record<string, unknown>, text: string, budget: number | undefined): string | undefined {
   const subtype = asString(result.subtype);
   if (subtype === undefined) return "claude's result message has no subtype";
   const errors = asArray(result.errors)
@@ -121,9 +131,16 @@ function resultFailure(result: Record<string, unknown>, text: string): string | 
     return `claude reported an error: ${progressText(text, 500) ?? "(no message)"}${detail}`;
   }
   if (subtype === "error_max_turns") return `claude stopped at its turn limit (error_max_turns${turns === undefined ? "" : ` after ${turns} turns`})${detail}`;
-  if (subtype === "error_max_budget_usd") return `claude stopped at its budget limit (error_max_budget_usd)${detail}`;
+  if (subtype === "error_max_budget_usd") return `${budgetReason(asCost(result.total_cost_usd), budget)}${detail}`;
   if (subtype === "error_during_execution") return `claude failed during execution (error_during_execution)${detail}`;
   return `claude ended with ${subtype}${detail}`;
+}
+
+/** The reason of a run Claude Code stopped at its `--max-budget-usd`: "cost limit", as when the controller stops one. */
+function budgetReason(cost: number | undefined, budget: number | undefined): string {
+  const spent = cost === undefined ? "" : ` after spending $${cost.toFixed(2)}`;
+  const limit = budget === undefined ? "its budget" : `its budget of $${budget.toFixed(2)} (guardrails.max_cost_per_job)`;
+  return `cost limit: claude stopped itself at ${limit}${spent} (error_max_budget_usd)`;
 }
 
 /** Claude's usage in the controller's terms: input counts cache reads and writes too; cached is the cache reads. */
