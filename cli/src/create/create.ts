@@ -54,6 +54,7 @@ export async function createChannel(answers: Answers, flags: CreateFlags, interr
       sdkSpec: flags.sdk ?? versions.sdk,
       cliVersion: versions.cli,
       typesNodeVersion: versions.toolchain["@types/node"],
+      esbuildVersion: versions.toolchain.esbuild,
       typescriptVersion: versions.toolchain.typescript,
       vitestVersion: versions.toolchain.vitest,
       zodVersion: versions.toolchain.zod,

@@ -13,6 +13,8 @@ export interface ScaffoldValues {
   /** The `@errand/cli` version, also the template's version in the manifest. */
   cliVersion: string;
   typesNodeVersion: string;
+  /** The exact esbuild version `npm run build` bundles the plugin with. */
+  esbuildVersion: string;
   typescriptVersion: string;
   vitestVersion: string;
   /** The exact zod version the templates' config schemas are written for. */

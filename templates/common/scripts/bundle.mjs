@@ -1,0 +1,50 @@
+// `npm run build`, after tsc: bundles the plugin for a fast start (see src/bin.ts).
+//
+// - src/plugin.ts and everything it imports (the SDK, @grpc/grpc-js, zod, …)
+//   become one CommonJS file, dist/plugin.cjs: only a script can be compiled
+//   with a code cache (node:vm) on Node 20, and one file spares resolving and
+//   loading a hundred modules.
+// - The code cache is recorded by starting the plugin once through the SDK's
+//   host (ERRAND_PLUGIN_CODE_CACHE=write): it then holds the functions a start
+//   and a Handshake compile, not only the top level. A build without it still
+//   works, and starts slower.
+import { randomBytes } from "node:crypto";
+import { existsSync, rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { connectChannel, silentLogger } from "@errand/channel-sdk/host";
+import { build } from "esbuild";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const bundle = `${root}dist/plugin.cjs`;
+const id = randomBytes(8).toString("hex");
+
+for (const old of [bundle, `${bundle}.map`]) rmSync(old, { force: true });
+await build({
+  entryPoints: [`${root}src/plugin.ts`],
+  outfile: bundle,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  // bin.ts passes the bundle's URL as __importMetaUrl; dist/ keeps src/'s depth, so ../package.json still resolves.
+  define: { "import.meta.url": "__importMetaUrl" },
+  // A script compiled by node:vm cannot import(): code loaded on demand (the SDK's TLS, HTTP client) becomes require().
+  supported: { "dynamic-import": false },
+  // Less to parse; identifiers stay, so stack traces still name functions.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // Mappings only: NODE_OPTIONS=--enable-source-maps maps stack traces back to src/ (the sources stay out of the package).
+  sourcemap: "linked",
+  sourcesContent: false,
+  footer: { js: `//# errand-bundle-id=${id}` },
+  logLevel: "warning",
+});
+
+const cache = `${bundle}.${id}.cache`;
+try {
+  const channel = await connectChannel({ command: process.execPath, args: [`${root}dist/bin.js`], env: { ERRAND_PLUGIN_CODE_CACHE: "write" }, logger: silentLogger });
+  await channel.close();
+} catch {
+  // The channel refused the empty config of this start: it has compiled its start and Handshake all the same.
+}
+if (!existsSync(cache)) process.stderr.write("bundle: no code cache was recorded; the plugin works without it, but starts slower\n");
