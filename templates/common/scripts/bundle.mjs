@@ -10,11 +10,13 @@
 //   works, and starts slower.
 import { randomBytes } from "node:crypto";
 import { existsSync, rmSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectChannel, silentLogger } from "@errand/channel-sdk/host";
 import { build } from "esbuild";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+// The package to bundle: the folder above this script, or the one named on the command line (the repository's example uses this script too).
+const root = process.argv[2] ? `${resolve(process.argv[2])}/` : fileURLToPath(new URL("..", import.meta.url));
 const bundle = `${root}dist/plugin.cjs`;
 const id = randomBytes(8).toString("hex");
 
