@@ -24,7 +24,8 @@ export const load = () => loadavg()[0].toFixed(2);
 /**
  * Scaffolds a blank-template plugin with the built create-channel CLI into a
  * temp folder and builds it (tsc, then the bundle and its code cache), offline:
- * the scaffold uses this checkout's node_modules through a symlink.
+ * the scaffold uses this checkout's node_modules through a symlink. Returns
+ * its folder and how long `npm run build` took (tsc, bundle, one start to record the cache).
  */
 export function scaffoldPlugin() {
   const root = mkdtempSync(join(tmpdir(), "bench-scaffold-"));
@@ -32,9 +33,11 @@ export function scaffoldPlugin() {
   const cli = join(repo, "cli/create-channel/bin/create-channel.js");
   execFileSync(process.execPath, [cli, "plugin", "--yes", "--no-install", "--template", "blank", "--name", "bench_scaffold"], { cwd: root, stdio: "ignore" });
   symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"));
+  const t = performance.now();
   execFileSync("npm", ["run", "build"], { cwd: dir, stdio: "ignore" });
+  const buildMs = performance.now() - t;
   if (!existsSync(join(dir, "dist/plugin.cjs"))) throw new Error(`the scaffold in ${dir} has no dist/plugin.cjs: its template predates the bundle (a stale cli/templates? delete it)`);
-  return { dir, remove: () => rmSync(root, { recursive: true, force: true }) };
+  return { dir, buildMs, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 /** Spawn to exit of `node -e "require('@grpc/grpc-js')"`, resolved from the repository's node_modules. */

@@ -87,7 +87,8 @@ if (PART !== "cold") {
 if (PART !== "calls") {
   const scaffold = scaffoldPlugin();
   try {
-    console.log(`\ncold start, spawn to ready (handshake line + health + Handshake RPC), ${COLD_ROUNDS} alternating rounds, medians; load average ${load()} before`);
+    console.log(`\nscaffold (blank template) built in ${fmt(scaffold.buildMs / 1000, 1)} s: tsc, the bundle, one start to record the code cache`);
+    console.log(`cold start, spawn to ready (handshake line + health + Handshake RPC), ${COLD_ROUNDS} alternating rounds, medians; load average ${load()} before`);
     const results = await coldStarts(pluginSubjects(plugin, scaffold.dir), COLD_ROUNDS);
     for (const r of results) {
       console.log(`${r.name.padEnd(48)} ${fmt(r.median, 0).padStart(4)} ms (min ${fmt(r.min, 0)})  ${fmt(r.ratio, 2)} ×${r.where ? `  ${r.where}` : ""}`);
