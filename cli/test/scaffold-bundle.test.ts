@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, symlink } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,5 +77,13 @@ describe("a scaffold's build", () => {
     const run = await startOnce({ ERRAND_PLUGIN_CODE_CACHE: "report" });
     expect(run.stdout).toMatch(/^1\|1\|unix\|.+\|grpc\n$/);
     expect(run.stderr).not.toContain("code cache");
+  });
+
+  it("fails when the bundle does not start, with the plugin's own error", async () => {
+    await appendFile(join(dir, "src/plugin.ts"), '\nthrow new Error("a channel that cannot start");\n');
+    const bundle = await execa(process.execPath, ["scripts/bundle.mjs"], { cwd: dir, reject: false, all: true });
+    expect(bundle.exitCode).toBe(1);
+    expect(bundle.all).toContain("bundle: dist/plugin.cjs does not start");
+    expect(bundle.all).toContain("a channel that cannot start");
   });
 });

@@ -46,7 +46,12 @@ const cache = `${bundle}.${id}.cache`;
 try {
   const channel = await connectChannel({ command: process.execPath, args: [`${root}dist/bin.js`], env: { ERRAND_PLUGIN_CODE_CACHE: "write" }, logger: silentLogger });
   await channel.close();
-} catch {
-  // The channel refused the empty config of this start: it has compiled its start and Handshake all the same.
+} catch (error) {
+  // A bundle that does not start fails the build, with the plugin's own explanation.
+  if (error?.code === "ERR_PLUGIN_START" || error?.code === "ERR_PLUGIN_EXITED") {
+    process.stderr.write(`bundle: dist/plugin.cjs does not start: ${error.message}\n`);
+    process.exit(1);
+  }
+  // Otherwise the channel answered, refusing the empty config of this start: it compiled its start and Handshake all the same.
 }
 if (!existsSync(cache)) process.stderr.write("bundle: no code cache was recorded; the plugin works without it, but starts slower\n");
