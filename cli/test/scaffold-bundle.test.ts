@@ -45,10 +45,16 @@ async function startOnce(env: Record<string, string>) {
 }
 
 describe("a scaffold's build", () => {
-  it("bundles the plugin and records its code cache", async () => {
-    const files = await readdir(join(dir, "dist"));
-    expect(files).toContain("plugin.cjs");
-    expect(files.filter((f) => /^plugin\.cjs\.[0-9a-f]+\.cache$/.test(f))).toHaveLength(1);
+  it("bundles the plugin and records its code cache, one for the current bundle only", async () => {
+    const caches = async () => (await readdir(join(dir, "dist"))).filter((f) => /^plugin\.cjs\.[0-9a-f]+\.cache$/.test(f));
+    expect(await readdir(join(dir, "dist"))).toContain("plugin.cjs");
+    const first = await caches();
+    expect(first).toHaveLength(1);
+    const again = await execa(process.execPath, ["scripts/bundle.mjs"], { cwd: dir, reject: false, all: true });
+    expect(again.exitCode, again.all).toBe(0);
+    const second = await caches();
+    expect(second).toHaveLength(1);
+    expect(second).not.toEqual(first);
   });
 
   it("starts the bundle through the code cache, and V8 takes it", async () => {

@@ -9,7 +9,7 @@
 //   and a Handshake compile, not only the top level. A build without it still
 //   works, and starts slower.
 import { randomBytes } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectChannel, silentLogger } from "@errand/channel-sdk/host";
@@ -20,7 +20,9 @@ const root = process.argv[2] ? `${resolve(process.argv[2])}/` : fileURLToPath(ne
 const bundle = `${root}dist/plugin.cjs`;
 const id = randomBytes(8).toString("hex");
 
-for (const old of [bundle, `${bundle}.map`]) rmSync(old, { force: true });
+// The caches of earlier builds too: npm would publish them, and no bundle of theirs exists any more.
+const earlier = readdirSync(`${root}dist`, { withFileTypes: true }).filter((f) => /^plugin\.cjs\.[0-9a-f]+\.cache$/.test(f.name));
+for (const old of [bundle, `${bundle}.map`, ...earlier.map((f) => `${root}dist/${f.name}`)]) rmSync(old, { force: true });
 await build({
   entryPoints: [`${root}src/plugin.ts`],
   outfile: bundle,
