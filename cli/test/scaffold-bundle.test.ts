@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -76,6 +76,35 @@ describe("a scaffold's build", () => {
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain('ERRAND_PLUGIN_CODE_CACHE is "yes"; use one of use, off, write, report');
+  });
+
+  it("compiles from source when V8 refuses the cache (another node, or a damaged file)", async () => {
+    const [cache] = (await readdir(join(dir, "dist"))).filter((f) => f.endsWith(".cache"));
+    const good = await readFile(join(dir, "dist", cache!));
+    await writeFile(join(dir, "dist", cache!), Buffer.from("not a code cache"));
+    try {
+      const run = await startOnce({ ERRAND_PLUGIN_CODE_CACHE: "report" });
+      expect(run.stdout).toMatch(/^1\|1\|unix\|.+\|grpc\n$/);
+      expect(run.stderr).toContain('"state":"rejected"');
+    } finally {
+      await writeFile(join(dir, "dist", cache!), good);
+    }
+  });
+
+  it("starts without the cache when it cannot be read", async () => {
+    const [cache] = (await readdir(join(dir, "dist"))).filter((f) => f.endsWith(".cache"));
+    const path = join(dir, "dist", cache!);
+    const good = await readFile(path);
+    await rm(path);
+    await mkdir(path);
+    try {
+      const run = await startOnce({ ERRAND_PLUGIN_CODE_CACHE: "report" });
+      expect(run.stdout).toMatch(/^1\|1\|unix\|.+\|grpc\n$/);
+      expect(run.stderr).toContain('"state":"missing"');
+    } finally {
+      await rm(path, { recursive: true });
+      await writeFile(path, good);
+    }
   });
 
   it("runs from its modules when there is no bundle (a build by tsc alone)", async () => {

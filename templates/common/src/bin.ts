@@ -22,10 +22,15 @@ const ID_MARKER = "//# errand-bundle-id=";
 
 function runBundle(file: string, mode: string): void {
   const source = readFileSync(file, "utf8");
-  const id = /^[0-9a-f]+/.exec(source.slice(source.lastIndexOf(ID_MARKER) + ID_MARKER.length))?.[0];
+  const marker = source.lastIndexOf(ID_MARKER);
+  const id = marker === -1 ? undefined : /^[0-9a-f]+/.exec(source.slice(marker + ID_MARKER.length))?.[0];
   const cacheFile = `${file}.${id ?? "none"}.cache`;
   let cachedData: Buffer | undefined;
-  if (mode !== "off" && id !== undefined && existsSync(cacheFile)) cachedData = readFileSync(cacheFile);
+  try {
+    if (mode !== "off" && id !== undefined) cachedData = readFileSync(cacheFile);
+  } catch {
+    // No cache (never recorded, or removed): compile from source, as node would.
+  }
   // Node's CommonJS wrapper, plus import.meta.url, which the bundle reads as __importMetaUrl.
   const wrapper = `(function (exports, require, module, __filename, __dirname, __importMetaUrl) {${source}\n})`;
   const script = new Script(wrapper, { filename: file, ...(cachedData ? { cachedData } : {}) });
