@@ -32,6 +32,7 @@ describe("the versions a scaffold is written with", () => {
     expect(pkg.devDependencies).toEqual({
       "@errand/cli": cli.version,
       "@types/node": await installed("@types/node"),
+      esbuild: await installed("esbuild"),
       typescript: await installed("typescript"),
       vitest: await installed("vitest"),
     });
@@ -41,7 +42,7 @@ describe("the versions a scaffold is written with", () => {
   it("take the toolchain a packed CLI recorded over anything installed", async () => {
     const templates = join(root, "templates");
     await mkdir(templates, { recursive: true });
-    const recorded = { "@types/node": "20.0.1", typescript: "5.0.2", vitest: "4.0.3", zod: "4.0.4" };
+    const recorded = { "@types/node": "20.0.1", esbuild: "0.28.0", typescript: "5.0.2", vitest: "4.0.3", zod: "4.0.4" };
     await writeFile(join(templates, "versions.json"), JSON.stringify(recorded));
     expect(templateVersions(templates).toolchain).toEqual(recorded);
     await writeFile(join(templates, "versions.json"), JSON.stringify({ typescript: "5.0.2" }));

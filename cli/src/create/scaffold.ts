@@ -20,6 +20,8 @@ export interface ScaffoldValues {
   /** The `@errand/cli` version, also the template's version in the manifest. */
   cliVersion: string;
   typesNodeVersion: string;
+  /** The exact esbuild version `npm run build` bundles the plugin with. */
+  esbuildVersion: string;
   typescriptVersion: string;
   vitestVersion: string;
   /** The exact zod version the templates' config schemas are written for. */
@@ -38,6 +40,7 @@ export function valuesFor(answers: RecordedAnswers, versions: TemplateVersions):
     sdkSpec: answers.sdkSpec ?? versions.sdk,
     cliVersion: versions.cli,
     typesNodeVersion: versions.toolchain["@types/node"],
+    esbuildVersion: versions.toolchain.esbuild,
     typescriptVersion: versions.toolchain.typescript,
     vitestVersion: versions.toolchain.vitest,
     zodVersion: versions.toolchain.zod,

@@ -5,9 +5,10 @@ import { fileURLToPath } from "node:url";
 /**
  * The packages a scaffold pins exactly: what the CLI's release was built and
  * tested with. zod, the templates' config schema library, is a dependency of
- * the scaffold; the others are devDependencies.
+ * the scaffold; the others (esbuild bundles the plugin for a fast start) are
+ * devDependencies.
  */
-export const TOOLCHAIN = ["@types/node", "typescript", "vitest", "zod"] as const;
+export const TOOLCHAIN = ["@types/node", "esbuild", "typescript", "vitest", "zod"] as const;
 
 /** One of {@link TOOLCHAIN}. */
 export type ToolchainPackage = (typeof TOOLCHAIN)[number];

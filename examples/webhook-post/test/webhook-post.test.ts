@@ -1,7 +1,8 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { InvalidConfigError, UnavailableError } from "@errand/channel-sdk";
 import { connectChannel, loadChannel, silentLogger } from "@errand/channel-sdk/host";
-import { fixtures, type Sink, startSink } from "@errand/channel-sdk/testing";
+import { captureLogger, fixtures, type Sink, startSink } from "@errand/channel-sdk/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { webhookPost } from "../src/index.js";
 
@@ -81,6 +82,24 @@ describe("webhook_post in-process", () => {
 });
 
 describe("webhook_post as a plugin process", () => {
+  it("starts through the scaffold's launcher, the same file as a scaffold's src/bin.ts", () => {
+    const read = (path: string) => readFileSync(fileURLToPath(new URL(path, import.meta.url)), "utf8");
+    expect(read("../src/bin.ts")).toBe(read("../../../templates/common/src/bin.ts"));
+  });
+
+  it("runs its bundle through the code cache, and V8 takes it", async () => {
+    const logger = captureLogger();
+    const channel = await connectChannel({
+      command: process.execPath,
+      args: [fileURLToPath(new URL("../dist/bin.js", import.meta.url))],
+      env: { ERRAND_PLUGIN_CODE_CACHE: "report" },
+      config: { url: `${sink.url}/hook` },
+      logger,
+    });
+    await channel.close();
+    expect(logger.records.filter((r) => r.msg === "code cache").map((r) => r.state)).toEqual(["accepted"]);
+  });
+
   it("serves from its bin exactly like in-process", async () => {
     const channel = await connectChannel({
       command: process.execPath,
