@@ -13,8 +13,10 @@ const deps = { store: {} as Store, guardrails: {} as Guardrails, logger: silentL
 describe("a run's events", () => {
   it("tell channels it started before any progress its engine printed while the start was being recorded", async () => {
     const delivered: string[] = [];
-    const chain = new EventChain(async (event: RunEvent) => {
-      delivered.push(event.type === "progress" ? `progress: ${event.message}` : event.type);
+    const chain = new EventChain({
+      inTurn: async (event: RunEvent) => {
+        delivered.push(event.type === "progress" ? `progress: ${event.message}` : event.type);
+      },
     });
     const run = taskRun();
     const active = createActiveRun(run, TICKET, chain, deps);
