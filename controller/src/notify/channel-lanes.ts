@@ -8,48 +8,63 @@ export interface LaneJob {
   signal: AbortSignal;
   /** Channels not yet done with it: sent, failed, cancelled or dropped. */
   remaining: number;
+  /** When it was queued, ms since the epoch (set by push). */
+  queuedAt?: number;
   /** Called once every channel is done with it. */
   done: (() => void) | undefined;
 }
 
 /**
  * What one run has for one channel. A run's notifications always go start,
- * progress, complete, so three places keep them in order without a list:
- * at most one of each waits while a call is in flight, and the completion
- * waits for at most two calls before its own.
+ * progress..., complete, so three places keep them in order: at most one
+ * start and one completion, and the progress messages in arrival order.
  */
 interface Lane {
   busy: boolean;
   /** The completion was queued: later progress is stale. */
   ended: boolean;
   start: LaneJob | undefined;
-  progress: LaneJob | undefined;
+  progress: LaneJob[];
   complete: LaneJob | undefined;
 }
 
 /** Every channel's own ordered queue of each run's notifications. */
 export interface ChannelLanes {
   /**
-   * Queues `job` for every channel. A progress message still waiting on a
-   * channel is replaced by a newer one, so a slow channel gets the latest
-   * line, never a backlog; progress queued after the completion is dropped.
+   * Queues `job` for every channel. A channel that is behind gets the latest
+   * progress line, not a backlog: a waiting line older than the call bound
+   * is dropped when a newer one waits too, and once the completion is
+   * queued only the latest waiting line goes before it. Progress queued
+   * after the completion is dropped.
    */
   push(runId: string, job: LaneJob): void;
   /** Settles once no channel has a call in flight or waiting. */
   idle(): Promise<void>;
 }
 
-function take(lane: Lane): LaneJob | undefined {
-  const job = lane.start ?? lane.progress ?? lane.complete;
-  if (job === lane.start) lane.start = undefined;
-  else if (job === lane.progress) lane.progress = undefined;
-  else lane.complete = undefined;
-  return job;
-}
-
 function release(job: LaneJob): void {
   job.remaining -= 1;
   if (job.remaining === 0) job.done?.();
+}
+
+/** Drops the waiting progress lines queued `staleMs` ago or earlier, while a newer one waits: 0 keeps only the latest. */
+function dropStale(lane: Lane, staleMs: number): void {
+  const waiting = lane.progress;
+  const now = Date.now();
+  while (waiting.length > 1 && now - waiting[0]!.queuedAt! >= staleMs) release(waiting.shift()!);
+}
+
+function take(lane: Lane, staleMs: number): LaneJob | undefined {
+  if (lane.start !== undefined) {
+    const job = lane.start;
+    lane.start = undefined;
+    return job;
+  }
+  dropStale(lane, staleMs);
+  if (lane.progress.length > 0) return lane.progress.shift();
+  const job = lane.complete;
+  lane.complete = undefined;
+  return job;
 }
 
 /**
@@ -64,7 +79,7 @@ export function createChannelLanes(slots: readonly ChannelSlot[], context: Deliv
 
   const drain = async (slot: ChannelSlot, lane: Lane, runId: string, lanes: Lane[]): Promise<void> => {
     try {
-      for (let job = take(lane); job !== undefined; job = take(lane)) {
+      for (let job = take(lane, context.timeoutMs); job !== undefined; job = take(lane, context.timeoutMs)) {
         // deliver() never rejects, and settles within the call's bound whatever the channel does.
         await deliver(slot, job.delivery, context, job.signal);
         release(job);
@@ -81,10 +96,11 @@ export function createChannelLanes(slots: readonly ChannelSlot[], context: Deliv
     push(runId, job) {
       let lanes = runs.get(runId);
       if (lanes === undefined) {
-        lanes = slots.map((): Lane => ({ busy: false, ended: false, start: undefined, progress: undefined, complete: undefined }));
+        lanes = slots.map((): Lane => ({ busy: false, ended: false, start: undefined, progress: [], complete: undefined }));
         runs.set(runId, lanes);
       }
       const operation = job.delivery.operation;
+      job.queuedAt = Date.now();
       for (let i = 0; i < slots.length; i++) {
         const lane = lanes[i]!;
         if (operation === "notify") {
@@ -92,12 +108,12 @@ export function createChannelLanes(slots: readonly ChannelSlot[], context: Deliv
             release(job);
             continue;
           }
-          if (lane.progress !== undefined) release(lane.progress);
-          lane.progress = job;
+          lane.progress.push(job);
         } else if (operation === "notify_start") {
           lane.start = job;
         } else {
           lane.ended = true;
+          dropStale(lane, 0);
           lane.complete = job;
         }
         if (!lane.busy) {

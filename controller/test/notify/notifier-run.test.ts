@@ -126,13 +126,13 @@ describe("progress rate limiting", () => {
     const record = recordFile();
     notifier = createNotifier({ channels: [testChannelEntry(0, record.path)], secrets: {}, logger: captureLogger(), registry: new Registry(), progressPerMinute: 60 });
     await notifier.start();
-    // Offered in one go: 60 are allowed, but the channel is busy with the first, so it gets the latest of them next;
-    // the last 4 exceed the allowance, and the latest of those goes a second later.
-    const sent = Array.from({ length: 64 }, (_, i) => notifier!.observer.observe(events.progress(`step ${i + 1}`), NEVER));
-    await Promise.all(sent);
-    for (let i = 0; i < 200 && record.entries().length < 3; i++) await new Promise((r) => setTimeout(r, 25));
+    // Offered in one go: 60 are allowed and queue up on the channel in order; the last 4 exceed the allowance, and
+    // the latest of those goes a second later.
+    const steps = Array.from({ length: 64 }, (_, i) => `step ${i + 1}`);
+    await Promise.all(steps.map((step) => notifier!.observer.observe(events.progress(step), NEVER)));
+    for (let i = 0; i < 400 && record.entries().length < 61; i++) await new Promise((r) => setTimeout(r, 25));
     await notifier.observer.observe(events.finished(), NEVER);
-    expect(record.entries().map((e) => e.message ?? e.kind)).toEqual(["step 1", "step 60", "step 64", "notifyComplete"]);
+    expect(record.entries().map((e) => e.message ?? e.kind)).toEqual([...steps.slice(0, 60), "step 64", "notifyComplete"]);
   });
 
   it("drops a held progress message once the run finished", async () => {
