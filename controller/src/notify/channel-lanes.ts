@@ -110,10 +110,13 @@ export function createChannelLanes(slots: readonly ChannelSlot[], context: Deliv
           }
           lane.progress.push(job);
         } else if (operation === "notify_start") {
+          // One start per run; should a second come, the first one still waiting is done with, not forgotten.
+          if (lane.start !== undefined) release(lane.start);
           lane.start = job;
         } else {
           lane.ended = true;
           dropStale(lane, 0);
+          if (lane.complete !== undefined) release(lane.complete);
           lane.complete = job;
         }
         if (!lane.busy) {
