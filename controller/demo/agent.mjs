@@ -45,6 +45,8 @@ await step("reading the code around the problem", 0.45);
 await step(`making the change: ${title}`, 0.75);
 await step("running the tests (all green)", 0.9);
 await step("opening a pull request", 1);
+// Opening it takes a moment too: the last step is not the end.
+await sleep(delay);
 
 const number = 100 + ([...String(ticket.id)].reduce((sum, c) => sum * 31 + c.charCodeAt(0), 7) % 900);
 writeFileSync(

@@ -66,7 +66,10 @@ export interface Controller {
   readonly lost: Promise<string>;
 }
 
-/** The observers' bound: the notifier bounds each channel call itself; this is the loop's backstop. */
+/**
+ * The observers' bound beyond three calls: the notifier bounds each channel call itself, and a run's completion may
+ * wait on a channel for that run's start and one progress message before its own call. This is the loop's backstop.
+ */
 const OBSERVER_MARGIN_MS = 1_000;
 
 /** Wires the controller from a validated configuration: intake → store → loop → execution → observers. */
@@ -109,7 +112,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
         });
   const dispatch = createObserverDispatch({
     observers: [...(notifier ? [notifier.observer] : []), ...(polling ? [polling.observer] : []), ...(options.observers ?? [])],
-    timeoutMs: config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,
+    timeoutMs: 3 * config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,
     logger,
   });
   const owner = `${hostname()}/${process.pid}`;

@@ -1,8 +1,5 @@
 import type { ChildProcessByStdio } from "node:child_process";
 import type { Readable } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
-import { isTerminal, type TaskRun, type TicketKey, type Transition } from "../runs/task-run.js";
-import { createSqliteStore } from "../store/sqlite/sqlite-store.js";
 
 /** Ports the controller reported in its start-up logs. */
 export interface ControllerPorts {
@@ -41,24 +38,4 @@ export function waitForControllerLogs(child: ChildProcessByStdio<null, null, Rea
     child.stderr.on("data", onData);
     child.once("exit", onExit);
   });
-}
-
-/** Polls the store until the ticket's run ends, calling `onTransition` for each new step. */
-export async function followRun(dbPath: string, ticket: TicketKey, onTransition: (t: Transition) => void): Promise<TaskRun> {
-  const store = await createSqliteStore({ path: dbPath });
-  try {
-    let seen = 0;
-    for (;;) {
-      const [run] = await store.listRuns({ ticket, limit: 1 });
-      if (run !== undefined) {
-        const steps = await store.transitions(run.id);
-        for (const t of steps.slice(seen)) onTransition(t);
-        seen = steps.length;
-        if (isTerminal(run.state)) return run;
-      }
-      await sleep(50);
-    }
-  } finally {
-    await store.close();
-  }
 }

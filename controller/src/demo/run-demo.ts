@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import { parseDocument } from "yaml";
 import { clock, formatDuration, painter } from "../cli/format-run.js";
 import { type DemoMessage, startDemoTargets } from "./demo-targets.js";
-import { followRun, waitForControllerLogs } from "./follow.js";
+import { waitForControllerLogs } from "./follow.js";
+import { createTimeline, type Timeline } from "./timeline.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const packageDir = resolve(here, "../..");
@@ -55,7 +56,9 @@ async function main(): Promise<number> {
   say(paint("dim", "  no external service, no credentials: the agent is controller/demo/agent.mjs, the chat platforms are local stand-ins"));
   say();
   const show = (m: DemoMessage) => say(`              ${paint("magenta", `${m.target} ▸`)} ${m.text}`);
-  const targets = await startDemoTargets(CHAT_TOKEN, show);
+  let timeline: Timeline | undefined;
+  // Nothing posts before the ticket is in, and the timeline exists by then.
+  const targets = await startDemoTargets(CHAT_TOKEN, (m) => (timeline ? timeline.message(m) : show(m)));
   const config = writeDemoConfig(dir, targets);
   const shown = relative(process.cwd(), config);
   const log = createWriteStream(resolve(dir, "controller.log"), { flags: "a" });
@@ -69,6 +72,16 @@ async function main(): Promise<number> {
     const ports = await waitForControllerLogs(child, 60_000);
     say(`${paint("bold", "controller")}  errand run --config ${shown}  ${paint("dim", `(webhook :${ports.webhook}, ops :${ports.ops}, log ${relative(process.cwd(), resolve(dir, "controller.log"))})`)}`);
     const { body, id } = signedTicket();
+    timeline = await createTimeline({
+      dbPath: resolve(dir, ".errand/errand.db"),
+      ticket: { source: "generic", id },
+      channels: ["chat_a", "webhook_post"],
+      printTransition: (t) => {
+        const state = t.to.padEnd(10);
+        say(`${paint("dim", clock(t.at))}  ${paint(t.to === "Succeeded" ? "green" : t.to === "Running" || t.to === "Queued" ? "cyan" : "red", state)} ${t.reason}`);
+      },
+      printMessage: show,
+    });
     const signature = `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex")}`;
     const response = await fetch(`http://127.0.0.1:${ports.webhook}/webhooks/generic`, {
       method: "POST",
@@ -78,12 +91,11 @@ async function main(): Promise<number> {
     say(`${paint("bold", "ticket")}      POST /webhooks/generic  ${id} "Fix the flaky login test"  → ${response.status} ${response.status === 200 ? "(stored)" : await response.text()}`);
     if (response.status !== 200) return 1;
     say();
-    const run = await followRun(resolve(dir, ".errand/errand.db"), { source: "generic", id }, (t) => {
-      const state = t.to.padEnd(10);
-      say(`${paint("dim", clock(t.at))}  ${paint(t.to === "Succeeded" ? "green" : t.to === "Running" || t.to === "Queued" ? "cyan" : "red", state)} ${t.reason}`);
-    });
+    const run = await timeline.follow();
+    // The controller tells the channels about the end before it exits.
     stopChild();
     await new Promise((r) => child.once("exit", r));
+    await timeline.close();
     say();
     const r = run.result;
     if (r?.success) {
@@ -102,6 +114,7 @@ async function main(): Promise<number> {
     process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n  the controller's log: ${resolve(dir, "controller.log")}\n`);
     return 1;
   } finally {
+    await timeline?.close();
     await targets.close();
     log.end();
   }

@@ -10,10 +10,24 @@ export interface ObserverDispatchOptions {
   logger: Logger;
 }
 
+/**
+ * Where a run's events go, split by who keeps their order; a field is left
+ * out when no observer is of that kind. Each settles once its observers
+ * settled or the bound passed, and never rejects.
+ */
+export interface EventTargets {
+  /** The observers that order a run's events themselves ({@link RunObserver.ordersEvents}): each event at once. */
+  eager?: (event: RunEvent) => Promise<void>;
+  /** The others: the caller hands them a run's next event once the previous one settled. */
+  inTurn?: (event: RunEvent) => Promise<void>;
+}
+
 /** Delivers run events to every observer, concurrently and bounded. */
 export interface ObserverDispatch {
-  /** Settles once every observer settled or the bound passed. Never rejects. */
+  /** To every observer at once. Settles once every observer settled or the bound passed. Never rejects. */
   dispatch(event: RunEvent): Promise<void>;
+  /** The same split by who keeps a run's events in order, for the event chain the loop keeps for each run. */
+  readonly targets: EventTargets;
   /** Aborts calls in flight and closes the observers. */
   close(): Promise<void>;
 }
@@ -54,10 +68,19 @@ export function createObserverDispatch(options: ObserverDispatchOptions): Observ
       shutdown.signal.removeEventListener("abort", onShutdown);
     }
   };
+  const toEach = async (observers: readonly RunObserver[], event: RunEvent): Promise<void> => {
+    if (shutdown.signal.aborted) return;
+    await Promise.all(observers.map((o) => call(o, event)));
+  };
+  const eager = options.observers.filter((o) => o.ordersEvents === true);
+  const inTurn = options.observers.filter((o) => o.ordersEvents !== true);
   return {
     async dispatch(event) {
-      if (options.observers.length === 0 || shutdown.signal.aborted) return;
-      await Promise.all(options.observers.map((o) => call(o, event)));
+      if (options.observers.length > 0) await toEach(options.observers, event);
+    },
+    targets: {
+      ...(eager.length > 0 ? { eager: (event: RunEvent) => toEach(eager, event) } : {}),
+      ...(inTurn.length > 0 ? { inTurn: (event: RunEvent) => toEach(inTurn, event) } : {}),
     },
     async close() {
       shutdown.abort(new Error("controller shutting down"));

@@ -2,7 +2,6 @@ import type { Logger, Ticket } from "@errand/channel-sdk";
 import type { Engine } from "../engines/engine.js";
 import type { ExecutionBackend, RunSpec } from "../execution/execution-backend.js";
 import { type Guardrails, refusedResult } from "../guardrails/guardrails.js";
-import type { RunEvent } from "../runs/run-event.js";
 import type { RunWithTicket, TaskRun } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
 import { createEndAnnouncer } from "./end-announcer.js";
@@ -66,7 +65,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   let again = false;
   let poller: NodeJS.Timeout | undefined;
 
-  const chainFor = () => new EventChain((event: RunEvent) => options.dispatch.dispatch(event));
+  const chainFor = () => new EventChain(options.dispatch.targets);
 
   const refuse = async (item: RunWithTicket, active: ActiveRun, reason: string, to: "Refused" | "Failed", from: "Queued" | "Running" = "Queued") => {
     const result = refusedResult(reason);
@@ -75,7 +74,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     if (stored === undefined) return;
     // errand_run_duration_seconds measures Running to the end: a run refused or failed while Queued never ran.
     if (from === "Running") options.metrics.finished(to, (now() - (stored.startedAt ?? now())) / 1000);
-    void active.events.push({ type: "finished", run: stored, ticket: item.ticket, result });
+    active.events.push({ type: "finished", run: stored, ticket: item.ticket, result });
   };
 
   const launch = async (item: RunWithTicket, active: ActiveRun) => {
@@ -217,7 +216,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       const result = refusedResult(plan.reason);
       const stored = await store.transition({ runId: run.id, from: ["Running"], to: "Failed", reason: plan.reason, patch: { result } });
       logger.warn("run left running by the previous controller resolved", { run_id: run.id, state: "Failed", reason: plan.reason });
-      if (stored !== undefined) void active.events.push({ type: "finished", run: stored, ticket, result });
+      if (stored !== undefined) active.events.push({ type: "finished", run: stored, ticket, result });
     });
   };
 

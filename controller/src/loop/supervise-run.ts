@@ -87,7 +87,7 @@ export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain
       holding = true;
     },
     announce(started) {
-      void active.events.push(started);
+      active.events.push(started);
       holding = false;
       if (held !== undefined) active.events.progress(held);
       held = undefined;
@@ -156,5 +156,5 @@ export async function superviseRun(active: ActiveRun, handle: RunHandle, started
   }
   deps.metrics.finished(end.state, (deps.now() - startedAt) / 1000);
   deps.logger.info("run ended", { run_id: active.run.id, state: end.state, reason: end.reason, cost_usd: end.result.costUsd });
-  void active.events.push({ type: "finished", run: stored, ticket: active.ticket, result: end.result });
+  active.events.push({ type: "finished", run: stored, ticket: active.ticket, result: end.result });
 }

@@ -4,6 +4,7 @@ import { createMaskingLogger } from "@errand/channel-sdk/host";
 import { NotFoundError } from "../errors.js";
 import type { RunEvent, RunObserver } from "../runs/run-event.js";
 import { createBackoff } from "./backoff.js";
+import { createChannelLanes } from "./channel-lanes.js";
 import { ChannelSetupError, type ChannelSetupProblem } from "./channel-setup-error.js";
 import { type ChannelSlot, createChannelSlots } from "./channel-slots.js";
 import { describeSource } from "./channel-source.js";
@@ -18,9 +19,10 @@ import { createProgressGate } from "./progress-gate.js";
 
 /**
  * Creates the notifier: every configured channel told about every run
- * event (spec 1.3-1.5, 6.2, 7), concurrently, each call bounded by
- * `callTimeoutMs`, never retried, never able to hold the loop. Plugins are
- * started once by `start()` and restarted after a crash.
+ * event (spec 1.3-1.5, 6.2, 7), each channel through its own ordered queue
+ * per run, each call bounded by `callTimeoutMs` on its own, never retried,
+ * never able to hold the loop or another channel. Plugins are started once
+ * by `start()` and restarted after a crash.
  */
 export function createNotifier(options: NotifierOptions): Notifier {
   const settings = checkNotifierOptions(options);
@@ -41,26 +43,23 @@ export function createNotifier(options: NotifierOptions): Notifier {
     controllerDir: options.controllerDir,
   });
   const context = { timeoutMs: settings.callTimeoutMs, metrics };
-  /** Deliveries not awaited by a caller (held progress messages), so close() can wait for them. */
-  const detached = new Set<Promise<void>>();
+  const lanes = createChannelLanes(slots, context);
   let starting: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
 
   // Every delivery in flight listens on it (each run's event, each channel): not a leak.
   setMaxListeners(0, shutdown.signal);
 
-  const fanOut = async (delivery: Delivery, signal: AbortSignal | undefined): Promise<void> => {
-    if (signal === undefined) {
-      await Promise.all(slots.map((slot) => deliver(slot, delivery, context, shutdown.signal)));
-      return;
-    }
-    const linked = linkSignals([signal, shutdown.signal]);
-    try {
-      await Promise.all(slots.map((slot) => deliver(slot, delivery, context, linked.signal)));
-    } finally {
-      linked.dispose();
-    }
-  };
+  /** Queues `delivery` on every channel; settles once each channel sent it, failed, or dropped it. */
+  const send = (delivery: Delivery, signal: AbortSignal): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const linked = linkSignals([signal, shutdown.signal]);
+      const done = () => {
+        linked.dispose();
+        resolve();
+      };
+      lanes.push(delivery.runId, { delivery, signal: linked.signal, remaining: slots.length, done });
+    });
   const progress = (runId: string, ticket: Ticket, message: string): Delivery => ({
     operation: "notify",
     runId,
@@ -71,30 +70,26 @@ export function createNotifier(options: NotifierOptions): Notifier {
     perMinute: settings.progressPerMinute,
     flush: (runId, held) => {
       if (shutdown.signal.aborted) return;
-      const sent = fanOut(progress(runId, held.ticket, held.message), undefined);
-      detached.add(sent);
-      void sent.finally(() => detached.delete(sent));
+      // Nobody waits for a held message: close() waits for the lanes instead.
+      lanes.push(runId, { delivery: progress(runId, held.ticket, held.message), signal: shutdown.signal, remaining: slots.length, done: undefined });
     },
   });
 
-  const observe = async (event: RunEvent, signal: AbortSignal): Promise<void> => {
-    if (shutdown.signal.aborted || slots.length === 0) return;
+  // Synchronous up to the queueing, so each channel's lane gets a run's events in the order the loop observed them.
+  const observe = (event: RunEvent, signal: AbortSignal): Promise<void> => {
+    if (shutdown.signal.aborted || slots.length === 0) return Promise.resolve();
     const { run, ticket } = event;
-    try {
-      if (event.type === "started") {
-        const engine = event.engine;
-        await fanOut({ operation: "notify_start", runId: run.id, ticketId: ticket.id, invoke: (channel, o) => channel.notifyStart(ticket, { ...o, engine }) }, signal);
-      } else if (event.type === "progress") {
-        if (gate.offer(run.id, { ticket, message: event.message })) await fanOut(progress(run.id, ticket, event.message), signal);
-      } else {
-        gate.finish(run.id);
-        const result = event.result;
-        await fanOut({ operation: "notify_complete", runId: run.id, ticketId: ticket.id, invoke: (channel, o) => channel.notifyComplete(ticket, result, o) }, signal);
-      }
-    } catch (error) {
-      // deliver() never rejects; this guards the promise the loop awaits against a bug all the same.
-      logger.error("notifier failed to handle a run event", { event: event.type, run_id: run.id, error: toChannelError(error) });
+    if (event.type === "started") {
+      const engine = event.engine;
+      return send({ operation: "notify_start", runId: run.id, ticketId: ticket.id, invoke: (channel, o) => channel.notifyStart(ticket, { ...o, engine }) }, signal);
     }
+    if (event.type === "progress") {
+      return gate.offer(run.id, { ticket, message: event.message }) ? send(progress(run.id, ticket, event.message), signal) : Promise.resolve();
+    }
+    // A message the rate limit still holds back is stale now: it goes nowhere.
+    gate.finish(run.id);
+    const result = event.result;
+    return send({ operation: "notify_complete", runId: run.id, ticketId: ticket.id, invoke: (channel, o) => channel.notifyComplete(ticket, result, o) }, signal);
   };
 
   const close = (): Promise<void> => {
@@ -102,12 +97,12 @@ export function createNotifier(options: NotifierOptions): Notifier {
       shutdown.abort(new Error("the notifier is closing"));
       gate.close();
       // Each channel's close waits for its own start in progress and stops what it started.
-      await Promise.allSettled([...detached, ...slots.map((slot) => slot.supervised.close())]);
+      await Promise.allSettled([lanes.idle(), ...slots.map((slot) => slot.supervised.close())]);
     })();
     return closing;
   };
 
-  const observer: RunObserver = { name: "notifications", observe, close };
+  const observer: RunObserver = { name: "notifications", ordersEvents: true, observe, close };
 
   return {
     observer,

@@ -6,7 +6,7 @@ export interface ProgressGateOptions<T> {
   flush: (runId: string, item: T) => void;
 }
 
-/** Spaces out a run's progress messages, keeping the latest of a burst. */
+/** Limits each run's progress messages, keeping the latest of those it holds back. */
 export interface ProgressGate<T> {
   /** True: send `item` now. False: it is held (replacing any held one) or progress is off. */
   offer(runId: string, item: T): boolean;
@@ -17,33 +17,43 @@ export interface ProgressGate<T> {
 }
 
 interface RunSlot<T> {
-  /** Earliest time the next message may go, ms since the epoch. */
-  nextAt: number;
+  /** Messages the run may send now (fractions accrue between messages). */
+  allowance: number;
+  /** When `allowance` was last brought up to date, ms since the epoch. */
+  at: number;
   held: T | undefined;
   timer: NodeJS.Timeout | undefined;
 }
 
 /**
- * At most one progress message per `60 000 / perMinute` ms per run: the
- * first goes at once; later ones within the interval are coalesced, the
- * latest kept and sent when the interval has passed. Every channel gets the
- * same messages, so one gate per run serves them all.
+ * A run's allowance is `perMinute` messages, and it refills at that rate,
+ * one every `60 000 / perMinute` ms: a run may send a minute's worth at
+ * once, then one per interval. While the allowance is spent, messages are
+ * coalesced: the latest is kept and sent as soon as one more is allowed.
+ * Every channel gets the same messages, so one gate per run serves them all.
  */
 export function createProgressGate<T>(options: ProgressGateOptions<T>): ProgressGate<T> {
-  const intervalMs = options.perMinute > 0 ? 60_000 / options.perMinute : Infinity;
+  const capacity = options.perMinute;
+  const intervalMs = capacity > 0 ? 60_000 / capacity : Infinity;
   const runs = new Map<string, RunSlot<T>>();
 
+  const refill = (slot: RunSlot<T>, now: number) => {
+    slot.allowance = Math.min(capacity, slot.allowance + (now - slot.at) / intervalMs);
+    slot.at = now;
+  };
   const release = (runId: string, slot: RunSlot<T>) => {
     slot.timer = undefined;
     const item = slot.held;
     if (item === undefined) return;
     slot.held = undefined;
-    slot.nextAt = Date.now() + intervalMs;
+    refill(slot, Date.now());
+    // The timer was set for the moment a whole message is allowed; a timer's rounding must not leave a debt.
+    slot.allowance = Math.max(0, slot.allowance - 1);
     options.flush(runId, item);
   };
-  // A run whose interval passed with nothing held is as good as new; forgetting it bounds the map.
+  // A run whose allowance is whole again with nothing held is as good as new; forgetting it bounds the map.
   const sweep = (now: number) => {
-    for (const [runId, slot] of runs) if (slot.held === undefined && slot.nextAt <= now) runs.delete(runId);
+    for (const [runId, slot] of runs) if (slot.held === undefined && slot.allowance + (now - slot.at) / intervalMs >= capacity) runs.delete(runId);
   };
 
   return {
@@ -51,14 +61,20 @@ export function createProgressGate<T>(options: ProgressGateOptions<T>): Progress
       if (intervalMs === Infinity) return false;
       const now = Date.now();
       sweep(now);
-      const slot = runs.get(runId);
-      if (!slot) {
-        runs.set(runId, { nextAt: now + intervalMs, held: undefined, timer: undefined });
+      let slot = runs.get(runId);
+      if (slot === undefined) {
+        slot = { allowance: capacity, at: now, held: undefined, timer: undefined };
+        runs.set(runId, slot);
+      }
+      refill(slot, now);
+      if (slot.held === undefined && slot.allowance >= 1) {
+        slot.allowance -= 1;
         return true;
       }
       slot.held = item;
       // Unref'd: a held progress message never keeps a finished process alive.
-      slot.timer ??= setTimeout(() => release(runId, slot), slot.nextAt - now).unref();
+      const current = slot;
+      slot.timer ??= setTimeout(() => release(runId, current), Math.ceil((1 - slot.allowance) * intervalMs)).unref();
       return false;
     },
     finish(runId) {

@@ -17,6 +17,14 @@ export type RunEvent =
  */
 export interface RunObserver {
   readonly name: string;
+  /**
+   * True: the observer keeps each run's events in order itself, and the loop
+   * hands it every event as soon as it happens, while earlier ones may still
+   * be in hand (the notifier does: each channel has its own queue, so a slow
+   * channel holds up no other). Otherwise the loop hands it a run's next
+   * event only once its previous one settled.
+   */
+  readonly ordersEvents?: boolean;
   observe(event: RunEvent, signal: AbortSignal): Promise<void>;
   /** Stops in-flight work (cancels calls) and releases resources. */
   close(): Promise<void>;

@@ -20,6 +20,25 @@ describe("the demo (npm start)", () => {
     expect(stdout).toMatch(/chat_a ▸ Agent started working on: DEMO-\d+/);
     expect(stdout).toMatch(/webhook_post ▸ ✅ Completed DEMO-\d+/);
     expect(stdout).toContain("✔ run succeeded  https://github.com/acme/shop/pull/");
+    // Every step of the agent reached both channels (progress_per_minute: 60 lets them through), and the timeline
+    // reads in causal order: Running, each channel's start, its steps, Succeeded, each channel's completion.
+    const lines = stdout.split("\n");
+    const at = (pattern: RegExp) => {
+      const index = lines.findIndex((l) => pattern.test(l));
+      expect(index, `a line matching ${pattern}`).toBeGreaterThanOrEqual(0);
+      return index;
+    };
+    const steps = ["cloning https://github.com/acme/shop", "reading the code around the problem", "making the change: Fix the flaky login test", "running the tests (all green)", "opening a pull request"];
+    for (const target of ["chat_a", "webhook_post"]) {
+      const order = [
+        at(/^\d\d:\d\d:\d\d\.\d{3} {2}Running/),
+        at(new RegExp(`${target} ▸ Agent started working on`)),
+        ...steps.map((step) => at(new RegExp(`${target} ▸ .*: ${step.replace(/[()]/g, "\\$&")}$`))),
+        at(/^\d\d:\d\d:\d\d\.\d{3} {2}Succeeded/),
+        at(new RegExp(`${target} ▸ .*Completed`)),
+      ];
+      expect(order, target).toEqual([...order].sort((a, b) => a - b));
+    }
     // The "Inspect it" commands name a real run in the demo's store.
     const runId = /errand runs show (run_\w+) --config \.errand-demo\/errand\.yaml/.exec(stdout)?.[1];
     expect(runId).toBeDefined();

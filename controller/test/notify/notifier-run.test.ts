@@ -122,14 +122,17 @@ describe("one backend twice", () => {
 });
 
 describe("progress rate limiting", () => {
-  it("sends a chatty run's first progress at once and the latest of the burst when the interval allows", async () => {
+  it("lets a minute's worth of a chatty run's progress through at once, then the latest of the rest when one more is allowed", async () => {
     const record = recordFile();
     notifier = createNotifier({ channels: [testChannelEntry(0, record.path)], secrets: {}, logger: captureLogger(), registry: new Registry(), progressPerMinute: 60 });
     await notifier.start();
-    for (const n of [1, 2, 3, 4, 5]) await notifier.observer.observe(events.progress(`step ${n}`), NEVER);
-    for (let i = 0; i < 200 && record.entries().length < 2; i++) await new Promise((r) => setTimeout(r, 25));
+    // Offered in one go: 60 are allowed and queue up on the channel in order; the last 4 exceed the allowance, and
+    // the latest of those goes a second later.
+    const steps = Array.from({ length: 64 }, (_, i) => `step ${i + 1}`);
+    await Promise.all(steps.map((step) => notifier!.observer.observe(events.progress(step), NEVER)));
+    for (let i = 0; i < 400 && record.entries().length < 61; i++) await new Promise((r) => setTimeout(r, 25));
     await notifier.observer.observe(events.finished(), NEVER);
-    expect(record.entries().map((e) => e.message ?? e.kind)).toEqual(["step 1", "step 5", "notifyComplete"]);
+    expect(record.entries().map((e) => e.message ?? e.kind)).toEqual([...steps.slice(0, 60), "step 64", "notifyComplete"]);
   });
 
   it("drops a held progress message once the run finished", async () => {

@@ -75,7 +75,9 @@ export const notificationsSchema = section({
   probe_interval_ms: whole(1000, 3_600_000, 30_000)
     .default(30_000)
     .meta({ description: "Mean time between health checks of an unhealthy plugin channel, in ms (±25 % jitter); a check that answers SERVING marks it healthy again." }),
-  progress_per_minute: whole(0, 60, 6).default(6).meta({ description: "Progress messages per run per minute at most (0: none)." }),
+  progress_per_minute: whole(0, 60, 6)
+    .default(6)
+    .meta({ description: "Progress messages per run: a run may send this many at once, then one more every 60 / progress_per_minute seconds; the latest of those held back goes when one is allowed (0: none)." }),
 }).meta({ description: "Notification channels (spec 2.5)." });
 
 /** `notifications` with defaults. */
