@@ -65,7 +65,7 @@ const engine = section({
     .optional()
     .meta({ description: "`command` engines: the executable and its arguments (required). Presets: replaces the CLI's path." }),
   args: textList().default([]).meta({ description: "Extra arguments appended to the engine's own." }),
-  auth: withDefaults(auth).meta({ description: "How the engine authenticates (spec 2.5)." }),
+  auth: withDefaults(auth).meta({ description: "How the engine authenticates (docs/engines.md)." }),
   prompt: optionalSection(prompt).meta({ description: "Overrides the built-in prompt template (give `template` or `template_file`)." }),
   prompt_via: choice(["stdin", "file"]).optional().meta({ description: "`command` engines: `stdin` (default) or `file` (the path is always in $ERRAND_PROMPT_FILE)." }),
   env: env.nullish().transform((v) => v ?? {}),
@@ -78,7 +78,7 @@ export function defaultEngineKind(name: string): EngineKind | undefined {
   return (PRESETS as readonly string[]).includes(name) ? (name as EngineKind) : undefined;
 }
 
-/** The `engines` section: `default` and one entry per engine (spec 2.5). */
+/** The `engines` section: `default` and one entry per engine. */
 export const enginesSchema = z
   .object(
     { default: text({ pattern: ENGINE_NAME, fix: "write the name of an entry under engines" }).optional().meta({ description: "The engine runs use. Default: the only entry, when there is one." }) },
@@ -127,7 +127,7 @@ export const enginesSchema = z
     },
     { when: (payload) => typeof payload.value === "object" && payload.value !== null },
   )
-  .meta({ description: "Engines (spec 2.5): `default` and one entry per engine, keyed by a name you choose." });
+  .meta({ description: "Engines: `default` and one entry per engine, keyed by a name you choose (docs/engines.md)." });
 
 /** One `engines.<name>` entry as validated. */
 export type EngineEntry = z.output<typeof engine>;

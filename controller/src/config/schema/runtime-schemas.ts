@@ -22,7 +22,7 @@ export const executionSchema = section({
     }),
   ).meta({ description: "Settings of the `local` backend." }),
   kubernetes: optionalSection(kubernetesSchema).meta({ description: "Settings of the `kubernetes` backend (docs/kubernetes-backend.md)." }),
-}).meta({ description: "Execution (spec 2.5)." });
+}).meta({ description: "Execution: where and how engine processes run." });
 
 /** `guardrails`: limits checked before and during every run. */
 export const guardrailsSchema = section({
@@ -45,7 +45,7 @@ export const guardrailsSchema = section({
     .meta({
       description: "Repositories runs may target: URLs, `host/owner/repo`, or `owner/repo` (any host); `*` matches within one path segment, `**` across. Empty: every repository (a start-up warning says so).",
     }),
-}).meta({ description: "Guardrails (spec 2.5)." });
+}).meta({ description: "Guardrails: limits checked before and during every run." });
 
 /** `store`: where tickets and runs are kept. */
 export const storeSchema = section({

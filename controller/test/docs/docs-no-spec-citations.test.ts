@@ -1,0 +1,45 @@
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
+import { runConfigCheck } from "../../src/cli/commands/config.js";
+import { controllerConfigJsonSchema } from "../../src/config/controller-config-json-schema.js";
+import { REPO_ROOT } from "./helpers/doc-snippets.js";
+
+// Readers have no "spec": a pointer goes to the project's own docs instead.
+const CITATION = /\bspec\s*§?\s*\d|§\s*\d/i;
+
+function markdownUnder(dir: string): string[] {
+  return readdirSync(join(REPO_ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".md"))
+    .map((e) => join(e.parentPath, e.name));
+}
+
+/** Each line of `text` that cites a spec section, with its number. */
+function citations(text: string): string[] {
+  return text.split("\n").flatMap((line, i) => (CITATION.test(line) ? [`${i + 1}: ${line.trim()}`] : []));
+}
+
+describe("user-facing text cites no spec sections", () => {
+  it("finds a citation when there is one", () => {
+    expect(citations("ok\nBound of each call (spec 8: under 5 s)\nretries (spec §7)\n")).toHaveLength(2);
+  });
+
+  it("the JSON Schema of errand.yaml, as generated and as committed", () => {
+    expect(citations(JSON.stringify(controllerConfigJsonSchema(), null, 2))).toEqual([]);
+    expect(citations(readFileSync(join(REPO_ROOT, "controller/errand.schema.json"), "utf8"))).toEqual([]);
+  });
+
+  it.each(markdownUnder("docs").map((file) => [file.slice(REPO_ROOT.length + 1), file]))("%s", (_name, file) => {
+    expect(citations(readFileSync(file, "utf8"))).toEqual([]);
+  });
+
+  it("errand config check's output, valid and not", async () => {
+    const dir = tempDir("errand-citations-");
+    const bad = join(dir, "bad.yaml");
+    writeFileSync(bad, "webhook:\n  port: 80800\nnotifications:\n  call_timeout_ms: 9000\nticketing:\n  backend: codehost_a\n  poll_interval: 0\n");
+    const outputs = await Promise.all([runConfigCheck({ cwd: dir, env: {} }), runConfigCheck({ cwd: dir, config: bad, env: {} }), runConfigCheck({ cwd: dir, config: bad, env: {}, json: true })]);
+    expect(outputs[1]?.exitCode).toBe(1);
+    expect(outputs.flatMap((o) => citations(`${o.stdout}${o.stderr}`))).toEqual([]);
+  });
+});
