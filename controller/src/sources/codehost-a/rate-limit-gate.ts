@@ -12,7 +12,8 @@ export type Headers = Record<string, string | number | undefined>;
  * - a secondary limit (403/429 with Retry-After) also holds every request
  *   already on its way to the host (writes, and the retry of the rejected
  *   request) until Retry-After has passed, however long; then the held
- *   writes go first, and reads wait until they are answered.
+ *   writes go first, and reads wait until they are answered;
+ * - a write is held through a spent quota too, until its reset.
  */
 export interface RateLimitGate {
   /** Throws a CodehostAError while the code host asked us to wait (for new polls). */
@@ -81,7 +82,8 @@ export function createRateLimitGate(secondMs: number, now: () => number = Date.n
       if (write) heldWrites++;
       try {
         for (;;) {
-          const left = secondaryUntil - now();
+          // A write also waits out a spent quota: unlike a poll, it is not tried again later.
+          const left = (write ? Math.max(secondaryUntil, quotaUntil) : secondaryUntil) - now();
           if (left > 0) await pause(left, signal);
           // Writes first: a read waits while a write held by the limit has not been answered.
           else if (!write && heldWrites + sendingWrites > 0) await pause(undefined, signal);

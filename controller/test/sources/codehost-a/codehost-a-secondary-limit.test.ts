@@ -51,6 +51,17 @@ describe("code host A adapter: a secondary limit holds every request to the host
     expect(f.repo.changesOf(issue.number)).toEqual(["+agent-in-progress"]);
   });
 
+  it("holds a write through a spent quota until its reset, instead of refusing it", async () => {
+    const { f, issue, ticket, adapter, ctx } = await withIssue(1);
+    f.exhaustQuota(1);
+    await expect(adapter.poll(ctx)).rejects.toThrow(/rate limit exceeded/);
+    const reset = f.quota.reset * 1000;
+    await adapter.pickedUp(ticket, runOf(issue.number), ctx);
+    const writes = f.requests.filter((r) => LABELS.test(`${r.method} ${r.path}`));
+    expect(writes.map((r) => r.status)).toEqual([200]);
+    expect((writes[0] as SeenRequest).at).toBeGreaterThanOrEqual(reset);
+  });
+
   it("a stopping controller does not sit out a held write", async () => {
     const { f, issue, ticket, adapter, ctx, stop } = await withIssue(1000);
     f.inject({ kind: "secondary", status: 403, retryAfter: 60 }, { match: LIST });
