@@ -7,7 +7,7 @@ import { controllerConfigJsonSchema } from "../../src/config/controller-config-j
 import { REPO_ROOT } from "./helpers/doc-snippets.js";
 
 // Readers have no "spec": a pointer goes to the project's own docs instead.
-const CITATION = /\bspec\s*§?\s*\d|§\s*\d/i;
+const CITATION = /\bspec\s*(?:\(?\s*(?:section|§)\s*)?\d|§\s*\d/i;
 
 function markdownUnder(dir: string): string[] {
   return readdirSync(join(REPO_ROOT, dir), { withFileTypes: true, recursive: true })
@@ -22,7 +22,7 @@ function citations(text: string): string[] {
 
 describe("user-facing text cites no spec sections", () => {
   it("finds a citation when there is one", () => {
-    expect(citations("ok\nBound of each call (spec 8: under 5 s)\nretries (spec §7)\n")).toHaveLength(2);
+    expect(citations("ok\nBound of each call (spec 8: under 5 s)\nretries (spec §7)\nThe spec (section 2.5, 8) names\nthe spec's field names\n")).toHaveLength(3);
   });
 
   it("the JSON Schema of errand.yaml, as generated and as committed", () => {
