@@ -6,8 +6,9 @@ import { runConfigCheck } from "../../src/cli/commands/config.js";
 import { controllerConfigJsonSchema } from "../../src/config/controller-config-json-schema.js";
 import { REPO_ROOT } from "./helpers/doc-snippets.js";
 
-// Readers have no "spec": a pointer goes to the project's own docs instead.
-const CITATION = /\bspec\s*(?:\(?\s*(?:section|§)\s*)?\d|§\s*\d/i;
+// Readers have no "spec": a pointer goes to the project's own docs instead. Matched across line breaks
+// ("spec\nsections 1.3"), with or without "section" or "§".
+const CITATION = /\bspec\s*\(?\s*(?:sections?\s*|§\s*)?\d|§\s*\d/gi;
 
 function markdownUnder(dir: string): string[] {
   return readdirSync(join(REPO_ROOT, dir), { withFileTypes: true, recursive: true })
@@ -15,14 +16,15 @@ function markdownUnder(dir: string): string[] {
     .map((e) => join(e.parentPath, e.name));
 }
 
-/** Each line of `text` that cites a spec section, with its number. */
+/** Each spec citation in `text`, with the line it starts on. */
 function citations(text: string): string[] {
-  return text.split("\n").flatMap((line, i) => (CITATION.test(line) ? [`${i + 1}: ${line.trim()}`] : []));
+  return [...text.matchAll(CITATION)].map((m) => `line ${text.slice(0, m.index).split("\n").length}: ${text.slice(m.index, m.index + 40).replace(/\s+/g, " ")}`);
 }
 
 describe("user-facing text cites no spec sections", () => {
   it("finds a citation when there is one", () => {
-    expect(citations("ok\nBound of each call (spec 8: under 5 s)\nretries (spec §7)\nThe spec (section 2.5, 8) names\nthe spec's field names\n")).toHaveLength(3);
+    const text = "ok\nBound of each call (spec 8: under 5 s)\nretries (spec §7)\nThe spec (section 2.5, 8) names\nchannel (spec\nsections 1.3-1.5)\nthe spec's field names\n";
+    expect(citations(text).map((c) => c.slice(0, 7))).toEqual(["line 2:", "line 3:", "line 4:", "line 5:"]);
   });
 
   it("the JSON Schema of errand.yaml, as generated and as committed", () => {
