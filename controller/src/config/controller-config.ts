@@ -46,7 +46,7 @@ export interface ChannelEntryConfig {
 /** `notifications`, resolved. */
 export interface NotificationsConfig {
   channels: ChannelEntryConfig[];
-  /** Bound of each call, ms (spec 8: under 5 s). */
+  /** Bound of each call, ms (at most 5 s: docs/notifications.md). */
   callTimeoutMs: number;
   /** Consecutive failures after which a channel is marked unhealthy. */
   unhealthyAfter: number;
