@@ -142,7 +142,9 @@ store: { backend: postgres, url_secret: db-url }
       ["db-url", ["store.url_secret"]],
     ]);
     expect(e.message).toContain("3 secrets named in the configuration were not found:");
-    expect(e.message).toContain(`secret "db-url" (named by store.url_secret) was not found; looked in: environment variable ERRAND_SECRET_DB_URL (not set); file ${join(dir, "secrets", "db-url")} (not found)`);
+    expect(e.message).toContain(
+      `  - store.url_secret: names the secret "db-url", which was not found (looked in: environment variable ERRAND_SECRET_DB_URL (not set); file ${join(dir, "secrets", "db-url")} (not found)); set ERRAND_SECRET_DB_URL, or write the file db-url in the secrets folder (secrets.dir)`,
+    );
     expect(e.hint).toContain("secrets.dir");
   });
 
@@ -151,7 +153,7 @@ store: { backend: postgres, url_secret: db-url }
     const store = { resolve: (name: string) => (name === "codex-key" ? "value" : undefined), describe: () => ["my vault"] };
     expect(resolveSecrets(cfg, store)).toEqual({ "codex-key": "value" });
     expect(() => resolveSecrets(cfg, { resolve: () => undefined, describe: () => ["my vault"] })).toThrow(
-      'a secret named in the configuration was not found:\n  - secret "codex-key" (named by engines.codex.auth.api_key_secret) was not found; looked in: my vault',
+      'a secret named in the configuration was not found:\n  - engines.codex.auth.api_key_secret: names the secret "codex-key", which was not found (looked in: my vault); set ERRAND_SECRET_CODEX_KEY, or write the file codex-key in the secrets folder (secrets.dir)',
     );
   });
 

@@ -1,5 +1,6 @@
 import type { EngineKind } from "../engines/engine.js";
 import type { KubernetesExecutionConfig } from "../execution/kubernetes/kubernetes-config.js";
+import type { MissingSecret } from "../secrets/secret-not-found-error.js";
 import type { WebhookConfig } from "./webhook-config.js";
 
 /** `engines.<name>`, resolved. */
@@ -51,7 +52,7 @@ export interface ChannelEntryConfig {
 /** `notifications`, resolved. */
 export interface NotificationsConfig {
   channels: ChannelEntryConfig[];
-  /** Bound of each call, ms (spec 8: under 5 s). */
+  /** Bound of each call, ms (at most 5 s: docs/notifications.md). */
   callTimeoutMs: number;
   /** Consecutive failures after which a channel is marked unhealthy. */
   unhealthyAfter: number;
@@ -136,4 +137,10 @@ export interface ControllerConfig {
   store: StoreConfig;
   ops: OpsConfig;
   secrets: SecretsConfig;
+  /**
+   * Webhook signing secrets named by `{ secret: NAME }` that no source had.
+   * The configuration cannot serve until they are there: resolveSecrets
+   * reports them together with every other missing secret.
+   */
+  missingSecrets?: MissingSecret[];
 }

@@ -1,4 +1,5 @@
 import { checkPromptTemplate } from "../engines/prompt.js";
+import { type MissingSecret, missingSecretProblem } from "../secrets/secret-not-found-error.js";
 import { createSecretStore } from "../secrets/secret-store.js";
 import { buildEngines, readPromptTemplates } from "./build-engines.js";
 import { buildExecution, buildGuardrails, buildNotifications, buildOps, buildStore, buildTicketing } from "./build-sections.js";
@@ -28,6 +29,8 @@ export interface ParseContext {
 export interface LoadedControllerConfig {
   config: ControllerConfig;
   warnings: string[];
+  /** The file as validated, in its own keys and units, defaults filled in (what `errand config check` prints). */
+  document: ControllerDocument;
 }
 
 /**
@@ -53,7 +56,8 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
 
   const secretsDir = resolveFrom(ctx.baseDir, doc.secrets?.dir);
   const store = createSecretStore({ env, dir: secretsDir });
-  const values = resolveWebhookSecrets(root.webhook, { env, baseDir: ctx.baseDir, store, skip: ctx.skipWebhookSecrets === true }, problems, warnings);
+  const missing: MissingSecret[] = [];
+  const values = resolveWebhookSecrets(root.webhook, { env, baseDir: ctx.baseDir, store, missing, skip: ctx.skipWebhookSecrets === true }, problems, warnings);
   const webhook = doc.webhook && buildWebhookConfig(doc.webhook, values, "controller", problems, warnings);
   const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
   const engines = doc.engines && buildEngines(doc.engines, templates);
@@ -78,6 +82,11 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     problems.push({ path: [], message: "could not be read as a configuration", fix: "run errand config check and see docs/configuration.md" });
   }
   if (problems.length > 0 || !parsed.success || webhook === undefined || engines === undefined) {
+    // Missing named secrets join the other problems; without other problems, resolveSecrets reports them with the rest.
+    for (const m of missing) {
+      const { message, fix } = missingSecretProblem(m);
+      problems.push({ path: (m.keys[0] as string).split("."), message, fix });
+    }
     throw new ConfigError(inFileOrder(problems.map(locate)), ctx.file);
   }
   const d = parsed.data;
@@ -98,8 +107,9 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     store: buildStore(d.store, ctx.baseDir),
     ops: buildOps(d.ops),
     secrets: { dir: secretsDir },
+    ...(missing.length > 0 ? { missingSecrets: missing } : {}),
   };
-  return { config, warnings };
+  return { config, warnings, document: d };
 }
 
 function sectionsThatParse(root: Record<string, unknown>): Partial<ControllerDocument> {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { secretEnvName } from "../secrets/secret-env-name.js";
+import type { MissingSecret } from "../secrets/secret-not-found-error.js";
 import type { SecretStore } from "../secrets/secret-store.js";
 import type { PathProblem } from "./path-problem.js";
 import { secretRef } from "./schema/secret-ref-schema.js";
@@ -13,6 +14,12 @@ export interface SecretRefContext {
   baseDir: string;
   /** Resolves `{ secret: NAME }`. */
   store: SecretStore;
+  /**
+   * When given, a `{ secret: NAME }` that no source has is added here (its
+   * value becomes {@link UNRESOLVED_SECRET}) rather than to the problems, so
+   * that it is reported with every other missing secret (resolveSecrets).
+   */
+  missing?: MissingSecret[];
   /**
    * Leave references unresolved (each becomes {@link UNRESOLVED_SECRET}):
    * for commands that read the configuration but serve nothing (`errand runs`).
@@ -89,6 +96,10 @@ function resolveRef(value: unknown, path: string[], ctx: SecretRefContext, probl
   if (ctx.skip) return UNRESOLVED_SECRET;
   if (ref.secret !== undefined) {
     const found = ctx.store.resolve(ref.secret);
+    if (found === undefined && ctx.missing !== undefined) {
+      ctx.missing.push({ name: ref.secret, keys: [path.join(".")], lookedIn: ctx.store.describe(ref.secret) });
+      return UNRESOLVED_SECRET;
+    }
     if (found === undefined) {
       problems.push({
         path,

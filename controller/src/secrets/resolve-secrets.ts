@@ -14,7 +14,13 @@ export type ResolvedSecrets = Record<string, string>;
 export function resolveSecrets(config: ControllerConfig, store: SecretStore | Omit<SecretStoreOptions, "dir"> = {}): ResolvedSecrets {
   const source = isSecretStore(store) ? store : createSecretStore({ env: store.env, dir: config.secrets.dir });
   const resolved: ResolvedSecrets = {};
+  // The webhook's missing secrets come first: they were looked for while the file was read.
   const missing = new Map<string, MissingSecret>();
+  for (const m of config.missingSecrets ?? []) {
+    const known = missing.get(m.name);
+    if (known === undefined) missing.set(m.name, { ...m, keys: [...m.keys] });
+    else known.keys.push(...m.keys);
+  }
   for (const ref of secretReferences(config)) {
     if (Object.hasOwn(resolved, ref.name)) continue;
     const known = missing.get(ref.name);

@@ -1,4 +1,6 @@
+import { type ConfigProblem, formatProblem } from "../config/config-error.js";
 import { ControllerError, ControllerErrorCode } from "../errors.js";
+import { secretEnvName } from "./secret-env-name.js";
 
 /** One secret that no source had. */
 export interface MissingSecret {
@@ -28,7 +30,20 @@ export class SecretNotFoundError extends ControllerError {
   }
 }
 
-/** One line for a missing secret: its name, the keys naming it, where it was looked for. */
+/**
+ * A missing secret as a configuration problem: the keys naming it, where it
+ * was looked for, and how to provide it. `errand config check` and
+ * `errand run` print it alike.
+ */
+export function missingSecretProblem(missing: MissingSecret): ConfigProblem {
+  return {
+    key: missing.keys.join(", "),
+    message: `names the secret ${JSON.stringify(missing.name)}, which was not found (looked in: ${missing.lookedIn.join("; ")})`,
+    fix: `set ${secretEnvName(missing.name)}, or write the file ${missing.name} in the secrets folder (secrets.dir)`,
+  };
+}
+
+/** One line for a missing secret: {@link missingSecretProblem}, formatted as config problems are. */
 export function describeMissingSecret(missing: MissingSecret): string {
-  return `secret ${JSON.stringify(missing.name)} (named by ${missing.keys.join(", ")}) was not found; looked in: ${missing.lookedIn.join("; ")}`;
+  return formatProblem(missingSecretProblem(missing));
 }

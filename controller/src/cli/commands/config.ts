@@ -1,13 +1,12 @@
 import { stringify } from "yaml";
 import { ConfigError, type ConfigProblem, formatProblem } from "../../config/config-error.js";
-import type { ControllerConfig } from "../../config/controller-config.js";
 import { controllerConfigJsonSchema } from "../../config/controller-config-json-schema.js";
 import { findConfigFile } from "../../config/find-config-file.js";
 import { loadControllerConfig } from "../../config/load-controller-config.js";
-import { maskConfig } from "../../config/mask-config.js";
+import { printableConfig } from "../../config/mask-config.js";
 import { resolveSecrets } from "../../secrets/resolve-secrets.js";
-import { secretEnvName } from "../../secrets/secret-env-name.js";
-import { SecretNotFoundError } from "../../secrets/secret-not-found-error.js";
+import { missingSecretProblem, SecretNotFoundError } from "../../secrets/secret-not-found-error.js";
+import { startChecks } from "./start-checks.js";
 
 /** What a command printed and how it ends. */
 export interface CommandOutput {
@@ -27,8 +26,10 @@ export interface ConfigCheckOptions {
 
 /**
  * `errand config check`: validates the configuration, resolves every secret
- * it names, and prints the resolved configuration with secret values masked
- * (YAML, or with `json` one JSON object `{ ok, file, config, warnings, problems }`).
+ * it names, makes the checks `errand run` makes at start (startChecks), and
+ * prints the resolved configuration in errand.yaml's own keys with secret
+ * values masked (printableConfig; YAML, or with `json` one JSON object
+ * `{ ok, file, config, warnings, problems }`).
  * Problems go to stderr, one per line with its fix; exit code 1 when there are any.
  */
 export async function runConfigCheck(options: ConfigCheckOptions = {}): Promise<CommandOutput> {
@@ -38,9 +39,10 @@ export async function runConfigCheck(options: ConfigCheckOptions = {}): Promise<
   let problems: ConfigProblem[] = [];
   let output: { config: unknown; warnings: string[] } | undefined;
   try {
-    const { config, warnings } = await loadControllerConfig(file, { env, cwd: options.cwd });
-    problems = [...missingSecretProblems(() => resolveSecrets(config, { env })), ...(await channelProblems(config))];
-    output = { config: maskConfig(config), warnings };
+    const { config, warnings, document } = await loadControllerConfig(file, { env, cwd: options.cwd });
+    const start = await startChecks(config, env);
+    problems = [...missingSecretProblems(() => resolveSecrets(config, { env })), ...start.problems];
+    output = { config: printableConfig(document, config), warnings: [...warnings, ...start.warnings] };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     problems = [...error.problems];
@@ -71,25 +73,6 @@ function missingSecretProblems(resolve: () => unknown): ConfigProblem[] {
     return [];
   } catch (error) {
     if (!(error instanceof SecretNotFoundError)) throw error;
-    return error.missing.map((m) => ({
-      key: m.keys.join(", "),
-      message: `names the secret ${JSON.stringify(m.name)}, which was not found (looked in: ${m.lookedIn.join("; ")})`,
-      fix: `set ${secretEnvName(m.name)}, or write the file ${m.name} in the secrets folder (secrets.dir)`,
-    }));
+    return error.missing.map(missingSecretProblem);
   }
-}
-
-/**
- * What `errand run` would refuse beyond the schema: channels that cannot be
- * found (unknown backend, missing executable), found as `errand run` looks
- * for them but without starting them.
- */
-async function channelProblems(config: ControllerConfig): Promise<ConfigProblem[]> {
-  if (config.notifications.channels.length === 0) return [];
-  const [{ resolveChannel }, { createPluginFinder }] = await Promise.all([import("../../notify/resolve-channel.js"), import("../../notify/find-plugin-package.js")]);
-  const finder = createPluginFinder({ pluginsDir: config.pluginsDir });
-  return config.notifications.channels.flatMap((entry) => {
-    const resolution = resolveChannel(entry, finder);
-    return "problem" in resolution ? [{ key: `notifications.channels[${entry.index}]`, message: resolution.problem.message, fix: resolution.problem.fix }] : [];
-  });
 }

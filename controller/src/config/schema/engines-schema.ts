@@ -74,7 +74,7 @@ const engine = section({
     .optional()
     .meta({ description: "`command` engines: the executable and its arguments (required). Presets: replaces the CLI's path." }),
   args: textList().default([]).meta({ description: "Extra arguments appended to the engine's own." }),
-  auth: withDefaults(auth).meta({ description: "How the engine authenticates." }),
+  auth: withDefaults(auth).meta({ description: "How the engine authenticates (docs/engines.md)." }),
   prompt: optionalSection(prompt).meta({ description: "Overrides the built-in prompt template (give `template` or `template_file`)." }),
   prompt_via: choice(["stdin", "file"]).optional().meta({ description: "`command` engines: `stdin` (default) or `file` (the path is always in $ERRAND_PROMPT_FILE)." }),
   env: env.nullish().transform((v) => v ?? {}),
@@ -145,7 +145,7 @@ export const enginesSchema = z
     },
     { when: (payload) => typeof payload.value === "object" && payload.value !== null },
   )
-  .meta({ description: "Engines: `default` and one entry per engine, keyed by a name you choose." });
+  .meta({ description: "Engines: `default` and one entry per engine, keyed by a name you choose (docs/engines.md)." });
 
 /** One `engines.<name>` entry as validated. */
 export type EngineEntry = z.output<typeof engine>;

@@ -69,8 +69,8 @@ export const notificationsSchema = section({
         });
       }
     })
-    .meta({ description: "Chat channels; every channel receives every event (spec 1.5)." }),
-  call_timeout_ms: whole(100, 5000, 5000).default(5000).meta({ description: "Bound of each notification call, in ms (spec 8: under 5 s). A call that takes longer counts as failed." }),
+    .meta({ description: "Chat channels; every channel receives every event (docs/notifications.md)." }),
+  call_timeout_ms: whole(100, 5000, 5000).default(5000).meta({ description: "Bound of each notification call, in ms (at most 5 s). A call that takes longer counts as failed." }),
   unhealthy_after: whole(1, 1000, 3).default(3).meta({ description: "Consecutive failures after which a channel is marked unhealthy." }),
   probe_interval_ms: whole(1000, 3_600_000, 30_000)
     .default(30_000)
@@ -78,7 +78,7 @@ export const notificationsSchema = section({
   progress_per_minute: whole(0, 60, 6)
     .default(6)
     .meta({ description: "Progress messages per run: a run may send this many at once, then one more every 60 / progress_per_minute seconds; the latest of those held back goes when one is allowed (0: none)." }),
-}).meta({ description: "Notification channels (spec 2.5)." });
+}).meta({ description: "Notification channels (docs/notifications.md)." });
 
 /** `notifications` with defaults. */
 export const notificationsSection = withDefaults(notificationsSchema);

@@ -22,7 +22,7 @@ export const executionSchema = section({
     }),
   ).meta({ description: "Settings of the `local` backend." }),
   kubernetes: optionalSection(kubernetesSchema).meta({ description: "Settings of the `kubernetes` backend (docs/kubernetes-backend.md)." }),
-}).meta({ description: "Execution (spec 2.5)." });
+}).meta({ description: "Execution: where and how engine processes run." });
 
 /** `guardrails`: limits checked before and during every run. */
 export const guardrailsSchema = section({

@@ -7,7 +7,7 @@ import { secretName } from "./secret-name-schema.js";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const common = () => ({
-  token_secret: secretName("Name of the secret holding the tracker's API token (spec 5.6: never the token itself)."),
+  token_secret: secretName("Name of the secret holding the tracker's API token (never the token itself)."),
   labels: textList().default([]).meta({ description: "Trigger labels: an issue must carry them to be picked up." }),
   exclude_labels: textList().default([]).meta({ description: "Issues carrying any of these labels are skipped." }),
   api_base_url: z
@@ -26,9 +26,9 @@ const repoUrl = () => ({
 });
 
 const labelNames = () => ({
-  in_progress_label: text({ fix: "write the label's exact name" }).default("agent-in-progress").meta({ description: "Label added when a run starts (spec 3)." }),
+  in_progress_label: text({ fix: "write the label's exact name" }).default("agent-in-progress").meta({ description: "Label added when a run starts." }),
   failed_label: text({ fix: "write the label's exact name" }).default("agent-failed").meta({
-    description: "Label added when a run fails; issues with it are not picked up again (spec 3).",
+    description: "Label added when a run fails; issues with it are not picked up again.",
   }),
 });
 
@@ -87,13 +87,13 @@ const trackerB = section({
   }
 });
 
-const pollInterval = duration(1, 86_400, 30).prefault(30).meta({ description: "Seconds between polls: a number of seconds or a duration such as `30s`, `2m`, `1h` (spec 1.2: default 30 s)." });
+const pollInterval = duration(1, 86_400, 30).prefault(30).meta({ description: "Seconds between polls: a number of seconds or a duration such as `30s`, `2m`, `1h` (default 30 s)." });
 
 const BACKENDS = ["tracker_a", "tracker_b", "codehost_a"] as const;
 const branch = <B extends (typeof BACKENDS)[number], C extends z.ZodType>(backend: B, config: C) =>
   section({ backend: z.literal(backend).meta({ description: "Ticket source." }), poll_interval: pollInterval, config }, { fix: "write ticketing: with backend, poll_interval and config below it" });
 
-/** The `ticketing` section: where tickets are polled from (spec 2.5). */
+/** The `ticketing` section: where tickets are polled from. */
 export const ticketingSchema = z
   .discriminatedUnion("backend", [branch("tracker_a", trackerA), branch("tracker_b", trackerB), branch("codehost_a", codehostA)], {
     error: (iss: { input?: unknown; code?: string }) => {
@@ -103,7 +103,7 @@ export const ticketingSchema = z
       return say(`is ${show(input.backend)}`, `use one of ${BACKENDS.join(", ")}`);
     },
   })
-  .meta({ description: "Ticket polling (spec 2.5); unset: tickets come from the webhook only." });
+  .meta({ description: "Ticket polling (docs/ticket-sources/); unset: tickets come from the webhook only." });
 
 /** `ticketing.config` of tracker A, validated, defaults applied. */
 export type TrackerATicketingConfig = z.output<typeof trackerA>;

@@ -24,7 +24,7 @@ const secrets = section(secretsShape(), {
     fix: name === "generic" ? "put the generic secret at webhook.generic.secret" : `use one of ${known.join(", ")}`,
   }),
   fix: "write secrets: with one key per source below it",
-}).meta({ description: "Per-source signing secrets (spec 2.5). Each is inline, `{ secret: NAME }`, `{ env: NAME }` or `{ file: PATH }`." });
+}).meta({ description: "Per-source signing secrets (docs/webhook-setup.md). Each is inline, `{ secret: NAME }`, `{ env: NAME }` or `{ file: PATH }`." });
 
 const ms = (fallback: number, description: string) => whole(1, DAY_MS, fallback).default(fallback).meta({ description });
 
@@ -43,9 +43,9 @@ const stateId = z
   .union([z.number({ error: stateIdError }).int({ error: stateIdError }).nonnegative({ error: stateIdError }), z.string({ error: stateIdError }).regex(/^\d+$/, { error: stateIdError })], {
     error: stateIdError,
   })
-  .meta({ description: "Tracker B: forward only story updates that move to this workflow state id (spec 4.4)." });
+  .meta({ description: "Tracker B: forward only story updates that move to this workflow state id." });
 
-/** The `webhook` section: the inbound webhook server (spec 2.5, 4, 5). */
+/** The `webhook` section: the inbound webhook server. */
 export const webhookSchema = section({
   enabled: flag().meta({ description: "Turns the webhook server on. Unset: on when at least one source is configured (a secret, `generic`, or `tracker_b.allow_unsigned`)." }).optional(),
   host: text().default(WEBHOOK_DEFAULTS.host).meta({ description: "Address the webhook server binds." }),
@@ -53,7 +53,7 @@ export const webhookSchema = section({
   path_prefix: z
     .literal("/webhooks", { error: errorFor(() => "is fixed at /webhooks", "remove the key or set it to /webhooks") })
     .default("/webhooks")
-    .meta({ description: "Base path of all routes; fixed (spec 2.5)." }),
+    .meta({ description: "Base path of all routes; fixed." }),
   secrets: optionalSection(secrets),
   shortcut_target_state_id: stateId.optional(),
   tracker_b: withDefaults(
@@ -83,7 +83,7 @@ export const webhookSchema = section({
   shortcut: optionalSection(section({ secret: secretRef("Deprecated: use webhook.secrets.tracker_b.").optional() })).meta({
     description: "Deprecated spelling of the tracker B secret (`webhook.shortcut.secret`).",
   }),
-}).meta({ description: "The inbound webhook server (spec 2.5, 4, 5)." });
+}).meta({ description: "The inbound webhook server (docs/webhooks.md)." });
 
 /** The `webhook` section as validated (secrets still as written). */
 export type WebhookSection = z.output<typeof webhookSchema>;

@@ -2,7 +2,6 @@ import type { Logger } from "@errand/channel-sdk";
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
-import { isRequestError } from "./codehost-a-error.js";
 import type { RateLimitGate } from "./rate-limit-gate.js";
 
 // Typed as the plain Octokit: the plugins add behaviour, not methods, and the composed type
@@ -35,14 +34,17 @@ export interface CodehostAClientOptions {
  * limits: 403/429 with x-ratelimit-* or Retry-After, one write per second)
  * and the retry plugin (5xx and network errors, 3 times with growing
  * waits). A rate limit is waited out inside the request once when the wait
- * is short; otherwise the request fails and the gate refuses further ones
- * until the limit resets. Each attempt has its own timeout, so a code host
- * that hangs counts as a failed attempt rather than a stuck poll.
+ * is short (a write's, however long); otherwise the request fails. The gate
+ * sees every answer: while limited it refuses new polls, and a secondary
+ * limit holds every request on its way until Retry-After has passed (see
+ * RateLimitGate). Each attempt has its own timeout, so a code host that
+ * hangs counts as a failed attempt rather than a stuck poll.
  */
 export function createCodehostAClient(options: CodehostAClientOptions): CodehostAClient {
   const { gate, logger, secondMs } = options;
   const onLimit = (kind: string) => (retryAfter: number, request: { method: string; url: string; request?: { signal?: AbortSignal | null } }, _octokit: unknown, retryCount: number) => {
-    const wait = retryCount < 1 && retryAfter <= options.maxRateLimitWaitSeconds && request.request?.signal?.aborted !== true;
+    // A write is retried however long the wait (the gate holds it until then): write-back is not repeated later.
+    const wait = retryCount < 1 && (isWrite(request.method) || retryAfter <= options.maxRateLimitWaitSeconds) && request.request?.signal?.aborted !== true;
     logger().warn(`code host A ${kind}`, { request: `${request.method} ${request.url}`, retry_after_s: retryAfter, waiting: wait });
     return wait;
   };
@@ -57,7 +59,7 @@ export function createCodehostAClient(options: CodehostAClientOptions): Codehost
       warn: (message: string) => logger().warn(message),
       error: (message: string) => logger().debug(message),
     },
-    request: { fetch: timedFetch(options.requestTimeoutMs) },
+    request: { fetch: gatedFetch(gate, timedFetch(options.requestTimeoutMs)) },
     throttle: {
       id: options.id,
       retryAfterBaseValue: secondMs,
@@ -67,19 +69,32 @@ export function createCodehostAClient(options: CodehostAClientOptions): Codehost
     // 429 is the throttling plugin's to judge (it reads Retry-After); the retry plugin would retry it blindly.
     retry: { retryAfterBaseValue: secondMs, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
   });
-  // Registered last, so it wraps the plugins: it sees each request once, after their waits and retries.
+  // Registered last, so it wraps the plugins: a new poll is refused while limited; writes wait in gatedFetch.
   client.hook.wrap("request", async (request, endpoint) => {
-    gate.check();
-    try {
-      const response = await untilAborted(Promise.resolve(request(endpoint)), endpoint.request?.signal ?? undefined);
-      gate.observe(response.status, response.headers);
-      return response;
-    } catch (error) {
-      if (isRequestError(error)) gate.observe(error.status, error.response?.headers);
-      throw error;
-    }
+    if (!isWrite(endpoint.method)) gate.check();
+    return untilAborted(Promise.resolve(request(endpoint)), endpoint.request?.signal ?? undefined);
   });
   return client;
+}
+
+const isWrite = (method: string | undefined) => method !== undefined && method.toUpperCase() !== "GET" && method.toUpperCase() !== "HEAD";
+
+/**
+ * fetch under the gate: each attempt (a plugin's retry too) waits while a
+ * secondary limit holds, and each answer is shown to the gate, so that a
+ * limit closes it as soon as the host sets it, not once the plugins gave up.
+ */
+function gatedFetch(gate: RateLimitGate, next: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const release = await gate.hold(isWrite(init?.method), init?.signal ?? undefined);
+    try {
+      const response = await next(input, init);
+      gate.observe(response.status, Object.fromEntries(response.headers));
+      return response;
+    } finally {
+      release();
+    }
+  };
 }
 
 /**

@@ -15,6 +15,8 @@ export interface SeenRequest {
   status: number;
   /** Sent with If-None-Match. */
   conditional: boolean;
+  /** Epoch ms when it arrived. */
+  at: number;
 }
 
 /** The primary rate limit of the token (x-ratelimit-*). */
@@ -61,8 +63,9 @@ export async function startFakeCodehostA(options: { owner?: string; name?: strin
     const method = req.method ?? "GET";
     const path = req.url ?? "/";
     const conditional = req.headers["if-none-match"] !== undefined;
+    const at = Date.now();
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      requests.push({ method, path, status, conditional });
+      requests.push({ method, path, status, conditional, at });
       const text = status === 304 || body === undefined ? "" : JSON.stringify(body);
       res.writeHead(status, { ...rateHeaders(quota), ...(text === "" ? {} : { "content-type": "application/json; charset=utf-8" }), ...headers });
       res.end(text);
@@ -74,10 +77,10 @@ export async function startFakeCodehostA(options: { owner?: string; name?: strin
     if (auth === null) return send(401, { message: "Requires authentication", documentation_url: DOCS, status: "401" });
     if (auth[1] !== token) return send(401, { message: "Bad credentials", documentation_url: DOCS, status: "401" });
     arrived.push(`${method} ${path}`);
-    const at = faults.findIndex((f) => f.match === undefined || f.match.test(`${method} ${path}`));
-    const injected = at < 0 ? undefined : faults[at];
+    const faultAt = faults.findIndex((f) => f.match === undefined || f.match.test(`${method} ${path}`));
+    const injected = faultAt < 0 ? undefined : faults[faultAt];
     if (injected !== undefined) {
-      if (--injected.times <= 0) faults.splice(at, 1);
+      if (--injected.times <= 0) faults.splice(faultAt, 1);
       const { fault } = injected;
       if (fault.kind === "hang") return; // never answered; close() cuts the connection
       if (fault.kind === "error") return send(fault.status, { message: fault.message ?? ERROR_MESSAGES[fault.status] ?? "Server Error", documentation_url: DOCS, status: String(fault.status) });
