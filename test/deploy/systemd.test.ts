@@ -19,7 +19,7 @@ const analyze = systemdAnalyze();
 const required = process.env.ERRAND_REQUIRE_SYSTEMD === "1";
 
 /** The controller's defaults, as `errand config check --json` reports them for an empty file. */
-function defaults(): { ops: { shutdownGraceMs: number }; webhook: { timeouts: { shutdownMs: number } }; execution: { local: { killGraceMs: number } } } {
+function defaults(): { ops: { shutdown_grace_seconds: number }; webhook: { timeouts: { shutdown_ms: number } }; execution: { local: { kill_grace_ms: number } } } {
   const file = join(tempDir("errand-systemd-defaults-"), "errand.yaml");
   writeFileSync(file, "");
   const out = execFileSync(join(root, "controller/bin/errand.cjs"), ["config", "check", "--config", file, "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -49,7 +49,7 @@ describe("deploy/systemd/errand.service", () => {
     expect(one("KillMode")).toBe("mixed");
     expect(one("KillSignal") ?? "SIGTERM").toBe("SIGTERM");
     const d = defaults();
-    const shutdownMs = d.webhook.timeouts.shutdownMs + d.ops.shutdownGraceMs + d.execution.local.killGraceMs;
+    const shutdownMs = d.webhook.timeouts.shutdown_ms + d.ops.shutdown_grace_seconds * 1000 + d.execution.local.kill_grace_ms;
     expect(Number(one("TimeoutStopSec")) * 1000).toBeGreaterThan(shutdownMs + 10_000);
   });
 

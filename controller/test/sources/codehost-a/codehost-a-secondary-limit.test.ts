@@ -21,8 +21,10 @@ async function withIssue(secondMs: number, maxRateLimitWaitSeconds?: number) {
 // What the code host saw is the proof: the fake's own log of requests, with the time each arrived.
 describe("code host A adapter: a secondary limit holds every request to the host", () => {
   it("sends nothing until Retry-After has passed, then the held write first, then the rejected poll's retry", async () => {
-    // Retry-After 5 "seconds" of 100 ms: a 500 ms window, short enough for the request to wait it out.
-    const { f, issue, ticket, adapter, ctx } = await withIssue(100);
+    // Retry-After 5 "seconds" of 500 ms: a 2.5 s window, short enough for the request to wait it out and long enough
+    // for the second poll to start inside it on a loaded machine.
+    const secondMs = 500;
+    const { f, issue, ticket, adapter, ctx } = await withIssue(secondMs);
     f.inject({ kind: "secondary", status: 403, retryAfter: 5 }, { match: LIST });
     const poll = adapter.poll(ctx);
     const limited = await eventually("the 403", () => f.requests.find((r) => r.status === 403));
@@ -35,7 +37,7 @@ describe("code host A adapter: a secondary limit holds every request to the host
     const after = f.requests.slice(f.requests.indexOf(limited) + 1);
     expect(after.map(line)).toEqual([`POST /repos/acme/shop/issues/${issue.number}/labels 200`, "GET /repos/acme/shop/issues 200"]);
     // The window opens when the client reads the 403, a little after it arrived: nothing may arrive before its end.
-    for (const request of after) expect(request.at - limited.at, line(request)).toBeGreaterThanOrEqual(500);
+    for (const request of after) expect(request.at - limited.at, line(request)).toBeGreaterThanOrEqual(5 * secondMs);
     expect((after[1] as SeenRequest).at).toBeGreaterThanOrEqual((after[0] as SeenRequest).at);
     expect(f.repo.changesOf(issue.number)).toEqual(["+agent-in-progress"]);
   });
