@@ -167,14 +167,16 @@ describe("chat_a in-process against the fake platform", () => {
 
     it("a call while the channel is busy is answered once queued, before its message is sent; the messages keep their order", async () => {
       const { channel } = await loadChatA(fake, { min_interval_ms: 300 });
+      // A first message shows the platform is up: from then on, a busy channel takes calls at once.
+      await channel.notify("warm-up", fixtures.tickets.basic);
       const first = channel.notify("one", fixtures.tickets.basic);
       const [second, third] = await Promise.all([channel.notify("two", fixtures.tickets.basic), channel.notify("three", fixtures.tickets.basic)]);
       // Queued: no platform id yet, and nothing of theirs has reached the platform.
       expect([second, third]).toEqual([{}, {}]);
       expect(fake.accepted.map((m) => m.text.split(": ").at(-1))).not.toContain("two");
       expect((await first).deliveryId).toMatch(/^C0000000001\//);
-      await until(() => fake.accepted.length === 3, "3 messages");
-      expect(fake.accepted.map((m) => m.text.split(": ").at(-1))).toEqual(["one", "two", "three"]);
+      await until(() => fake.accepted.length === 4, "4 messages");
+      expect(fake.accepted.map((m) => m.text.split(": ").at(-1))).toEqual(["warm-up", "one", "two", "three"]);
       await channel.close();
     });
 

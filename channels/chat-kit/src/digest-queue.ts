@@ -1,58 +1,13 @@
 import { CancelledError, type ChannelError, isChannelError, type Logger, type NotifyResult, RateLimitedError, toChannelError } from "@errand/channel-sdk";
 import { sleep } from "@errand/channel-sdk/helpers";
-import type { DeliveryLane, LaneAttempt } from "./delivery-lane.js";
+import type { DigestQueue, DigestQueueOptions } from "./digest-queue-types.js";
 import { coalesceProgress, describeEvents, type RoomEvent } from "./room-event.js";
-
-/** Options of {@link createDigestQueue}. */
-export interface DigestQueueOptions<Message> {
-  /** The room's lane (shared by every instance that posts to the room): it paces and retries each send. */
-  lane: DeliveryLane;
-  /** The room's key in `lane`: a channel ID, a webhook id. */
-  key: string;
-  /** Names the room in logs and errors, e.g. `"chat_a: channel C123"`. Never put a secret here. */
-  name: string;
-  /** Names the request in the retry log line (`retrying <request>`), e.g. `"chat.postMessage"`. */
-  request: string;
-  /** When more than this many events wait, the next message is a digest of them. At least 1. */
-  threshold: number;
-  /** The message of one event, as it is sent when the room keeps up. */
-  render(event: RoomEvent): Message;
-  /**
-   * One digest message for the first events of `events` (in order, progress
-   * already coalesced), as many as fit in one message; `taken` says how many
-   * (a digest of fewer than 2 is not sent: the first event then goes alone).
-   */
-  renderDigest(events: readonly RoomEvent[]): { message: Message; taken: number };
-  /** Sends one message (one attempt; the lane retries); resolves with the platform's id for it. */
-  post(message: Message, attempt: LaneAttempt): Promise<string | undefined>;
-  /** Where the queue's own lines go (retries, dropped and lost events). */
-  logger: Logger;
-  /** Most events that may wait; beyond, a call fails with `ERR_RATE_LIMITED`. Default 10,000. */
-  maxWaiting?: number;
-  /** How long `close` tries to send what waits. Default 250 ms (a plugin process gets 300 ms to close). */
-  flushMs?: number;
-  /** First and longest wait before a failed send of waiting events is tried again. Default 1000 and 30,000 ms. */
-  retryDelayMs?: { first: number; max: number };
-}
-
-/** A room's notifications: sent as they come while the room keeps up, combined into digests when it falls behind. See {@link createDigestQueue}. */
-export interface DigestQueue {
-  /**
-   * Delivers `event`. While the room is idle the call sends the event's own
-   * message and answers with the platform's result or error; while the room
-   * is busy (a send in progress, events waiting, or a Retry-After pause) the
-   * event joins the queue and the call answers at once, without a delivery id.
-   */
-  submit(event: RoomEvent, options?: { signal?: AbortSignal; logger?: Logger }): Promise<NotifyResult>;
-  /** Events waiting for the room (the ones being sent not counted). */
-  readonly waiting: number;
-  /** Refuses new events, sends what waits within `flushMs` (as one digest when it can), and logs what could not be sent. */
-  close(): Promise<void>;
-}
+import { createRoomHealth } from "./room-health.js";
 
 /**
  * Creates a room's digest queue. A call never waits behind other messages:
- * when the room is behind, the event is accepted into the queue (in memory)
+ * when the room is behind (and its platform is up), the event is accepted
+ * into the queue (in memory)
  * and a single sender drains it at the lane's pace. When more than
  * `threshold` events wait at the moment the sender may send, it sends one
  * digest of them instead of the first alone, so a burst far above the
@@ -76,12 +31,15 @@ export function createDigestQueue<Message>(options: DigestQueueOptions<Message>)
   let busy = false;
   let current: Promise<unknown> = Promise.resolve();
   let failuresInARow = 0;
+  const health = createRoomHealth(name);
 
   const send = (message: Message, signal: AbortSignal | undefined, log: Logger) =>
-    lane.send(key, (attempt) => options.post(message, attempt), {
-      signal,
-      onRetry: ({ attempt, error, delayMs }) => log.warn(`retrying ${options.request}`, { room: name, attempt, delayMs, code: error.code, error: error.message }),
-    });
+    health.track(
+      lane.send(key, (attempt) => options.post(message, attempt), {
+        signal,
+        onRetry: ({ attempt, error, delayMs }) => log.warn(`retrying ${options.request}`, { room: name, attempt, delayMs, code: error.code, error: error.message }),
+      }),
+    );
 
   const accept = (event: RoomEvent): NotifyResult => {
     if (waiting.length >= maxWaiting) {
@@ -147,6 +105,24 @@ export function createDigestQueue<Message>(options: DigestQueueOptions<Message>)
     }
   }
 
+  const sendAlone = (event: RoomEvent, signal: AbortSignal | undefined, log: Logger): Promise<NotifyResult> => {
+    busy = true;
+    const direct = (async (): Promise<NotifyResult> => {
+      try {
+        return { deliveryId: await send(options.render(event), signal, log) };
+      } catch (error) {
+        // The room is paused for longer than a call may wait: the event waits its turn instead of failing.
+        if (isChannelError(error) && error.code === "ERR_RATE_LIMITED") return accept(event);
+        throw error;
+      } finally {
+        busy = false;
+        startDrain();
+      }
+    })();
+    current = direct.catch(() => {});
+    return direct;
+  };
+
   const idle = async () => {
     while (busy || waiting.length > 0) {
       if (closing.signal.aborted) return;
@@ -160,24 +136,15 @@ export function createDigestQueue<Message>(options: DigestQueueOptions<Message>)
       return waiting.length;
     },
     async submit(event, { signal, logger: log = logger } = {}) {
-      if (closed) throw new CancelledError(`${name} is closed; the notification was not taken`);
-      if (signal?.aborted) throw toChannelError(signal.reason);
-      if (busy || waiting.length > 0) return accept(event);
-      busy = true;
-      const direct = (async (): Promise<NotifyResult> => {
-        try {
-          return { deliveryId: await send(options.render(event), signal, log) };
-        } catch (error) {
-          // The room is paused for longer than a call may wait: the event waits its turn instead of failing.
-          if (isChannelError(error) && error.code === "ERR_RATE_LIMITED") return accept(event);
-          throw error;
-        } finally {
-          busy = false;
-          startDrain();
-        }
-      })();
-      current = direct.catch(() => {});
-      return direct;
+      for (;;) {
+        if (closed) throw new CancelledError(`${name} is closed; the notification was not taken`);
+        if (signal?.aborted) throw toChannelError(signal.reason);
+        if (!busy && waiting.length === 0) return sendAlone(event, signal, log);
+        if (health.healthy) return accept(event);
+        if (!health.sending) throw health.failure();
+        // The outcome of the send in progress tells whether the room is behind or failing.
+        await health.waitForSend(signal);
+      }
     },
     async close() {
       if (closed) return;

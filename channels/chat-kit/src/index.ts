@@ -16,8 +16,10 @@ export {
   type LaneSendOptions,
   type Pacer,
 } from "./delivery-lane.js";
-export { createDigestQueue, type DigestQueue, type DigestQueueOptions } from "./digest-queue.js";
+export { createDigestQueue } from "./digest-queue.js";
+export type { DigestQueue, DigestQueueOptions } from "./digest-queue-types.js";
 export { type FitLinkOptions, fitLink, type LinkMarkup, shortUrlLabel } from "./fit-link.js";
 export { coalesceProgress, describeEvents, type RoomEvent } from "./room-event.js";
+export { createRoomHealth, type RoomHealth } from "./room-health.js";
 export { safeHttpUrl } from "./safe-url.js";
 export { truncateEscaped } from "./truncate-escaped.js";

@@ -39,9 +39,17 @@ function queue(options: { intervalMs?: number; threshold?: number; most?: number
 }
 const bodies = () => sink.requests.map((r) => r.json);
 
+/** A queue whose room has delivered one message (so it is known to be up: a busy room then takes calls at once), with the sink's record cleared. */
+async function warm(options: Parameters<typeof queue>[0] = {}) {
+  const made = queue(options);
+  await made.room.submit(start("warm-up"));
+  sink.reset();
+  return made;
+}
+
 describe("createDigestQueue", () => {
   it("sends alone while the room keeps up, answers at once while it is busy, and sends a digest of what waits beyond the threshold", async () => {
-    const { room } = queue({ threshold: 3 });
+    const { room } = await warm({ threshold: 3 });
     const first = room.submit(start("r0"));
     const answers = await Promise.all(["r1", "r2", "r3", "r4", "r5"].map((id) => room.submit(start(id))));
     expect(answers).toEqual([{}, {}, {}, {}, {}]);
@@ -53,7 +61,7 @@ describe("createDigestQueue", () => {
   });
 
   it("sends what waits alone, in order, while no more than the threshold waits", async () => {
-    const { room } = queue({ threshold: 3 });
+    const { room } = await warm({ threshold: 3 });
     await Promise.all(["r0", "r1", "r2", "r3"].map((id) => room.submit(start(id))));
     await until(() => sink.requests.length === 4, "4 messages");
     expect(bodies()).toEqual(["r0", "r1", "r2", "r3"].map((id) => ({ one: `start ${id}` })));
@@ -61,7 +69,7 @@ describe("createDigestQueue", () => {
   });
 
   it("shows in a digest only the latest progress of each run, and none for a run it reports finished", async () => {
-    const { room } = queue({ threshold: 2 });
+    const { room } = await warm({ threshold: 2 });
     const first = room.submit(start("r0"));
     for (const event of [progress("r0", "1"), progress("r1", "1"), progress("r0", "2"), progress("r1", "2"), complete("r1")]) await room.submit(event);
     await first;
@@ -72,7 +80,7 @@ describe("createDigestQueue", () => {
   });
 
   it("splits a backlog larger than one digest into several, losing none", async () => {
-    const { room } = queue({ threshold: 1, most: 4, intervalMs: 50 });
+    const { room } = await warm({ threshold: 1, most: 4, intervalMs: 50 });
     await Promise.all(Array.from({ length: 11 }, (_, i) => room.submit(start(`r${i}`))));
     await until(() => sink.requests.length === 4, "4 messages");
     expect(bodies()).toEqual([{ one: "start r0" }, { digest: ["start r1", "start r2", "start r3", "start r4"] }, { digest: ["start r5", "start r6", "start r7", "start r8"] }, { digest: ["start r9", "start r10"] }]);
@@ -80,7 +88,7 @@ describe("createDigestQueue", () => {
   });
 
   it("keeps the events of a failed send and tries again; drops and logs those the target refuses for good", async () => {
-    const { room, logger } = queue({ threshold: 1 });
+    const { room, logger } = await warm({ threshold: 1 });
     sink.behave([{ times: 1 }, { status: 503, times: 6 }, { status: 400, times: 1 }, {}]);
     await Promise.all([room.submit(start("r0")), room.submit(start("r1")), room.submit(start("r2"))]);
     await until(() => sink.requests.filter((r) => r.status === 400).length === 1, "the refusal");
@@ -95,8 +103,25 @@ describe("createDigestQueue", () => {
     await room.close();
   });
 
+  it("while the platform fails, a call fails with the room's error instead of joining the queue; what waits is sent once it is back", async () => {
+    const { room } = await warm({ threshold: 5 });
+    sink.behave({ status: 503 });
+    const first = room.submit(start("r0"));
+    // The room was up when this call came: it joins the queue behind the first.
+    expect(await room.submit(start("r1"))).toEqual({});
+    expect((await first.catch((error) => error)).code).toBe("ERR_UNAVAILABLE");
+    const refused = await room.submit(start("r2")).catch((error) => error);
+    expect(refused).toMatchObject({ code: "ERR_UNAVAILABLE" });
+    expect(refused.message).toMatch(/^test: room is failing, so the notification was not queued; its last message failed: .*503/);
+    sink.behave({});
+    await until(() => sink.requests.some((r) => r.status === 200), "the platform back");
+    expect(bodies().at(-1)).toEqual({ one: "start r1" });
+    expect(await room.submit(start("r3"))).toEqual({ deliveryId: "200" });
+    await room.close();
+  });
+
   it("on close, sends what waits as one digest when the room's pace allows, and logs what it cannot send", async () => {
-    const flushed = queue({ threshold: 100, intervalMs: 1 });
+    const flushed = await warm({ threshold: 100, intervalMs: 1 });
     sink.behave([{ delayMs: 100, times: 1 }, {}]);
     const first = flushed.room.submit(start("r0"));
     await Promise.all([flushed.room.submit(start("r1")), flushed.room.submit(complete("r0"))]);
