@@ -31,7 +31,7 @@ import { startFakeDiscord } from "../chat-b/test/fake-discord.js";
 const BURST = 20;
 /** Bursts per channel (the machine may be busy; the median is the figure). */
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const bin = (name: string) => fileURLToPath(new URL(`../${name}/bin/errand-channel-${name.replace("_", "-")}.js`, import.meta.url));
+const bin = (name: string) => fileURLToPath(new URL(`../${name.replace("_", "-")}/bin/errand-channel-${name.replace("_", "-")}.js`, import.meta.url));
 
 interface Result {
   channel: string;
