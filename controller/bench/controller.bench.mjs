@@ -13,6 +13,7 @@ import { rmSync } from "node:fs";
 import { cpus } from "node:os";
 import { bareLoop } from "./controller/bare-loop.mjs";
 import { describeBenchDir } from "./controller/bench-dir.mjs";
+import { chatCoverage } from "./controller/chat-coverage.mjs";
 import { stopController } from "./controller/controller-process.mjs";
 import { CHAT_TOKEN, createInstallation, ENGINE } from "./controller/installation.mjs";
 import { notifyFloor, printNotifierFloor } from "./controller/notify-floor.mjs";
@@ -74,13 +75,20 @@ const parts = await startParts(plain);
 
 phase("controller, two channels");
 const received = { chat_a: 0, webhook_post: 0 };
-const targets = await startDemoTargets(CHAT_TOKEN, (m) => received[m.target]++);
+const chatMessages = [];
+const targets = await startDemoTargets(CHAT_TOKEN, (m) => {
+  received[m.target]++;
+  if (m.target === "chat_a") chatMessages.push(m);
+});
 const withChannels = await createInstallation({ concurrency: CONCURRENCY, targets });
 const ch = await saturate(withChannels, TOTAL, "with channels");
-// Runs are stored as ended before their `finished` notifications arrive; give the last ones a moment.
-for (let i = 0; i < 100 && (received.chat_a < 2 * TOTAL || received.webhook_post < 2 * TOTAL); i++) await new Promise((r) => setTimeout(r, 100));
+// Runs are stored as ended before their `finished` notifications arrive, and chat_a sends what waits as digests: give the last ones a moment.
+const chatCovered = () => chatCoverage(chatMessages);
+const allCovered = () => chatCovered().starts.size >= TOTAL && chatCovered().completes.size >= TOTAL && received.webhook_post >= 2 * TOTAL;
+for (let i = 0; i < 100 && !allCovered(); i++) await new Promise((r) => setTimeout(r, 100));
 const metrics = await (await fetch(`http://127.0.0.1:${withChannels.opsPort}/metrics`)).text();
-const pluginErrors = [...metrics.matchAll(/^agent_plugin_errors_total\{[^}]*\} (\d+)/gm)].reduce((a, m) => a + Number(m[1]), 0);
+const pluginErrors = Object.fromEntries([...metrics.matchAll(/^agent_plugin_errors_total\{plugin="([^"]*)"\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
+const chat = chatCovered();
 await stopController(ch.running);
 await targets.close();
 
@@ -89,7 +97,7 @@ const floor = await notifyFloor(quick ? 2000 : 6000);
 
 const postgres = stores.postgres ? await onPostgres() : undefined;
 
-printReport({ place, commit, total: TOTAL, concurrency: CONCURRENCY, loads, bare, sat: sat.result, restart, lat, parts, ch: ch.result, received, pluginErrors });
+printReport({ place, commit, total: TOTAL, concurrency: CONCURRENCY, loads, bare, sat: sat.result, restart, lat, parts, ch: ch.result, received, chat, pluginErrors });
 printNotifierFloor({ sat: sat.result, ch: ch.result, floor, cores: cpus().length });
 printStoreComparison({ sqlite: { sat: sat.result, lat }, postgres });
 if (process.env.BENCH_KEEP === "1") console.log(`\ninstallations kept: ${plain.dir} ${withChannels.dir}`);

@@ -12,7 +12,7 @@ export const DEFAULT_API_BASE_URL = "https://slack.com/api";
  */
 export const DEFAULT_MIN_INTERVAL_MS = 1000;
 
-const KNOWN_KEYS = ["channel_id", "token_secret", "api_base_url", "min_interval_ms"];
+const KNOWN_KEYS = ["channel_id", "token_secret", "api_base_url", "min_interval_ms", "digest_threshold"];
 const INLINE_TOKEN_KEYS = ["token", "bot_token"];
 // Conversation IDs are upper-case letters and digits, starting with C
 // (public), G (private/legacy group) or D (direct message).
@@ -60,14 +60,23 @@ const INTERVAL_PROBLEM = "must be an integer between 0 and 60000: leave it out t
 const minIntervalMs = z.int({ error: INTERVAL_PROBLEM }).min(0, INTERVAL_PROBLEM).max(60_000, INTERVAL_PROBLEM).default(DEFAULT_MIN_INTERVAL_MS);
 
 /**
+ * When more notifications than this wait for the channel, the next message is
+ * one digest of them: five seconds of backlog at the platform's pace.
+ */
+export const DEFAULT_DIGEST_THRESHOLD = 5;
+const THRESHOLD_PROBLEM = `must be an integer between 1 and 1000: the number of waiting notifications above which they are sent as one digest; leave it out for ${DEFAULT_DIGEST_THRESHOLD}`;
+const digestThreshold = z.int({ error: THRESHOLD_PROBLEM }).min(1, THRESHOLD_PROBLEM).max(1000, THRESHOLD_PROBLEM).default(DEFAULT_DIGEST_THRESHOLD);
+
+/**
  * chat_a's `config`, as a Standard Schema (zod): `channel_id`,
- * `token_secret`, optional `api_base_url` and `min_interval_ms`. Its output
+ * `token_secret`, optional `api_base_url`, `min_interval_ms` and
+ * `digest_threshold`. Its output
  * is {@link ChatASettings}. Every refusal names the key, what is wrong and
  * how to fix it; an inline token is refused without echoing it.
  */
 export const chatAConfigSchema = z
   .strictObject(
-    { channel_id: channelId, token_secret: requiredString("the name of the secret that holds the bot token"), api_base_url: apiBaseUrl, min_interval_ms: minIntervalMs },
+    { channel_id: channelId, token_secret: requiredString("the name of the secret that holds the bot token"), api_base_url: apiBaseUrl, min_interval_ms: minIntervalMs, digest_threshold: digestThreshold },
     {
       error: (issue) => {
         if (issue.code !== "unrecognized_keys") return undefined;
@@ -97,6 +106,8 @@ export const chatAConfigSchema = z
     apiBaseUrl: config.api_base_url,
     /** Minimum spacing of two messages to the channel, in ms. */
     minIntervalMs: config.min_interval_ms,
+    /** When more notifications than this wait for the channel, the next message is a digest of them. */
+    digestThreshold: config.digest_threshold,
   }));
 
 /** chat_a's config as {@link chatAConfigSchema} returns it, before the token is resolved. */

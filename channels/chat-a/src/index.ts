@@ -11,12 +11,14 @@ export {
   type ChatASettings,
   chatAConfigSchema,
   DEFAULT_API_BASE_URL,
+  DEFAULT_DIGEST_THRESHOLD,
   DEFAULT_MIN_INTERVAL_MS,
   parseChatAConfig,
   resolveChatAToken,
 } from "./config.js";
 export type { Block, ChatAMessage, TextObject } from "./render/blocks.js";
 export { renderComplete } from "./render/complete.js";
+export { digestLine, renderDigest } from "./render/digest.js";
 export { escapeMrkdwn, fitMrkdwn, mrkdwnLink, safeUrl } from "./render/escape.js";
 export { fitMessage } from "./render/fit.js";
 export { BUDGET, SLACK_LIMITS } from "./render/limits.js";

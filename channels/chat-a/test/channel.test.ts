@@ -1,5 +1,6 @@
 import { fixtures } from "@errand/channel-sdk/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { until } from "../../../test/support/until.js";
 import { type FakeSlack, startFakeSlack } from "./fake-slack.js";
 import { loadChatA, rejectionOf, TOKEN } from "./helpers.js";
 
@@ -125,28 +126,27 @@ describe("chat_a in-process against the fake platform", () => {
       await channel.close();
     });
 
-    it("does not retry past a Retry-After longer than the budget", async () => {
-      const { channel } = await loadChatA(fake, { min_interval_ms: 100 });
+    it("past a Retry-After longer than the budget, queues the notifications instead of failing, and logs what closing loses", async () => {
+      const { channel, logger } = await loadChatA(fake, { min_interval_ms: 100 });
       fake.script({ status: 429, error: "ratelimited", retryAfterSeconds: 30 });
       const started = Date.now();
-      const error = await rejectionOf(channel.notify("limited", fixtures.tickets.basic));
-      expect(error.code).toBe("ERR_RATE_LIMITED");
-      expect(error.retryAfterMs).toBe(30_000);
-      expect(fake.requests).toHaveLength(1);
-      // The next message does not wait 30 s only to miss its deadline, nor ask again.
-      const next = await rejectionOf(channel.notify("still limited", fixtures.tickets.basic));
-      expect(next.code).toBe("ERR_RATE_LIMITED");
-      expect(next.message).toContain("longer than the call may wait");
-      expect(fake.requests).toHaveLength(1);
+      // The first call meets the 429 itself; the second finds the channel paused. Neither waits 30 s.
+      expect(await channel.notifyStart(fixtures.tickets.basic, { engine: "e", taskRunId: "run-1" })).toEqual({});
+      expect(await channel.notifyComplete(fixtures.tickets.basic, fixtures.results.success, { taskRunId: "run-1" })).toEqual({});
       expect(Date.now() - started).toBeLessThan(1000);
+      expect(fake.requests).toHaveLength(1);
       await channel.close();
+      expect(fake.requests).toHaveLength(1);
+      const lost = logger.records.find((r) => r.msg === "notifications lost: the channel closed before the room could take them");
+      expect(lost).toMatchObject({ level: "error", room: "chat_a: channel C0000000001", starts: 1, completes: 1, runIds: ["start run-1", "complete run-1"] });
     });
   });
 
   describe("pace and cancellation", () => {
-    it("a burst of 12 to one channel arrives in order, spaced, without a single 429", async () => {
-      const { channel } = await loadChatA(fake, { min_interval_ms: 100 });
-      await Promise.all(Array.from({ length: 12 }, (_, i) => channel.notify(`message ${i}`, fixtures.tickets.basic, { timeoutMs: 10_000 })));
+    it("with digests out of reach, a burst of 12 to one channel arrives in order, spaced, without a single 429", async () => {
+      const { channel } = await loadChatA(fake, { min_interval_ms: 100, digest_threshold: 1000 });
+      await Promise.all(Array.from({ length: 12 }, (_, i) => channel.notify(`message ${i}`, fixtures.tickets.basic)));
+      await until(() => fake.accepted.length === 12, "12 messages");
       expect(fake.rateLimited).toBe(0);
       expect(fake.accepted.map((m) => m.text.split(": ").at(-1))).toEqual(Array.from({ length: 12 }, (_, i) => `message ${i}`));
       const gaps = fake.accepted.slice(1).map((m, i) => m.receivedAt - fake.accepted[i]!.receivedAt);
@@ -157,24 +157,26 @@ describe("chat_a in-process against the fake platform", () => {
     it("recovers from 429s when the platform is stricter than the configured pace", async () => {
       await fake.close();
       fake = await startFakeSlack({ intervalMs: 300, toleranceMs: 0 });
-      const { channel } = await loadChatA(fake, { min_interval_ms: 100 });
-      await Promise.all(Array.from({ length: 4 }, (_, i) => channel.notify(`m${i}`, fixtures.tickets.basic, { timeoutMs: 15_000 })));
+      const { channel } = await loadChatA(fake, { min_interval_ms: 100, digest_threshold: 1000 });
+      await Promise.all(Array.from({ length: 4 }, (_, i) => channel.notify(`m${i}`, fixtures.tickets.basic)));
+      await until(() => fake.accepted.length === 4, "4 messages");
       expect(fake.rateLimited).toBeGreaterThan(0);
       expect(fake.accepted.map((m) => m.text.split(": ").at(-1))).toEqual(["m0", "m1", "m2", "m3"]);
       await channel.close();
     });
 
-    it("a queued message can be cancelled; the others keep their order", async () => {
-      const { channel } = await loadChatA(fake, { min_interval_ms: 100 });
-      const controller = new AbortController();
+    it("a call while the channel is busy is answered once queued, before its message is sent; the messages keep their order", async () => {
+      const { channel } = await loadChatA(fake, { min_interval_ms: 300 });
+      // A first message shows the platform is up: from then on, a busy channel takes calls at once.
+      await channel.notify("warm-up", fixtures.tickets.basic);
       const first = channel.notify("one", fixtures.tickets.basic);
-      const second = channel.notify("two", fixtures.tickets.basic, { signal: controller.signal });
-      const third = channel.notify("three", fixtures.tickets.basic);
-      controller.abort();
-      const error = await rejectionOf(second);
-      expect(error.code).toBe("ERR_CANCELLED");
-      await Promise.all([first, third]);
-      expect(fake.accepted.map((m) => m.text.split(": ").at(-1))).toEqual(["one", "three"]);
+      const [second, third] = await Promise.all([channel.notify("two", fixtures.tickets.basic), channel.notify("three", fixtures.tickets.basic)]);
+      // Queued: no platform id yet, and nothing of theirs has reached the platform.
+      expect([second, third]).toEqual([{}, {}]);
+      expect(fake.accepted.map((m) => m.text.split(": ").at(-1))).not.toContain("two");
+      expect((await first).deliveryId).toMatch(/^C0000000001\//);
+      await until(() => fake.accepted.length === 4, "4 messages");
+      expect(fake.accepted.map((m) => m.text.split(": ").at(-1))).toEqual(["warm-up", "one", "two", "three"]);
       await channel.close();
     });
 
@@ -196,6 +198,7 @@ describe("chat_a in-process against the fake platform", () => {
     const b = await loadChatA(fake, { channel_id: "C0000000002" });
     const started = Date.now();
     await Promise.all([...[1, 2, 3].map((i) => a.channel.notify(`a${i}`, fixtures.tickets.basic)), b.channel.notify("b1", fixtures.tickets.basic)]);
+    await until(() => fake.accepted.length === 4, "4 messages");
     const elapsed = Date.now() - started;
     expect(fake.rateLimited).toBe(0);
     const times = fake.accepted.filter((m) => m.channel === "C0000000001").map((m) => m.receivedAt);

@@ -15,14 +15,25 @@ async function problem(config: Record<string, unknown>, given: Record<string, st
 }
 
 describe("parseChatAConfig", () => {
-  it("resolves the token secret and defaults the API base URL and pace", async () => {
+  it("resolves the token secret and defaults the API base URL, pace and digest threshold", async () => {
     expect(await parseChatAConfig(base, secrets)).toEqual({
       channelId: "C0123456789",
       tokenSecret: "chat-a-token",
       token: "xoxb-1234-secret-value",
       apiBaseUrl: DEFAULT_API_BASE_URL,
       minIntervalMs: 1000,
+      digestThreshold: 5,
     });
+  });
+
+  it("takes digest_threshold from 1 to 1000, and says what it is when refusing one", async () => {
+    expect((await parseChatAConfig({ ...base, digest_threshold: 1 }, secrets)).digestThreshold).toBe(1);
+    expect((await parseChatAConfig({ ...base, digest_threshold: 1000 }, secrets)).digestThreshold).toBe(1000);
+    for (const value of [0, 1001, 2.5, "5"]) {
+      expect((await problem({ ...base, digest_threshold: value })).message).toBe(
+        "chat_a: invalid config: config.digest_threshold: must be an integer between 1 and 1000: the number of waiting notifications above which they are sent as one digest; leave it out for 5",
+      );
+    }
   });
 
   it("refuses a channel name where an ID belongs, and says how to find the ID", async () => {
@@ -92,7 +103,7 @@ describe("parseChatAConfig", () => {
   });
 
   it("refuses unknown keys, naming them", async () => {
-    expect((await problem({ ...base, chanel_id: "C1" })).message).toBe('chat_a: invalid config: config: unknown key(s) "chanel_id": known keys are channel_id, token_secret, api_base_url, min_interval_ms');
+    expect((await problem({ ...base, chanel_id: "C1" })).message).toBe('chat_a: invalid config: config: unknown key(s) "chanel_id": known keys are channel_id, token_secret, api_base_url, min_interval_ms, digest_threshold');
   });
 
   it("lists every problem of the config at once, each with its path", async () => {

@@ -49,6 +49,7 @@ describe("request errors the renderer never causes still map to clear errors", (
     token: SECRETS["chat-a-token"],
     apiBaseUrl,
     minIntervalMs: 1000,
+    digestThreshold: 5,
   });
   const client = createChatAClient(configFor("http://127.0.0.1:1/api"), silentLogger);
   const clientFor = () => createChatAClient(configFor(fake.apiBaseUrl), silentLogger);

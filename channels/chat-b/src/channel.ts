@@ -2,9 +2,8 @@ import { defineChannel } from "@errand/channel-sdk";
 import { createDeliveryLane, type DeliveryLane } from "@errand/chat-kit";
 import { createChatBClient } from "./api-client.js";
 import { type ChatBConfig, chatBConfigSchema, resolveChatBWebhook } from "./config.js";
-import { type ChatBState, deliver } from "./deliver.js";
+import { type ChatBState, createRoom } from "./deliver.js";
 import { WebhookBucket } from "./rate-limit.js";
-import { renderComplete, renderNotify, renderStart } from "./render/payload.js";
 import { VERSION } from "./version.js";
 
 export type { ChatBState };
@@ -26,8 +25,12 @@ function laneFor(config: ChatBConfig) {
  * The chat_b channel: embeds through a chat platform's incoming webhook
  * (a Discord-style webhook URL), within the webhook's rate limits.
  *
+ * When more notifications come than the webhook takes, calls are answered
+ * once their notification is queued, and the queue is sent as digest
+ * messages (see `createDigestQueue`).
+ *
  * Config: `webhook_url_secret` (name of the secret holding the webhook URL),
- * optional `username` and `avatar_url`.
+ * optional `username`, `avatar_url` and `digest_threshold`.
  */
 export const chatB = defineChannel({
   name: "chat_b",
@@ -37,19 +40,20 @@ export const chatB = defineChannel({
   init(settings, secrets, { logger }): ChatBState {
     const parsed = resolveChatBWebhook(settings, secrets);
     logger.debug("chat_b ready", { webhook: parsed.shownUrl, username: parsed.username });
-    return { config: parsed, client: createChatBClient(parsed), ...laneFor(parsed) };
+    const client = createChatBClient(parsed);
+    const { bucket, lane } = laneFor(parsed);
+    return { config: parsed, client, bucket, lane, room: createRoom(parsed, client, lane, bucket, logger) };
   },
   notifyStart(ticket, ctx) {
-    return deliver(renderStart(ticket, ctx.engine, { taskRunId: ctx.taskRunId }, identity(ctx.state.config)), ctx);
+    return ctx.state.room.submit({ kind: "start", runId: ctx.taskRunId, ticket, engine: ctx.engine }, ctx);
   },
   notifyComplete(ticket, result, ctx) {
-    return deliver(renderComplete(ticket, result, { taskRunId: ctx.taskRunId }, identity(ctx.state.config)), ctx);
+    return ctx.state.room.submit({ kind: "complete", runId: ctx.taskRunId, ticket, result }, ctx);
   },
   notify(message, ticket, ctx) {
-    return deliver(renderNotify(message, ticket, { taskRunId: ctx.taskRunId }, identity(ctx.state.config)), ctx);
+    return ctx.state.room.submit({ kind: "progress", runId: ctx.taskRunId, ticket, message }, ctx);
+  },
+  close(state) {
+    return state.room.close();
   },
 });
-
-function identity(config: ChatBConfig) {
-  return { username: config.username, avatarUrl: config.avatarUrl };
-}

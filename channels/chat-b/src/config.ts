@@ -2,7 +2,7 @@ import { type ChannelSecrets, InvalidConfigError, validateConfig } from "@errand
 import { credentialTextProblem } from "@errand/chat-kit";
 import { z } from "zod";
 
-const KNOWN_KEYS = ["webhook_url_secret", "username", "avatar_url"];
+const KNOWN_KEYS = ["webhook_url_secret", "username", "avatar_url", "digest_threshold"];
 const INLINE_URL_KEYS = ["webhook_url", "url"];
 // Webhook names: 1 to 80 characters, and they "cannot contain" certain
 // substrings (https://docs.discord.food/resources/user#usernames-and-nicknames:
@@ -41,13 +41,22 @@ const avatarUrl = z.string({ error: AVATAR_URL }).transform((value, ctx) => {
 });
 
 /**
+ * When more notifications than this wait for the webhook, the next message is
+ * one digest of them: about two seconds of backlog at the webhook's usual
+ * 5 requests per 2 s.
+ */
+export const DEFAULT_DIGEST_THRESHOLD = 5;
+const THRESHOLD_PROBLEM = `must be an integer between 1 and 1000: the number of waiting notifications above which they are sent as one digest; leave it out for ${DEFAULT_DIGEST_THRESHOLD}`;
+const digestThreshold = z.int({ error: THRESHOLD_PROBLEM }).min(1, THRESHOLD_PROBLEM).max(1000, THRESHOLD_PROBLEM).default(DEFAULT_DIGEST_THRESHOLD);
+
+/**
  * chat_b's `config`, as a Standard Schema (zod): `webhook_url_secret`,
- * optional `username` and `avatar_url`. Its output is {@link ChatBSettings}.
+ * optional `username`, `avatar_url` and `digest_threshold`. Its output is {@link ChatBSettings}.
  * An inline webhook URL is refused without echoing it.
  */
 export const chatBConfigSchema = z
   .strictObject(
-    { webhook_url_secret: webhookUrlSecret, username: username.optional(), avatar_url: avatarUrl.optional() },
+    { webhook_url_secret: webhookUrlSecret, username: username.optional(), avatar_url: avatarUrl.optional(), digest_threshold: digestThreshold },
     {
       error: (issue) => {
         if (issue.code !== "unrecognized_keys") return undefined;
@@ -65,6 +74,8 @@ export const chatBConfigSchema = z
     username: config.username,
     /** Avatar image URL overriding the webhook's own. */
     avatarUrl: config.avatar_url,
+    /** When more notifications than this wait for the webhook, the next message is a digest of them. */
+    digestThreshold: config.digest_threshold,
   }));
 
 /** chat_b's config as {@link chatBConfigSchema} returns it, before the webhook URL is resolved. */

@@ -6,9 +6,10 @@
  */
 export { type ChatBClient, createChatBClient, type ExecutedMessage } from "./api-client.js";
 export { type ChatBState, chatB, chatB as default } from "./channel.js";
-export { type ChatBConfig, type ChatBSettings, chatBConfigSchema, parseChatBConfig, resolveChatBWebhook } from "./config.js";
+export { type ChatBConfig, type ChatBSettings, chatBConfigSchema, DEFAULT_DIGEST_THRESHOLD, parseChatBConfig, resolveChatBWebhook } from "./config.js";
 export { type RateLimitInfo, readRateLimit, WebhookBucket } from "./rate-limit.js";
 export { renderCompleteEmbed } from "./render/complete.js";
+export { digestLine, renderDigest } from "./render/digest.js";
 export type { Embed, EmbedField } from "./render/embed.js";
 export { escapeMarkdown, fitMarkdown, markdownLink, safeUrl } from "./render/escape.js";
 export { BUDGET, COLORS, DISCORD_LIMITS } from "./render/limits.js";

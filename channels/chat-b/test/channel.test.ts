@@ -1,5 +1,6 @@
 import { fixtures } from "@errand/channel-sdk/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { until } from "../../../test/support/until.js";
 import { type FakeDiscord, startFakeDiscord } from "./fake-discord.js";
 import { loadChatB, rejectionOf } from "./helpers.js";
 
@@ -94,10 +95,11 @@ describe("chat_b in-process against the fake webhook", () => {
   });
 
   describe("rate limits and transient failures", () => {
-    it("a burst of 12 follows the bucket headers: in order, no 429", async () => {
-      const { channel } = await loadChatB(fake);
+    it("with digests out of reach, a burst of 12 follows the bucket headers: in order, no 429", async () => {
+      const { channel } = await loadChatB(fake, { digest_threshold: 1000 });
       const started = Date.now();
-      await Promise.all(Array.from({ length: 12 }, (_, i) => channel.notify(`message ${i}`, fixtures.tickets.basic, { timeoutMs: 10_000 })));
+      await Promise.all(Array.from({ length: 12 }, (_, i) => channel.notify(`message ${i}`, fixtures.tickets.basic)));
+      await until(() => fake.accepted.length === 12, "12 messages");
       expect(fake.rateLimited).toBe(0);
       expect(fake.accepted.map((_, i) => description(i))).toEqual(Array.from({ length: 12 }, (_, i) => `message ${i}`));
       // 12 requests at 5 per 400 ms need two waits for a refill.
@@ -123,41 +125,41 @@ describe("chat_b in-process against the fake webhook", () => {
       await channel.close();
     });
 
-    it("gives up at once when retry_after exceeds what is left of the 5-second target", async () => {
-      const { channel } = await loadChatB(fake);
+    it("past a retry_after longer than the budget, queues the notifications instead of failing, and logs what closing loses", async () => {
+      const { channel, logger } = await loadChatB(fake);
       fake.script({ status: 429, json: { message: "You are being rate limited.", retry_after: 42.5, global: true }, headers: { "x-ratelimit-global": "true" } });
       const started = Date.now();
-      const error = await rejectionOf(channel.notify("limited", fixtures.tickets.basic));
-      expect(error.code).toBe("ERR_RATE_LIMITED");
-      expect(error.retryAfterMs).toBe(42_500);
-      const next = await rejectionOf(channel.notify("still limited", fixtures.tickets.basic));
-      expect(next.code).toBe("ERR_RATE_LIMITED");
-      expect(next.message).toContain("longer than the call may wait");
+      expect(await channel.notify("limited", fixtures.tickets.basic, { taskRunId: "run-1" })).toEqual({});
+      expect(await channel.notify("still limited", fixtures.tickets.basic, { taskRunId: "run-2" })).toEqual({});
       expect(fake.requests).toHaveLength(1);
       expect(Date.now() - started).toBeLessThan(1000);
       await channel.close();
+      expect(fake.requests).toHaveLength(1);
+      const lost = logger.records.find((r) => r.msg === "notifications lost: the channel closed before the room could take them");
+      expect(lost).toMatchObject({ level: "error", room: "chat_b: the webhook", progress: 2, runIds: ["progress run-1", "progress run-2"] });
     });
 
-    it("a queued message can be cancelled; the others keep their order", async () => {
+    it("a call while the webhook is busy is answered once queued; the messages keep their order", async () => {
       const { channel } = await loadChatB(fake);
-      const controller = new AbortController();
+      // A first message shows the platform is up: from then on, a busy webhook takes calls at once.
+      await channel.notify("warm-up", fixtures.tickets.basic);
+      fake.script({ status: 502, json: { message: "Bad Gateway" } });
       const first = channel.notify("one", fixtures.tickets.basic);
-      const second = channel.notify("two", fixtures.tickets.basic, { signal: controller.signal });
-      const third = channel.notify("three", fixtures.tickets.basic);
-      controller.abort();
-      expect((await rejectionOf(second)).code).toBe("ERR_CANCELLED");
-      await Promise.all([first, third]);
-      expect(fake.requests).toHaveLength(2);
-      expect([description(0), description(1)]).toEqual(["one", "three"]);
+      expect(await Promise.all([channel.notify("two", fixtures.tickets.basic), channel.notify("three", fixtures.tickets.basic)])).toEqual([{}, {}]);
+      expect(fake.accepted).toHaveLength(1);
+      expect((await first).deliveryId).toMatch(/^\d+$/);
+      await until(() => fake.accepted.length === 4, "4 messages");
+      expect([description(1), description(2), description(3)]).toEqual(["one", "two", "three"]);
       await channel.close();
     });
 
     it("keeps the platform's real pace: 6 messages at 5 per 2 s, without a 429", async () => {
       await fake.close();
       fake = await startFakeDiscord();
-      const { channel } = await loadChatB(fake);
+      const { channel } = await loadChatB(fake, { digest_threshold: 1000 });
       const started = Date.now();
       await Promise.all(Array.from({ length: 6 }, (_, i) => channel.notify(`m${i}`, fixtures.tickets.basic)));
+      await until(() => fake.accepted.length === 6, "6 messages");
       expect(fake.rateLimited).toBe(0);
       expect(Date.now() - started).toBeGreaterThanOrEqual(1950);
       expect(Date.now() - started).toBeLessThan(3000);

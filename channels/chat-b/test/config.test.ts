@@ -28,7 +28,17 @@ describe("parseChatBConfig", () => {
       shownUrl: "https://discord.com/…",
       username: "Errand",
       avatarUrl: "https://cdn.example.com/errand.png",
+      digestThreshold: 5,
     });
+  });
+
+  it("takes digest_threshold from 1 to 1000, and says what it is when refusing one", async () => {
+    expect((await parseChatBConfig({ ...base, digest_threshold: 40 }, secrets)).digestThreshold).toBe(40);
+    for (const value of [0, 1001, 2.5, "5"]) {
+      expect((await problem({ ...base, digest_threshold: value })).message).toBe(
+        "chat_b: invalid config: config.digest_threshold: must be an integer between 1 and 1000: the number of waiting notifications above which they are sent as one digest; leave it out for 5",
+      );
+    }
   });
 
   it("refuses an inline webhook URL", async () => {
@@ -72,7 +82,7 @@ describe("parseChatBConfig", () => {
     expect((await problem({ ...base, username: "clyde" })).message).toContain('"clyde"');
     expect((await problem({ ...base, username: "x".repeat(81) })).message).toContain("1 to 80");
     expect((await problem({ ...base, avatar_url: "ftp://x" })).message).toContain("avatar_url");
-    expect((await problem({ ...base, colour: 1 })).message).toBe('chat_b: invalid config: config: unknown key(s) "colour": known keys are webhook_url_secret, username, avatar_url');
+    expect((await problem({ ...base, colour: 1 })).message).toBe('chat_b: invalid config: config: unknown key(s) "colour": known keys are webhook_url_secret, username, avatar_url, digest_threshold');
   });
 
   it("lists every problem of the config at once, each with its path", async () => {

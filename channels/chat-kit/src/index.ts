@@ -1,8 +1,9 @@
 /**
  * @errand/chat-kit: code shared by Errand's built-in chat channels
  * (`@errand/channel-chat-a`, `@errand/channel-chat-b`): ordered, paced
- * delivery with retries, link and escaped-text fitting for chat markup, and
- * the check of a credential's text. Internal to those channels: no stability
+ * delivery with retries, a room's digest queue (a burst combined into digest
+ * messages), link and escaped-text fitting for chat markup, and the check of
+ * a credential's text. Internal to those channels: no stability
  * promise to anyone else (a plugin's author uses `@errand/channel-sdk/helpers`).
  * @packageDocumentation
  */
@@ -15,6 +16,10 @@ export {
   type LaneSendOptions,
   type Pacer,
 } from "./delivery-lane.js";
+export { createDigestQueue } from "./digest-queue.js";
+export type { DigestQueue, DigestQueueOptions } from "./digest-queue-types.js";
 export { type FitLinkOptions, fitLink, type LinkMarkup, shortUrlLabel } from "./fit-link.js";
+export { coalesceProgress, describeEvents, type RoomEvent } from "./room-event.js";
+export { createRoomHealth, type RoomHealth } from "./room-health.js";
 export { safeHttpUrl } from "./safe-url.js";
 export { truncateEscaped } from "./truncate-escaped.js";

@@ -18,7 +18,7 @@ export function commitOf() {
 }
 
 /** Prints the results as a Markdown table with PASS/MISS per target, then the figures that explain them. */
-export function printReport({ place, commit, total, concurrency, loads, bare, sat, restart, lat, parts, ch, received, pluginErrors }) {
+export function printReport({ place, commit, total, concurrency, loads, bare, sat, restart, lat, parts, ch, received, chat, pluginErrors }) {
   const ratio = sat.perSecond / bare.perSecond;
   const cost = 1 - ch.perSecond / sat.perSecond;
   const restartMedian = median(restart.readyMs);
@@ -46,6 +46,6 @@ export function printReport({ place, commit, total, concurrency, loads, bare, sa
   console.log(`
 CPU per run (user + system; the engine's from its parent's waited-for children): bare loop ${cpu(bare)}; controller ${cpu(sat)}; with channels ${cpu(ch)}. Peak RSS with channels ${mb(ch.memory.peak).toFixed(0)} MB.
 Run states: no channels ${JSON.stringify(sat.states)}; channels ${JSON.stringify(ch.states)}; answers other than 200: ${sat.bad + ch.bad + lat.bad}.
-Notifications received: chat_a ${received.chat_a}, webhook_post ${received.webhook_post} (2 per run each expected); agent_plugin_errors_total ${pluginErrors}.
+Notifications: chat_a sent ${chat.messages} messages (${chat.digests} digests) covering ${chat.starts.size} of ${total} starts and ${chat.completes.size} of ${total} completions (${(((chat.starts.size + chat.completes.size) / (2 * total)) * 100).toFixed(1)} %) and ${chat.progress} progress lines; webhook_post received ${received.webhook_post} (2 per run expected); agent_plugin_errors_total ${Object.keys(pluginErrors).length === 0 ? "0 (no failed call)" : JSON.stringify(pluginErrors)}.
 A start in parts (a fresh node, ${p.runsStored} runs stored; ms): node -e 0 ${p.nodeMs.toFixed(0)}; node to script ${p.nodeToScript.toFixed(0)}; import SDK ${p.importSdk.toFixed(0)}; import controller ${p.importController.toFixed(0)}; import CLI loader ${p.importCli.toFixed(0)}; load config ${f1(p.loadConfig)}; open store ${f1(p.storeOpen)}; migrations ${f1(p.storeMigrate)}; prepare statements ${f1(p.storePrepare)}; createSqliteStore ${f1(p.createSqliteStore)}; release claims ${f1(p.releaseAllClaims)}; recovery query ${f1(p.recoveryQuery)} (${p.leftRunning} left Running); count runs ${f1(p.countRuns)}; createController ${p.createController.toFixed(0)}; start() ${p.start.toFixed(0)}; total ${p.total.toFixed(0)}.`);
 }

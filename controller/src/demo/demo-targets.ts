@@ -5,6 +5,8 @@ import type { AddressInfo } from "node:net";
 export interface DemoMessage {
   target: "chat_a" | "webhook_post";
   text: string;
+  /** chat_a's Block Kit blocks, as posted (a digest lists its notifications there). */
+  blocks?: unknown;
 }
 
 /** The embedded stand-ins for the chat platforms the demo's channels post to. */
@@ -51,7 +53,7 @@ export async function startDemoTargets(token: string, onMessage: (m: DemoMessage
       if (req.method === "POST" && req.url === "/api/chat.postMessage") {
         if (req.headers.authorization !== `Bearer ${token}`) return reply(res, 200, { ok: false, error: "invalid_auth" });
         if (body === undefined || typeof body.channel !== "string") return reply(res, 200, { ok: false, error: "invalid_arguments" });
-        onMessage({ target: "chat_a", text: String(body.text ?? "") });
+        onMessage({ target: "chat_a", text: String(body.text ?? ""), blocks: body.blocks });
         return reply(res, 200, { ok: true, channel: body.channel, ts: `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, "0")}` });
       }
       if (req.method === "POST" && req.url === "/hook") {

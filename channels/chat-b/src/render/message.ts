@@ -4,6 +4,8 @@ import { DISCORD_LIMITS } from "./limits.js";
 
 /** The JSON body of an execute-webhook request. */
 export interface ChatBMessage {
+  /** Plain text above the embeds (a digest's summary); at most 2000 characters. */
+  content?: string;
   username?: string;
   avatar_url?: string;
   embeds: Embed[];

@@ -6,7 +6,7 @@ import { type CheckDefinition, type CheckEnvironment, CheckFailure, CheckSkipped
 import { type DeclaredRate, SINK_PLACEHOLDER } from "../config.js";
 import { delay, expectOk, type OpenChannel, openChannel, tail, timedCall } from "../harness.js";
 import { NOTIFY_MESSAGE } from "./notify.js";
-import { concurrencyFor, describeViolation, judgeArrivals } from "./rate.js";
+import { concurrencyFor, describeViolation, judgeArrivals, LATE_MS } from "./rate.js";
 
 function needsConfig(env: CheckEnvironment): void {
   if (!env.conformance) throw new CheckSkipped("no conformance config (errand-conformance.json or --config) points the channel at the sink");
@@ -166,6 +166,17 @@ function rateBroken(requests: readonly SinkRequest[], burstStart: number, rate: 
   return undefined;
 }
 
+/**
+ * Waits until `count` requests were answered with success, or until `untilMs`
+ * (epoch ms; at least 20 ms): a channel may answer a call once its message is
+ * queued, and send it when the declared rate allows.
+ */
+async function arrivals(open: OpenChannel, count: number, untilMs: number): Promise<void> {
+  const delivered = () => open.sink!.requests.filter((q) => q.status !== undefined && q.status < 300).length;
+  do await delay(20);
+  while (delivered() < count && Date.now() < untilMs);
+}
+
 /** A burst does not exceed the channel's declared rate. */
 export const rateCheck: CheckDefinition = {
   id: "target.rate",
@@ -185,7 +196,7 @@ export const rateCheck: CheckDefinition = {
     // Arrivals are judged from when the calls were made (see judgeArrivals).
     const burstStart = Date.now();
     const results = await Promise.all(Array.from({ length: count }, (_, i) => timedCall(open, { kind: "notify", message: `${NOTIFY_MESSAGE} #${i}`, ticket })));
-    await delay(20);
+    await arrivals(open, count, burstStart + (Math.ceil(count / rate.perKey) - 1) * rate.intervalMs + LATE_MS);
     const failed = results.filter((q) => !q.ok || q.ms > CALL_TARGET_MS);
     const ok = open.sink!.requests.filter((q) => q.status !== undefined && q.status < 300);
     const delivered = ok.length;
