@@ -2,10 +2,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { channelDirs, manifest, typeScriptDirs } from "./support/workspaces.mjs";
 
 // Repository-wide rules that no single package's tests can see.
 const root = fileURLToPath(new URL("..", import.meta.url));
-const packages = ["sdk", "controller", "cli", "examples/webhook-post", "channels/chat-kit", "channels/chat-a", "channels/chat-b"];
+// The packages written in TypeScript, from the root's workspaces (test/support/workspaces.mjs): a new one is checked without a change here.
+const packages = typeScriptDirs();
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -81,8 +83,12 @@ describe("architecture", () => {
     expect(copies).toEqual([]);
   });
 
+  it("the package list is read from the workspaces: it has the controller and every built-in channel", () => {
+    expect(packages).toEqual(expect.arrayContaining(["sdk", "controller", "cli", "channels/chat-kit", "channels/chat-a", "channels/chat-b"]));
+  });
+
   // One spelling per thing: a channel's folder is its name in kebab case, its wire and config name the same in snake case.
-  it.each(["channels/chat-a", "channels/chat-b", "examples/webhook-post"])("%s spells its channel's name one way everywhere", (pkg) => {
+  it.each(channelDirs())("%s spells its channel's name one way everywhere", (pkg) => {
     const folder = pkg.split("/")[1]!;
     const manifest = JSON.parse(readFileSync(join(root, pkg, "package.json"), "utf8")) as { name: string; bin: Record<string, string>; errand: { channel: string } };
     expect(manifest.errand.channel).toBe(folder.replaceAll("-", "_"));
@@ -91,9 +97,13 @@ describe("architecture", () => {
   });
 
   it("no file or folder is named with a channel's snake-case wire name (chat_a): paths use chat-a", () => {
+    const wireNames = channelDirs()
+      .map((dir) => manifest(dir).errand!.channel!)
+      .filter((name) => name.includes("_"));
+    expect(wireNames).toContain("chat_a");
     const snake = packages
       .flatMap((pkg) => readdirSync(join(root, pkg), { recursive: true, withFileTypes: true }).map((e) => relative(root, join(e.parentPath, e.name))))
-      .filter((path) => !path.includes("node_modules") && !path.includes("dist") && /chat_[ab]|webhook_post/.test(path));
+      .filter((path) => !path.includes("node_modules") && !path.includes("dist") && wireNames.some((name) => path.includes(name)));
     expect(snake).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runtimeClosure, workspaceDirs } from "../support/workspaces.mjs";
 import { readDockerIgnore } from "./helpers/docker-context.js";
 import { copyParts, type Instruction, parseDockerfile } from "./helpers/dockerfile.js";
 
@@ -17,13 +18,18 @@ const args = Object.fromEntries(file.preamble.filter((i) => i.keyword === "ARG")
 const resolve = (image: string) => image.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name: string) => args[name] ?? "");
 const of = (instructions: Instruction[], keyword: string) => instructions.filter((i) => i.keyword === keyword);
 const runs = (instructions: Instruction[]) => of(instructions, "RUN").map((i) => i.args);
-const workspaces = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { workspaces: string[] }).workspaces.flatMap((pattern) =>
-  pattern.endsWith("/*")
-    ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true })
-        .filter((e) => e.isDirectory() && existsSync(join(root, pattern.slice(0, -2), e.name, "package.json")))
-        .map((e) => `${pattern.slice(0, -2)}/${e.name}`)
-    : [pattern],
-);
+const workspaces = workspaceDirs();
+
+// A shell word with a `*` in it ("channels/*", or one in the middle of a path), expanded against the repository as sh would.
+function expand(word: string): string[] {
+  let paths = [""];
+  for (const segment of word.replace(/\/$/, "").split("/")) {
+    const literal = segment.replace(/[.+?^$(){}|[\]\\]/g, "\\$&");
+    const pattern = new RegExp(`^${literal.replaceAll("*", "[^/]*")}$`);
+    paths = paths.flatMap((path) => (segment.includes("*") ? readdirSync(join(root, path)).filter((name) => pattern.test(name)) : [segment]).map((name) => join(path, name)));
+  }
+  return paths.filter((path) => existsSync(join(root, path)));
+}
 
 describe("deploy/docker/Dockerfile", () => {
   it("has a build stage and a runtime stage on one pinned slim Node 20 image", () => {
@@ -72,6 +78,28 @@ describe("deploy/docker/Dockerfile", () => {
     );
     const copied = of(beforeCi, "COPY").flatMap((i) => copyParts(i.args).sources);
     expect(copied).toEqual(expect.arrayContaining(["package.json", "package-lock.json", ...workspaces.map((w) => `${w}/package.json`)]));
+  });
+
+  // The packages the controller needs at run time come from the root's workspaces and the controller's dependencies
+  // (test/support/workspaces.mjs); the build stage names them by folder or glob, so a new one must fall under those.
+  it("copies, builds and ships every workspace package the controller needs at run time", () => {
+    const needed = runtimeClosure("controller");
+    expect(needed).toEqual(expect.arrayContaining(["controller", "sdk", "channels/chat-a", "channels/chat-kit"]));
+    const afterCi = build.instructions.slice(build.instructions.findIndex((i) => i.keyword === "RUN" && i.args.startsWith("npm ci")));
+    const copied = of(afterCi, "COPY").flatMap((i) => copyParts(i.args).sources.map((source) => source.replace(/\/$/, "")));
+    // The words of the build stage's RUN after `marker` up to `end`, globs expanded.
+    const listed = (marker: RegExp, end: string) => {
+      const command = runs(build.instructions).find((c) => marker.test(c)) ?? "";
+      return (command.split(marker)[1]?.split(end)[0] ?? "").trim().split(/\s+/).filter(Boolean).flatMap(expand);
+    };
+    const built = listed(/\btsc -b\b/, "&&").map((path) => path.replace(/\/tsconfig\.json$/, ""));
+    const shipped = listed(/\bfor pkg in\b/, ";").filter((dir) => existsSync(join(root, dir, "package.json")));
+    const isCopied = (dir: string) => copied.some((source) => dir === source || dir.startsWith(`${source}/`));
+    for (const dir of needed) {
+      expect(isCopied(dir), `${dir} is not copied into the build stage`).toBe(true);
+      expect(built, `${dir} is not compiled by the build stage's tsc -b`).toContain(dir);
+      expect(shipped, `${dir} is not in the runtime tree (the build stage's "for pkg in" loop)`).toContain(dir);
+    }
   });
 
   it("copies from the context only what exists and .dockerignore lets through, and keeps host builds out", () => {

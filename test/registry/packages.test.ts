@@ -1,10 +1,11 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { privateDirs, manifest as readManifest, workspaceDirs } from "../support/workspaces.mjs";
 import { PACKAGE_DIRS, REPO } from "./publish-packages.mjs";
 
 // What docs/publishing.md promises of every published package, and that a
@@ -25,44 +26,34 @@ interface Manifest {
 }
 
 const manifest = async (dir: string): Promise<Manifest> => JSON.parse(await readFile(join(REPO, dir, "package.json"), "utf8"));
-
-/** The root's workspace folders, its globs expanded one level as npm does for these patterns. */
-async function workspaceDirs(): Promise<string[]> {
-  const root = await manifest(".");
-  const dirs: string[] = [];
-  for (const pattern of root.workspaces ?? []) {
-    if (!pattern.endsWith("/*")) dirs.push(pattern);
-    else {
-      const parent = pattern.slice(0, -2);
-      for (const entry of await readdir(join(REPO, parent), { withFileTypes: true })) {
-        if (entry.isDirectory() && existsSync(join(REPO, parent, entry.name, "package.json"))) dirs.push(`${parent}/${entry.name}`);
-      }
-    }
-  }
-  return dirs;
-}
+const names = (dirs: string[]): string[] => dirs.map((dir) => readManifest(dir).name);
 
 describe("the published packages", () => {
-  it("are exactly the root's workspaces that are not private, and changesets releases them as one group", async () => {
-    const workspaces = await workspaceDirs();
-    const published: string[] = [];
-    const unpublished: string[] = [];
-    for (const dir of workspaces) ((await manifest(dir)).private ? unpublished : published).push(dir);
-    expect(published.sort()).toEqual([...PACKAGE_DIRS].sort());
-    const config = JSON.parse(await readFile(join(REPO, ".changeset/config.json"), "utf8"));
-    const names = await Promise.all(PACKAGE_DIRS.map(async (dir) => (await manifest(dir)).name));
-    expect(config.fixed).toEqual([expect.arrayContaining(names)]);
-    expect(config.fixed[0]).toHaveLength(names.length);
-    expect((config.ignore as string[]).sort()).toEqual((await Promise.all(unpublished.map(async (dir) => (await manifest(dir)).name))).sort());
+  // The list is the root's workspaces and their `private` flags (test/support/workspaces.mjs); changesets' config
+  // cannot read it, so it is checked against it here.
+  it("are the root's workspaces that are not private, and changesets releases them as one group and ignores the rest", async () => {
+    expect(PACKAGE_DIRS).toContain("controller");
+    const config = JSON.parse(await readFile(join(REPO, ".changeset/config.json"), "utf8")) as { fixed: string[][]; ignore: string[] };
+    expect(
+      config.fixed.map((group) => [...group].sort()),
+      ".changeset/config.json: fixed",
+    ).toEqual([names(PACKAGE_DIRS).sort()]);
+    expect([...config.ignore].sort(), ".changeset/config.json: ignore").toEqual(names(privateDirs()).sort());
+  });
+
+  it("are the ones the README's table of folders names, each with its folder", async () => {
+    const readme = await readFile(join(REPO, "README.md"), "utf8");
+    const table = readme.slice(readme.indexOf("## What is here"), readme.indexOf("\n## ", readme.indexOf("## What is here") + 1));
+    for (const dir of workspaceDirs()) expect(table, `README.md's "What is here" does not name the folder ${dir}`).toMatch(new RegExp(`\`${dir}/?\``));
+    for (const name of names(PACKAGE_DIRS)) expect(table, `README.md's "What is here" does not name ${name}`).toContain(`\`${name}\``);
   });
 
   it("are the ones docs/publishing.md names, and as many as it says registry:local publishes", async () => {
     const doc = await readFile(join(REPO, "docs/publishing.md"), "utf8");
-    const names = await Promise.all(PACKAGE_DIRS.map(async (dir) => (await manifest(dir)).name));
-    for (const name of names) expect(doc, `docs/publishing.md does not name ${name}`).toContain(`\`${name}\``);
+    for (const name of names(PACKAGE_DIRS)) expect(doc, `docs/publishing.md does not name ${name}`).toContain(`\`${name}\``);
     const counts = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
     const said = /publishes the (\w+) packages above/.exec(doc)?.[1];
-    expect(said).toBe(counts[names.length - 1]);
+    expect(said).toBe(counts[PACKAGE_DIRS.length - 1]);
   });
 
   it.each(PACKAGE_DIRS)("%s carries what installers and the registry need", async (dir) => {
@@ -89,7 +80,7 @@ describe("a release", () => {
     await cp(join(REPO, "package.json"), join(root, "package.json"));
     await mkdir(join(root, ".changeset"));
     await cp(join(REPO, ".changeset/config.json"), join(root, ".changeset/config.json"));
-    for (const dir of await workspaceDirs()) {
+    for (const dir of workspaceDirs()) {
       await mkdir(join(root, dir), { recursive: true });
       for (const file of ["package.json", "CHANGELOG.md"]) {
         if (existsSync(join(REPO, dir, file))) await cp(join(REPO, dir, file), join(root, dir, file));

@@ -3,8 +3,10 @@
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { publishedDirs, REPO } from "../support/workspaces.mjs";
+
+export { REPO };
 
 const run = promisify(execFile);
 
@@ -17,11 +19,12 @@ export function userEnvironment() {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
 }
 
-/** The repository this file belongs to. */
-export const REPO = fileURLToPath(new URL("../..", import.meta.url));
-
-/** Every package Errand publishes, by folder (the private example is not one). */
-export const PACKAGE_DIRS = ["proto", "sdk", "channels/chat-kit", "channels/chat-a", "channels/chat-b", "controller", "cli", "cli/create-channel"];
+/**
+ * Every package Errand publishes, by folder: the root's workspaces that are
+ * not `private` (test/support/workspaces.mjs), so a new package folder is
+ * published without a change here.
+ */
+export const PACKAGE_DIRS = publishedDirs();
 
 /**
  * `npm publish` in each package folder, all at once, with the npm config in

@@ -10,6 +10,7 @@ const BIN = resolve(REPO_ROOT, "controller/bin/errand.cjs");
 const FILES = [
   "README.md",
   "controller/README.md",
+  "CONTRIBUTING.md",
   ...readdirSync(resolve(REPO_ROOT, "docs"))
     .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`),
