@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { captureLogger } from "../src/testing/index.js";
 import { launchEcho, ticket, waitForExit } from "./support/echo-plugin.js";
 import { connectChannel, type RemoteChannel, silentLogger } from "./support/internals.js";
-import { createClients, type PluginProcess, HealthCheckResponse_ServingStatus as Serving, Ticket, unaryCall } from "./support/protocol-internals.js";
+import { createClients, type PluginProcess, HealthCheckResponse_ServingStatus as Serving, sendNotification, Ticket, unaryCall } from "./support/protocol-internals.js";
 import { EXIT_MONITOR, monitorFile, ROBUST_PLUGIN, rawUnary } from "./support/robust-plugin.js";
 
 const cleanups: (() => unknown)[] = [];
@@ -96,7 +96,7 @@ describe("the socket directory goes on every way out", () => {
     const proc = await launchRobust();
     const clients = createClients(targetOf(proc), credentials.createInsecure());
     cleanups.push(() => clients.close());
-    await unaryCall(clients.channel, "notify", { message: "throw-uncaught", ticket: ticket("t"), taskRunId: "" }, { timeoutMs: 5000 });
+    await sendNotification(clients.channel, { kind: "notify", message: "throw-uncaught", ticket: ticket("t") }, { timeoutMs: 5000 });
     expect(await proc.exited).toEqual({ code: 1, signal: null });
     expect(proc.stderrTail()).toMatch(/"@message":"uncaught exception in the channel".*"message":"deliberate uncaught exception"/);
     expect(existsSync(socketDirOf(proc))).toBe(false);

@@ -6,7 +6,7 @@ import { credentials, status as GrpcStatus, type ServiceError } from "@grpc/grpc
 import { afterEach, describe, expect, it } from "vitest";
 import { connectEcho, ECHO_PLUGIN, launchEcho, ticket, waitForExit } from "./support/echo-plugin.js";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./support/internals.js";
-import { callHealth, certificateFieldToPem, createClients, generateCertificate, HealthCheckResponse_ServingStatus, type PluginClients, type PluginProcess, unaryCall } from "./support/protocol-internals.js";
+import { callHealth, certificateFieldToPem, createClients, generateCertificate, HealthCheckResponse_ServingStatus, type PluginClients, type PluginProcess, sendNotification, unaryCall } from "./support/protocol-internals.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -51,7 +51,7 @@ describe("plugin process protocol (go-plugin compatible)", () => {
     expect(statSync(dirname(proc.line.address)).mode & 0o777).toBe(0o700);
     expect(statSync(proc.line.address).isSocket()).toBe(true);
     const clients = clientsFor(proc);
-    await unaryCall(clients.channel, "notify", { message: "m", ticket: ticket("stdout"), taskRunId: "" }, { timeoutMs: 5000 });
+    await sendNotification(clients.channel, { kind: "notify", message: "m", ticket: ticket("stdout") }, { timeoutMs: 5000 });
     await new Promise((r) => setTimeout(r, 100));
     expect(proc.extraStdout).toEqual([]);
   });
@@ -97,7 +97,7 @@ describe("plugin process protocol (go-plugin compatible)", () => {
     const proc = await launch({
       env: { ERRAND_CHANNEL_CONFIG: JSON.stringify({ channel_id: "C9" }), ERRAND_CHANNEL_SECRETS: JSON.stringify({ tok: "s3cret" }) },
     });
-    const response = await unaryCall(clientsFor(proc).channel, "notifyStart", { ticket: ticket("ok"), taskRunId: "r", engine: "e" }, { timeoutMs: 5000 });
+    const response = await sendNotification(clientsFor(proc).channel, { kind: "notifyStart", ticket: ticket("ok"), taskRunId: "r", engine: "e" }, { timeoutMs: 5000 });
     expect(JSON.parse(response.deliveryId)).toMatchObject({ config: { channel_id: "C9" }, secretNames: ["tok"] });
   });
 

@@ -1,4 +1,4 @@
-import { CALL_TARGET_MS, type HandshakeResponse, type TaskResult, type Ticket, unaryCall } from "@errand/channel-sdk/protocol";
+import { CALL_TARGET_MS, type HandshakeResponse, type PartialNotificationCall, sendNotification } from "@errand/channel-sdk/protocol";
 import { type Sink, startSink } from "@errand/channel-sdk/testing";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { type CheckEnvironment, CheckFailure } from "./check.js";
@@ -115,22 +115,17 @@ export function tail(session: PluginSession): string {
   return text ? `\nplugin stderr (last lines):\n${text}` : "";
 }
 
-/** One notification the harness can send. */
-export type Call = { kind: "notify"; message: string; ticket: Ticket } | { kind: "notifyStart"; ticket: Ticket; engine?: string } | { kind: "notifyComplete"; ticket: Ticket; result: TaskResult };
+/** The task run every conformance call belongs to. */
+const TASK_RUN_ID = "conformance-run-1";
+/** The engine NotifyStart names when a check gives none. */
+const DEFAULT_ENGINE = "claude-code";
 
-/** Sends one notification with a deadline and reports how it went; never throws. */
-export async function timedCall(open: OpenChannel, call: Call, timeoutMs = CALL_TARGET_MS): Promise<TimedCall> {
+/** Sends one notification (the SDK's call, its run id and engine filled in when left out) with a deadline and reports how it went; never throws. */
+export async function timedCall(open: OpenChannel, call: PartialNotificationCall, timeoutMs = CALL_TARGET_MS): Promise<TimedCall> {
   const started = Date.now();
-  const client = open.session.clients.channel;
-  const taskRunId = "conformance-run-1";
+  const filled = call.kind === "notifyStart" ? { ...call, engine: call.engine ?? DEFAULT_ENGINE } : call;
   try {
-    if (call.kind === "notify") {
-      await unaryCall(client, "notify", { message: call.message, ticket: call.ticket, taskRunId }, { timeoutMs });
-    } else if (call.kind === "notifyStart") {
-      await unaryCall(client, "notifyStart", { ticket: call.ticket, taskRunId, engine: call.engine ?? "claude-code" }, { timeoutMs });
-    } else {
-      await unaryCall(client, "notifyComplete", { ticket: call.ticket, result: call.result, taskRunId }, { timeoutMs });
-    }
+    await sendNotification(open.session.clients.channel, { ...filled, taskRunId: call.taskRunId ?? TASK_RUN_ID }, { timeoutMs });
     const endedAt = Date.now();
     return { ok: true, code: 0, text: "OK", ms: endedAt - started, endedAt };
   } catch (error) {

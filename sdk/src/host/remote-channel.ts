@@ -3,7 +3,6 @@ import { status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
 import type { CallOptions, Channel, NotifyResult, StartCallOptions, TaskResult, Ticket } from "../channel.js";
 import { CancelledError, type ChannelError, PluginExitedError, toChannelError, UnavailableError } from "../errors.js";
 import type { HandshakeResponse } from "../gen/errand/v1/common.js";
-import type { NotifyRequest } from "../gen/errand/v1/notifications.js";
 import { HealthCheckResponse_ServingStatus as Serving } from "../gen/grpc/health/v1/health.js";
 import { fromServiceError } from "../grpc/status-mapping.js";
 import type { Logger } from "../logger.js";
@@ -14,6 +13,7 @@ import { maskError } from "../secret-mask-errors.js";
 import { HEALTH_SERVICE_NAME } from "../version.js";
 import { type PluginClients, unaryCall } from "./grpc-clients.js";
 import type { PluginExit, PluginProcess } from "./plugin-process.js";
+import { sendCheckedCall } from "./send-notification.js";
 import { settlesWithin } from "./stop-process.js";
 
 interface RemoteChannelParts {
@@ -93,11 +93,11 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
     // The same checks as an in-process call, before anything is sent: the
     // wire would otherwise change or refuse the values less clearly.
     const { signal, taskRunId, engine, timeoutMs } = checkCallOptions(options, label);
-    const { kind: _kind, ...request } = checkNotificationCall(toCall({ taskRunId, engine }), label);
+    const checked = checkNotificationCall(toCall({ taskRunId, engine }), label);
     if (this.parts.proc.exit) throw this.masked(this.exitedError(label));
     if (this.closing) throw new CancelledError(`${label}: the channel is closed`);
     try {
-      const response = await unaryCall(this.parts.clients.channel, method as "notify", request as NotifyRequest, { timeoutMs, signal });
+      const response = await sendCheckedCall(this.parts.clients.channel, checked, { timeoutMs, signal });
       return response.deliveryId ? { deliveryId: response.deliveryId } : {};
     } catch (error) {
       throw await this.callError(error, label, signal);

@@ -25,5 +25,6 @@ describe("entry points, by package name", () => {
     expect(keys["@errand/channel-sdk/host"]).toEqual(["RemoteChannel", "connectChannel", "createLogger", "createMaskingLogger", "createSecretMask", "loadChannel", "silentLogger"]);
     expect(keys["@errand/channel-sdk/helpers"]).toContain("createHttpClient");
     expect(keys["@errand/channel-sdk/protocol"]).toContain("MAGIC_COOKIE_KEY");
+    expect(keys["@errand/channel-sdk/protocol"]).toContain("sendNotification");
   });
 });

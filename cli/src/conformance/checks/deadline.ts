@@ -16,7 +16,8 @@ export const deadlineCheck: CheckDefinition = {
     const open = await openChannel(env, defer);
     // With a target, make the work longer than the deadline.
     open.sink?.behave({ delayMs: 3000, status: env.conformance?.sink.status, json: env.conformance?.sink.json });
-    const message = Buffer.from(NotifyRequest.encode({ message: "deadline check", ticket: fixtures.tickets.basic, taskRunId: "conformance-deadline" }).finish());
+    // fromPartial gives any field the .proto adds later its default, so this request needs no edit for one.
+    const message = Buffer.from(NotifyRequest.encode(NotifyRequest.fromPartial({ message: "deadline check", ticket: fixtures.tickets.basic, taskRunId: "conformance-deadline" })).finish());
     const attempt = () => rawUnaryCall(open.session.line!, NotificationChannelService.notify.path, message, DEADLINE_MS, DEADLINE_MS + GRACE_MS);
     const first = await attempt();
     // One more try when the first answer was late: a busy machine (a whole test suite on two cores) can hold a correct

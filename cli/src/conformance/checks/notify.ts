@@ -1,8 +1,8 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
-import { CALL_TARGET_MS } from "@errand/channel-sdk/protocol";
+import { CALL_TARGET_MS, type PartialNotificationCall } from "@errand/channel-sdk/protocol";
 import { fixtures } from "@errand/channel-sdk/testing";
 import type { CheckDefinition } from "../check.js";
-import { type Call, expectOk, openChannel, timedCall } from "../harness.js";
+import { expectOk, openChannel, timedCall } from "../harness.js";
 import { concurrencyFor } from "./rate.js";
 
 /** The message text of the Notify checks: plain ASCII so a target check can find it in any encoding. */
@@ -40,7 +40,7 @@ function allThree(spec: AllThreeSpec): CheckDefinition {
 }
 
 /** A check that makes one call with the basic fixtures and expects it to succeed in time. */
-function singleCall(id: string, title: string, label: string, call: () => Call): CheckDefinition {
+function singleCall(id: string, title: string, label: string, call: () => PartialNotificationCall): CheckDefinition {
   return {
     id,
     title,
