@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { collectSecretKeys, type SecretReference } from "../secrets/secret-references.js";
 import { buildKubernetes } from "./build-kubernetes.js";
 import { channelLabels } from "./channel-labels.js";
-import type { ChannelEntryConfig, ExecutionConfig, GuardrailsConfig, NotificationsConfig, OpsConfig, StoreConfig, TicketingConfig } from "./controller-config.js";
+import type { ChannelEntryConfig, ExecutionConfig, NotificationsConfig, OpsConfig, StoreConfig, TicketingConfig } from "./controller-config.js";
 import { resolveFrom } from "./resolve-from.js";
 import type { ControllerDocument } from "./schema/controller-schema.js";
 
@@ -47,16 +47,6 @@ export function buildExecution(section: ControllerDocument["execution"], baseDir
       keepWorkspaces: local.keep_workspaces,
     },
     kubernetes: buildKubernetes(section, baseDir),
-  };
-}
-
-/** `guardrails`. */
-export function buildGuardrails(section: ControllerDocument["guardrails"]): GuardrailsConfig {
-  return {
-    maxConcurrentJobs: section.max_concurrent_jobs,
-    maxJobDurationMinutes: section.max_job_duration_minutes,
-    maxCostPerJob: section.max_cost_per_job,
-    allowedRepos: section.allowed_repos,
   };
 }
 

@@ -1,7 +1,10 @@
 import type { EngineKind } from "../engines/engine.js";
 import type { KubernetesExecutionConfig } from "../execution/kubernetes/kubernetes-config.js";
+import type { GuardrailsConfig } from "../guardrails/guardrails-schema.js";
 import type { MissingSecret } from "../secrets/secret-not-found-error.js";
 import type { WebhookConfig } from "./webhook-config.js";
+
+export type { GuardrailsConfig };
 
 /** `engines.<name>`, resolved. */
 export interface EngineConfig {
@@ -89,16 +92,6 @@ export interface ExecutionConfig {
   };
   /** Set when the backend is `kubernetes` or the section is written. */
   kubernetes: KubernetesExecutionConfig | undefined;
-}
-
-/** `guardrails`, resolved. */
-export interface GuardrailsConfig {
-  maxConcurrentJobs: number;
-  maxJobDurationMinutes: number;
-  /** USD; undefined means no limit. */
-  maxCostPerJob: number | undefined;
-  /** Exact repository URLs or globs; empty means every repository (a start-up warning says so). */
-  allowedRepos: string[];
 }
 
 /** `store`, resolved. */

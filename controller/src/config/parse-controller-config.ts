@@ -1,8 +1,9 @@
 import { checkPromptTemplate } from "../engines/prompt.js";
+import { guardrailsConfig } from "../guardrails/guardrails-schema.js";
 import { type MissingSecret, missingSecretProblem } from "../secrets/secret-not-found-error.js";
 import { createSecretStore } from "../secrets/secret-store.js";
 import { buildEngines, readPromptTemplates } from "./build-engines.js";
-import { buildExecution, buildGuardrails, buildNotifications, buildOps, buildStore, buildTicketing } from "./build-sections.js";
+import { buildExecution, buildNotifications, buildOps, buildStore, buildTicketing } from "./build-sections.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
 import type { ControllerConfig, EngineConfig, NotificationsConfig } from "./controller-config.js";
@@ -10,6 +11,7 @@ import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plai
 import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { type ControllerDocument, controllerSchema, SECTION_SCHEMAS } from "./schema/controller-schema.js";
+import { resolved } from "./schema/kit.js";
 
 /** Context of {@link parseControllerConfig}. */
 export interface ParseContext {
@@ -103,7 +105,7 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     ticketing: buildTicketing(d.ticketing),
     engines,
     execution: buildExecution(d.execution, ctx.baseDir),
-    guardrails: buildGuardrails(d.guardrails),
+    guardrails: resolved(guardrailsConfig, d.guardrails),
     store: buildStore(d.store, ctx.baseDir),
     ops: buildOps(d.ops),
     secrets: { dir: secretsDir },

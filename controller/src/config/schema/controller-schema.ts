@@ -1,8 +1,9 @@
 import type * as z from "zod";
+import { guardrailsSection } from "../../guardrails/guardrails-schema.js";
 import { enginesSchema } from "./engines-schema.js";
 import { optionalSection, section, withDefaults } from "./kit.js";
 import { notificationsSection } from "./notifications-schema.js";
-import { executionSchema, guardrailsSchema, opsSchema, pluginsSchema, secretsSchema, storeSchema } from "./runtime-schemas.js";
+import { executionSchema, opsSchema, pluginsSchema, secretsSchema, storeSchema } from "./runtime-schemas.js";
 import { ticketingSchema } from "./ticketing-schema.js";
 import { webhookSchema } from "./webhook-schema.js";
 
@@ -13,7 +14,7 @@ export const SECTION_SCHEMAS = {
   ticketing: optionalSection(ticketingSchema),
   engines: withDefaults(enginesSchema),
   execution: withDefaults(executionSchema),
-  guardrails: withDefaults(guardrailsSchema),
+  guardrails: withDefaults(guardrailsSection),
   store: withDefaults(storeSchema),
   ops: withDefaults(opsSchema),
   plugins: withDefaults(pluginsSchema),

@@ -118,3 +118,12 @@ export function withDefaults<T extends z.ZodType>(schema: T) {
 export function optionalSection<T extends z.ZodType>(schema: T) {
   return schema.nullish().transform((value) => value ?? undefined);
 }
+
+/**
+ * The runtime shape of a section: runs only the transform of `schema` on a
+ * value its input half already validated (with the rest of the file, so
+ * every problem is reported at once).
+ */
+export function resolved<I extends z.ZodType, O>(schema: z.ZodPipe<I, z.ZodTransform<O, z.output<I>>>, value: z.output<I>): O {
+  return schema.out.parse(value);
+}
