@@ -1,13 +1,9 @@
-import { join } from "node:path";
 import { collectSecretKeys, type SecretReference } from "../secrets/secret-references.js";
 import { buildKubernetes } from "./build-kubernetes.js";
 import { channelLabels } from "./channel-labels.js";
-import type { ChannelEntryConfig, ExecutionConfig, NotificationsConfig, OpsConfig, StoreConfig, TicketingConfig } from "./controller-config.js";
+import type { ChannelEntryConfig, ExecutionConfig, NotificationsConfig, TicketingConfig } from "./controller-config.js";
 import { resolveFrom } from "./resolve-from.js";
 import type { ControllerDocument } from "./schema/controller-schema.js";
-
-/** Default SQLite file, relative to the config file's folder. */
-export const DEFAULT_STORE_PATH = join(".errand", "errand.db");
 
 /** `notifications`, with labels and the secret names of each channel. */
 export function buildNotifications(section: ControllerDocument["notifications"]): NotificationsConfig {
@@ -48,15 +44,4 @@ export function buildExecution(section: ControllerDocument["execution"], baseDir
     },
     kubernetes: buildKubernetes(section, baseDir),
   };
-}
-
-/** `store`, the SQLite path made absolute. */
-export function buildStore(section: ControllerDocument["store"], baseDir: string): StoreConfig {
-  if (section.backend === "postgres") return { backend: "postgres", urlSecret: section.url_secret as string };
-  return { backend: "sqlite", path: resolveFrom(baseDir, section.path ?? DEFAULT_STORE_PATH) };
-}
-
-/** `ops`. */
-export function buildOps(section: ControllerDocument["ops"]): OpsConfig {
-  return { host: section.host, port: section.port, shutdownGraceMs: section.shutdown_grace_seconds * 1000, leaderLeaseMs: section.leader_lease_seconds * 1000, logLevel: section.log_level };
 }

@@ -1,10 +1,13 @@
 import type { EngineKind } from "../engines/engine.js";
 import type { KubernetesExecutionConfig } from "../execution/kubernetes/kubernetes-config.js";
 import type { GuardrailsConfig } from "../guardrails/guardrails-schema.js";
+import type { OpsConfig } from "../ops/ops-schema.js";
 import type { MissingSecret } from "../secrets/secret-not-found-error.js";
+import type { SecretsConfig } from "../secrets/secrets-schema.js";
+import type { StoreConfig } from "../store/store-schema.js";
 import type { WebhookConfig } from "./webhook-config.js";
 
-export type { GuardrailsConfig };
+export type { GuardrailsConfig, OpsConfig, SecretsConfig, StoreConfig };
 
 /** `engines.<name>`, resolved. */
 export interface EngineConfig {
@@ -92,27 +95,6 @@ export interface ExecutionConfig {
   };
   /** Set when the backend is `kubernetes` or the section is written. */
   kubernetes: KubernetesExecutionConfig | undefined;
-}
-
-/** `store`, resolved. */
-export type StoreConfig = { backend: "sqlite"; path: string } | { backend: "postgres"; urlSecret: string };
-
-/** `ops`, resolved. */
-export interface OpsConfig {
-  host: string;
-  /** Port of /healthz, /readyz and /metrics; 0 picks a free one. */
-  port: number;
-  /** Grace period on SIGTERM, ms. */
-  shutdownGraceMs: number;
-  /** Lease of the loop's leader, ms (`ops.leader_lease_seconds`). */
-  leaderLeaseMs: number;
-  logLevel: "debug" | "info" | "warn" | "error";
-}
-
-/** `secrets`, resolved: where named secrets are looked for. */
-export interface SecretsConfig {
-  /** Folder with one file per secret (as Kubernetes mounts a Secret); undefined: environment only. */
-  dir: string | undefined;
 }
 
 /** The whole `errand.yaml`, validated, with defaults applied and paths made absolute. */

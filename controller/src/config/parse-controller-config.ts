@@ -1,9 +1,12 @@
 import { checkPromptTemplate } from "../engines/prompt.js";
 import { guardrailsConfig } from "../guardrails/guardrails-schema.js";
+import { opsConfig } from "../ops/ops-schema.js";
 import { type MissingSecret, missingSecretProblem } from "../secrets/secret-not-found-error.js";
 import { createSecretStore } from "../secrets/secret-store.js";
+import { secretsConfig } from "../secrets/secrets-schema.js";
+import { storeConfig } from "../store/store-schema.js";
 import { buildEngines, readPromptTemplates } from "./build-engines.js";
-import { buildExecution, buildNotifications, buildOps, buildStore, buildTicketing } from "./build-sections.js";
+import { buildExecution, buildNotifications, buildTicketing } from "./build-sections.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
 import type { ControllerConfig, EngineConfig, NotificationsConfig } from "./controller-config.js";
@@ -56,7 +59,8 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   // Sections that are valid on their own still get their cross-checks when another section is broken.
   const doc = parsed.success ? parsed.data : sectionsThatParse(root);
 
-  const secretsDir = resolveFrom(ctx.baseDir, doc.secrets?.dir);
+  const secrets = doc.secrets && resolved(secretsConfig(ctx.baseDir), doc.secrets);
+  const secretsDir = secrets?.dir;
   const store = createSecretStore({ env, dir: secretsDir });
   const missing: MissingSecret[] = [];
   const values = resolveWebhookSecrets(root.webhook, { env, baseDir: ctx.baseDir, store, missing, skip: ctx.skipWebhookSecrets === true }, problems, warnings);
@@ -106,9 +110,9 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     engines,
     execution: buildExecution(d.execution, ctx.baseDir),
     guardrails: resolved(guardrailsConfig, d.guardrails),
-    store: buildStore(d.store, ctx.baseDir),
-    ops: buildOps(d.ops),
-    secrets: { dir: secretsDir },
+    store: resolved(storeConfig(ctx.baseDir), d.store),
+    ops: resolved(opsConfig, d.ops),
+    secrets: resolved(secretsConfig(ctx.baseDir), d.secrets),
     ...(missing.length > 0 ? { missingSecrets: missing } : {}),
   };
   return { config, warnings, document: d };

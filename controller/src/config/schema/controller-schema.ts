@@ -1,9 +1,12 @@
 import type * as z from "zod";
 import { guardrailsSection } from "../../guardrails/guardrails-schema.js";
+import { opsSection } from "../../ops/ops-schema.js";
+import { secretsSection } from "../../secrets/secrets-schema.js";
+import { storeSection } from "../../store/store-schema.js";
 import { enginesSchema } from "./engines-schema.js";
 import { optionalSection, section, withDefaults } from "./kit.js";
 import { notificationsSection } from "./notifications-schema.js";
-import { executionSchema, opsSchema, pluginsSchema, secretsSchema, storeSchema } from "./runtime-schemas.js";
+import { executionSchema, pluginsSchema } from "./runtime-schemas.js";
 import { ticketingSchema } from "./ticketing-schema.js";
 import { webhookSchema } from "./webhook-schema.js";
 
@@ -15,10 +18,10 @@ export const SECTION_SCHEMAS = {
   engines: withDefaults(enginesSchema),
   execution: withDefaults(executionSchema),
   guardrails: withDefaults(guardrailsSection),
-  store: withDefaults(storeSchema),
-  ops: withDefaults(opsSchema),
+  store: withDefaults(storeSection),
+  ops: withDefaults(opsSection),
   plugins: withDefaults(pluginsSchema),
-  secrets: withDefaults(secretsSchema),
+  secrets: withDefaults(secretsSection),
 };
 
 /** The whole errand.yaml: one schema, every key known. */
