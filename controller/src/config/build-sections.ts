@@ -1,7 +1,7 @@
 import { collectSecretKeys, type SecretReference } from "../secrets/secret-references.js";
 import { buildKubernetes } from "./build-kubernetes.js";
 import { channelLabels } from "./channel-labels.js";
-import type { ChannelEntryConfig, ExecutionConfig, NotificationsConfig, TicketingConfig } from "./controller-config.js";
+import type { ChannelEntryConfig, ExecutionConfig, NotificationsConfig } from "./controller-config.js";
 import { resolveFrom } from "./resolve-from.js";
 import type { ControllerDocument } from "./schema/controller-schema.js";
 
@@ -21,13 +21,6 @@ export function buildNotifications(section: ControllerDocument["notifications"])
     };
   });
   return { channels, callTimeoutMs: section.call_timeout_ms, unhealthyAfter: section.unhealthy_after, probeIntervalMs: section.probe_interval_ms, progressPerMinute: section.progress_per_minute };
-}
-
-/** `ticketing`, or undefined when tickets come from the webhook only. */
-export function buildTicketing(section: ControllerDocument["ticketing"]): TicketingConfig | undefined {
-  if (section === undefined) return undefined;
-  const repoUrl = "repo_url" in section.config ? section.config.repo_url : undefined;
-  return { backend: section.backend, pollIntervalMs: section.poll_interval * 1000, tokenSecret: section.config.token_secret, repoUrl, config: section.config };
 }
 
 /** `execution`, folders made absolute. */

@@ -4,10 +4,11 @@ import type { GuardrailsConfig } from "../guardrails/guardrails-schema.js";
 import type { OpsConfig } from "../ops/ops-schema.js";
 import type { MissingSecret } from "../secrets/secret-not-found-error.js";
 import type { SecretsConfig } from "../secrets/secrets-schema.js";
+import type { TicketingConfig } from "../sources/ticketing-schema.js";
 import type { StoreConfig } from "../store/store-schema.js";
 import type { WebhookConfig } from "./webhook-config.js";
 
-export type { GuardrailsConfig, OpsConfig, SecretsConfig, StoreConfig };
+export type { GuardrailsConfig, OpsConfig, SecretsConfig, StoreConfig, TicketingConfig };
 
 /** `engines.<name>`, resolved. */
 export interface EngineConfig {
@@ -66,16 +67,6 @@ export interface NotificationsConfig {
   probeIntervalMs: number;
   /** Progress messages per run per minute at most. */
   progressPerMinute: number;
-}
-
-/** `ticketing`, resolved. The vendor-specific keys stay in `config` for the source to validate. */
-export interface TicketingConfig {
-  backend: "tracker_a" | "tracker_b" | "codehost_a";
-  pollIntervalMs: number;
-  tokenSecret: string | undefined;
-  /** `ticketing.config.repo_url` (trackers): the repository of tickets from this source that name none. */
-  repoUrl: string | undefined;
-  config: Record<string, unknown>;
 }
 
 /** `execution`, resolved. */

@@ -4,9 +4,10 @@ import { opsConfig } from "../ops/ops-schema.js";
 import { type MissingSecret, missingSecretProblem } from "../secrets/secret-not-found-error.js";
 import { createSecretStore } from "../secrets/secret-store.js";
 import { secretsConfig } from "../secrets/secrets-schema.js";
+import { ticketingConfig } from "../sources/ticketing-schema.js";
 import { storeConfig } from "../store/store-schema.js";
 import { buildEngines, readPromptTemplates } from "./build-engines.js";
-import { buildExecution, buildNotifications, buildTicketing } from "./build-sections.js";
+import { buildExecution, buildNotifications } from "./build-sections.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
 import type { ControllerConfig, EngineConfig, NotificationsConfig } from "./controller-config.js";
@@ -106,7 +107,7 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     webhook,
     notifications: withCommandsFrom(ctx.baseDir, buildNotifications(d.notifications)),
     pluginsDir: resolveFrom(ctx.baseDir, d.plugins.dir),
-    ticketing: buildTicketing(d.ticketing),
+    ticketing: d.ticketing && resolved(ticketingConfig, d.ticketing),
     engines,
     execution: buildExecution(d.execution, ctx.baseDir),
     guardrails: resolved(guardrailsConfig, d.guardrails),

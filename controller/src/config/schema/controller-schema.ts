@@ -2,12 +2,12 @@ import type * as z from "zod";
 import { guardrailsSection } from "../../guardrails/guardrails-schema.js";
 import { opsSection } from "../../ops/ops-schema.js";
 import { secretsSection } from "../../secrets/secrets-schema.js";
+import { ticketingSchema } from "../../sources/ticketing-schema.js";
 import { storeSection } from "../../store/store-schema.js";
 import { enginesSchema } from "./engines-schema.js";
 import { optionalSection, section, withDefaults } from "./kit.js";
 import { notificationsSection } from "./notifications-schema.js";
 import { executionSchema, pluginsSchema } from "./runtime-schemas.js";
-import { ticketingSchema } from "./ticketing-schema.js";
 import { webhookSchema } from "./webhook-schema.js";
 
 /** Each top-level section of errand.yaml and its schema, in the order the docs list them. */

@@ -1,8 +1,8 @@
 import * as z from "zod";
-import { say } from "../problem-codec.js";
-import { duration } from "./duration-schema.js";
-import { errorFor, section, show, text, textList } from "./kit.js";
-import { secretName } from "./secret-name-schema.js";
+import { say } from "../config/problem-codec.js";
+import { duration } from "../config/schema/duration-schema.js";
+import { errorFor, section, show, text, textList } from "../config/schema/kit.js";
+import { secretName } from "../config/schema/secret-name-schema.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -111,3 +111,23 @@ export type TrackerATicketingConfig = z.output<typeof trackerA>;
 export type TrackerBTicketingConfig = z.output<typeof trackerB>;
 /** `ticketing.config` of code host A, validated, defaults applied. */
 export type CodehostATicketingConfig = z.output<typeof codehostA>;
+
+/**
+ * `ticketing`, resolved: the poll interval in milliseconds, the token's and
+ * the default repository's names lifted out, and `config` typed by backend.
+ */
+export const ticketingConfig = ticketingSchema.transform((t) => {
+  const common = { pollIntervalMs: t.poll_interval * 1000, tokenSecret: t.config.token_secret };
+  // One case per backend, so that `config` keeps its backend's type.
+  switch (t.backend) {
+    case "tracker_a":
+      return { backend: t.backend, ...common, repoUrl: t.config.repo_url, config: t.config };
+    case "tracker_b":
+      return { backend: t.backend, ...common, repoUrl: t.config.repo_url, config: t.config };
+    case "codehost_a":
+      return { backend: t.backend, ...common, repoUrl: undefined, config: t.config };
+  }
+});
+
+/** `ticketing`, resolved: one variant per backend. */
+export type TicketingConfig = z.output<typeof ticketingConfig>;
