@@ -1,6 +1,7 @@
 import type { EngineKind } from "../engines/engine.js";
 import type { KubernetesExecutionConfig } from "../execution/kubernetes/kubernetes-config.js";
 import type { GuardrailsConfig } from "../guardrails/guardrails-schema.js";
+import type { ChannelEntryConfig, NotificationsConfig } from "../notify/notifications-schema.js";
 import type { OpsConfig } from "../ops/ops-schema.js";
 import type { MissingSecret } from "../secrets/secret-not-found-error.js";
 import type { SecretsConfig } from "../secrets/secrets-schema.js";
@@ -8,7 +9,7 @@ import type { TicketingConfig } from "../sources/ticketing-schema.js";
 import type { StoreConfig } from "../store/store-schema.js";
 import type { WebhookConfig } from "./webhook-config.js";
 
-export type { GuardrailsConfig, OpsConfig, SecretsConfig, StoreConfig, TicketingConfig };
+export type { ChannelEntryConfig, GuardrailsConfig, NotificationsConfig, OpsConfig, SecretsConfig, StoreConfig, TicketingConfig };
 
 /** `engines.<name>`, resolved. */
 export interface EngineConfig {
@@ -38,35 +39,6 @@ export interface EngineConfig {
   allowedTools?: string[] | undefined;
   /** Preset option (claude_code): tools the agent may not use, when set. */
   disallowedTools?: string[] | undefined;
-}
-
-/** `notifications.channels[]`, resolved (secret values are not here: see `secretNames`). */
-export interface ChannelEntryConfig {
-  /** Stable label for logs and metrics: `name` when given, else backend, then backend#2, ... in file order. */
-  label: string;
-  /** `backend`: a built-in (`chat_a`, `chat_b`), an installed plugin's `errand.channel` name, or the name a `command` plugin reports. */
-  backend: string;
-  /** `command`: an explicit plugin executable and arguments (any language). */
-  command: string[] | undefined;
-  /** The channel's `config` object, handed over in the Handshake. */
-  config: Record<string, unknown>;
-  /** Secret names found under `*_secret` keys of `config`, resolved at start and handed over in the Handshake. */
-  secretNames: string[];
-  /** Index in `notifications.channels`, for error messages. */
-  index: number;
-}
-
-/** `notifications`, resolved. */
-export interface NotificationsConfig {
-  channels: ChannelEntryConfig[];
-  /** Bound of each call, ms (at most 5 s: docs/notifications.md). */
-  callTimeoutMs: number;
-  /** Consecutive failures after which a channel is marked unhealthy. */
-  unhealthyAfter: number;
-  /** Mean time between health checks of an unhealthy plugin channel, ms. */
-  probeIntervalMs: number;
-  /** Progress messages per run per minute at most. */
-  progressPerMinute: number;
 }
 
 /** `execution`, resolved. */

@@ -1,5 +1,6 @@
 import { checkPromptTemplate } from "../engines/prompt.js";
 import { guardrailsConfig } from "../guardrails/guardrails-schema.js";
+import { notificationsConfig } from "../notify/notifications-schema.js";
 import { opsConfig } from "../ops/ops-schema.js";
 import { type MissingSecret, missingSecretProblem } from "../secrets/secret-not-found-error.js";
 import { createSecretStore } from "../secrets/secret-store.js";
@@ -7,10 +8,10 @@ import { secretsConfig } from "../secrets/secrets-schema.js";
 import { ticketingConfig } from "../sources/ticketing-schema.js";
 import { storeConfig } from "../store/store-schema.js";
 import { buildEngines, readPromptTemplates } from "./build-engines.js";
-import { buildExecution, buildNotifications } from "./build-sections.js";
+import { buildExecution } from "./build-sections.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
-import type { ControllerConfig, EngineConfig, NotificationsConfig } from "./controller-config.js";
+import type { ControllerConfig, EngineConfig } from "./controller-config.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
 import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
@@ -105,7 +106,7 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   const config: ControllerConfig = {
     file: ctx.file,
     webhook,
-    notifications: withCommandsFrom(ctx.baseDir, buildNotifications(d.notifications)),
+    notifications: resolved(notificationsConfig(ctx.baseDir), d.notifications),
     pluginsDir: resolveFrom(ctx.baseDir, d.plugins.dir),
     ticketing: d.ticketing && resolved(ticketingConfig, d.ticketing),
     engines,
@@ -142,15 +143,6 @@ function checkEngines(byName: Record<string, EngineConfig>, baseDir: string, pro
     const first = engine.command?.[0];
     if (engine.command && first?.includes("/")) engine.command[0] = resolveFrom(baseDir, first);
   }
-}
-
-/** A channel's relative `command` executable, made absolute against the config file's folder (as for engines). */
-function withCommandsFrom(baseDir: string, notifications: NotificationsConfig): NotificationsConfig {
-  for (const entry of notifications.channels) {
-    const first = entry.command?.[0];
-    if (entry.command && first?.includes("/")) entry.command[0] = resolveFrom(baseDir, first);
-  }
-  return notifications;
 }
 
 /** True when two listeners would want the same address: one port (not 0, which picks a free one) on overlapping hosts. */

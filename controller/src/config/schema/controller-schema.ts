@@ -1,12 +1,12 @@
 import type * as z from "zod";
 import { guardrailsSection } from "../../guardrails/guardrails-schema.js";
+import { notificationsSection } from "../../notify/notifications-schema.js";
 import { opsSection } from "../../ops/ops-schema.js";
 import { secretsSection } from "../../secrets/secrets-schema.js";
 import { ticketingSchema } from "../../sources/ticketing-schema.js";
 import { storeSection } from "../../store/store-schema.js";
 import { enginesSchema } from "./engines-schema.js";
 import { optionalSection, section, withDefaults } from "./kit.js";
-import { notificationsSection } from "./notifications-schema.js";
 import { executionSchema, pluginsSchema } from "./runtime-schemas.js";
 import { webhookSchema } from "./webhook-schema.js";
 
