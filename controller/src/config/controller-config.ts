@@ -1,5 +1,5 @@
 import type { EngineKind } from "../engines/engine.js";
-import type { KubernetesExecutionConfig } from "../execution/kubernetes/kubernetes-config.js";
+import type { ExecutionConfig } from "../execution/execution-schema.js";
 import type { GuardrailsConfig } from "../guardrails/guardrails-schema.js";
 import type { ChannelEntryConfig, NotificationsConfig } from "../notify/notifications-schema.js";
 import type { OpsConfig } from "../ops/ops-schema.js";
@@ -9,7 +9,7 @@ import type { TicketingConfig } from "../sources/ticketing-schema.js";
 import type { StoreConfig } from "../store/store-schema.js";
 import type { WebhookConfig } from "./webhook-config.js";
 
-export type { ChannelEntryConfig, GuardrailsConfig, NotificationsConfig, OpsConfig, SecretsConfig, StoreConfig, TicketingConfig };
+export type { ChannelEntryConfig, ExecutionConfig, GuardrailsConfig, NotificationsConfig, OpsConfig, SecretsConfig, StoreConfig, TicketingConfig };
 
 /** `engines.<name>`, resolved. */
 export interface EngineConfig {
@@ -39,25 +39,6 @@ export interface EngineConfig {
   allowedTools?: string[] | undefined;
   /** Preset option (claude_code): tools the agent may not use, when set. */
   disallowedTools?: string[] | undefined;
-}
-
-/** `execution`, resolved. */
-export interface ExecutionConfig {
-  backend: "local" | "kubernetes";
-  local: {
-    /** Folder under which each run gets its workspace. */
-    workspaceDir: string;
-    /** Folder of the per-run log files. */
-    logDir: string;
-    /** Most bytes kept of one run's log. */
-    logMaxBytes: number;
-    /** Time between SIGTERM and SIGKILL, ms. */
-    killGraceMs: number;
-    /** Keep a workspace after its run ended (default: removed on success). */
-    keepWorkspaces: "always" | "on_failure" | "never";
-  };
-  /** Set when the backend is `kubernetes` or the section is written. */
-  kubernetes: KubernetesExecutionConfig | undefined;
 }
 
 /** The whole `errand.yaml`, validated, with defaults applied and paths made absolute. */

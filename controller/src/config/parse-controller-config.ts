@@ -1,4 +1,5 @@
 import { checkPromptTemplate } from "../engines/prompt.js";
+import { executionConfig } from "../execution/execution-schema.js";
 import { guardrailsConfig } from "../guardrails/guardrails-schema.js";
 import { notificationsConfig } from "../notify/notifications-schema.js";
 import { opsConfig } from "../ops/ops-schema.js";
@@ -8,7 +9,6 @@ import { secretsConfig } from "../secrets/secrets-schema.js";
 import { ticketingConfig } from "../sources/ticketing-schema.js";
 import { storeConfig } from "../store/store-schema.js";
 import { buildEngines, readPromptTemplates } from "./build-engines.js";
-import { buildExecution } from "./build-sections.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
 import type { ControllerConfig, EngineConfig } from "./controller-config.js";
@@ -110,7 +110,7 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     pluginsDir: resolveFrom(ctx.baseDir, d.plugins.dir),
     ticketing: d.ticketing && resolved(ticketingConfig, d.ticketing),
     engines,
-    execution: buildExecution(d.execution, ctx.baseDir),
+    execution: resolved(executionConfig(ctx.baseDir), d.execution),
     guardrails: resolved(guardrailsConfig, d.guardrails),
     store: resolved(storeConfig(ctx.baseDir), d.store),
     ops: resolved(opsConfig, d.ops),

@@ -1,12 +1,10 @@
 import type * as z from "zod";
 import { resolveFrom } from "../config/resolve-from.js";
-import { section, text } from "../config/schema/kit.js";
+import { filePath, section } from "../config/schema/kit.js";
 
 /** `secrets` as written in errand.yaml: where named secrets are found. */
 export const secretsSection = section({
-  dir: text({ fix: "write a folder or file path (relative paths start at the config file's folder)" })
-    .meta({ description: "Folder with one file per secret (`<dir>/<name>`), as Kubernetes mounts a Secret. Unset: the environment only." })
-    .optional(),
+  dir: filePath("Folder with one file per secret (`<dir>/<name>`), as Kubernetes mounts a Secret. Unset: the environment only.").optional(),
 }).meta({ description: "The secret store (see Secrets below)." });
 
 /** `secrets`, resolved: the folder made absolute against `baseDir` (the config file's folder). */

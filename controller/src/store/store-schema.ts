@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type * as z from "zod";
 import { say } from "../config/problem-codec.js";
 import { resolveFrom } from "../config/resolve-from.js";
-import { choice, section, text } from "../config/schema/kit.js";
+import { choice, filePath, section } from "../config/schema/kit.js";
 import { secretName } from "../config/schema/secret-name-schema.js";
 
 /** Default SQLite file, relative to the config file's folder. */
@@ -11,9 +11,7 @@ export const DEFAULT_STORE_PATH = join(".errand", "errand.db");
 /** `store` as written in errand.yaml: where tickets and runs are kept. */
 export const storeSection = section({
   backend: choice(["sqlite", "postgres"]).default("sqlite").meta({ description: "`sqlite` (an embedded file) or `postgres`." }),
-  path: text({ fix: "write a folder or file path (relative paths start at the config file's folder)" })
-    .meta({ description: "SQLite file. Default: `.errand/errand.db` in the config file's folder (the working folder without a file)." })
-    .optional(),
+  path: filePath("SQLite file. Default: `.errand/errand.db` in the config file's folder (the working folder without a file).").optional(),
   url_secret: secretName("`postgres`: name of the secret holding the connection URL.").optional(),
 })
   .superRefine((store, ctx) => {

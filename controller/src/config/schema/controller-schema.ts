@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import { executionSection } from "../../execution/execution-schema.js";
 import { guardrailsSection } from "../../guardrails/guardrails-schema.js";
 import { notificationsSection } from "../../notify/notifications-schema.js";
 import { opsSection } from "../../ops/ops-schema.js";
@@ -7,7 +8,7 @@ import { ticketingSchema } from "../../sources/ticketing-schema.js";
 import { storeSection } from "../../store/store-schema.js";
 import { enginesSchema } from "./engines-schema.js";
 import { optionalSection, section, withDefaults } from "./kit.js";
-import { executionSchema, pluginsSchema } from "./runtime-schemas.js";
+import { pluginsSchema } from "./plugins-schema.js";
 import { webhookSchema } from "./webhook-schema.js";
 
 /** Each top-level section of errand.yaml and its schema, in the order the docs list them. */
@@ -16,7 +17,7 @@ export const SECTION_SCHEMAS = {
   notifications: notificationsSection,
   ticketing: optionalSection(ticketingSchema),
   engines: withDefaults(enginesSchema),
-  execution: withDefaults(executionSchema),
+  execution: withDefaults(executionSection),
   guardrails: withDefaults(guardrailsSection),
   store: withDefaults(storeSection),
   ops: withDefaults(opsSection),

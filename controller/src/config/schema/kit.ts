@@ -57,6 +57,11 @@ export function text(options: { pattern?: RegExp; fix?: string } = {}) {
   return options.pattern ? base.regex(options.pattern, { error }) : base;
 }
 
+/** A folder or file path; relative paths start at the config file's folder. */
+export function filePath(description: string) {
+  return text({ fix: "write a folder or file path (relative paths start at the config file's folder)" }).meta({ description });
+}
+
 /** One of `values`. */
 export function choice<const T extends readonly [string, ...string[]]>(values: T) {
   const list = `use one of ${values.join(", ")}`;
