@@ -1,3 +1,4 @@
+import { enginesConfig } from "../engines/engines-config.js";
 import { checkPromptTemplate } from "../engines/prompt.js";
 import { executionConfig } from "../execution/execution-schema.js";
 import { guardrailsConfig } from "../guardrails/guardrails-schema.js";
@@ -8,11 +9,11 @@ import { createSecretStore } from "../secrets/secret-store.js";
 import { secretsConfig } from "../secrets/secrets-schema.js";
 import { ticketingConfig } from "../sources/ticketing-schema.js";
 import { storeConfig } from "../store/store-schema.js";
-import { buildEngines, readPromptTemplates } from "./build-engines.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
 import type { ControllerConfig, EngineConfig } from "./controller-config.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
+import { readPromptTemplates } from "./read-prompt-templates.js";
 import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { type ControllerDocument, controllerSchema, SECTION_SCHEMAS } from "./schema/controller-schema.js";
@@ -68,8 +69,8 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   const values = resolveWebhookSecrets(root.webhook, { env, baseDir: ctx.baseDir, store, missing, skip: ctx.skipWebhookSecrets === true }, problems, warnings);
   const webhook = doc.webhook && buildWebhookConfig(doc.webhook, values, "controller", problems, warnings);
   const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
-  const engines = doc.engines && buildEngines(doc.engines, templates);
-  if (engines !== undefined) checkEngines(engines.byName, ctx.baseDir, problems);
+  const engines = doc.engines && resolved(enginesConfig(ctx.baseDir, templates), doc.engines);
+  if (engines !== undefined) checkPromptTemplates(engines.byName, problems);
   if (engines !== undefined && Object.keys(engines.byName).length === 0 && doc.engines !== undefined) {
     const inputs = [webhook?.enabled ? "the webhook" : undefined, root.ticketing != null ? "ticketing" : undefined].filter(Boolean);
     if (inputs.length > 0) {
@@ -129,19 +130,12 @@ function sectionsThatParse(root: Record<string, unknown>): Partial<ControllerDoc
   return out as Partial<ControllerDocument>;
 }
 
-/**
- * Checks each engine's prompt template, and makes a relative executable
- * path (one with a slash, `./agent.sh`) absolute against the config file's
- * folder: the engine runs in its run's workspace, where a relative path
- * would name nothing. A bare name (`claude`, `node`) is left to PATH.
- */
-function checkEngines(byName: Record<string, EngineConfig>, baseDir: string, problems: PathProblem[]): void {
+/** Problems of each engine's prompt template. */
+function checkPromptTemplates(byName: Record<string, EngineConfig>, problems: PathProblem[]): void {
   for (const engine of Object.values(byName)) {
     for (const message of engine.promptTemplate === undefined ? [] : checkPromptTemplate(engine.promptTemplate)) {
       problems.push({ path: ["engines", engine.name, "prompt"], message, fix: "correct the template; docs/engines.md lists the placeholders" });
     }
-    const first = engine.command?.[0];
-    if (engine.command && first?.includes("/")) engine.command[0] = resolveFrom(baseDir, first);
   }
 }
 

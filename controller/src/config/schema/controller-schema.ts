@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import { enginesSchema } from "../../engines/engines-schema.js";
 import { executionSection } from "../../execution/execution-schema.js";
 import { guardrailsSection } from "../../guardrails/guardrails-schema.js";
 import { notificationsSection } from "../../notify/notifications-schema.js";
@@ -6,7 +7,6 @@ import { opsSection } from "../../ops/ops-schema.js";
 import { secretsSection } from "../../secrets/secrets-schema.js";
 import { ticketingSchema } from "../../sources/ticketing-schema.js";
 import { storeSection } from "../../store/store-schema.js";
-import { enginesSchema } from "./engines-schema.js";
 import { optionalSection, section, withDefaults } from "./kit.js";
 import { pluginsSchema } from "./plugins-schema.js";
 import { webhookSchema } from "./webhook-schema.js";
