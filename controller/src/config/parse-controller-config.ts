@@ -1,5 +1,4 @@
-import { enginesConfig } from "../engines/engines-config.js";
-import { checkPromptTemplate } from "../engines/prompt.js";
+import { enginesConfig, promptTemplateProblems } from "../engines/engines-config.js";
 import { executionConfig } from "../execution/execution-schema.js";
 import { guardrailsConfig } from "../guardrails/guardrails-schema.js";
 import { notificationsConfig } from "../notify/notifications-schema.js";
@@ -11,7 +10,7 @@ import { ticketingConfig } from "../sources/ticketing-schema.js";
 import { storeConfig } from "../store/store-schema.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
-import type { ControllerConfig, EngineConfig } from "./controller-config.js";
+import type { ControllerConfig } from "./controller-config.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
 import { readPromptTemplates } from "./read-prompt-templates.js";
 import { resolveFrom } from "./resolve-from.js";
@@ -70,7 +69,7 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   const webhook = doc.webhook && buildWebhookConfig(doc.webhook, values, "controller", problems, warnings);
   const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
   const engines = doc.engines && resolved(enginesConfig(ctx.baseDir, templates), doc.engines);
-  if (engines !== undefined) checkPromptTemplates(engines.byName, problems);
+  if (engines !== undefined) problems.push(...promptTemplateProblems(engines.byName));
   if (engines !== undefined && Object.keys(engines.byName).length === 0 && doc.engines !== undefined) {
     const inputs = [webhook?.enabled ? "the webhook" : undefined, root.ticketing != null ? "ticketing" : undefined].filter(Boolean);
     if (inputs.length > 0) {
@@ -128,15 +127,6 @@ function sectionsThatParse(root: Record<string, unknown>): Partial<ControllerDoc
     if (result.success) out[name] = result.data;
   }
   return out as Partial<ControllerDocument>;
-}
-
-/** Problems of each engine's prompt template. */
-function checkPromptTemplates(byName: Record<string, EngineConfig>, problems: PathProblem[]): void {
-  for (const engine of Object.values(byName)) {
-    for (const message of engine.promptTemplate === undefined ? [] : checkPromptTemplate(engine.promptTemplate)) {
-      problems.push({ path: ["engines", engine.name, "prompt"], message, fix: "correct the template; docs/engines.md lists the placeholders" });
-    }
-  }
 }
 
 /** True when two listeners would want the same address: one port (not 0, which picks a free one) on overlapping hosts. */

@@ -1,7 +1,9 @@
 import type * as z from "zod";
+import type { PathProblem } from "../config/path-problem.js";
 import { commandFrom } from "../config/resolve-from.js";
 import type { EngineKind } from "./engine.js";
 import { defaultEngineKind, type EngineEntry, enginesSchema } from "./engines-schema.js";
+import { checkPromptTemplate } from "./prompt.js";
 
 /** An entry resolved: its kind decided, a relative executable made absolute, the template file's text in place. */
 function resolveEntry(name: string, kind: EngineKind, entry: EngineEntry, baseDir: string, template: string | undefined) {
@@ -53,3 +55,14 @@ export const enginesConfig = (baseDir: string, templates: Readonly<Record<string
 
 /** `engines.<name>`, resolved. */
 export type EngineConfig = z.output<ReturnType<typeof enginesConfig>>["byName"][string];
+
+/** Problems of each engine's prompt template (the file's text is known only once it was read, so not in the schema). */
+export function promptTemplateProblems(byName: Readonly<Record<string, EngineConfig>>): PathProblem[] {
+  return Object.values(byName).flatMap((engine) =>
+    (engine.promptTemplate === undefined ? [] : checkPromptTemplate(engine.promptTemplate)).map((message) => ({
+      path: ["engines", engine.name, "prompt"],
+      message,
+      fix: "correct the template; docs/engines.md lists the placeholders",
+    })),
+  );
+}
