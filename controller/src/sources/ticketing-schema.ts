@@ -89,13 +89,16 @@ const trackerB = section({
 
 const pollInterval = duration(1, 86_400, 30).prefault(30).meta({ description: "Seconds between polls: a number of seconds or a duration such as `30s`, `2m`, `1h` (default 30 s)." });
 
-const BACKENDS = ["tracker_a", "tracker_b", "codehost_a"] as const;
-const branch = <B extends (typeof BACKENDS)[number], C extends z.ZodType>(backend: B, config: C) =>
+const branch = <B extends string, C extends z.ZodType>(backend: B, config: C) =>
   section({ backend: z.literal(backend).meta({ description: "Ticket source." }), poll_interval: pollInterval, config }, { fix: "write ticketing: with backend, poll_interval and config below it" });
+
+/** One branch per poll backend: the only list of them. */
+const BRANCHES = [branch("tracker_a", trackerA), branch("tracker_b", trackerB), branch("codehost_a", codehostA)] as const;
+const BACKENDS = BRANCHES.map((b) => b.shape.backend.value);
 
 /** The `ticketing` section: where tickets are polled from. */
 export const ticketingSchema = z
-  .discriminatedUnion("backend", [branch("tracker_a", trackerA), branch("tracker_b", trackerB), branch("codehost_a", codehostA)], {
+  .discriminatedUnion("backend", BRANCHES, {
     error: (iss: { input?: unknown; code?: string }) => {
       const input = iss.input as { backend?: unknown } | null | undefined;
       if (typeof input !== "object" || input === null) return say("must be a mapping", "write ticketing: with backend, poll_interval and config below it");
