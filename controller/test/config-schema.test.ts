@@ -105,8 +105,8 @@ describe("docs/configuration.md", () => {
     expect(Object.keys(resolveSecrets(config, { env })).sort()).toEqual(["anthropic-api-key", "chat-a-token", "chat-b-webhook-url"]);
   });
 
-  it("lists a default for every top-level section in 'Defaults the spec leaves open'", () => {
-    const table = docs.slice(docs.indexOf("## Defaults the spec leaves open"), docs.indexOf("## Reference"));
+  it("lists a default for every top-level section in 'Defaults, and why'", () => {
+    const table = docs.slice(docs.indexOf("## Defaults, and why"), docs.indexOf("## Reference"));
     for (const section of ["webhook", "notifications", "ticketing", "engines", "execution", "guardrails", "store", "ops", "secrets"]) {
       expect(table, section).toContain(`\`${section}.`);
     }
