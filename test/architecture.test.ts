@@ -146,6 +146,19 @@ describe("architecture", () => {
     expect(against).toEqual([]);
   });
 
+  // Each domain owns its part of errand.yaml (a `*-schema.ts`, with its transform to the runtime shape) and config/
+  // only assembles them: config/ reaches these domains through their config fragments (engines-config.ts resolves
+  // the engine entries), never their other code.
+  const FRAGMENT = /(-schema|\/engines-config)\.ts$/;
+  it.each(["engines", "execution", "guardrails", "notify", "ops", "sources", "store"])("controller: config imports only the config fragments of %s", (domain) => {
+    const against: string[] = [];
+    for (const [file, targets] of importGraph(sources(controllerSrc))) {
+      if (!within(file, "config")) continue;
+      for (const target of targets) if (within(target, domain) && !FRAGMENT.test(target)) against.push(`${relative(root, file)} → ${relative(root, target)}`);
+    }
+    expect(against).toEqual([]);
+  });
+
   it.each(packages)("%s declares engines node >=20.19 and is ESM", (pkg) => {
     const manifest = JSON.parse(readFileSync(join(root, pkg, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.type).toBe("module");

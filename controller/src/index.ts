@@ -30,7 +30,6 @@ export { DEFAULT_CONFIG_FILE, findConfigFile } from "./config/find-config-file.j
 export { type LoadControllerConfigOptions, loadControllerConfig } from "./config/load-controller-config.js";
 export { type LoadedControllerConfig, type ParseContext, parseControllerConfig } from "./config/parse-controller-config.js";
 export type { PathProblem, ProblemLocator } from "./config/path-problem.js";
-export type { CodehostATicketingConfig } from "./config/schema/ticketing-schema.js";
 export type { GenericAuthMode, GenericConfig, SecretSourceId, SourceId, TicketField, WebhookConfig, WebhookTimeouts } from "./config/webhook-config.js";
 export { type Controller, type ControllerOptions, createController } from "./controller.js";
 export { ENGINE_KINDS, type Engine, type EngineEvent, type EngineExit, type EngineInput, type EngineInvocation, type EngineKind, type EngineLimits, type OutputParser } from "./engines/engine.js";
@@ -50,4 +49,5 @@ export { type ResolvedSecrets, resolveSecrets } from "./secrets/resolve-secrets.
 export { type MissingSecret, SecretNotFoundError } from "./secrets/secret-not-found-error.js";
 export { createSecretStore, type SecretStore, type SecretStoreOptions } from "./secrets/secret-store.js";
 export type { PollAdapter, PollBackend, PollCandidate, PollContext } from "./sources/polling/poll-adapter.js";
+export type { CodehostATicketingConfig } from "./sources/ticketing-schema.js";
 export type { AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets, HandledDelivery, Leadership, LeadOptions, RunCounts, RunFilter, Store, TransitionRequest } from "./store/store.js";

@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { tempDir } from "../../test/support/temp-dir.js";
 import { didYouMean, editDistance } from "../src/config/did-you-mean.js";
 import { ConfigError, formatProblem, loadControllerConfig } from "../src/config/index.js";
+import type { TrackerBTicketingConfig } from "../src/sources/ticketing-schema.js";
 
 const dir = tempDir("errand-controller-config-");
 let n = 0;
@@ -350,7 +351,12 @@ engines:
       "ticketing.config.teamid (line 4): is not a known key",
     ]);
     const ok = await load("engines: { codex: {} }\nticketing:\n  backend: tracker_b\n  config:\n    token_secret: sc-token\n    owner_mention_name: bot\n    workflows: [{ trigger_state: Ready, in_progress_state: Doing }]\n");
-    expect(ok.config.ticketing?.config.workflows).toEqual([{ trigger_state: "Ready", in_progress_state: "Doing" }]);
+    const ticketing = ok.config.ticketing;
+    expect(ticketing?.backend).toBe("tracker_b");
+    if (ticketing?.backend !== "tracker_b") return;
+    // `config` is typed by backend: no cast between the file and the tracker B adapter.
+    expectTypeOf(ticketing.config).toEqualTypeOf<TrackerBTicketingConfig>();
+    expect(ticketing.config.workflows).toEqual([{ trigger_state: "Ready", in_progress_state: "Doing" }]);
   });
 
   it("reports YAML syntax errors and duplicate keys with their line", async () => {

@@ -1,126 +1,15 @@
-import type { EngineKind } from "../engines/engine.js";
-import type { KubernetesExecutionConfig } from "../execution/kubernetes/kubernetes-config.js";
+import type { EngineConfig } from "../engines/engines-config.js";
+import type { ExecutionConfig } from "../execution/execution-schema.js";
+import type { GuardrailsConfig } from "../guardrails/guardrails-schema.js";
+import type { ChannelEntryConfig, NotificationsConfig } from "../notify/notifications-schema.js";
+import type { OpsConfig } from "../ops/ops-schema.js";
 import type { MissingSecret } from "../secrets/secret-not-found-error.js";
+import type { SecretsConfig } from "../secrets/secrets-schema.js";
+import type { TicketingConfig } from "../sources/ticketing-schema.js";
+import type { StoreConfig } from "../store/store-schema.js";
 import type { WebhookConfig } from "./webhook-config.js";
 
-/** `engines.<name>`, resolved. */
-export interface EngineConfig {
-  name: string;
-  kind: EngineKind;
-  /** `command` engines: the executable and its arguments. Presets: an override of the CLI's path (default its usual name on PATH). */
-  command: string[] | undefined;
-  /** Extra arguments appended to a preset's own. */
-  args: string[];
-  /** `auth.method`: `api_key` (the key from `auth.api_key_secret`) or `none`. */
-  authMethod: "api_key" | "none";
-  /** Secret name from `auth.api_key_secret`. */
-  apiKeySecret: string | undefined;
-  /** `command` engines: how the prompt is given (`stdin` or `file`; the file path is always in $ERRAND_PROMPT_FILE). */
-  promptVia: "stdin" | "file";
-  /** Prompt template (the built-in one when unset); placeholders in docs/operators-guide.md. */
-  promptTemplate: string | undefined;
-  /** Extra environment variables for the engine process (no secrets: those come by name). */
-  env: Record<string, string>;
-  /** Container image for cluster backends. */
-  image: string | undefined;
-  /** Preset option: model name passed to the CLI, when set. */
-  model: string | undefined;
-  /** Preset option (claude_code): the agent's turn limit, when set. */
-  maxTurns?: number | undefined;
-  /** Preset option (claude_code): the only tools the agent may use, when set. */
-  allowedTools?: string[] | undefined;
-  /** Preset option (claude_code): tools the agent may not use, when set. */
-  disallowedTools?: string[] | undefined;
-}
-
-/** `notifications.channels[]`, resolved (secret values are not here: see `secretNames`). */
-export interface ChannelEntryConfig {
-  /** Stable label for logs and metrics: `name` when given, else backend, then backend#2, ... in file order. */
-  label: string;
-  /** `backend`: a built-in (`chat_a`, `chat_b`), an installed plugin's `errand.channel` name, or the name a `command` plugin reports. */
-  backend: string;
-  /** `command`: an explicit plugin executable and arguments (any language). */
-  command: string[] | undefined;
-  /** The channel's `config` object, handed over in the Handshake. */
-  config: Record<string, unknown>;
-  /** Secret names found under `*_secret` keys of `config`, resolved at start and handed over in the Handshake. */
-  secretNames: string[];
-  /** Index in `notifications.channels`, for error messages. */
-  index: number;
-}
-
-/** `notifications`, resolved. */
-export interface NotificationsConfig {
-  channels: ChannelEntryConfig[];
-  /** Bound of each call, ms (at most 5 s: docs/notifications.md). */
-  callTimeoutMs: number;
-  /** Consecutive failures after which a channel is marked unhealthy. */
-  unhealthyAfter: number;
-  /** Mean time between health checks of an unhealthy plugin channel, ms. */
-  probeIntervalMs: number;
-  /** Progress messages per run per minute at most. */
-  progressPerMinute: number;
-}
-
-/** `ticketing`, resolved. The vendor-specific keys stay in `config` for the source to validate. */
-export interface TicketingConfig {
-  backend: "tracker_a" | "tracker_b" | "codehost_a";
-  pollIntervalMs: number;
-  tokenSecret: string | undefined;
-  /** `ticketing.config.repo_url` (trackers): the repository of tickets from this source that name none. */
-  repoUrl: string | undefined;
-  config: Record<string, unknown>;
-}
-
-/** `execution`, resolved. */
-export interface ExecutionConfig {
-  backend: "local" | "kubernetes";
-  local: {
-    /** Folder under which each run gets its workspace. */
-    workspaceDir: string;
-    /** Folder of the per-run log files. */
-    logDir: string;
-    /** Most bytes kept of one run's log. */
-    logMaxBytes: number;
-    /** Time between SIGTERM and SIGKILL, ms. */
-    killGraceMs: number;
-    /** Keep a workspace after its run ended (default: removed on success). */
-    keepWorkspaces: "always" | "on_failure" | "never";
-  };
-  /** Set when the backend is `kubernetes` or the section is written. */
-  kubernetes: KubernetesExecutionConfig | undefined;
-}
-
-/** `guardrails`, resolved. */
-export interface GuardrailsConfig {
-  maxConcurrentJobs: number;
-  maxJobDurationMinutes: number;
-  /** USD; undefined means no limit. */
-  maxCostPerJob: number | undefined;
-  /** Exact repository URLs or globs; empty means every repository (a start-up warning says so). */
-  allowedRepos: string[];
-}
-
-/** `store`, resolved. */
-export type StoreConfig = { backend: "sqlite"; path: string } | { backend: "postgres"; urlSecret: string };
-
-/** `ops`, resolved. */
-export interface OpsConfig {
-  host: string;
-  /** Port of /healthz, /readyz and /metrics; 0 picks a free one. */
-  port: number;
-  /** Grace period on SIGTERM, ms. */
-  shutdownGraceMs: number;
-  /** Lease of the loop's leader, ms (`ops.leader_lease_seconds`). */
-  leaderLeaseMs: number;
-  logLevel: "debug" | "info" | "warn" | "error";
-}
-
-/** `secrets`, resolved: where named secrets are looked for. */
-export interface SecretsConfig {
-  /** Folder with one file per secret (as Kubernetes mounts a Secret); undefined: environment only. */
-  dir: string | undefined;
-}
+export type { ChannelEntryConfig, EngineConfig, ExecutionConfig, GuardrailsConfig, NotificationsConfig, OpsConfig, SecretsConfig, StoreConfig, TicketingConfig };
 
 /** The whole `errand.yaml`, validated, with defaults applied and paths made absolute. */
 export interface ControllerConfig {

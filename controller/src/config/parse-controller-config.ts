@@ -1,15 +1,22 @@
-import { checkPromptTemplate } from "../engines/prompt.js";
+import { enginesConfig, promptTemplateProblems } from "../engines/engines-config.js";
+import { executionConfig } from "../execution/execution-schema.js";
+import { guardrailsConfig } from "../guardrails/guardrails-schema.js";
+import { notificationsConfig } from "../notify/notifications-schema.js";
+import { opsConfig } from "../ops/ops-schema.js";
 import { type MissingSecret, missingSecretProblem } from "../secrets/secret-not-found-error.js";
 import { createSecretStore } from "../secrets/secret-store.js";
-import { buildEngines, readPromptTemplates } from "./build-engines.js";
-import { buildExecution, buildGuardrails, buildNotifications, buildOps, buildStore, buildTicketing } from "./build-sections.js";
+import { secretsConfig } from "../secrets/secrets-schema.js";
+import { ticketingConfig } from "../sources/ticketing-schema.js";
+import { storeConfig } from "../store/store-schema.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
-import type { ControllerConfig, EngineConfig, NotificationsConfig } from "./controller-config.js";
+import type { ControllerConfig } from "./controller-config.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
+import { readPromptTemplates } from "./read-prompt-templates.js";
 import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { type ControllerDocument, controllerSchema, SECTION_SCHEMAS } from "./schema/controller-schema.js";
+import { resolved } from "./schema/kit.js";
 
 /** Context of {@link parseControllerConfig}. */
 export interface ParseContext {
@@ -54,14 +61,15 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   // Sections that are valid on their own still get their cross-checks when another section is broken.
   const doc = parsed.success ? parsed.data : sectionsThatParse(root);
 
-  const secretsDir = resolveFrom(ctx.baseDir, doc.secrets?.dir);
+  const secrets = doc.secrets && resolved(secretsConfig(ctx.baseDir), doc.secrets);
+  const secretsDir = secrets?.dir;
   const store = createSecretStore({ env, dir: secretsDir });
   const missing: MissingSecret[] = [];
   const values = resolveWebhookSecrets(root.webhook, { env, baseDir: ctx.baseDir, store, missing, skip: ctx.skipWebhookSecrets === true }, problems, warnings);
   const webhook = doc.webhook && buildWebhookConfig(doc.webhook, values, "controller", problems, warnings);
   const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
-  const engines = doc.engines && buildEngines(doc.engines, templates);
-  if (engines !== undefined) checkEngines(engines.byName, ctx.baseDir, problems);
+  const engines = doc.engines && resolved(enginesConfig(ctx.baseDir, templates), doc.engines);
+  if (engines !== undefined) problems.push(...promptTemplateProblems(engines.byName));
   if (engines !== undefined && Object.keys(engines.byName).length === 0 && doc.engines !== undefined) {
     const inputs = [webhook?.enabled ? "the webhook" : undefined, root.ticketing != null ? "ticketing" : undefined].filter(Boolean);
     if (inputs.length > 0) {
@@ -98,15 +106,15 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   const config: ControllerConfig = {
     file: ctx.file,
     webhook,
-    notifications: withCommandsFrom(ctx.baseDir, buildNotifications(d.notifications)),
+    notifications: resolved(notificationsConfig(ctx.baseDir), d.notifications),
     pluginsDir: resolveFrom(ctx.baseDir, d.plugins.dir),
-    ticketing: buildTicketing(d.ticketing),
+    ticketing: d.ticketing && resolved(ticketingConfig, d.ticketing),
     engines,
-    execution: buildExecution(d.execution, ctx.baseDir),
-    guardrails: buildGuardrails(d.guardrails),
-    store: buildStore(d.store, ctx.baseDir),
-    ops: buildOps(d.ops),
-    secrets: { dir: secretsDir },
+    execution: resolved(executionConfig(ctx.baseDir), d.execution),
+    guardrails: resolved(guardrailsConfig, d.guardrails),
+    store: resolved(storeConfig(ctx.baseDir), d.store),
+    ops: resolved(opsConfig, d.ops),
+    secrets: resolved(secretsConfig(ctx.baseDir), d.secrets),
     ...(missing.length > 0 ? { missingSecrets: missing } : {}),
   };
   return { config, warnings, document: d };
@@ -119,31 +127,6 @@ function sectionsThatParse(root: Record<string, unknown>): Partial<ControllerDoc
     if (result.success) out[name] = result.data;
   }
   return out as Partial<ControllerDocument>;
-}
-
-/**
- * Checks each engine's prompt template, and makes a relative executable
- * path (one with a slash, `./agent.sh`) absolute against the config file's
- * folder: the engine runs in its run's workspace, where a relative path
- * would name nothing. A bare name (`claude`, `node`) is left to PATH.
- */
-function checkEngines(byName: Record<string, EngineConfig>, baseDir: string, problems: PathProblem[]): void {
-  for (const engine of Object.values(byName)) {
-    for (const message of engine.promptTemplate === undefined ? [] : checkPromptTemplate(engine.promptTemplate)) {
-      problems.push({ path: ["engines", engine.name, "prompt"], message, fix: "correct the template; docs/engines.md lists the placeholders" });
-    }
-    const first = engine.command?.[0];
-    if (engine.command && first?.includes("/")) engine.command[0] = resolveFrom(baseDir, first);
-  }
-}
-
-/** A channel's relative `command` executable, made absolute against the config file's folder (as for engines). */
-function withCommandsFrom(baseDir: string, notifications: NotificationsConfig): NotificationsConfig {
-  for (const entry of notifications.channels) {
-    const first = entry.command?.[0];
-    if (entry.command && first?.includes("/")) entry.command[0] = resolveFrom(baseDir, first);
-  }
-  return notifications;
 }
 
 /** True when two listeners would want the same address: one port (not 0, which picks a free one) on overlapping hosts. */

@@ -1,12 +1,12 @@
 import * as z from "zod";
 import { createSecretStore } from "../secrets/secret-store.js";
+import { secretsSection } from "../secrets/secrets-schema.js";
 import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
 import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { withDefaults } from "./schema/kit.js";
-import { secretsSchema } from "./schema/runtime-schemas.js";
 import { webhookSchema } from "./schema/webhook-schema.js";
 import type { WebhookConfig } from "./webhook-config.js";
 
@@ -28,7 +28,7 @@ export interface SecretContext {
  * controller. Built from the two sections' own schemas, as the controller's schema builds them, without building
  * the others: start-up time.
  */
-const SECRETS_SCHEMA = withDefaults(secretsSchema);
+const SECRETS_SCHEMA = withDefaults(secretsSection);
 const SERVE_SCHEMA = z.looseObject({ webhook: withDefaults(webhookSchema), secrets: SECRETS_SCHEMA });
 
 /**

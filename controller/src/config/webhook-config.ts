@@ -1,4 +1,4 @@
-import type { CodehostATicketingConfig } from "./schema/ticketing-schema.js";
+import type { CodehostATicketingConfig } from "../sources/ticketing-schema.js";
 
 /** The sources the webhook server knows, by their neutral names. */
 export type SourceId = "codehost_a" | "codehost_b" | "tracker_b" | "chat_a" | "generic";

@@ -1,9 +1,14 @@
 import type * as z from "zod";
-import { enginesSchema } from "./engines-schema.js";
+import { enginesSchema } from "../../engines/engines-schema.js";
+import { executionSection } from "../../execution/execution-schema.js";
+import { guardrailsSection } from "../../guardrails/guardrails-schema.js";
+import { notificationsSection } from "../../notify/notifications-schema.js";
+import { opsSection } from "../../ops/ops-schema.js";
+import { secretsSection } from "../../secrets/secrets-schema.js";
+import { ticketingSchema } from "../../sources/ticketing-schema.js";
+import { storeSection } from "../../store/store-schema.js";
 import { optionalSection, section, withDefaults } from "./kit.js";
-import { notificationsSection } from "./notifications-schema.js";
-import { executionSchema, guardrailsSchema, opsSchema, pluginsSchema, secretsSchema, storeSchema } from "./runtime-schemas.js";
-import { ticketingSchema } from "./ticketing-schema.js";
+import { pluginsSchema } from "./plugins-schema.js";
 import { webhookSchema } from "./webhook-schema.js";
 
 /** Each top-level section of errand.yaml and its schema, in the order the docs list them. */
@@ -12,12 +17,12 @@ export const SECTION_SCHEMAS = {
   notifications: notificationsSection,
   ticketing: optionalSection(ticketingSchema),
   engines: withDefaults(enginesSchema),
-  execution: withDefaults(executionSchema),
-  guardrails: withDefaults(guardrailsSchema),
-  store: withDefaults(storeSchema),
-  ops: withDefaults(opsSchema),
+  execution: withDefaults(executionSection),
+  guardrails: withDefaults(guardrailsSection),
+  store: withDefaults(storeSection),
+  ops: withDefaults(opsSection),
   plugins: withDefaults(pluginsSchema),
-  secrets: withDefaults(secretsSchema),
+  secrets: withDefaults(secretsSection),
 };
 
 /** The whole errand.yaml: one schema, every key known. */

@@ -57,6 +57,11 @@ export function text(options: { pattern?: RegExp; fix?: string } = {}) {
   return options.pattern ? base.regex(options.pattern, { error }) : base;
 }
 
+/** A folder or file path; relative paths start at the config file's folder. */
+export function filePath(description: string) {
+  return text({ fix: "write a folder or file path (relative paths start at the config file's folder)" }).meta({ description });
+}
+
 /** One of `values`. */
 export function choice<const T extends readonly [string, ...string[]]>(values: T) {
   const list = `use one of ${values.join(", ")}`;
@@ -117,4 +122,13 @@ export function withDefaults<T extends z.ZodType>(schema: T) {
 /** A section that may be absent or written empty; both mean undefined. */
 export function optionalSection<T extends z.ZodType>(schema: T) {
   return schema.nullish().transform((value) => value ?? undefined);
+}
+
+/**
+ * The runtime shape of a section: runs only the transform of `schema` on a
+ * value its input half already validated (with the rest of the file, so
+ * every problem is reported at once).
+ */
+export function resolved<I extends z.ZodType, O>(schema: z.ZodPipe<I, z.ZodTransform<O, z.output<I>>>, value: z.output<I>): O {
+  return schema.out.parse(value);
 }

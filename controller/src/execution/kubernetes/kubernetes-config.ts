@@ -1,33 +1,8 @@
 import { DEFAULT_SECRET_LAYOUT, type KubernetesSecretLayout } from "../../kube/secret-location.js";
 
-export type { KubernetesSecretLayout };
-/** `execution.kubernetes`, resolved (docs/kubernetes-backend.md). */
-export interface KubernetesExecutionConfig {
-  /** Namespace of the Jobs; undefined: the kubeconfig context's namespace, else `default`. */
-  namespace: string | undefined;
-  /** Kubeconfig file (absolute); undefined: in-cluster service account, then $KUBECONFIG or ~/.kube/config. */
-  kubeconfig: string | undefined;
-  /** Context of the kubeconfig; undefined: its current context. */
-  context: string | undefined;
-  /** Service account of the engine pods; undefined: the namespace's `default`. */
-  serviceAccount: string | undefined;
-  imagePullPolicy: "Always" | "IfNotPresent" | "Never" | undefined;
-  imagePullSecrets: string[];
-  nodeSelector: Record<string, string>;
-  /** Requests and limits of the engine container (`cpu`, `memory`, ... → quantity). */
-  resources: { requests: Record<string, string>; limits: Record<string, string> };
-  runAsUser: number;
-  runAsGroup: number;
-  fsGroup: number;
-  /** The Job's activeDeadlineSeconds; undefined: guardrails.max_job_duration_minutes plus {@link DEADLINE_MARGIN_SECONDS}. */
-  activeDeadlineSeconds: number | undefined;
-  ttlSecondsAfterFinished: number;
-  /** The pod's terminationGracePeriodSeconds: SIGTERM to SIGKILL when a run is stopped. */
-  terminationGraceSeconds: number;
-  /** sizeLimit of the workspace emptyDir; undefined: none. */
-  workspaceSizeLimit: string | undefined;
-  secrets: KubernetesSecretLayout;
-}
+import type { KubernetesExecutionConfig } from "./kubernetes-schema.js";
+
+export type { KubernetesExecutionConfig, KubernetesSecretLayout };
 
 /**
  * Added to the duration guardrail to make the Job's own deadline. The loop

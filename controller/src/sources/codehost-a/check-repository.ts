@@ -1,5 +1,5 @@
 import { ConfigError, type ConfigProblem } from "../../config/config-error.js";
-import type { CodehostATicketingConfig } from "../../config/schema/ticketing-schema.js";
+import type { CodehostATicketingConfig } from "../ticketing-schema.js";
 import type { CodehostAClient } from "./codehost-a-client.js";
 import { isRequestError } from "./codehost-a-error.js";
 

@@ -1,7 +1,7 @@
 import type { Logger, Ticket } from "@errand/channel-sdk";
-import type { CodehostATicketingConfig } from "../../config/schema/ticketing-schema.js";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
 import type { PollAdapter, PollContext } from "../polling/poll-adapter.js";
+import type { CodehostATicketingConfig } from "../ticketing-schema.js";
 import { checkRepository, type RepositoryFacts } from "./check-repository.js";
 import { createCodehostAClient } from "./codehost-a-client.js";
 import { toCodehostAError } from "./codehost-a-error.js";

@@ -1,6 +1,6 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
-import type { CodehostATicketingConfig } from "../../config/schema/ticketing-schema.js";
 import type { TaskRun } from "../../runs/task-run.js";
+import type { CodehostATicketingConfig } from "../ticketing-schema.js";
 import type { CodehostAClient } from "./codehost-a-client.js";
 import { isRequestError } from "./codehost-a-error.js";
 

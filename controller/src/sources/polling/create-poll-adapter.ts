@@ -1,5 +1,4 @@
 import type { TicketingConfig } from "../../config/controller-config.js";
-import type { CodehostATicketingConfig, TrackerATicketingConfig, TrackerBTicketingConfig } from "../../config/schema/ticketing-schema.js";
 import type { PollAdapter } from "./poll-adapter.js";
 
 /**
@@ -11,10 +10,10 @@ export async function createPollAdapter(ticketing: TicketingConfig, secrets: Rea
   const token = ticketing.tokenSecret === undefined ? undefined : secrets[ticketing.tokenSecret];
   switch (ticketing.backend) {
     case "tracker_a":
-      return (await import("../tracker-a/tracker-a-adapter.js")).createTrackerAAdapter(ticketing.config as TrackerATicketingConfig, token);
+      return (await import("../tracker-a/tracker-a-adapter.js")).createTrackerAAdapter(ticketing.config, token);
     case "tracker_b":
-      return (await import("../tracker-b/tracker-b-adapter.js")).createTrackerBAdapter(ticketing.config as TrackerBTicketingConfig, token);
+      return (await import("../tracker-b/tracker-b-adapter.js")).createTrackerBAdapter(ticketing.config, token);
     case "codehost_a":
-      return (await import("../codehost-a/codehost-a-adapter.js")).createCodehostAAdapter(ticketing.config as CodehostATicketingConfig, token);
+      return (await import("../codehost-a/codehost-a-adapter.js")).createCodehostAAdapter(ticketing.config, token);
   }
 }

@@ -1,8 +1,9 @@
 import type { Logger, TaskResult, Ticket } from "@errand/channel-sdk";
 import type { TaskRun } from "../../runs/task-run.js";
+import type { TicketingConfig } from "../ticketing-schema.js";
 
-/** The ticket sources that can be polled (spec 2.5 `ticketing.backend`). */
-export type PollBackend = "tracker_a" | "tracker_b" | "codehost_a";
+/** The ticket sources that can be polled (`ticketing.backend`). */
+export type PollBackend = TicketingConfig["backend"];
 
 /** One issue a poll saw, with the verdict of the source's rules. */
 export interface PollCandidate {

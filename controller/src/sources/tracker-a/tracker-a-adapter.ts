@@ -1,6 +1,6 @@
 import { ConfigError } from "../../config/config-error.js";
-import type { TrackerATicketingConfig } from "../../config/schema/ticketing-schema.js";
 import type { PollAdapter, PollContext } from "../polling/poll-adapter.js";
+import type { TrackerATicketingConfig } from "../ticketing-schema.js";
 import { allNodes } from "./all-nodes.js";
 import { type IssueFacts, pollFilter, skipReason, toTicket } from "./issue-rules.js";
 import { createLinearApi, graphqlUrl, type LinearApi } from "./linear-api.js";

@@ -1,7 +1,7 @@
 import { ConfigError } from "../../config/config-error.js";
-import type { TrackerBTicketingConfig } from "../../config/schema/ticketing-schema.js";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
 import type { PollAdapter, PollCandidate } from "../polling/poll-adapter.js";
+import type { TrackerBTicketingConfig } from "../ticketing-schema.js";
 import { DEFAULT_RATE_LIMIT_POLICY, type RateLimitPolicy } from "./retry-after.js";
 import { storyCandidate } from "./story-verdict.js";
 import { createStoryWriteBack } from "./story-write-back.js";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { ticketingSchema } from "../../../src/config/schema/ticketing-schema.js";
+import { ticketingSchema } from "../../../src/sources/ticketing-schema.js";
 
 const DOC = resolve(import.meta.dirname, "../../../../docs/ticket-sources/codehost-a.md");
 

@@ -1,8 +1,8 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import { createLogger } from "@errand/channel-sdk/host";
-import { type TrackerATicketingConfig, ticketingSchema } from "../../../src/config/schema/ticketing-schema.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";
 import type { PollContext } from "../../../src/sources/polling/poll-adapter.js";
+import { type TrackerATicketingConfig, ticketingSchema } from "../../../src/sources/ticketing-schema.js";
 import { runningTaskRun } from "../../helpers/task-run.js";
 import type { FakeLinear } from "./fake-linear.js";
 

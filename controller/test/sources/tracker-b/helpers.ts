@@ -1,9 +1,9 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import { createLogger } from "@errand/channel-sdk/host";
-import type { TrackerBTicketingConfig } from "../../../src/config/schema/ticketing-schema.js";
-import { ticketingSchema } from "../../../src/config/schema/ticketing-schema.js";
 import type { TaskRun } from "../../../src/runs/task-run.js";
 import type { PollAdapter, PollContext } from "../../../src/sources/polling/poll-adapter.js";
+import type { TrackerBTicketingConfig } from "../../../src/sources/ticketing-schema.js";
+import { ticketingSchema } from "../../../src/sources/ticketing-schema.js";
 import { createTrackerBAdapter, type TrackerBAdapterOptions } from "../../../src/sources/tracker-b/tracker-b-adapter.js";
 import { runningTaskRun } from "../../helpers/task-run.js";
 import type { FakeShortcut } from "./fake-shortcut.js";

@@ -1,8 +1,9 @@
 import * as z from "zod";
+import { say } from "../../config/problem-codec.js";
+import { resolveFrom } from "../../config/resolve-from.js";
+import { choice, errorFor, section, show, text, whole, withDefaults } from "../../config/schema/kit.js";
 import { isDnsLabel, isDnsSubdomain, LABEL_VALUE, QUANTITY } from "../../kube/kubernetes-names.js";
 import { SECRET_NAME_PATTERN } from "../../secrets/secret-name.js";
-import { say } from "../problem-codec.js";
-import { choice, errorFor, section, show, text, whole, withDefaults } from "./kit.js";
 
 const LABEL_KEY = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const MAX_ID = 2_147_483_647;
@@ -78,3 +79,36 @@ export const kubernetesSchema = section({
   workspace_size_limit: quantity.optional().meta({ description: "sizeLimit of the workspace volume (an emptyDir). Default: none." }),
   secrets: withDefaults(secrets).meta({ description: "Where secrets are in the cluster: `<name>` is the Secret `<name>`, key `value` (or the key `<name>` of `from_secret`)." }),
 }).meta({ description: "Settings of the `kubernetes` backend (docs/kubernetes-backend.md)." });
+
+/** `execution.kubernetes`, resolved (docs/kubernetes-backend.md): the kubeconfig path made absolute against `baseDir`. */
+export const kubernetesConfig = (baseDir: string) =>
+  kubernetesSchema.transform((k) => ({
+    /** Namespace of the Jobs; undefined: the kubeconfig context's namespace, else `default`. */
+    namespace: k.namespace,
+    /** Kubeconfig file (absolute); undefined: in-cluster service account, then $KUBECONFIG or ~/.kube/config. */
+    kubeconfig: resolveFrom(baseDir, k.kubeconfig),
+    /** Context of the kubeconfig; undefined: its current context. */
+    context: k.context,
+    /** Service account of the engine pods; undefined: the namespace's `default`. */
+    serviceAccount: k.service_account,
+    imagePullPolicy: k.image_pull_policy,
+    imagePullSecrets: k.image_pull_secrets,
+    nodeSelector: k.node_selector,
+    /** Requests and limits of the engine container (`cpu`, `memory`, ... → quantity). */
+    resources: { requests: k.resources.requests, limits: k.resources.limits },
+    runAsUser: k.run_as_user,
+    runAsGroup: k.run_as_group,
+    fsGroup: k.fs_group,
+    /** The Job's activeDeadlineSeconds; undefined: guardrails.max_job_duration_minutes plus the margin of kubernetes-config.ts. */
+    activeDeadlineSeconds: k.active_deadline_seconds,
+    ttlSecondsAfterFinished: k.ttl_seconds_after_finished,
+    /** The pod's terminationGracePeriodSeconds: SIGTERM to SIGKILL when a run is stopped. */
+    terminationGraceSeconds: k.termination_grace_seconds,
+    /** sizeLimit of the workspace emptyDir; undefined: none. */
+    workspaceSizeLimit: k.workspace_size_limit,
+    /** Where secrets are in the cluster. */
+    secrets: { key: k.secrets.key ?? "value", fromSecret: k.secrets.from_secret },
+  }));
+
+/** `execution.kubernetes`, resolved. */
+export type KubernetesExecutionConfig = z.output<ReturnType<typeof kubernetesConfig>>;

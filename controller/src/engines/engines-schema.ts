@@ -1,10 +1,10 @@
 import * as z from "zod";
-import { ENGINE_KINDS, type EngineKind } from "../../engines/engine.js";
-import { unsupportedLimitProblem, unsupportedLimits } from "../../engines/presets/agent-limits.js";
-import { looksLikeToken } from "../../secrets/looks-like-token.js";
-import { say } from "../problem-codec.js";
-import { choice, errorFor, optionalSection, section, show, text, textList, whole, withDefaults } from "./kit.js";
-import { secretName } from "./secret-name-schema.js";
+import { say } from "../config/problem-codec.js";
+import { choice, errorFor, optionalSection, section, show, text, textList, whole, withDefaults } from "../config/schema/kit.js";
+import { secretName } from "../config/schema/secret-name-schema.js";
+import { looksLikeToken } from "../secrets/looks-like-token.js";
+import { ENGINE_KINDS, type EngineKind } from "./engine.js";
+import { unsupportedLimitProblem, unsupportedLimits } from "./presets/agent-limits.js";
 
 const ENGINE_NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

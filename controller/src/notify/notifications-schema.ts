@@ -1,8 +1,10 @@
 import * as z from "zod";
-import { secretNameProblem } from "../../secrets/secret-name.js";
-import { channelLabels } from "../channel-labels.js";
-import { say } from "../problem-codec.js";
-import { errorFor, section, show, text, whole, withDefaults } from "./kit.js";
+import { say } from "../config/problem-codec.js";
+import { commandFrom } from "../config/resolve-from.js";
+import { errorFor, section, show, text, whole, withDefaults } from "../config/schema/kit.js";
+import { collectSecretKeys, type SecretReference } from "../secrets/collect-secret-keys.js";
+import { secretNameProblem } from "../secrets/secret-name.js";
+import { channelLabels } from "./channel-labels.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 const NAME_FIX = "use letters, digits, '.', '_' and '-' (at most 63), e.g. chat_a or team-alerts";
@@ -82,3 +84,49 @@ export const notificationsSchema = section({
 
 /** `notifications` with defaults. */
 export const notificationsSection = withDefaults(notificationsSchema);
+
+/** The secret names under the `*_secret` keys of a channel's `config`, each once. */
+function secretNames(config: Record<string, unknown>): string[] {
+  const refs: SecretReference[] = [];
+  collectSecretKeys(config, "config", refs);
+  return [...new Set(refs.map((r) => r.name))];
+}
+
+/**
+ * `notifications`, resolved: each channel with its label and the names of its
+ * secrets (their values are not here), a relative `command` executable made
+ * absolute against `baseDir` (the config file's folder), and times in ms.
+ */
+export const notificationsConfig = (baseDir: string) =>
+  notificationsSchema.transform((n) => {
+    const { labels } = channelLabels(n.channels);
+    return {
+      channels: n.channels.map((entry, index) => ({
+        /** Stable label for logs and metrics: `name` when given, else backend, then backend#2, ... in file order. */
+        label: labels[index] as string,
+        /** `backend`: a built-in (`chat_a`, `chat_b`), an installed plugin's `errand.channel` name, or the name a `command` plugin reports. */
+        backend: entry.backend,
+        /** `command`: an explicit plugin executable and arguments (any language). */
+        command: entry.command && commandFrom(baseDir, entry.command),
+        /** The channel's `config` object, handed over in the Handshake. */
+        config: entry.config,
+        /** Secret names found under `*_secret` keys of `config`, resolved at start and handed over in the Handshake. */
+        secretNames: secretNames(entry.config),
+        /** Index in `notifications.channels`, for error messages. */
+        index,
+      })),
+      /** Bound of each call, ms (at most 5 s: docs/notifications.md). */
+      callTimeoutMs: n.call_timeout_ms,
+      /** Consecutive failures after which a channel is marked unhealthy. */
+      unhealthyAfter: n.unhealthy_after,
+      /** Mean time between health checks of an unhealthy plugin channel, ms. */
+      probeIntervalMs: n.probe_interval_ms,
+      /** Progress messages per run per minute at most. */
+      progressPerMinute: n.progress_per_minute,
+    };
+  });
+
+/** `notifications`, resolved. */
+export type NotificationsConfig = z.output<ReturnType<typeof notificationsConfig>>;
+/** `notifications.channels[]`, resolved (secret values are not here: see `secretNames`). */
+export type ChannelEntryConfig = NotificationsConfig["channels"][number];

@@ -1,8 +1,8 @@
 import * as z from "zod";
-import { say } from "../problem-codec.js";
-import { duration } from "./duration-schema.js";
-import { errorFor, section, show, text, textList } from "./kit.js";
-import { secretName } from "./secret-name-schema.js";
+import { say } from "../config/problem-codec.js";
+import { duration } from "../config/schema/duration-schema.js";
+import { errorFor, section, show, text, textList } from "../config/schema/kit.js";
+import { secretName } from "../config/schema/secret-name-schema.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -89,13 +89,16 @@ const trackerB = section({
 
 const pollInterval = duration(1, 86_400, 30).prefault(30).meta({ description: "Seconds between polls: a number of seconds or a duration such as `30s`, `2m`, `1h` (default 30 s)." });
 
-const BACKENDS = ["tracker_a", "tracker_b", "codehost_a"] as const;
-const branch = <B extends (typeof BACKENDS)[number], C extends z.ZodType>(backend: B, config: C) =>
+const branch = <B extends string, C extends z.ZodType>(backend: B, config: C) =>
   section({ backend: z.literal(backend).meta({ description: "Ticket source." }), poll_interval: pollInterval, config }, { fix: "write ticketing: with backend, poll_interval and config below it" });
+
+/** One branch per poll backend: the only list of them. */
+const BRANCHES = [branch("tracker_a", trackerA), branch("tracker_b", trackerB), branch("codehost_a", codehostA)] as const;
+const BACKENDS = BRANCHES.map((b) => b.shape.backend.value);
 
 /** The `ticketing` section: where tickets are polled from. */
 export const ticketingSchema = z
-  .discriminatedUnion("backend", [branch("tracker_a", trackerA), branch("tracker_b", trackerB), branch("codehost_a", codehostA)], {
+  .discriminatedUnion("backend", BRANCHES, {
     error: (iss: { input?: unknown; code?: string }) => {
       const input = iss.input as { backend?: unknown } | null | undefined;
       if (typeof input !== "object" || input === null) return say("must be a mapping", "write ticketing: with backend, poll_interval and config below it");
@@ -111,3 +114,23 @@ export type TrackerATicketingConfig = z.output<typeof trackerA>;
 export type TrackerBTicketingConfig = z.output<typeof trackerB>;
 /** `ticketing.config` of code host A, validated, defaults applied. */
 export type CodehostATicketingConfig = z.output<typeof codehostA>;
+
+/**
+ * `ticketing`, resolved: the poll interval in milliseconds, the token's and
+ * the default repository's names lifted out, and `config` typed by backend.
+ */
+export const ticketingConfig = ticketingSchema.transform((t) => {
+  const common = { pollIntervalMs: t.poll_interval * 1000, tokenSecret: t.config.token_secret };
+  // One case per backend, so that `config` keeps its backend's type.
+  switch (t.backend) {
+    case "tracker_a":
+      return { backend: t.backend, ...common, repoUrl: t.config.repo_url, config: t.config };
+    case "tracker_b":
+      return { backend: t.backend, ...common, repoUrl: t.config.repo_url, config: t.config };
+    case "codehost_a":
+      return { backend: t.backend, ...common, repoUrl: undefined, config: t.config };
+  }
+});
+
+/** `ticketing`, resolved: one variant per backend. */
+export type TicketingConfig = z.output<typeof ticketingConfig>;
