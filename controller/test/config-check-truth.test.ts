@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { tempDir } from "../../test/support/temp-dir.js";
 import { runConfigCheck } from "../src/cli/commands/config.js";
+import { TEST_CHANNEL } from "./notify/helpers/fixtures.js";
 
 // The built bin, as a user runs it (build first: npm run build -w controller).
 const BIN = resolve(import.meta.dirname, "../bin/errand.cjs");
@@ -59,6 +60,24 @@ describe("errand config check makes the checks errand run makes", () => {
     expect(out.exitCode).toBe(1);
     expect(out.stderr).toContain('  notifications.channels[0].config: chat_a: invalid config: config.channel_id: "general" looks like a channel name, not a channel ID');
   });
+
+  it("starts a plugin channel as run does: a config its Handshake refuses fails the check, one it takes passes", async () => {
+    const plugin = `
+notifications:
+  channels: [{ backend: test_channel, command: [${JSON.stringify(process.execPath)}, ${JSON.stringify(TEST_CHANNEL)}], config: { refuse: REFUSE } }]
+engines:
+  agent: { kind: command, command: [/bin/true] }
+guardrails: { allowed_repos: [acme/app] }
+store: { path: ${JSON.stringify(join(tempDir("errand-config-truth-db-"), "errand.db"))} }
+`;
+    const refused = await runConfigCheck({ cwd: folder({ "errand.yaml": plugin.replace("REFUSE", "true") }), env: envWith() });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toMatch(/notifications\.channels \(.*test_channel.*\): .*config\.refuse is true/);
+    expect(refused.stderr).toContain("remove refuse from the channel's config");
+    const taken = await runConfigCheck({ cwd: folder({ "errand.yaml": plugin.replace("REFUSE", "false") }), env: envWith() });
+    expect(taken.stderr).toContain("is valid");
+    expect(taken.exitCode).toBe(0);
+  }, 30_000);
 
   it("warns, without failing, when an engine's executable is not on PATH", async () => {
     const text = threeSecrets.replace("command: [/bin/true]", "command: [errand-no-such-agent]");

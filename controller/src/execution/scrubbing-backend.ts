@@ -33,7 +33,7 @@ export function scrubbingBackend(backend: ExecutionBackend, secrets: readonly st
     },
     async readLog(run, maxBytes) {
       const log = await backend.readLog(run, maxBytes);
-      return log === undefined ? undefined : createScrub(secrets, undefined)(log);
+      return log === undefined ? undefined : createScrub(secrets, backend.workspaceOf?.(run))(log);
     },
     close: () => backend.close(),
   };

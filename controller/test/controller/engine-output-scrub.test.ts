@@ -72,6 +72,9 @@ describe("engine output enters the controller scrubbed: no secret, no absolute w
         expect(show.code).toBe(0);
         expect(show.stdout).toContain("src/x.ts");
         expect(show.stdout).not.toContain(KEY);
+        // The log tail as the console shows it: paths inside the workspace are relative (--json keeps the run's attachment).
+        const shown = args.length === 0 ? show.stdout : ((JSON.parse(show.stdout) as { log?: string }).log ?? "");
+        expect(shown).not.toContain(workspace);
       }
     }
     expect(list.stdout).not.toContain(KEY);

@@ -6,7 +6,7 @@ import { loadControllerConfig } from "../../config/load-controller-config.js";
 import { printableConfig } from "../../config/mask-config.js";
 import { resolveSecrets } from "../../secrets/resolve-secrets.js";
 import { missingSecretProblem, SecretNotFoundError } from "../../secrets/secret-not-found-error.js";
-import { startChecks } from "./start-checks.js";
+import { pluginChannelProblems, startChecks } from "./start-checks.js";
 
 /** What a command printed and how it ends. */
 export interface CommandOutput {
@@ -26,7 +26,8 @@ export interface ConfigCheckOptions {
 
 /**
  * `errand config check`: validates the configuration, resolves every secret
- * it names, makes the checks `errand run` makes at start (startChecks), and
+ * it names, makes the checks `errand run` makes at start (startChecks, and
+ * pluginChannelProblems: each plugin channel started and handshaken), and
  * prints the resolved configuration in errand.yaml's own keys with secret
  * values masked (printableConfig; YAML, or with `json` one JSON object
  * `{ ok, file, config, warnings, problems }`).
@@ -42,6 +43,8 @@ export async function runConfigCheck(options: ConfigCheckOptions = {}): Promise<
     const { config, warnings, document } = await loadControllerConfig(file, { env, cwd: options.cwd });
     const start = await startChecks(config, env);
     problems = [...missingSecretProblems(() => resolveSecrets(config, { env })), ...start.problems];
+    // A plugin's own config schema runs in the plugin: with everything else in order, start the plugins as run does.
+    if (problems.length === 0) problems = await pluginChannelProblems(config, resolveSecrets(config, { env }));
     output = { config: printableConfig(document, config), warnings: [...warnings, ...start.warnings] };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -106,8 +106,14 @@ export function createRunsCommand(): Command {
           const run = await store.getRun(id);
           if (run === undefined) return notFound(id);
           const [ticket, transitions] = await Promise.all([store.getTicket(run.ticket), store.transitions(id)]);
-          const { createBackend } = await import("../../execution/create-backend.js");
-          const backend = await createBackend(run.backend ?? "local", config, quiet);
+          const [{ createBackend }, { scrubbingBackend }, { availableSecretValues }] = await Promise.all([
+            import("../../execution/create-backend.js"),
+            import("../../execution/scrubbing-backend.js"),
+            import("../../secrets/available-secret-values.js"),
+          ]);
+          // The log tail passes the same door as everything else an engine wrote: secrets masked, workspace paths relative.
+          const secrets = await availableSecretValues(config, process.env);
+          const backend = scrubbingBackend(await createBackend(run.backend ?? "local", config, quiet, secrets), secrets);
           const raw = options.raw === true || options.json === true;
           const log = await backend.readLog(run, options.logBytes ?? (raw ? RAW_LOG_BYTES : STEPS_LOG_BYTES)).finally(() => backend.close());
           if (options.json) json({ run, ticket: ticket === undefined ? undefined : toSpecTicket(ticket), transitions, log });

@@ -85,3 +85,28 @@ async function channelProblems(config: ControllerConfig): Promise<ConfigProblem[
   }
   return problems;
 }
+
+/**
+ * Starts the plugin channels as `errand run` does (found, spawned, their
+ * Handshake with their config and secrets) and stops them again, nothing
+ * sent; what a plugin refuses is a problem of its entry. Built-in channels
+ * were checked by their schema already and are not started.
+ */
+export async function pluginChannelProblems(config: ControllerConfig, secrets: Record<string, string>): Promise<ConfigProblem[]> {
+  const [{ resolveChannel }, { createPluginFinder }] = await Promise.all([import("../../notify/resolve-channel.js"), import("../../notify/find-plugin-package.js")]);
+  const finder = createPluginFinder({ pluginsDir: config.pluginsDir });
+  const plugins = config.notifications.channels.filter((entry) => {
+    const resolution = resolveChannel(entry, finder);
+    return !("problem" in resolution) && resolution.source.kind !== "builtin";
+  });
+  if (plugins.length === 0) return [];
+  const [{ listChannels }, { ChannelSetupError }, { silentLogger }] = await Promise.all([import("../../notify/channels-report.js"), import("../../notify/channel-setup-error.js"), import("@errand/channel-sdk/host")]);
+  const logger = silentLogger;
+  try {
+    await listChannels({ config: { ...config, notifications: { ...config.notifications, channels: plugins } }, secrets, logger });
+    return [];
+  } catch (error) {
+    if (!(error instanceof ChannelSetupError)) throw error;
+    return error.problems.map((p) => ({ key: `notifications.channels (${p.entry})`, message: p.message, fix: p.fix }));
+  }
+}
