@@ -7,8 +7,8 @@ import { controllerConfigJsonSchema } from "../../src/config/controller-config-j
 import { REPO_ROOT } from "./helpers/doc-snippets.js";
 
 // Readers have no "spec": a pointer goes to the project's own docs instead. Matched across line breaks
-// ("spec\nsections 1.3"), with or without "section" or "§".
-const CITATION = /\bspec\s*\(?\s*(?:sections?\s*|§\s*)?\d|§\s*\d/gi;
+// ("spec\nsections 1.3"), with or without "section" or "§", and "the spec" without a number too.
+const CITATION = /\bspec\s*\(?\s*(?:sections?\s*|§\s*)?\d|§\s*\d|\bthe\s+spec(?:ification)?\b/gi;
 
 function markdownUnder(dir: string): string[] {
   return readdirSync(join(REPO_ROOT, dir), { withFileTypes: true, recursive: true })
@@ -24,7 +24,8 @@ function citations(text: string): string[] {
 describe("user-facing text cites no spec sections", () => {
   it("finds a citation when there is one", () => {
     const text = "ok\nBound of each call (spec 8: under 5 s)\nretries (spec §7)\nThe spec (section 2.5, 8) names\nchannel (spec\nsections 1.3-1.5)\nthe spec's field names\n";
-    expect(citations(text).map((c) => c.slice(0, 7))).toEqual(["line 2:", "line 3:", "line 4:", "line 5:"]);
+    expect(citations(text).map((c) => c.slice(0, 7))).toEqual(["line 2:", "line 3:", "line 4:", "line 5:", "line 7:"]);
+    expect(citations("a specific spectrum; the speculation")).toEqual([]);
   });
 
   it("the JSON Schema of errand.yaml, as generated and as committed", () => {
@@ -32,7 +33,8 @@ describe("user-facing text cites no spec sections", () => {
     expect(citations(readFileSync(join(REPO_ROOT, "controller/errand.schema.json"), "utf8"))).toEqual([]);
   });
 
-  it.each(markdownUnder("docs").map((file) => [file.slice(REPO_ROOT.length + 1), file]))("%s", (_name, file) => {
+  const readmes = ["README.md", "CONTRIBUTING.md", "proto/README.md", "sdk/README.md", "controller/README.md", "cli/README.md", "cli/create-channel/README.md"].map((f) => join(REPO_ROOT, f));
+  it.each([...markdownUnder("docs"), ...readmes].map((file) => [file.slice(REPO_ROOT.length + 1), file]))("%s", (_name, file) => {
     expect(citations(readFileSync(file, "utf8"))).toEqual([]);
   });
 
