@@ -13,7 +13,6 @@ const SOURCES = ["controller/src", "sdk/src", "cli/src", "channels/chat-kit/src"
  */
 const ALLOWED: Readonly<Record<string, number>> = {
   "controller/src/controller.ts createController": 175,
-  "controller/src/loop/reconciler.ts createReconciler": 211,
   "controller/src/notify/create-notifier.ts createNotifier": 113,
   "controller/src/webhook/handle-request.ts createRequestHandler": 105,
   "controller/src/webhook/server.ts createWebhookServer": 87,
