@@ -18,7 +18,6 @@ const ALLOWED: Readonly<Record<string, number>> = {
   "controller/src/engines/presets/claude-code-parser.ts createClaudeCodeParser": 83,
   "controller/src/engines/presets/codex-parser.ts createCodexParser": 91,
   "controller/src/engines/presets/opencode-parser.ts createOpencodeParser": 87,
-  "controller/src/execution/kubernetes/job-run.ts attachJobRun": 168,
   "controller/src/execution/kubernetes/pod-log-follower.ts followPodLog": 116,
   "controller/src/execution/kubernetes/resource-watch.ts startResourceWatch": 130,
   "controller/src/execution/local/local-run.ts startLocalRun": 103,
