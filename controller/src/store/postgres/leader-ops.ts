@@ -95,26 +95,15 @@ export function createLeaderOps(connectionString: string, location: string, logg
   };
 
   const attempt = async (s: Session, owner: string, ttlMs: number): Promise<Leadership> => {
-    const { rows } = await s.client.query<{ got: boolean; pid: number | null; application_name: string | null }>(LEAD, [String(ttlMs), sessionName(owner)]);
-    const row = rows[0];
-    holder = row?.got ? owner : undefined;
-    if (holder) return { leading: true, leader: owner };
-    const name = row?.application_name ?? "";
-    const leader = row?.pid == null ? undefined : name.startsWith(PREFIX) ? name.slice(PREFIX.length) : `session ${row.pid}`;
-    return { leading: false, leader };
+    const leadership = await askToLead(s.client, owner, ttlMs);
+    holder = leadership.leading ? owner : undefined;
+    return leadership;
   };
 
+  /** `work`, or a StoreError after `ms`; a late session is dropped (its answer may never come). */
   const bounded = <T>(work: Promise<T>, s: Session | undefined, ms: number): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        if (s) drop(s);
-        reject(
-          new StoreError(`store ${location}: the server did not answer within ${ms} ms while taking the lead of the loop`, {
-            hint: "check the connection to the PostgreSQL server; the lead is given up until it answers again",
-          }),
-        );
-      }, ms);
-      work.then(resolve, reject).finally(() => clearTimeout(timer));
+    withinDeadline(work, ms, location, () => {
+      if (s) drop(s);
     });
 
   return {
@@ -156,4 +145,28 @@ export function createLeaderOps(connectionString: string, location: string, logg
       if (s) await s.client.end().catch(() => {});
     },
   };
+}
+
+/** One attempt to take the lead on the session's connection; names the leader when another leads. */
+async function askToLead(client: pg.Client, owner: string, ttlMs: number): Promise<Leadership> {
+  const { rows } = await client.query<{ got: boolean; pid: number | null; application_name: string | null }>(LEAD, [String(ttlMs), sessionName(owner)]);
+  const row = rows[0];
+  if (row?.got) return { leading: true, leader: owner };
+  const name = row?.application_name ?? "";
+  const leader = row?.pid == null ? undefined : name.startsWith(PREFIX) ? name.slice(PREFIX.length) : `session ${row.pid}`;
+  return { leading: false, leader };
+}
+
+function withinDeadline<T>(work: Promise<T>, ms: number, location: string, onLate: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onLate();
+      reject(
+        new StoreError(`store ${location}: the server did not answer within ${ms} ms while taking the lead of the loop`, {
+          hint: "check the connection to the PostgreSQL server; the lead is given up until it answers again",
+        }),
+      );
+    }, ms);
+    work.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
 }
