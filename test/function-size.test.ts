@@ -22,7 +22,6 @@ const ALLOWED: Readonly<Record<string, number>> = {
   "controller/src/sources/codehost-a/rate-limit-gate.ts createRateLimitGate": 94,
   "controller/src/sources/polling/polling-source.ts createPollingSource": 102,
   "controller/src/sources/tracker-b/tracker-b-plan.ts resolveTrackerBPlan": 102,
-  "controller/src/store/sqlite/run-ops.ts createRunOps": 116,
   "sdk/src/logger.ts createLogger": 103,
   "sdk/src/helpers/http.ts createHttpClient": 138,
   "sdk/src/helpers/throttle.ts createThrottle": 132,

@@ -73,18 +73,10 @@ export function createLeaderOps(connectionString: string, location: string, logg
   };
 
   const open = async (owner: string): Promise<Session> => {
-    const client = new pg.Client({ ...connectionConfig(connectionString), application_name: sessionName(owner) });
-    const s: Session = { client, alive: true };
-    client.on("error", (error) => {
-      if (holder !== undefined && session === s) logger?.warn("the leadership connection of the PostgreSQL store failed: the lead went with it", { location, error: error.message });
-      drop(s);
+    const s = await connectSession(connectionString, owner, (failed, error) => {
+      if (holder !== undefined && session === failed) logger?.warn("the leadership connection of the PostgreSQL store failed: the lead went with it", { location, error: error.message });
+      drop(failed);
     });
-    try {
-      await client.connect();
-    } catch (error) {
-      drop(s);
-      throw error;
-    }
     // A connection that outlived its deadline may arrive after close(): it must not linger.
     if (closed) {
       drop(s);
@@ -100,7 +92,6 @@ export function createLeaderOps(connectionString: string, location: string, logg
     return leadership;
   };
 
-  /** `work`, or a StoreError after `ms`; a late session is dropped (its answer may never come). */
   const bounded = <T>(work: Promise<T>, s: Session | undefined, ms: number): Promise<T> =>
     withinDeadline(work, ms, location, () => {
       if (s) drop(s);
@@ -157,6 +148,7 @@ async function askToLead(client: pg.Client, owner: string, ttlMs: number): Promi
   return { leading: false, leader };
 }
 
+/** `work`, or a StoreError after `ms`; `onLate` drops a late session (its answer may never come). */
 function withinDeadline<T>(work: Promise<T>, ms: number, location: string, onLate: () => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -169,4 +161,19 @@ function withinDeadline<T>(work: Promise<T>, ms: number, location: string, onLat
     }, ms);
     work.then(resolve, reject).finally(() => clearTimeout(timer));
   });
+}
+
+/** A session of its own, named after `owner`; `onError` hears of its connection failing once connected, or while connecting. */
+async function connectSession(connectionString: string, owner: string, onError: (s: Session, error: Error) => void): Promise<Session> {
+  const client = new pg.Client({ ...connectionConfig(connectionString), application_name: sessionName(owner) });
+  const s: Session = { client, alive: true };
+  client.on("error", (error) => onError(s, error));
+  try {
+    await client.connect();
+  } catch (error) {
+    s.alive = false;
+    client.end().catch(() => {});
+    throw error;
+  }
+  return s;
 }
