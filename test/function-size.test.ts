@@ -20,7 +20,6 @@ const ALLOWED: Readonly<Record<string, number>> = {
   "controller/src/execution/local/local-run.ts startLocalRun": 103,
   "controller/src/execution/local/spawner-program.ts spawnerProgram": 94,
   "controller/src/sources/codehost-a/rate-limit-gate.ts createRateLimitGate": 94,
-  "controller/src/sources/tracker-b/tracker-b-plan.ts resolveTrackerBPlan": 102,
   "sdk/src/logger.ts createLogger": 103,
   "sdk/src/helpers/http.ts createHttpClient": 138,
   "sdk/src/helpers/throttle.ts createThrottle": 132,
