@@ -19,7 +19,6 @@ const ALLOWED: Readonly<Record<string, number>> = {
   "controller/src/execution/kubernetes/resource-watch.ts startResourceWatch": 130,
   "controller/src/execution/local/local-run.ts startLocalRun": 103,
   "controller/src/execution/local/spawner-program.ts spawnerProgram": 94,
-  "controller/src/sources/codehost-a/rate-limit-gate.ts createRateLimitGate": 94,
   "sdk/src/logger.ts createLogger": 103,
   "sdk/src/helpers/http.ts createHttpClient": 138,
   "sdk/src/helpers/throttle.ts createThrottle": 132,
