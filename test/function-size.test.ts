@@ -13,8 +13,6 @@ const SOURCES = ["controller/src", "sdk/src", "cli/src", "channels/chat-kit/src"
  */
 const ALLOWED: Readonly<Record<string, number>> = {
   "controller/src/notify/create-notifier.ts createNotifier": 113,
-  "controller/src/webhook/handle-request.ts createRequestHandler": 105,
-  "controller/src/webhook/server.ts createWebhookServer": 87,
   "controller/src/execution/kubernetes/pod-log-follower.ts followPodLog": 116,
   "controller/src/execution/kubernetes/resource-watch.ts startResourceWatch": 130,
   "controller/src/execution/local/local-run.ts startLocalRun": 103,
