@@ -13,7 +13,6 @@ const SOURCES = ["controller/src", "sdk/src", "cli/src", "channels/chat-kit/src"
  */
 const ALLOWED: Readonly<Record<string, number>> = {
   "controller/src/execution/kubernetes/pod-log-follower.ts followPodLog": 116,
-  "controller/src/execution/kubernetes/resource-watch.ts startResourceWatch": 130,
   "controller/src/execution/local/local-run.ts startLocalRun": 103,
   "controller/src/execution/local/spawner-program.ts spawnerProgram": 94,
   "sdk/src/logger.ts createLogger": 103,
