@@ -16,7 +16,6 @@ const ALLOWED: Readonly<Record<string, number>> = {
   "sdk/src/logger.ts createLogger": 103,
   "sdk/src/helpers/http.ts createHttpClient": 138,
   "sdk/src/helpers/throttle.ts createThrottle": 132,
-  "sdk/src/plugin/plugin-services.ts notificationChannelService": 116,
   "sdk/src/testing/sink.ts startSink": 136,
 };
 
