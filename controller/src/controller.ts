@@ -2,30 +2,27 @@ import { hostname } from "node:os";
 import type { Logger } from "@errand/channel-sdk";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import type { ControllerConfig } from "./config/controller-config.js";
-import { createEngine } from "./engines/create-engine.js";
-import type { Engine } from "./engines/engine.js";
-import { buildPrompt } from "./engines/prompt.js";
 import { createBackend } from "./execution/create-backend.js";
 import type { ExecutionBackend } from "./execution/execution-backend.js";
 import { scrubbingBackend } from "./execution/scrubbing-backend.js";
-import { createGuardrails } from "./guardrails/guardrails.js";
 import { createBatchedSink } from "./intake/batched-sink.js";
-import type { TicketSource } from "./intake/ticket-source.js";
-import { createLeaderElection } from "./loop/leader-election.js";
-import { createLoopMetrics } from "./loop/loop-metrics.js";
-import { createObserverDispatch } from "./loop/observer-dispatch.js";
-import { createReconciler, type Reconciler } from "./loop/reconciler.js";
+import type { TicketSink, TicketSource } from "./intake/ticket-source.js";
+import type { LeaderElection } from "./loop/leader-election.js";
+import { createObserverDispatch, type ObserverDispatch } from "./loop/observer-dispatch.js";
+import type { Reconciler } from "./loop/reconciler.js";
 import type { Notifier } from "./notify/notifier-types.js";
 import { listenError } from "./ops/listen-error.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
 import type { RunObserver } from "./runs/run-event.js";
 import { secretValues } from "./secrets/secret-values.js";
-import { createPollAdapter } from "./sources/polling/create-poll-adapter.js";
 import type { PollAdapter } from "./sources/polling/poll-adapter.js";
-import { createPollingSource } from "./sources/polling/polling-source.js";
-import { createWebhookSource } from "./sources/webhook-source.js";
 import { openStore } from "./store/open-store.js";
 import type { Store } from "./store/store.js";
+import { createConfiguredEngines, createConfiguredLoop } from "./wiring/configured-loop.js";
+import { createConfiguredNotifier } from "./wiring/configured-notifier.js";
+import { createConfiguredPolling, createTicketSources } from "./wiring/intake-parts.js";
+import { createLeadership } from "./wiring/leadership.js";
+import { readinessChecks } from "./wiring/readiness-checks.js";
 
 /** Options of {@link createController}. */
 export interface ControllerOptions {
@@ -78,178 +75,102 @@ export async function createController(options: ControllerOptions): Promise<Cont
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "errand_" });
   const store = await openStore(config.store, secrets, logger);
-
-  const engines = new Map<string, Engine>();
-  for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig, { maxCostUsd: config.guardrails.maxCostPerJob }));
+  const engines = createConfiguredEngines(config);
   const allSecrets = secretValues(config, secrets);
   // Every engine's output passes here on its way to the store and the channels: secrets masked, workspace paths relative.
   const backend = scrubbingBackend(options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets)), allSecrets);
-  const guardrails = createGuardrails(config.guardrails);
-  const n = config.notifications;
-  const notifier =
-    n.channels.length === 0
-      ? undefined
-      : // Loaded only with channels: the notifier brings gRPC and the built-in channels (start-up time).
-        (await import("./notify/create-notifier.js")).createNotifier({
-          channels: n.channels,
-          secrets,
-          callTimeoutMs: n.callTimeoutMs,
-          unhealthyAfter: n.unhealthyAfter,
-          probeIntervalMs: n.probeIntervalMs,
-          progressPerMinute: n.progressPerMinute,
-          logger: logger.child({ component: "notifications" }),
-          registry,
-          pluginsDir: config.pluginsDir,
-        });
-  const polling =
-    config.ticketing === undefined
-      ? undefined
-      : createPollingSource({
-          adapter: options.pollAdapter ?? (await createPollAdapter(config.ticketing, secrets)),
-          intervalMs: config.ticketing.pollIntervalMs,
-          logger: logger.child({ component: "ticketing" }),
-          registry,
-        });
+  const notifier = await createConfiguredNotifier(config, secrets, logger, registry);
+  const polling = await createConfiguredPolling(config, secrets, logger, registry, options.pollAdapter);
   const dispatch = createObserverDispatch({
     observers: [...(notifier ? [notifier.observer] : []), ...(polling ? [polling.observer] : []), ...(options.observers ?? [])],
     timeoutMs: 3 * config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,
     logger,
   });
   const owner = `${hostname()}/${process.pid}`;
-  let loop: Reconciler | undefined;
-  const metrics = createLoopMetrics(registry, store, () => loop?.active ?? 0);
-  loop = createReconciler({
-    store,
-    backend,
-    engines,
-    prompt: (engine, ticket) => buildPrompt(ticket, config.engines.byName[engine]?.promptTemplate),
-    apiKey: (engine) => {
-      const name = config.engines.byName[engine]?.apiKeySecret;
-      return name === undefined ? undefined : secrets[name];
-    },
-    guardrails,
-    dispatch,
-    maxConcurrent: config.guardrails.maxConcurrentJobs,
-    owner,
-    logger: logger.child({ component: "loop" }),
-    metrics,
-  });
-  const reconciler = loop;
-
-  const sources: TicketSource[] = [];
-  if (config.webhook.enabled !== false && hasWebhookSource(config)) {
-    sources.push(createWebhookSource({ config: config.webhook, store, logger: logger.child({ component: "webhook" }), registry }));
-  }
-  if (polling) sources.push(polling);
-  let signalLost: (reason: string) => void = () => {};
-  const lost = new Promise<string>((resolve) => (signalLost = resolve));
-  const election = createLeaderElection({
-    store,
-    owner,
-    ttlMs: config.ops.leaderLeaseMs,
-    logger: logger.child({ component: "election" }),
-    // Polling belongs to the leader too: a standby would only spend the vendor's quota on tickets it does not run.
-    onElected: async () => {
-      await reconciler.start();
-      await polling?.start(sink);
-    },
-    onLost: (reason) => {
-      logger.error("lost the lead of the loop; stopping", { reason });
-      signalLost(reason);
-    },
-  });
+  const loop = createConfiguredLoop({ config, secrets, store, backend, engines, dispatch, owner, logger, registry });
+  const sources = createTicketSources(config, store, polling, logger, registry);
   const t = config.ticketing;
   const sink = createBatchedSink({
     store,
     engine: config.engines.default,
-    onCommitted: () => reconciler.wake(),
+    onCommitted: () => loop.wake(),
     ...(t?.repoUrl === undefined ? {} : { defaultRepo: { source: t.backend, url: t.repoUrl } }),
   });
+  const { election, lost } = createLeadership({ store, owner, ttlMs: config.ops.leaderLeaseMs, loop, polling, sink, logger });
   let started = false;
-  const ops = createOpsServer({
-    host: config.ops.host,
-    port: config.ops.port,
-    registry,
-    checks: [
-      {
-        name: "loop",
-        critical: true,
-        check: () => ({ ok: started, detail: !started ? "starting" : election.leading ? `leading, ${reconciler.active} running` : `standby; ${election.leader ?? "another controller"} leads` }),
-      },
-      { name: "store", critical: true, check: async () => ({ ok: true, detail: `${store.kind} at ${store.location}, ${(await store.countRuns()).Queued} queued` }) },
-      ...sources.map((s) => ({
-        name: `source:${s.name}`,
-        critical: true,
-        check: () => {
-          const h = s.health();
-          return { ok: h.ready, detail: h.detail };
-        },
-      })),
-      // Channels are non-critical (spec 1.4): they add detail to /readyz and never fail it.
-      ...(notifier
-        ? [
-            {
-              name: "notifications",
-              critical: false,
-              check: () => {
-                const h = notifier.health();
-                return { ok: h.status === "ok", detail: h.channels };
-              },
-            },
-          ]
-        : []),
-      ...(options.checks ?? []),
-    ],
-  });
+  const checks = readinessChecks({ started: () => started, election, loop, store, sources, notifier, extra: options.checks ?? [] });
+  const ops = createOpsServer({ host: config.ops.host, port: config.ops.port, registry, checks });
+  const parts: Parts = { config, logger, store, backend, engines: [...engines.keys()], notifier, election, loop, sources, polling, sink, dispatch, ops };
 
   let stopped: Promise<void> | undefined;
   return {
     store,
     registry,
-    loop: reconciler,
+    loop,
     ops,
     sources,
     notifier,
     lost,
     async start() {
-      // Channels first: a channel that cannot be set up is a start-up error, before any ticket is taken in.
-      await notifier?.start();
-      // Every replica takes tickets in; only the leader runs them (and resolves what a dead leader left).
-      await election.start();
-      for (const source of sources) {
-        if (source === polling) continue;
-        await source.start(sink).catch((error: unknown) => {
-          throw listenError(error, "webhook server", "webhook.port", config.webhook.host, config.webhook.port);
-        });
-      }
-      await ops.start().catch((error: unknown) => {
-        throw listenError(error, "ops server", "ops.port", config.ops.host, config.ops.port);
-      });
-      // Warmed now, not at the first run, so the first ticket does not wait for it; after the servers listen, so that
-      // starting the engine spawner's process does not lengthen the controller's own start.
-      backend.warm?.();
+      await startParts(parts);
       started = true;
-      logger.info("controller started", { leading: election.leading, store: `${store.kind}:${store.location}`, backend: backend.name, engines: [...engines.keys()], sources: sources.map((s) => s.name), ops: ops.address });
+      logger.info("controller started", { leading: election.leading, store: `${store.kind}:${store.location}`, backend: backend.name, engines: parts.engines, sources: sources.map((s) => s.name), ops: ops.address });
     },
     stop() {
-      stopped ??= (async () => {
-        ops.draining();
-        // Intake first: a ticket answered 200 after this point would wait for a loop that no longer starts it.
-        await Promise.allSettled(sources.map((s) => s.stop()));
-        await reconciler.stop(config.ops.shutdownGraceMs);
-        await election.stop();
-        await dispatch.close();
-        await backend.close();
-        await store.close();
-        await ops.stop();
-        logger.info("controller stopped");
-      })();
+      stopped ??= stopParts(parts);
       return stopped;
     },
   };
 }
 
-function hasWebhookSource(config: ControllerConfig): boolean {
-  const w = config.webhook;
-  return Object.keys(w.secrets).length > 0 || w.generic !== undefined || w.allowUnsignedTrackerB;
+/** The parts {@link createController} wired, as starting and stopping them needs them. */
+interface Parts {
+  config: ControllerConfig;
+  logger: Logger;
+  store: Store;
+  backend: ExecutionBackend;
+  engines: string[];
+  notifier: Notifier | undefined;
+  election: LeaderElection;
+  loop: Reconciler;
+  sources: readonly TicketSource[];
+  polling: TicketSource | undefined;
+  sink: TicketSink;
+  dispatch: ObserverDispatch;
+  ops: OpsServer;
+}
+
+/** Starts the parts in the order that takes no ticket in before the channels and the loop's leadership are settled. */
+async function startParts(parts: Parts): Promise<void> {
+  const { config, ops } = parts;
+  // Channels first: a channel that cannot be set up is a start-up error, before any ticket is taken in.
+  await parts.notifier?.start();
+  // Every replica takes tickets in; only the leader runs them (and resolves what a dead leader left).
+  await parts.election.start();
+  for (const source of parts.sources) {
+    if (source === parts.polling) continue;
+    await source.start(parts.sink).catch((error: unknown) => {
+      throw listenError(error, "webhook server", "webhook.port", config.webhook.host, config.webhook.port);
+    });
+  }
+  await ops.start().catch((error: unknown) => {
+    throw listenError(error, "ops server", "ops.port", config.ops.host, config.ops.port);
+  });
+  // Warmed now, not at the first run, so the first ticket does not wait for it; after the servers listen, so that
+  // starting the engine spawner's process does not lengthen the controller's own start.
+  parts.backend.warm?.();
+}
+
+/** Stops intake first, then the loop (with grace), then everything the loop used. */
+async function stopParts(parts: Parts): Promise<void> {
+  parts.ops.draining();
+  // Intake first: a ticket answered 200 after this point would wait for a loop that no longer starts it.
+  await Promise.allSettled(parts.sources.map((s) => s.stop()));
+  await parts.loop.stop(parts.config.ops.shutdownGraceMs);
+  await parts.election.stop();
+  await parts.dispatch.close();
+  await parts.backend.close();
+  await parts.store.close();
+  await parts.ops.stop();
+  parts.logger.info("controller stopped");
 }

@@ -111,39 +111,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const listed = [...(options.secrets ?? [])];
   const forms = jsonLineForms(secretForms(listed));
   const redact = options.redact;
-  const keys = new Map<string, string>();
-  const keyOf = (key: string) => {
-    let encoded = keys.get(key);
-    if (encoded === undefined) {
-      encoded = `,${JSON.stringify(key)}:`;
-      if (keys.size < 1000) keys.set(key, encoded);
-    }
-    return encoded;
-  };
-  // `"2026-01-02T03:04:05.678000Z"`: the part up to the second is formatted once a second.
-  let lastSecond = -1;
-  let secondPrefix = "";
-  const timeNow = () => {
-    const ms = Date.now();
-    const second = Math.floor(ms / 1000);
-    if (second !== lastSecond) {
-      lastSecond = second;
-      secondPrefix = `"${new Date(second * 1000).toISOString().slice(0, 20)}`;
-    }
-    const frac = ms - second * 1000;
-    return `${secondPrefix}${frac < 10 ? "00" : frac < 100 ? "0" : ""}${frac}000Z"`;
-  };
+  const keyOf = createKeyEncoder();
+  const timeNow = createClock();
 
   const make = (base: LogFields): Logger => {
-    let encodedBase = "";
-    try {
-      for (const key of Object.keys(base)) {
-        const value = encodeValue(base[key]);
-        if (value !== undefined) encodedBase += keyOf(fieldKey(key)) + value;
-      }
-    } catch {
-      encodedBase = safeFields(base, (key) => keyOf(fieldKey(key)));
-    }
+    const encodedBase = encodeBase(base, keyOf);
     const encode = (lvl: LogLevel, message: string, extra: LogFields | undefined): string => {
       const head = `{"@level":"${lvl}","@message":${JSON.stringify(message)},"@timestamp":${timeNow()}`;
       let line = head;
@@ -205,6 +177,49 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     };
   };
   return make(options.fields ?? {});
+}
+
+/** Encodes a field's key as `,"key":`; the encodings of the first 1000 keys are kept. */
+function createKeyEncoder(): (key: string) => string {
+  const keys = new Map<string, string>();
+  return (key) => {
+    let encoded = keys.get(key);
+    if (encoded === undefined) {
+      encoded = `,${JSON.stringify(key)}:`;
+      if (keys.size < 1000) keys.set(key, encoded);
+    }
+    return encoded;
+  };
+}
+
+/** The time as `"2026-01-02T03:04:05.678000Z"`: the part up to the second is formatted once a second. */
+function createClock(): () => string {
+  let lastSecond = -1;
+  let secondPrefix = "";
+  return () => {
+    const ms = Date.now();
+    const second = Math.floor(ms / 1000);
+    if (second !== lastSecond) {
+      lastSecond = second;
+      secondPrefix = `"${new Date(second * 1000).toISOString().slice(0, 20)}`;
+    }
+    const frac = ms - second * 1000;
+    return `${secondPrefix}${frac < 10 ? "00" : frac < 100 ? "0" : ""}${frac}000Z"`;
+  };
+}
+
+/** A logger's own fields, encoded once; values JSON refuses become markers. */
+function encodeBase(base: LogFields, keyOf: (key: string) => string): string {
+  let encoded = "";
+  try {
+    for (const key of Object.keys(base)) {
+      const value = encodeValue(base[key]);
+      if (value !== undefined) encoded += keyOf(fieldKey(key)) + value;
+    }
+  } catch {
+    encoded = safeFields(base, (key) => keyOf(fieldKey(key)));
+  }
+  return encoded;
 }
 
 /** A logger that drops everything (for tests and embedding). */

@@ -45,15 +45,7 @@ export async function createChannel(answers: Answers, flags: CreateFlags, interr
   let placed = false;
   interruption.onSignal = (code) => void discard(staging).finally(() => process.exit(code));
   try {
-    const root = templatesRoot();
-    const versions = templateVersions(root);
-    const { name, packageName, description, author, license } = answers;
-    const recorded = { name, packageName, description, author, license, year: String(new Date().getUTCFullYear()), ...(flags.sdk === undefined ? {} : { sdkSpec: flags.sdk }) };
-    const files = await scaffold(root, kind, staging.dir, valuesFor(recorded, versions));
-    // What update needs to tell the user's changes from the template's.
-    await writeRecord(staging.dir, { template: kind.id, version: versions.cli, answers: recorded, files: await hashFiles(staging.dir, files) });
-    files.push(RECORD_FILE);
-    say(`${chalk.green("✓")} ${kind.id} template: ${files.length} files for channel ${chalk.bold(answers.name)} (${answers.packageName})`);
+    const files = await scaffoldInto(staging.dir, kind, answers, flags);
     let install: InstallOutcome | undefined;
     if (flags.install && !inPlace) {
       say(`${chalk.cyan("…")} installing dependencies with npm (this can take a minute)`);
@@ -102,8 +94,7 @@ export async function createChannel(answers: Answers, flags: CreateFlags, interr
     if (install && !install.ok) {
       fail(`npm install failed: ${install.reason}\nThe channel's files are in place in ${target}. Finish with:\n  ${[...cdStep, "npm install"].join(" && ")}\n(create-channel --no-install skips this step, to install later.)`);
     }
-    const steps = [...cdStep, ...(install?.ok ? [] : ["npm install"]), "npm run build", "npm test", "npm run conformance     # channel test: the conformance checks", "npx --no-install channel lint && npm publish"];
-    say(`\nNext steps:\n${steps.map((s) => `  ${s}`).join("\n")}\n\nThen add it to the controller:\n  notifications:\n    channels:\n      - backend: ${answers.name}\n        config: { ... }   # see README.md`);
+    sayNextSteps(cdStep, install?.ok === true, answers.name);
     return install && !install.ok ? 1 : 0;
   } catch (error) {
     // After a signal, errors are the cleanup racing the step it interrupted.
@@ -112,4 +103,23 @@ export async function createChannel(answers: Answers, flags: CreateFlags, interr
   } finally {
     if (!placed && !keepStaging) await discard(staging);
   }
+}
+
+/** Writes the template's files into `dir` with the answers, and the record `update` needs; returns the files written. */
+async function scaffoldInto(dir: string, kind: (typeof TEMPLATES)[number], answers: Answers, flags: CreateFlags): Promise<string[]> {
+  const root = templatesRoot();
+  const versions = templateVersions(root);
+  const { name, packageName, description, author, license } = answers;
+  const recorded = { name, packageName, description, author, license, year: String(new Date().getUTCFullYear()), ...(flags.sdk === undefined ? {} : { sdkSpec: flags.sdk }) };
+  const files = await scaffold(root, kind, dir, valuesFor(recorded, versions));
+  // What update needs to tell the user's changes from the template's.
+  await writeRecord(dir, { template: kind.id, version: versions.cli, answers: recorded, files: await hashFiles(dir, files) });
+  files.push(RECORD_FILE);
+  say(`${chalk.green("✓")} ${kind.id} template: ${files.length} files for channel ${chalk.bold(answers.name)} (${answers.packageName})`);
+  return files;
+}
+
+function sayNextSteps(cdStep: string[], installed: boolean, name: string): void {
+  const steps = [...cdStep, ...(installed ? [] : ["npm install"]), "npm run build", "npm test", "npm run conformance     # channel test: the conformance checks", "npx --no-install channel lint && npm publish"];
+  say(`\nNext steps:\n${steps.map((s) => `  ${s}`).join("\n")}\n\nThen add it to the controller:\n  notifications:\n    channels:\n      - backend: ${name}\n        config: { ... }   # see README.md`);
 }

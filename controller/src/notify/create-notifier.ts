@@ -1,25 +1,23 @@
 import { setMaxListeners } from "node:events";
-import { type Ticket, toChannelError } from "@errand/channel-sdk";
+import { type Logger, type Ticket, toChannelError } from "@errand/channel-sdk";
 import { createMaskingLogger } from "@errand/channel-sdk/host";
-import { NotFoundError } from "../errors.js";
 import type { RunEvent, RunObserver } from "../runs/run-event.js";
 import { createBackoff } from "./backoff.js";
 import { createChannelLanes } from "./channel-lanes.js";
 import { ChannelSetupError, type ChannelSetupProblem } from "./channel-setup-error.js";
-import { type ChannelSlot, createChannelSlots } from "./channel-slots.js";
-import { describeSource } from "./channel-source.js";
-import { CHECK_TICKET, checkMessage } from "./check-notification.js";
-import { type Delivery, deliver } from "./deliver.js";
+import { type ChannelSlot, createChannelSlots, type SlotOptions } from "./channel-slots.js";
+import type { Delivery } from "./deliver.js";
 import { describeEntry } from "./describe-entry.js";
 import { linkSignals } from "./linked-signal.js";
-import { createNotifierMetrics } from "./notifier-metrics.js";
-import { checkNotifierOptions } from "./notifier-options.js";
-import type { ChannelStatus, CheckResult, Notifier, NotifierHealth, NotifierOptions } from "./notifier-types.js";
+import { createNotifierMetrics, type NotifierMetrics } from "./notifier-metrics.js";
+import { checkNotifierOptions, type NotifierSettings } from "./notifier-options.js";
+import { checkChannels, healthOf, statusOf } from "./notifier-status.js";
+import type { Notifier, NotifierOptions } from "./notifier-types.js";
 import { createProgressGate } from "./progress-gate.js";
 
 /**
  * Creates the notifier: every configured channel told about every run
- * event (spec 1.3-1.5, 6.2, 7), each channel through its own ordered queue
+ * event, each channel through its own ordered queue
  * per run, each call bounded by `callTimeoutMs` on its own, never retried,
  * never able to hold the loop or another channel. Plugins are started once
  * by `start()` and restarted after a crash.
@@ -29,19 +27,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const logger = createMaskingLogger(options.logger.child({ component: "notifier" }), Object.values(options.secrets));
   const metrics = createNotifierMetrics(options.registry);
   const shutdown = new AbortController();
-  const { slots, problems } = createChannelSlots({
-    channels: options.channels,
-    secrets: options.secrets,
-    logger,
-    metrics,
-    backoff: createBackoff(settings.backoff),
-    unhealthyAfter: settings.unhealthyAfter,
-    startTimeoutMs: settings.startTimeoutMs,
-    probe: { intervalMs: settings.probeIntervalMs, timeoutMs: settings.callTimeoutMs },
-    signal: shutdown.signal,
-    pluginsDir: options.pluginsDir,
-    controllerDir: options.controllerDir,
-  });
+  const { slots, problems } = createChannelSlots(slotOptions(options, settings, logger, metrics, shutdown.signal));
   const context = { timeoutMs: settings.callTimeoutMs, metrics };
   const lanes = createChannelLanes(slots, context);
   let starting: Promise<void> | undefined;
@@ -60,12 +46,6 @@ export function createNotifier(options: NotifierOptions): Notifier {
       };
       lanes.push(delivery.runId, { delivery, signal: linked.signal, remaining: slots.length, done });
     });
-  const progress = (runId: string, ticket: Ticket, message: string): Delivery => ({
-    operation: "notify",
-    runId,
-    ticketId: ticket.id,
-    invoke: (channel, o) => channel.notify(message, ticket, o),
-  });
   const gate = createProgressGate<{ ticket: Ticket; message: string }>({
     perMinute: settings.progressPerMinute,
     flush: (runId, held) => {
@@ -111,31 +91,32 @@ export function createNotifier(options: NotifierOptions): Notifier {
       return starting;
     },
     list: () => slots.map(statusOf),
-    async check(label) {
-      const targets = label === undefined ? slots : slots.filter((s) => s.entry.label === label);
-      if (targets.length === 0 && label !== undefined) {
-        throw new NotFoundError(`no notification channel is labelled "${label}"`, { hint: `configured channels: ${slots.map((s) => s.entry.label).join(", ") || "none"}` });
-      }
-      const message = checkMessage();
-      const delivery: Delivery = { operation: "notify", runId: `check-${Date.now()}`, ticketId: CHECK_TICKET.id, invoke: (channel, o) => channel.notify(message, CHECK_TICKET, o) };
-      return Promise.all(
-        targets.map(async (slot): Promise<CheckResult> => {
-          const report = await deliver(slot, delivery, context, shutdown.signal);
-          const error = report.error && { code: report.error.code, message: report.error.message, hint: report.error.hint };
-          return { label: slot.entry.label, backend: slot.entry.backend, ok: report.outcome === "ok", durationMs: Math.round(report.durationMs), ...(error ? { error } : {}) };
-        }),
-      );
-    },
-    health() {
-      const channels: NotifierHealth["channels"] = {};
-      for (const slot of slots) {
-        const { healthy, consecutiveFailures, lastFailure, onProbation } = slot.health;
-        channels[slot.entry.label] = { healthy, state: slot.supervised.state, consecutiveFailures, lastFailure, probing: slot.prober?.probing ?? false, onProbation };
-      }
-      return { status: slots.every((s) => s.health.healthy) ? "ok" : "degraded", channels };
-    },
+    check: (label) => checkChannels(slots, label, context, shutdown.signal),
+    health: () => healthOf(slots),
     close,
   };
+}
+
+/** The channels' setup: each supervised with the notifier's back-off, health rule and probes. */
+function slotOptions(options: NotifierOptions, settings: NotifierSettings, logger: Logger, metrics: NotifierMetrics, signal: AbortSignal): SlotOptions {
+  return {
+    channels: options.channels,
+    secrets: options.secrets,
+    logger,
+    metrics,
+    backoff: createBackoff(settings.backoff),
+    unhealthyAfter: settings.unhealthyAfter,
+    startTimeoutMs: settings.startTimeoutMs,
+    probe: { intervalMs: settings.probeIntervalMs, timeoutMs: settings.callTimeoutMs },
+    signal,
+    pluginsDir: options.pluginsDir,
+    controllerDir: options.controllerDir,
+  };
+}
+
+/** The delivery of one progress message of a run. */
+function progress(runId: string, ticket: Ticket, message: string): Delivery {
+  return { operation: "notify", runId, ticketId: ticket.id, invoke: (channel, o) => channel.notify(message, ticket, o) };
 }
 
 /** Starts every channel in parallel; configuration problems (all of them) stop everything and reject. */
@@ -153,26 +134,4 @@ async function startAll(slots: ChannelSlot[], resolveProblems: ChannelSetupProbl
   if (problems.length === 0) return;
   await Promise.allSettled(slots.map((slot) => slot.supervised.close()));
   throw new ChannelSetupError(problems.sort((a, b) => a.entry.localeCompare(b.entry, "en", { numeric: true })));
-}
-
-function statusOf(slot: ChannelSlot): ChannelStatus {
-  const { supervised, health, entry, source } = slot;
-  return {
-    label: entry.label,
-    backend: entry.backend,
-    source: { kind: source.kind, where: describeSource(source), ...(source.kind === "command" ? {} : { packageName: source.packageName }) },
-    state: supervised.state,
-    downReason: supervised.state === "down" ? supervised.downReason : undefined,
-    name: supervised.identity?.name,
-    version: supervised.identity?.version,
-    interfaceVersion: supervised.identity?.interfaceVersion,
-    pid: supervised.state === "up" ? supervised.pid : undefined,
-    healthy: health.healthy,
-    probing: slot.prober?.probing ?? false,
-    onProbation: health.onProbation,
-    consecutiveFailures: health.consecutiveFailures,
-    restarts: supervised.restarts,
-    lastFailure: health.lastFailure,
-    lastSuccessAt: health.lastSuccessAt,
-  };
 }

@@ -39,29 +39,8 @@ function mediaTypeOf(req: IncomingMessage): string {
  * handler's own (and the dedupe store's, if it is asynchronous).
  */
 export function createRequestHandler(deps: RequestDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const { logger, metrics } = deps;
-
-  const finish = (source: string, outcome: Outcome, started: number, tickets: number, fields: Record<string, unknown>) => {
-    const seconds = (performance.now() - started) / 1000;
-    metrics.observe(source, outcome, seconds, tickets);
-    fields.duration_ms = Math.round(seconds * 1e4) / 10;
-    logger[outcome === "unavailable" || outcome === "internal_error" ? "warn" : "info"]("webhook request", fields);
-  };
-
-  const fail = (req: IncomingMessage, res: ServerResponse, source: string, error: unknown, started: number) => {
-    const deliveryId = deliveryIdOf(req, deps.sources, source);
-    if (error instanceof ClientGoneError) {
-      finish(source, "client_gone", started, 0, { source, outcome: "client_gone", delivery_id: deliveryId });
-      return;
-    }
-    const known = error instanceof WebhookError;
-    const failure = known ? error : new WebhookError(500, "ERR_INTERNAL" as WebhookErrorCode, "internal error");
-    if (!known) logger.error("webhook request failed unexpectedly", { source, error });
-    // A refused body that was not read leaves the connection unusable: close it.
-    sendError(res, failure, deps.stopping() || failure.status === 413 || !req.complete);
-    const outcome = outcomeOfStatus(failure.status, failure.code);
-    finish(source, outcome, started, 0, { source, outcome, delivery_id: deliveryId, status: failure.status, error: failure.code, message: failure.message });
-  };
+  const finish = (source: string, outcome: Outcome, started: number, tickets: number, fields: Record<string, unknown>) => finishRequest(deps, source, outcome, started, tickets, fields);
+  const fail = (req: IncomingMessage, res: ServerResponse, source: string, error: unknown, started: number) => failRequest(deps, req, res, source, error, started);
 
   const serveSource = (req: IncomingMessage, res: ServerResponse, sourceId: SourceId, started: number) => {
     const source = deps.sources.get(sourceId);
@@ -107,25 +86,12 @@ export function createRequestHandler(deps: RequestDeps): (req: IncomingMessage, 
     });
   };
 
-  const serveOther = async (req: IncomingMessage, res: ServerResponse, path: string, method: string, started: number) => {
-    try {
-      if (method !== "GET" && method !== "HEAD") {
-        throw new WebhookError(405, WebhookErrorCode.MethodNotAllowed, `${path} answers GET and HEAD only`, { allow: "GET, HEAD" });
-      }
-      if (path === "/healthz") return sendText(res, 200, "ok", undefined, method === "HEAD");
-      const text = await metrics.registry.metrics();
-      return sendText(res, 200, text, metrics.registry.contentType, method === "HEAD");
-    } catch (error) {
-      fail(req, res, NO_SOURCE, error, started);
-    }
-  };
-
   return (req, res) => {
     const started = performance.now();
     const path = routePath(req.url);
     const method = req.method ?? "GET";
     if (path === "/healthz" || (path === "/metrics" && deps.exposeMetrics)) {
-      void serveOther(req, res, path, method, started);
+      void serveOther(deps, req, res, path, method, started);
       return;
     }
     const sourceId = ROUTES.get(path);
@@ -142,6 +108,44 @@ export function createRequestHandler(deps: RequestDeps): (req: IncomingMessage, 
       fail(req, res, sourceId, error, started);
     }
   };
+}
+
+/** Counts and logs one answered request. */
+function finishRequest(deps: RequestDeps, source: string, outcome: Outcome, started: number, tickets: number, fields: Record<string, unknown>): void {
+  const seconds = (performance.now() - started) / 1000;
+  deps.metrics.observe(source, outcome, seconds, tickets);
+  fields.duration_ms = Math.round(seconds * 1e4) / 10;
+  deps.logger[outcome === "unavailable" || outcome === "internal_error" ? "warn" : "info"]("webhook request", fields);
+}
+
+/** Answers a failed request with its error (an unexpected one as a 500), or only records it when the client is gone. */
+function failRequest(deps: RequestDeps, req: IncomingMessage, res: ServerResponse, source: string, error: unknown, started: number): void {
+  const deliveryId = deliveryIdOf(req, deps.sources, source);
+  if (error instanceof ClientGoneError) {
+    finishRequest(deps, source, "client_gone", started, 0, { source, outcome: "client_gone", delivery_id: deliveryId });
+    return;
+  }
+  const known = error instanceof WebhookError;
+  const failure = known ? error : new WebhookError(500, "ERR_INTERNAL" as WebhookErrorCode, "internal error");
+  if (!known) deps.logger.error("webhook request failed unexpectedly", { source, error });
+  // A refused body that was not read leaves the connection unusable: close it.
+  sendError(res, failure, deps.stopping() || failure.status === 413 || !req.complete);
+  const outcome = outcomeOfStatus(failure.status, failure.code);
+  finishRequest(deps, source, outcome, started, 0, { source, outcome, delivery_id: deliveryId, status: failure.status, error: failure.code, message: failure.message });
+}
+
+/** `/healthz` and `/metrics`. */
+async function serveOther(deps: RequestDeps, req: IncomingMessage, res: ServerResponse, path: string, method: string, started: number): Promise<void> {
+  try {
+    if (method !== "GET" && method !== "HEAD") {
+      throw new WebhookError(405, WebhookErrorCode.MethodNotAllowed, `${path} answers GET and HEAD only`, { allow: "GET, HEAD" });
+    }
+    if (path === "/healthz") return sendText(res, 200, "ok", undefined, method === "HEAD");
+    const text = await deps.metrics.registry.metrics();
+    return sendText(res, 200, text, deps.metrics.registry.contentType, method === "HEAD");
+  } catch (error) {
+    failRequest(deps, req, res, NO_SOURCE, error, started);
+  }
 }
 
 function deliveryIdOf(req: IncomingMessage, sources: ReadonlyMap<SourceId, WebhookSource>, source: string): string | undefined {

@@ -58,7 +58,7 @@ export interface WebhookServer {
   readonly server: Server;
 }
 
-/** Creates the webhook intake server of spec section 4.1 from a validated configuration. */
+/** Creates the webhook intake server from a validated configuration. */
 export function createWebhookServer(options: WebhookServerOptions): WebhookServer {
   const { config } = options;
   const logger = options.logger ?? silentLogger;
@@ -100,24 +100,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
 
   const stop = async (): Promise<void> => {
     stopping = true;
-    const started = Date.now();
-    const force = setTimeout(() => server.closeAllConnections(), t.shutdownMs);
-    let wait: NodeJS.Timeout | undefined;
-    try {
-      if (server.listening) {
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
-        await closed;
-      }
-      // Hand-offs whose client went away still finish, so nothing half-done is left behind.
-      const left = Math.max(0, t.shutdownMs - (Date.now() - started));
-      if (pending.size > 0) {
-        await Promise.race([Promise.allSettled([...pending]), new Promise((resolve) => (wait = setTimeout(resolve, left)))]);
-      }
-    } finally {
-      clearTimeout(force);
-      clearTimeout(wait);
-    }
+    await closeGracefully(server, pending, t.shutdownMs);
     logger.info("webhook server stopped");
   };
 
@@ -145,4 +128,26 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       return stopped;
     },
   };
+}
+
+/** Closes the server, then waits for the hand-offs under way; after `shutdownMs` in all, connections are cut and it resolves. */
+async function closeGracefully(server: Server, pending: ReadonlySet<Promise<unknown>>, shutdownMs: number): Promise<void> {
+  const started = Date.now();
+  const force = setTimeout(() => server.closeAllConnections(), shutdownMs);
+  let wait: NodeJS.Timeout | undefined;
+  try {
+    if (server.listening) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+    }
+    // Hand-offs whose client went away still finish, so nothing half-done is left behind.
+    const left = Math.max(0, shutdownMs - (Date.now() - started));
+    if (pending.size > 0) {
+      await Promise.race([Promise.allSettled([...pending]), new Promise((resolve) => (wait = setTimeout(resolve, left)))]);
+    }
+  } finally {
+    clearTimeout(force);
+    clearTimeout(wait);
+  }
 }

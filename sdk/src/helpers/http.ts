@@ -47,101 +47,13 @@ const BUDGET_MARGIN_MS = 100;
 export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
   const clientRetry = options.retry === undefined ? {} : options.retry;
 
-  const secretsFor = (req: HttpRequest, url: URL, secretUrl: boolean): string[] => {
-    const listed = typeof options.redact === "function" ? options.redact() : (options.redact ?? []);
-    const values = [...listed];
-    for (const headers of [options.headers, req.headers]) {
-      for (const [name, value] of Object.entries(headers ?? {})) {
-        // "Bearer xoxb-…": mask the whole value and its token part, not the scheme word.
-        if (SECRET_HEADER.test(name)) values.push(value, ...value.split(/\s+/).filter((part) => part.length >= 8));
-      }
-    }
-    if (secretUrl) values.push(url.href, url.pathname.slice(1), url.search.slice(1), ...secretParts(url));
-    return secretForms(values);
-  };
-
   /** What every attempt of one request shares: the method, URL and how to show it. */
   const prepare = (req: HttpRequest) => {
     const method = (req.method ?? (req.json !== undefined || req.body !== undefined ? "POST" : "GET")).toUpperCase();
     const url = resolveUrl(req, options.baseUrl);
     const secretUrl = req.secretUrl ?? options.secretUrl ?? false;
-    const secrets = secretsFor(req, url, secretUrl);
+    const secrets = secretsFor(options, req, url, secretUrl);
     return { method, url, secrets, shownUrl: redactUrl(url, { secretUrl, forms: secrets }) };
-  };
-  type Prepared = ReturnType<typeof prepare>;
-
-  const once = async <T>(req: HttpRequest, { method, url, secrets, shownUrl }: Prepared, signal: AbortSignal | undefined, timeLeftMs?: () => number): Promise<HttpResponse<T>> => {
-    const configuredMs = req.timeoutMs ?? options.timeoutMs ?? 2500;
-    if (typeof configuredMs !== "number" || Number.isNaN(configuredMs) || configuredMs < 0) {
-      throw new InvalidArgumentError(`${method} ${shownUrl}: timeoutMs must be a number of milliseconds >= 0, got ${String(configuredMs)}`, {
-        hint: "set the HTTP client's timeoutMs (one attempt's timeout) to a number, 2500 by default",
-      });
-    }
-    // Inside its own retry, an attempt ends a little before the budget does,
-    // so it fails with its own error (what the target did) rather than
-    // being cut off by the budget. Read after the throttle wait.
-    const timeoutMs = timeLeftMs ? Math.max(1, Math.min(configuredMs, timeLeftMs() - BUDGET_MARGIN_MS)) : configuredMs;
-    // Longer than a timer holds would fire at once; 24.8 days is "never" for one request.
-    const timeout = AbortSignal.timeout(Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
-    const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    const headers: Record<string, string> = { "user-agent": options.userAgent ?? "errand-channel-sdk" };
-    Object.assign(headers, options.headers, req.headers);
-    let body = req.body;
-    if (req.json !== undefined) {
-      body = JSON.stringify(req.json);
-      if (!Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
-        headers["content-type"] = "application/json; charset=utf-8";
-      }
-    }
-    const maxBytes = options.maxResponseBytes ?? 1024 * 1024;
-    try {
-      const { request: undiciRequest } = await loadUndici();
-      const response = await undiciRequest(url, {
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        signal: attemptSignal,
-        dispatcher: options.dispatcher,
-      });
-      const read = await readBody(response.body, maxBytes);
-      const contentType = response.headers["content-type"];
-      const json = parseJsonBody(read.text, typeof contentType === "string" ? contentType : undefined);
-      if (response.statusCode >= 200 && response.statusCode < 300) {
-        if (read.truncated) {
-          throw new RejectedError(`${method} ${shownUrl} answered with a body larger than ${maxBytes} bytes`, {
-            hint: "raise maxResponseBytes of the HTTP client",
-          });
-        }
-        return { status: response.statusCode, headers: response.headers, text: read.text, json: json as T, attempts: 1 };
-      }
-      const retryAfterMs = response.statusCode === 429 ? retryAfterOf(response.headers, json) : undefined;
-      throw httpStatusError({
-        method,
-        url: shownUrl,
-        status: response.statusCode,
-        bodySnippet: snippet(read.text, secrets),
-        retryAfterMs,
-        response: redactedResponse(response.statusCode, response.headers, json, read.truncated, secrets),
-      });
-    } catch (error) {
-      if (isChannelError(error)) throw error;
-      if (signal?.aborted) throw toChannelError(signal.reason);
-      const cause = scrubError(error, secrets);
-      if (timeout.aborted) {
-        throw new UnavailableError(`${method} ${shownUrl} got no complete answer within ${timeoutMs} ms`, {
-          cause,
-          hint: "the target is slow or unreachable; raise timeoutMs if it is just slow",
-        });
-      }
-      const detail = snippet(error instanceof Error ? error.message : String(error), secrets);
-      if (isTransientNetworkError(error)) {
-        throw new UnavailableError(`${method} ${shownUrl} failed: ${detail}`, {
-          cause,
-          hint: "check that the target is reachable from here",
-        });
-      }
-      throw new InvalidArgumentError(`${method} ${shownUrl} could not be sent: ${detail}`, { cause });
-    }
   };
 
   const request = async <T>(req: HttpRequest): Promise<HttpResponse<T>> => {
@@ -150,7 +62,7 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const key = req.throttleKey;
     const throttle = key === undefined ? undefined : options.throttle;
     const attempt = (signal: AbortSignal | undefined, timeLeftMs?: () => number) =>
-      throttle && key !== undefined ? throttle.run(key, () => once<T>(req, prepared, signal, timeLeftMs), signal) : once<T>(req, prepared, signal, timeLeftMs);
+      throttle && key !== undefined ? throttle.run(key, () => sendOnce<T>(options, req, prepared, signal, timeLeftMs), signal) : sendOnce<T>(options, req, prepared, signal, timeLeftMs);
     if (retryOptions === false) return attempt(req.signal);
     let paused: ChannelError | undefined;
     const shouldRetry = retryOptions.shouldRetry ?? ((error: ChannelError) => error.retryable);
@@ -181,4 +93,101 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     get: (url, callOptions) => request({ ...callOptions, url, method: "GET" }),
     postJson: (url, json, callOptions) => request({ ...callOptions, url, method: "POST", json }),
   };
+}
+
+/** What every attempt of one request shares: the method, URL, the secret forms to mask and the URL as shown. */
+interface Prepared {
+  method: string;
+  url: URL;
+  secrets: string[];
+  shownUrl: string;
+}
+
+/** The forms of every secret a request's errors must not show: listed ones, credential headers, and a secret URL's parts. */
+function secretsFor(options: HttpClientOptions, req: HttpRequest, url: URL, secretUrl: boolean): string[] {
+  const listed = typeof options.redact === "function" ? options.redact() : (options.redact ?? []);
+  const values = [...listed];
+  for (const headers of [options.headers, req.headers]) {
+    for (const [name, value] of Object.entries(headers ?? {})) {
+      // "Bearer xoxb-…": mask the whole value and its token part, not the scheme word.
+      if (SECRET_HEADER.test(name)) values.push(value, ...value.split(/\s+/).filter((part) => part.length >= 8));
+    }
+  }
+  if (secretUrl) values.push(url.href, url.pathname.slice(1), url.search.slice(1), ...secretParts(url));
+  return secretForms(values);
+}
+
+/** One attempt of a request: sent, read within the attempt's timeout, answered or turned into a typed error. */
+async function sendOnce<T>(options: HttpClientOptions, req: HttpRequest, { method, url, secrets, shownUrl }: Prepared, signal: AbortSignal | undefined, timeLeftMs?: () => number): Promise<HttpResponse<T>> {
+  const configuredMs = req.timeoutMs ?? options.timeoutMs ?? 2500;
+  if (typeof configuredMs !== "number" || Number.isNaN(configuredMs) || configuredMs < 0) {
+    throw new InvalidArgumentError(`${method} ${shownUrl}: timeoutMs must be a number of milliseconds >= 0, got ${String(configuredMs)}`, {
+      hint: "set the HTTP client's timeoutMs (one attempt's timeout) to a number, 2500 by default",
+    });
+  }
+  // Inside its own retry, an attempt ends a little before the budget does,
+  // so it fails with its own error (what the target did) rather than
+  // being cut off by the budget. Read after the throttle wait.
+  const timeoutMs = timeLeftMs ? Math.max(1, Math.min(configuredMs, timeLeftMs() - BUDGET_MARGIN_MS)) : configuredMs;
+  // Longer than a timer holds would fire at once; 24.8 days is "never" for one request.
+  const timeout = AbortSignal.timeout(Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
+  const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const headers: Record<string, string> = { "user-agent": options.userAgent ?? "errand-channel-sdk" };
+  Object.assign(headers, options.headers, req.headers);
+  let body = req.body;
+  if (req.json !== undefined) {
+    body = JSON.stringify(req.json);
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
+      headers["content-type"] = "application/json; charset=utf-8";
+    }
+  }
+  const maxBytes = options.maxResponseBytes ?? 1024 * 1024;
+  try {
+    const { request: undiciRequest } = await loadUndici();
+    const response = await undiciRequest(url, {
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body,
+      signal: attemptSignal,
+      dispatcher: options.dispatcher,
+    });
+    const read = await readBody(response.body, maxBytes);
+    const contentType = response.headers["content-type"];
+    const json = parseJsonBody(read.text, typeof contentType === "string" ? contentType : undefined);
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      if (read.truncated) {
+        throw new RejectedError(`${method} ${shownUrl} answered with a body larger than ${maxBytes} bytes`, {
+          hint: "raise maxResponseBytes of the HTTP client",
+        });
+      }
+      return { status: response.statusCode, headers: response.headers, text: read.text, json: json as T, attempts: 1 };
+    }
+    const retryAfterMs = response.statusCode === 429 ? retryAfterOf(response.headers, json) : undefined;
+    throw httpStatusError({
+      method,
+      url: shownUrl,
+      status: response.statusCode,
+      bodySnippet: snippet(read.text, secrets),
+      retryAfterMs,
+      response: redactedResponse(response.statusCode, response.headers, json, read.truncated, secrets),
+    });
+  } catch (error) {
+    if (isChannelError(error)) throw error;
+    if (signal?.aborted) throw toChannelError(signal.reason);
+    const cause = scrubError(error, secrets);
+    if (timeout.aborted) {
+      throw new UnavailableError(`${method} ${shownUrl} got no complete answer within ${timeoutMs} ms`, {
+        cause,
+        hint: "the target is slow or unreachable; raise timeoutMs if it is just slow",
+      });
+    }
+    const detail = snippet(error instanceof Error ? error.message : String(error), secrets);
+    if (isTransientNetworkError(error)) {
+      throw new UnavailableError(`${method} ${shownUrl} failed: ${detail}`, {
+        cause,
+        hint: "check that the target is reachable from here",
+      });
+    }
+    throw new InvalidArgumentError(`${method} ${shownUrl} could not be sent: ${detail}`, { cause });
+  }
 }

@@ -103,16 +103,7 @@ interface KeyState {
  * await throttle.run(channelId, () => postMessage(channelId, text), ctx.signal);
  */
 export function createThrottle(options: ThrottleOptions): Throttle {
-  const intervalMs = options.intervalMs;
-  if (!Number.isFinite(intervalMs) || intervalMs < 0) {
-    throw new RangeError(`createThrottle: intervalMs must be a finite number >= 0, got ${intervalMs}`);
-  }
-  const spacing = options.spacing ?? "start";
-  if (spacing !== "start" && spacing !== "completion") {
-    throw new RangeError(`createThrottle: spacing must be "start" or "completion", got ${String(spacing)}`);
-  }
-  const holds = spacing === "completion";
-  const noop: ReleaseSlot = () => {};
+  const { intervalMs, holds } = checkThrottleOptions(options);
   const keys = new Map<string, KeyState>();
 
   const schedule = (key: string, state: KeyState) => {
@@ -144,19 +135,7 @@ export function createThrottle(options: ThrottleOptions): Throttle {
     schedule(key, state);
   };
 
-  const take = (key: string, state: KeyState, now: number): ReleaseSlot => {
-    state.nextAt = now + intervalMs;
-    if (!holds) return noop;
-    state.held = true;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      state.held = false;
-      state.nextAt = Math.max(state.nextAt, Date.now() + intervalMs);
-      schedule(key, state);
-    };
-  };
+  const take = (key: string, state: KeyState, now: number): ReleaseSlot => takeSlot(state, now, intervalMs, holds, () => schedule(key, state));
 
   const grant = (key: string, state: KeyState, waiter: Waiter, now: number) => {
     const release = take(key, state, now);
@@ -164,14 +143,7 @@ export function createThrottle(options: ThrottleOptions): Throttle {
     waiter.resolve(release);
   };
 
-  const stateOf = (key: string): KeyState => {
-    let state = keys.get(key);
-    if (!state) {
-      state = { nextAt: 0, queue: [], timer: undefined, held: false };
-      keys.set(key, state);
-    }
-    return state;
-  };
+  const stateOf = (key: string): KeyState => stateIn(keys, key);
 
   const wait = (key: string, signal?: AbortSignal): Promise<ReleaseSlot> => {
     if (signal?.aborted) return Promise.reject(toChannelError(signal.reason));
@@ -182,20 +154,7 @@ export function createThrottle(options: ThrottleOptions): Throttle {
       schedule(key, state);
       return Promise.resolve(release);
     }
-    return new Promise<ReleaseSlot>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
-      if (signal) {
-        waiter.onAbort = () => {
-          const index = state.queue.indexOf(waiter);
-          if (index >= 0) state.queue.splice(index, 1);
-          if (state.queue.length === 0) state.timer?.unref();
-          reject(toChannelError(signal.reason));
-        };
-        signal.addEventListener("abort", waiter.onAbort, { once: true });
-      }
-      state.queue.push(waiter);
-      if (state.queue.length === 1 && !state.held) schedule(key, state);
-    });
+    return enqueue(state, signal, () => schedule(key, state));
   };
 
   const penalize = (key: string, ms: number) => {
@@ -209,28 +168,88 @@ export function createThrottle(options: ThrottleOptions): Throttle {
 
   return {
     wait,
-    async run<T>(key: string, fn: () => T | Promise<T>, signal?: AbortSignal): Promise<T> {
-      const release = await wait(key, signal);
-      try {
-        return await fn();
-      } catch (error) {
-        const retryAfterMs = isChannelError(error) ? error.retryAfterMs : undefined;
-        if (retryAfterMs !== undefined) penalize(key, retryAfterMs);
-        throw error;
-      } finally {
-        release();
-      }
-    },
+    run: (key, fn, signal) => runInSlot(wait(key, signal), fn, (ms) => penalize(key, ms)),
     penalize,
-    msUntilSlot(key) {
-      const state = keys.get(key);
-      if (!state) return 0;
-      const due = Math.max(0, state.nextAt - Date.now());
-      return state.held ? Math.max(due, intervalMs) : due;
-    },
+    msUntilSlot: (key) => msUntil(keys.get(key), intervalMs),
     pending: (key) => keys.get(key)?.queue.length ?? 0,
     get size() {
       return keys.size;
     },
   };
+}
+
+function checkThrottleOptions(options: ThrottleOptions): { intervalMs: number; holds: boolean } {
+  const intervalMs = options.intervalMs;
+  if (!Number.isFinite(intervalMs) || intervalMs < 0) {
+    throw new RangeError(`createThrottle: intervalMs must be a finite number >= 0, got ${intervalMs}`);
+  }
+  const spacing = options.spacing ?? "start";
+  if (spacing !== "start" && spacing !== "completion") {
+    throw new RangeError(`createThrottle: spacing must be "start" or "completion", got ${String(spacing)}`);
+  }
+  return { intervalMs, holds: spacing === "completion" };
+}
+
+/** Takes the key's slot now; with completion spacing the slot is held until the returned function releases it. */
+function takeSlot(state: KeyState, now: number, intervalMs: number, holds: boolean, reschedule: () => void): ReleaseSlot {
+  state.nextAt = now + intervalMs;
+  if (!holds) return NOOP;
+  state.held = true;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    state.held = false;
+    state.nextAt = Math.max(state.nextAt, Date.now() + intervalMs);
+    reschedule();
+  };
+}
+
+const NOOP: ReleaseSlot = () => {};
+
+function msUntil(state: KeyState | undefined, intervalMs: number): number {
+  if (!state) return 0;
+  const due = Math.max(0, state.nextAt - Date.now());
+  return state.held ? Math.max(due, intervalMs) : due;
+}
+
+function stateIn(keys: Map<string, KeyState>, key: string): KeyState {
+  let state = keys.get(key);
+  if (!state) {
+    state = { nextAt: 0, queue: [], timer: undefined, held: false };
+    keys.set(key, state);
+  }
+  return state;
+}
+
+/** Queues a waiter for the key's next slot; an abort takes it out of the queue. `first` runs when it is alone in the queue and no slot is held. */
+function enqueue(state: KeyState, signal: AbortSignal | undefined, first: () => void): Promise<ReleaseSlot> {
+  return new Promise<ReleaseSlot>((resolve, reject) => {
+    const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
+    if (signal) {
+      waiter.onAbort = () => {
+        const index = state.queue.indexOf(waiter);
+        if (index >= 0) state.queue.splice(index, 1);
+        if (state.queue.length === 0) state.timer?.unref();
+        reject(toChannelError(signal.reason));
+      };
+      signal.addEventListener("abort", waiter.onAbort, { once: true });
+    }
+    state.queue.push(waiter);
+    if (state.queue.length === 1 && !state.held) first();
+  });
+}
+
+/** Runs `fn` in the slot `slot` gives; a failure that carries a Retry-After pushes the key's next slot back by it. */
+async function runInSlot<T>(slot: Promise<ReleaseSlot>, fn: () => T | Promise<T>, penalize: (ms: number) => void): Promise<T> {
+  const release = await slot;
+  try {
+    return await fn();
+  } catch (error) {
+    const retryAfterMs = isChannelError(error) ? error.retryAfterMs : undefined;
+    if (retryAfterMs !== undefined) penalize(retryAfterMs);
+    throw error;
+  } finally {
+    release();
+  }
 }

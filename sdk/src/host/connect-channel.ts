@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { credentials as grpcCredentials } from "@grpc/grpc-js";
+import { type ChannelCredentials, credentials as grpcCredentials } from "@grpc/grpc-js";
 import type { Channel } from "../channel.js";
 import { type ChannelError, PluginStartError } from "../errors.js";
 import type { HandshakeResponse } from "../gen/errand/v1/common.js";
@@ -77,19 +77,7 @@ async function connect(options: ConnectOptions, checked: CheckedConnectOptions, 
     return new PluginStartError(`${commandLine}: ${message}${output ? `\nplugin stderr:\n${output}` : ""}`, { cause, hint });
   };
 
-  let channelCredentials = grpcCredentials.createInsecure();
-  if (clientCert) {
-    const upgrade = "serve the plugin with an SDK that supports go-plugin's AutoMTLS (PLUGIN_CLIENT_CERT), or pass autoMTLS: false";
-    if (!proc.line.serverCert) throw await fail("AutoMTLS was requested but the handshake line carries no certificate", upgrade);
-    const { certificateFieldToPem } = await import("../grpc/auto-mtls.js");
-    let serverPem: string;
-    try {
-      serverPem = certificateFieldToPem(proc.line.serverCert);
-    } catch (error) {
-      throw await fail("the handshake line's certificate field is not a certificate", upgrade, error);
-    }
-    channelCredentials = grpcCredentials.createSsl(Buffer.from(serverPem), Buffer.from(clientCert.keyPem), Buffer.from(clientCert.certPem));
-  }
+  const channelCredentials = await credentialsFor(proc.line.serverCert, clientCert, fail);
   const target = proc.line.network === "unix" ? `unix:${proc.line.address}` : proc.line.address;
   clients = createClients(target, channelCredentials);
 
@@ -123,6 +111,25 @@ async function connect(options: ConnectOptions, checked: CheckedConnectOptions, 
   }
   logger.info("plugin ready", { name: handshake.name, version: handshake.version, pid: proc.child.pid, startMs: Date.now() - started });
   return new RemoteChannel({ proc, clients, handshake, logger, shutdown: () => callShutdown(clients), secrets: secretValues });
+}
+
+/** Insecure without AutoMTLS; with it, TLS both ways with the plugin's certificate from its handshake line. */
+async function credentialsFor(
+  serverCert: string | undefined,
+  clientCert: { certPem: string; keyPem: string } | undefined,
+  fail: (message: string, hint: string, cause?: unknown) => Promise<ChannelError>,
+): Promise<ChannelCredentials> {
+  if (!clientCert) return grpcCredentials.createInsecure();
+  const upgrade = "serve the plugin with an SDK that supports go-plugin's AutoMTLS (PLUGIN_CLIENT_CERT), or pass autoMTLS: false";
+  if (!serverCert) throw await fail("AutoMTLS was requested but the handshake line carries no certificate", upgrade);
+  const { certificateFieldToPem } = await import("../grpc/auto-mtls.js");
+  let serverPem: string;
+  try {
+    serverPem = certificateFieldToPem(serverCert);
+  } catch (error) {
+    throw await fail("the handshake line's certificate field is not a certificate", upgrade, error);
+  }
+  return grpcCredentials.createSsl(Buffer.from(serverPem), Buffer.from(clientCert.keyPem), Buffer.from(clientCert.certPem));
 }
 
 // "node plugin.js" is better known by its script than by "node".

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
+import { createInterface, type Interface } from "node:readline";
 import { type ChannelError, PluginStartError, VersionMismatchError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { checkDuration } from "../runtime/call-options.js";
@@ -145,34 +145,7 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
     return new PluginStartError(`${describe}: ${message}${output ? `\nplugin stderr:\n${output}` : ""}`, { hint, cause });
   };
 
-  const first = await new Promise<FirstLine>((resolve) => {
-    const timer = setTimeout(
-      () =>
-        resolve({
-          failure: {
-            message: `no handshake line within ${startTimeoutMs} ms`,
-            hint: "check that the plugin calls serve() and starts quickly, or give it more time (the host's start timeout: startTimeoutMs, or --start-timeout of the channel CLI)",
-          },
-        }),
-      startTimeoutMs,
-    );
-    const settle = (outcome: FirstLine) => {
-      clearTimeout(timer);
-      resolve(outcome);
-    };
-    child.once("error", (error: NodeJS.ErrnoException) => {
-      const cwdProblem = error.code === "ENOENT" && options.cwd !== undefined ? workingDirectoryProblem(options.cwd) : undefined;
-      settle({
-        failure: cwdProblem
-          ? { message: `could not start: ${cwdProblem}`, hint: "set cwd to an existing directory, or leave it out", cause: error }
-          : { message: `could not start: ${error.message}`, hint: "check the command path and that it is executable", cause: error },
-      });
-    });
-    void exited.then((e) =>
-      settle({ failure: { message: `exited (code ${e.code}, signal ${e.signal}) before printing its handshake line`, hint: "run the plugin with ERRAND_PLUGIN_MAGIC_COOKIE=errand-notification-channel to see its error" } }),
-    );
-    lines.once("line", (line) => settle({ line }));
-  });
+  const first = await firstLine(child, lines, exited, startTimeoutMs, options.cwd);
   if ("failure" in first) throw await fail(first.failure.message, first.failure.hint, first.failure.cause);
   lines.on("line", (line) => {
     extraStdout.push(line);
@@ -194,4 +167,36 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
   const proc: PluginProcess = { child, line, exited, exit: undefined, extraStdout, stderrTail };
   void exited.then((e) => (proc.exit = e));
   return proc;
+}
+
+/** The plugin's first stdout line, or why there is none: it could not start, exited first, or took longer than `startTimeoutMs`. */
+function firstLine(child: ChildProcess, lines: Interface, exited: ReturnType<typeof watchExit>, startTimeoutMs: number, cwd: string | undefined): Promise<FirstLine> {
+  return new Promise<FirstLine>((resolve) => {
+    const timer = setTimeout(
+      () =>
+        resolve({
+          failure: {
+            message: `no handshake line within ${startTimeoutMs} ms`,
+            hint: "check that the plugin calls serve() and starts quickly, or give it more time (the host's start timeout: startTimeoutMs, or --start-timeout of the channel CLI)",
+          },
+        }),
+      startTimeoutMs,
+    );
+    const settle = (outcome: FirstLine) => {
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      const cwdProblem = error.code === "ENOENT" && cwd !== undefined ? workingDirectoryProblem(cwd) : undefined;
+      settle({
+        failure: cwdProblem
+          ? { message: `could not start: ${cwdProblem}`, hint: "set cwd to an existing directory, or leave it out", cause: error }
+          : { message: `could not start: ${error.message}`, hint: "check the command path and that it is executable", cause: error },
+      });
+    });
+    void exited.then((e) =>
+      settle({ failure: { message: `exited (code ${e.code}, signal ${e.signal}) before printing its handshake line`, hint: "run the plugin with ERRAND_PLUGIN_MAGIC_COOKIE=errand-notification-channel to see its error" } }),
+    );
+    lines.once("line", (line) => settle({ line }));
+  });
 }

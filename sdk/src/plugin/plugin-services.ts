@@ -129,31 +129,7 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
       fail(callback, refused);
       return;
     }
-    const request = call.request;
-    const requested = request.interfaceVersion;
-    if (!supported.includes(requested)) {
-      logger.error("handshake refused: unsupported interface version", { requested, supported });
-      callback({
-        code: GrpcStatus.FAILED_PRECONDITION,
-        details: `interface version ${requested} is not supported by channel ${definition.name} ${definition.version}; it supports ${supported.join(", ")}`,
-      });
-      return;
-    }
-    try {
-      const secrets = { ...host.environmentSecrets, ...request.secrets };
-      await runtime.initialize(request.config ?? {}, secrets);
-      logger.info("handshake complete", {
-        interfaceVersion: requested,
-        host: request.hostName || undefined,
-        hostVersion: request.hostVersion || undefined,
-        secrets: Object.keys(secrets),
-      });
-      callback(null, { interfaceVersion: requested, supportedVersions: supported, name: definition.name, version: definition.version });
-    } catch (error) {
-      const channelError = toChannelError(error);
-      logger.error("channel init failed", { error: channelError, hint: channelError.hint });
-      fail(callback, channelError);
-    }
+    await completeHandshake(host, supported, call.request, callback, fail);
   };
 
   const unary =
@@ -184,25 +160,54 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
 
   return {
     handshake,
-    notify: unary<NotifyRequest>((r) => ({
-      kind: "notify",
-      message: r.message,
-      ticket: requireTicket("Notify", r.ticket),
-      taskRunId: r.taskRunId,
-    })),
-    notifyStart: unary<NotifyStartRequest>((r) => ({
-      kind: "notifyStart",
-      ticket: requireTicket("NotifyStart", r.ticket),
-      taskRunId: r.taskRunId,
-      engine: r.engine,
-    })),
-    notifyComplete: unary<NotifyCompleteRequest>((r) => ({
-      kind: "notifyComplete",
-      ticket: requireTicket("NotifyComplete", r.ticket),
-      taskRunId: r.taskRunId,
-      result: requireResult(r.result),
-    })),
+    notify: unary(notifyCall),
+    notifyStart: unary(notifyStartCall),
+    notifyComplete: unary(notifyCompleteCall),
   };
+}
+
+const notifyCall = (r: NotifyRequest): NotificationCall => ({ kind: "notify", message: r.message, ticket: requireTicket("Notify", r.ticket), taskRunId: r.taskRunId });
+const notifyStartCall = (r: NotifyStartRequest): NotificationCall => ({ kind: "notifyStart", ticket: requireTicket("NotifyStart", r.ticket), taskRunId: r.taskRunId, engine: r.engine });
+const notifyCompleteCall = (r: NotifyCompleteRequest): NotificationCall => ({
+  kind: "notifyComplete",
+  ticket: requireTicket("NotifyComplete", r.ticket),
+  taskRunId: r.taskRunId,
+  result: requireResult(r.result),
+});
+
+/** Agrees on the interface version and initializes the channel with the Handshake's config and secrets. */
+async function completeHandshake<State>(
+  host: ServiceHost<State>,
+  supported: readonly number[],
+  request: HandshakeRequest,
+  callback: sendUnaryData<HandshakeResponse>,
+  fail: (callback: sendUnaryData<never>, error: ChannelError) => void,
+): Promise<void> {
+  const { runtime, definition, logger } = host;
+  const requested = request.interfaceVersion;
+  if (!supported.includes(requested)) {
+    logger.error("handshake refused: unsupported interface version", { requested, supported });
+    callback({
+      code: GrpcStatus.FAILED_PRECONDITION,
+      details: `interface version ${requested} is not supported by channel ${definition.name} ${definition.version}; it supports ${supported.join(", ")}`,
+    });
+    return;
+  }
+  try {
+    const secrets = { ...host.environmentSecrets, ...request.secrets };
+    await runtime.initialize(request.config ?? {}, secrets);
+    logger.info("handshake complete", {
+      interfaceVersion: requested,
+      host: request.hostName || undefined,
+      hostVersion: request.hostVersion || undefined,
+      secrets: Object.keys(secrets),
+    });
+    callback(null, { interfaceVersion: requested, supportedVersions: [...supported], name: definition.name, version: definition.version });
+  } catch (error) {
+    const channelError = toChannelError(error);
+    logger.error("channel init failed", { error: channelError, hint: channelError.hint });
+    fail(callback, channelError);
+  }
 }
 
 /** go-plugin's plugin.GRPCController: Shutdown asks the plugin to exit. */

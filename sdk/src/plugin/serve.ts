@@ -3,14 +3,14 @@ import { type ChannelDefinition, defineChannel, interfaceVersionsOf } from "../c
 import { CancelledError } from "../errors.js";
 import { HealthService } from "../gen/grpc/health/v1/health.js";
 import { GRPCControllerService } from "../gen/plugin/grpc_controller.js";
-import { createLogger } from "../logger.js";
+import { createLogger, type Logger } from "../logger.js";
 import { ChannelRuntime } from "../runtime/channel-runtime.js";
 import { guardStderr, writeStderr } from "../stderr-sink.js";
 import { CORE_PROTOCOL_VERSION } from "../version.js";
 import { bindServer } from "./bind-server.js";
 import { readEnvironmentConfig, readEnvironmentSecrets } from "./environment-secrets.js";
 import { healthService } from "./health-service.js";
-import { PluginEnvironmentError, readPluginEnvironment } from "./plugin-env.js";
+import { type PluginEnvironment, PluginEnvironmentError, readPluginEnvironment } from "./plugin-env.js";
 import { CallTracker, controllerService, notificationChannelService } from "./plugin-services.js";
 import { decodingGuardedService } from "./request-decoding.js";
 import { guardStdout, writeHandshakeLine } from "./stdout-guard.js";
@@ -44,16 +44,13 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
   guardStderr();
   defineChannel(definition);
   const supported = interfaceVersionsOf(definition as ChannelDefinition<unknown>);
-  let env;
-  let secrets: Record<string, string>;
+  let read: ReturnType<typeof readEnvironment>;
   try {
-    env = readPluginEnvironment(process.env, supported);
-    secrets = readEnvironmentSecrets(process.env);
-    // Read again at the first call when no Handshake brings a config; checked now so a bad one stops the start.
-    readEnvironmentConfig(process.env);
+    read = readEnvironment(supported);
   } catch (error) {
     return exitOnEnvironmentError(error);
   }
+  const { env, secrets } = read;
 
   const logger = createLogger({
     fields: { channel: definition.name, pid: process.pid },
@@ -79,12 +76,7 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
     // The server keeps listening until the channel is closed, so a host that
     // asks meanwhile hears NOT_SERVING from health and CANCELLED from calls
     // rather than a refused connection. The exit hook removes the socket directory.
-    void (async () => {
-      await within(calls.idle(), gracePeriodMs);
-      await within(runtime.close(cancelled), 300);
-      await within(new Promise<void>((resolve) => server.tryShutdown(() => resolve())), 100);
-      server.forceShutdown();
-    })().finally(() => process.exit(exitCode));
+    void closeAll(calls, runtime, cancelled, server, gracePeriodMs).finally(() => process.exit(exitCode));
   };
 
   const host = {
@@ -97,25 +89,15 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
     secrets: () => Object.values(runtimeSecrets()),
     calls,
   };
-  server.addService(decodingGuardedService(), notificationChannelService(host));
-  server.addService(HealthService, health.implementation);
-  server.addService(
-    GRPCControllerService,
-    controllerService((reason) => shutdown(reason)),
-  );
+  addServices(server, host, health.implementation, shutdown);
 
-  let credentials = ServerCredentials.createInsecure();
-  let certField: string | undefined;
-  if (env.clientCertPem) {
-    const { generateCertificate } = await import("../grpc/auto-mtls.js");
-    const cert = await generateCertificate();
-    try {
-      credentials = ServerCredentials.createSsl(Buffer.from(env.clientCertPem), [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }], true);
-    } catch (error) {
-      return exitOnEnvironmentError(new PluginEnvironmentError(`PLUGIN_CLIENT_CERT cannot be used for AutoMTLS (${String(error)}); the host must send its client certificate as PEM, or leave the variable unset`));
-    }
-    certField = cert.certBase64;
+  let tls: ServingCredentials;
+  try {
+    tls = await servingCredentials(env.clientCertPem);
+  } catch (error) {
+    return exitOnEnvironmentError(error);
   }
+  const { credentials, certField } = tls;
 
   let bound;
   try {
@@ -126,6 +108,44 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
     process.exit(1);
   }
 
+  listenToProcess(logger, shutdown);
+  watchParent(options.parentCheckIntervalMs ?? 500, () => shutdown("the host process exited"));
+
+  const fields = [CORE_PROTOCOL_VERSION, env.interfaceVersion, bound.network, bound.address, "grpc"];
+  if (certField) fields.push(certField);
+  logger.debug("serving", { network: bound.network, address: bound.address, tls: Boolean(certField) });
+  writeHandshakeLine(fields.join("|"));
+}
+
+/** The plugin's variables and secrets; the config is read again at the first call, but checked now so a bad one stops the start. */
+function readEnvironment(supported: readonly number[]): { env: PluginEnvironment; secrets: Record<string, string> } {
+  const env = readPluginEnvironment(process.env, supported);
+  const secrets = readEnvironmentSecrets(process.env);
+  readEnvironmentConfig(process.env);
+  return { env, secrets };
+}
+
+interface ServingCredentials {
+  credentials: ServerCredentials;
+  /** The handshake line's certificate field under AutoMTLS. */
+  certField: string | undefined;
+}
+
+/** Insecure without PLUGIN_CLIENT_CERT; with it, AutoMTLS with a fresh certificate of the plugin's own. */
+async function servingCredentials(clientCertPem: string | undefined): Promise<ServingCredentials> {
+  if (!clientCertPem) return { credentials: ServerCredentials.createInsecure(), certField: undefined };
+  const { generateCertificate } = await import("../grpc/auto-mtls.js");
+  const cert = await generateCertificate();
+  try {
+    const credentials = ServerCredentials.createSsl(Buffer.from(clientCertPem), [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }], true);
+    return { credentials, certField: cert.certBase64 };
+  } catch (error) {
+    throw new PluginEnvironmentError(`PLUGIN_CLIENT_CERT cannot be used for AutoMTLS (${String(error)}); the host must send its client certificate as PEM, or leave the variable unset`);
+  }
+}
+
+/** The process's signals and last-resort error events, as a plugin answers them. */
+function listenToProcess(logger: Logger, shutdown: (reason: string) => void): void {
   // SIGINT reaches the whole process group when a user presses Ctrl-C at the
   // host; like go-plugin plugins we leave it to the host to shut us down.
   process.on("SIGINT", () => logger.debug("ignoring SIGINT; the host decides when the plugin stops"));
@@ -138,12 +158,24 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
   // the author's own handler) stays as Node and the author decide; the host
   // gets a JSON line it can forward.
   process.on("uncaughtExceptionMonitor", (error) => logger.error("uncaught exception in the channel", { error }));
-  watchParent(options.parentCheckIntervalMs ?? 500, () => shutdown("the host process exited"));
+}
 
-  const fields = [CORE_PROTOCOL_VERSION, env.interfaceVersion, bound.network, bound.address, "grpc"];
-  if (certField) fields.push(certField);
-  logger.debug("serving", { network: bound.network, address: bound.address, tls: Boolean(certField) });
-  writeHandshakeLine(fields.join("|"));
+/** The channel's service, gRPC health, and go-plugin's controller (its Shutdown). */
+function addServices(server: Server, host: Parameters<typeof notificationChannelService>[0], health: ReturnType<typeof healthService>["implementation"], shutdown: (reason: string) => void): void {
+  server.addService(decodingGuardedService(), notificationChannelService(host));
+  server.addService(HealthService, health);
+  server.addService(
+    GRPCControllerService,
+    controllerService((reason) => shutdown(reason)),
+  );
+}
+
+/** Lets the calls under way finish within the grace period, closes the channel, then the server. */
+async function closeAll(calls: CallTracker, runtime: ChannelRuntime<unknown>, cancelled: CancelledError, server: Server, gracePeriodMs: number): Promise<void> {
+  await within(calls.idle(), gracePeriodMs);
+  await within(runtime.close(cancelled), 300);
+  await within(new Promise<void>((resolve) => server.tryShutdown(() => resolve())), 100);
+  server.forceShutdown();
 }
 
 /** Settles when `work` does or after `ms`, whichever is first; never rejects. */

@@ -86,48 +86,8 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
   const waiters = new Set<() => void>();
   let closed: Promise<void> | undefined;
 
-  const answer = (res: ServerResponse, record: SinkRequest, behaviour: SinkBehaviour) => {
-    if (behaviour.drop) {
-      res.socket?.destroy();
-      return;
-    }
-    if (behaviour.hang) return;
-    const status = behaviour.status ?? 200;
-    const headers: Record<string, string> = {};
-    let body = behaviour.body;
-    if (body === undefined) {
-      body = JSON.stringify(behaviour.json === undefined ? { ok: status < 400 } : behaviour.json);
-      headers["content-type"] = "application/json; charset=utf-8";
-    } else {
-      headers["content-type"] = "text/plain; charset=utf-8";
-    }
-    if (behaviour.retryAfter !== undefined) headers["retry-after"] = String(behaviour.retryAfter);
-    Object.assign(headers, behaviour.headers);
-    record.status = status;
-    try {
-      res.writeHead(status, headers).end(body);
-    } catch (error) {
-      // Scripts are checked when given; this only guards the test process against what slipped through.
-      record.status = undefined;
-      res.socket?.destroy(error as Error);
-    }
-  };
-
   const handle = (req: IncomingMessage, res: ServerResponse, rawBody: Buffer) => {
-    const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    const body = rawBody.toString("utf8");
-    const record: SinkRequest = {
-      method: req.method ?? "GET",
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      headers: req.headers,
-      body,
-      rawBody,
-      json: parseJson(body),
-      receivedAt: Date.now(),
-      status: undefined,
-      rateLimited: false,
-    };
+    const record = recordOf(req, rawBody);
     requests.push(record);
     for (const wake of waiters) wake();
 
@@ -175,26 +135,7 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     setRateLimit(limit) {
       limiter = limit ? new RateLimiter(limit, "sink.setRateLimit") : undefined;
     },
-    waitForRequests(count, timeoutMs = 5000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (requests.length < count) return;
-          cleanup();
-          resolve([...requests]);
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          const seen = requests.map((r) => `${r.method} ${r.path}`).join(", ") || "none";
-          reject(new Error(`sink: expected ${count} request(s) within ${timeoutMs} ms, got ${requests.length} (${seen})`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
-    },
+    waitForRequests: (count, timeoutMs = 5000) => waitForCount(() => requests, waiters, count, timeoutMs),
     reset() {
       requests = [];
       global = new Script(options.behaviour ?? []);
@@ -212,6 +153,77 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
       return closed;
     },
   };
+}
+
+/** Answers as the behaviour says: dropped, hanging, or a status with headers and a body. */
+function answer(res: ServerResponse, record: SinkRequest, behaviour: SinkBehaviour): void {
+  if (behaviour.drop) {
+    res.socket?.destroy();
+    return;
+  }
+  if (behaviour.hang) return;
+  const status = behaviour.status ?? 200;
+  const headers: Record<string, string> = {};
+  let body = behaviour.body;
+  if (body === undefined) {
+    body = JSON.stringify(behaviour.json === undefined ? { ok: status < 400 } : behaviour.json);
+    headers["content-type"] = "application/json; charset=utf-8";
+  } else {
+    headers["content-type"] = "text/plain; charset=utf-8";
+  }
+  if (behaviour.retryAfter !== undefined) headers["retry-after"] = String(behaviour.retryAfter);
+  Object.assign(headers, behaviour.headers);
+  record.status = status;
+  try {
+    res.writeHead(status, headers).end(body);
+  } catch (error) {
+    // Scripts are checked when given; this only guards the test process against what slipped through.
+    record.status = undefined;
+    res.socket?.destroy(error as Error);
+  }
+}
+
+/** What the sink records of one request. */
+function recordOf(req: IncomingMessage, rawBody: Buffer): SinkRequest {
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  const body = rawBody.toString("utf8");
+  return {
+    method: req.method ?? "GET",
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: req.headers,
+    body,
+    rawBody,
+    json: parseJson(body),
+    receivedAt: Date.now(),
+    status: undefined,
+    rateLimited: false,
+  };
+}
+
+/** Resolves with the requests once there are `count`; `waiters` are woken at each request. */
+function waitForCount(requests: () => SinkRequest[], waiters: Set<() => void>, count: number, timeoutMs: number): Promise<SinkRequest[]> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (requests().length < count) return;
+      cleanup();
+      resolve([...requests()]);
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      const seen =
+        requests()
+          .map((r) => `${r.method} ${r.path}`)
+          .join(", ") || "none";
+      reject(new Error(`sink: expected ${count} request(s) within ${timeoutMs} ms, got ${requests().length} (${seen})`));
+    }, timeoutMs);
+    const cleanup = () => {
+      clearTimeout(timer);
+      waiters.delete(check);
+    };
+    waiters.add(check);
+    check();
+  });
 }
 
 function parseJson(text: string): unknown {

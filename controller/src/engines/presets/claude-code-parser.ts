@@ -79,14 +79,9 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): O
           return [];
         case "assistant":
           return assistant(message);
-        case "result": {
+        case "result":
           result = message;
-          const events: EngineEvent[] = [];
-          const cost = asCost(message.total_cost_usd);
-          if (cost !== undefined) events.push({ kind: "cost", usd: cost, final: true });
-          if (message.usage !== undefined) events.push({ kind: "usage", usage: claudeUsage(message.usage) });
-          return events;
-        }
+          return resultEvents(message);
         default:
           return [];
       }
@@ -115,6 +110,15 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): O
       });
     },
   };
+}
+
+/** The final cost and usage a result message reports. */
+function resultEvents(result: Record<string, unknown>): EngineEvent[] {
+  const events: EngineEvent[] = [];
+  const cost = asCost(result.total_cost_usd);
+  if (cost !== undefined) events.push({ kind: "cost", usd: cost, final: true });
+  if (result.usage !== undefined) events.push({ kind: "usage", usage: claudeUsage(result.usage) });
+  return events;
 }
 
 /** Why a result message is a failure, or undefined when it is a success. */

@@ -31,33 +31,12 @@ export function createCodexParser(): OutputParser {
   let lastError: string | undefined;
   let lastMessage = "";
 
-  const item = (phase: "started" | "completed", value: unknown): EngineEvent[] => {
+  const item = (phase: Phase, value: unknown): EngineEvent[] => {
     const it = asObject(value);
-    const status = (text: string | undefined, detail: "message" | "tool" | "status"): EngineEvent[] => (text === undefined ? [] : [{ kind: "progress", text, detail }]);
-    switch (it.type) {
-      case "agent_message":
-        if (phase !== "completed") return [];
-        lastMessage = asString(it.text) ?? lastMessage;
-        return status(progressText(asString(it.text) ?? ""), "message");
-      case "command_execution":
-        return phase === "started" ? status(progressText(`$ ${asString(it.command) ?? ""}`, 200), "tool") : [];
-      case "file_change": {
-        if (phase !== "completed") return [];
-        const paths = asArray(it.changes)
-          .map((c) => asString(asObject(c).path))
-          .filter((p) => p !== undefined);
-        const verb = it.status === "failed" ? "could not edit" : "edited";
-        return status(progressText(`${verb} ${paths.join(", ") || "files"}`, 200), "tool");
-      }
-      case "mcp_tool_call":
-        return phase === "started" ? status(`${asString(it.server) ?? "mcp"}.${asString(it.tool) ?? "tool"}`, "tool") : [];
-      case "web_search":
-        return phase === "started" ? status(progressText(`web search: ${asString(it.query) ?? ""}`, 200), "tool") : [];
-      case "error":
-        return phase === "completed" ? status(progressText(`codex: ${asString(it.message) ?? "error"}`), "status") : [];
-      default:
-        return [];
-    }
+    if (it.type !== "agent_message") return itemProgress(phase, it);
+    if (phase !== "completed") return [];
+    lastMessage = asString(it.text) ?? lastMessage;
+    return progressEvent(progressText(asString(it.text) ?? ""), "message");
   };
 
   return {
@@ -112,4 +91,34 @@ export function createCodexParser(): OutputParser {
       });
     },
   };
+}
+
+type Phase = "started" | "completed";
+
+function progressEvent(text: string | undefined, detail: "message" | "tool" | "status"): EngineEvent[] {
+  return text === undefined ? [] : [{ kind: "progress", text, detail }];
+}
+
+/** The progress an item other than the agent's message shows: commands, edits, tool calls, searches, errors. */
+function itemProgress(phase: Phase, it: Record<string, unknown>): EngineEvent[] {
+  switch (it.type) {
+    case "command_execution":
+      return phase === "started" ? progressEvent(progressText(`$ ${asString(it.command) ?? ""}`, 200), "tool") : [];
+    case "file_change": {
+      if (phase !== "completed") return [];
+      const paths = asArray(it.changes)
+        .map((c) => asString(asObject(c).path))
+        .filter((p) => p !== undefined);
+      const verb = it.status === "failed" ? "could not edit" : "edited";
+      return progressEvent(progressText(`${verb} ${paths.join(", ") || "files"}`, 200), "tool");
+    }
+    case "mcp_tool_call":
+      return phase === "started" ? progressEvent(`${asString(it.server) ?? "mcp"}.${asString(it.tool) ?? "tool"}`, "tool") : [];
+    case "web_search":
+      return phase === "started" ? progressEvent(progressText(`web search: ${asString(it.query) ?? ""}`, 200), "tool") : [];
+    case "error":
+      return phase === "completed" ? progressEvent(progressText(`codex: ${asString(it.message) ?? "error"}`), "status") : [];
+    default:
+      return [];
+  }
 }

@@ -43,20 +43,10 @@ export function createOpencodeParser(): OutputParser {
         const shown = progressText(text);
         return shown === undefined ? [] : [{ kind: "progress", text: shown, detail: "message" }];
       }
-      case "tool_use": {
-        const state = asObject(part.state);
-        const label = toolLabel(asString(part.tool) ?? "tool", state.input);
-        const text = state.status === "error" ? `${label} failed: ${progressText(asString(state.error) ?? "", 200) ?? "no message"}` : label;
-        return [{ kind: "progress", text, detail: "tool" }];
-      }
+      case "tool_use":
+        return [{ kind: "progress", text: toolText(part), detail: "tool" }];
       case "step_finish": {
-        const tokens = asObject(part.tokens);
-        const cache = asObject(tokens.cache);
-        steps.push({
-          inputTokens: asCount(tokens.input) + asCount(cache.read) + asCount(cache.write),
-          outputTokens: asCount(tokens.output) + asCount(tokens.reasoning),
-          cachedInputTokens: asCount(cache.read),
-        });
+        steps.push(stepUsage(part));
         cost += asCost(part.cost) ?? 0;
         return [
           { kind: "cost", usd: cost },
@@ -105,5 +95,23 @@ export function createOpencodeParser(): OutputParser {
         durationMs: exit.durationMs,
       });
     },
+  };
+}
+
+/** A tool call's progress line: its label, and why it failed when it did. */
+function toolText(part: Record<string, unknown>): string {
+  const state = asObject(part.state);
+  const label = toolLabel(asString(part.tool) ?? "tool", state.input);
+  return state.status === "error" ? `${label} failed: ${progressText(asString(state.error) ?? "", 200) ?? "no message"}` : label;
+}
+
+/** The tokens of one finished step; cache reads and writes count as input. */
+function stepUsage(part: Record<string, unknown>): TokenUsage {
+  const tokens = asObject(part.tokens);
+  const cache = asObject(tokens.cache);
+  return {
+    inputTokens: asCount(tokens.input) + asCount(cache.read) + asCount(cache.write),
+    outputTokens: asCount(tokens.output) + asCount(tokens.reasoning),
+    cachedInputTokens: asCount(cache.read),
   };
 }

@@ -45,73 +45,17 @@ export function followPodLog(options: PodLogOptions): PodLogFollower {
   const { logger } = options;
   let containerEnded = false;
   let stopped = false;
-  let lastKey: string | undefined;
-  let countAtLast = 0;
   let abortPass: (() => void) | undefined;
   let wake = new AbortController();
 
-  const pass = async (follow: boolean): Promise<PassEnd> => {
-    const passLast = lastKey;
-    const passSkip = countAtLast;
-    let passSeen = 0;
-    const handle = (line: SplitLine): void => {
-      const stamped = splitTimestamp(line.text);
-      const key = stamped.key;
-      if (key !== undefined && passLast !== undefined) {
-        if (key < passLast) return;
-        if (key === passLast && ++passSeen <= passSkip) return;
-      }
-      if (key !== undefined && key === lastKey) countAtLast += 1;
-      else if (key !== undefined && (lastKey === undefined || key > lastKey)) {
-        lastKey = key;
-        countAtLast = 1;
-      }
-      options.onLine(stamped.text, stamped.ms);
-    };
-    const splitter = createLineSplitter(MAX_LINE_BYTES, handle);
-    const request = new AbortController();
-    let abort: () => void = () => undefined;
-    const aborted = new Promise<PassEnd>((resolve) => {
-      abort = () => {
-        request.abort();
-        resolve("aborted");
-      };
-    });
-    abortPass = abort;
-    let response: IncomingMessage;
-    try {
-      const query = { follow, sinceTime: lastKey === undefined ? undefined : sinceTimeOf(lastKey) };
-      const opened = requestPodLog(options.kubeConfig, options.namespace, options.pod, options.container, query, request.signal);
-      const first = await Promise.race([opened, aborted]);
-      if (first === "aborted") {
-        opened.then(
-          (r) => r.destroy(),
-          () => undefined,
-        );
-        return "aborted";
-      }
-      response = first as IncomingMessage;
-    } catch (error) {
-      abortPass = undefined;
-      const problem = apiProblem(error);
-      if (problem.status === 404) return "gone";
-      logger.debug("reading the pod log failed", { pod: options.pod, error: problem.message });
-      return "failed";
-    }
-    if (stopped) abort();
-    response.on("data", (chunk: Buffer) => splitter.push(chunk));
-    const ended = new Promise<PassEnd>((resolve) => {
-      response.once("end", () => resolve("ended"));
-      response.once("close", () => resolve(response.complete ? "ended" : "cut"));
-      response.on("error", () => resolve("cut"));
-    });
-    const how = await Promise.race([ended, aborted]);
-    abortPass = undefined;
-    response.destroy();
-    // A cut-off last line is read again, whole, by the next pass.
-    if (how === "ended") splitter.end();
-    return how;
+  const point: ResumePoint = { lastKey: undefined, countAtLast: 0 };
+  const control: PassControl = {
+    stopped: () => stopped,
+    setAbort: (abort) => {
+      abortPass = abort;
+    },
   };
+  const pass = (follow: boolean): Promise<PassEnd> => readPass(options, point, follow, control);
 
   const pause = (ms: number): Promise<void> => sleep(ms, undefined, { signal: wake.signal }).catch(() => undefined);
 
@@ -156,4 +100,84 @@ export function followPodLog(options: PodLogOptions): PodLogFollower {
     },
     stop,
   };
+}
+
+/** Where a resumed read picks up: the newest timestamp handled, and how many lines at that time were handled. */
+interface ResumePoint {
+  lastKey: string | undefined;
+  countAtLast: number;
+}
+
+/** How a pass and the follower share stopping: the pass hands out its abort while it reads. */
+interface PassControl {
+  stopped(): boolean;
+  setAbort(abort: (() => void) | undefined): void;
+}
+
+/** The line handler of one pass: skips what an earlier pass handled (lines at the point's time up to its count), moves the point on. */
+function passHandler(point: ResumePoint, onLine: PodLogOptions["onLine"]): (line: SplitLine) => void {
+  const passLast = point.lastKey;
+  const passSkip = point.countAtLast;
+  let passSeen = 0;
+  return (line: SplitLine): void => {
+    const stamped = splitTimestamp(line.text);
+    const key = stamped.key;
+    if (key !== undefined && passLast !== undefined) {
+      if (key < passLast) return;
+      if (key === passLast && ++passSeen <= passSkip) return;
+    }
+    if (key !== undefined && key === point.lastKey) point.countAtLast += 1;
+    else if (key !== undefined && (point.lastKey === undefined || key > point.lastKey)) {
+      point.lastKey = key;
+      point.countAtLast = 1;
+    }
+    onLine(stamped.text, stamped.ms);
+  };
+}
+
+/** One read of the log, following it or to its end, from the resume point. */
+async function readPass(options: PodLogOptions, point: ResumePoint, follow: boolean, control: PassControl): Promise<PassEnd> {
+  const splitter = createLineSplitter(MAX_LINE_BYTES, passHandler(point, options.onLine));
+  const request = new AbortController();
+  let abort: () => void = () => undefined;
+  const aborted = new Promise<PassEnd>((resolve) => {
+    abort = () => {
+      request.abort();
+      resolve("aborted");
+    };
+  });
+  control.setAbort(abort);
+  let response: IncomingMessage;
+  try {
+    const query = { follow, sinceTime: point.lastKey === undefined ? undefined : sinceTimeOf(point.lastKey) };
+    const opened = requestPodLog(options.kubeConfig, options.namespace, options.pod, options.container, query, request.signal);
+    const first = await Promise.race([opened, aborted]);
+    if (first === "aborted") {
+      opened.then(
+        (r) => r.destroy(),
+        () => undefined,
+      );
+      return "aborted";
+    }
+    response = first as IncomingMessage;
+  } catch (error) {
+    control.setAbort(undefined);
+    const problem = apiProblem(error);
+    if (problem.status === 404) return "gone";
+    options.logger.debug("reading the pod log failed", { pod: options.pod, error: problem.message });
+    return "failed";
+  }
+  if (control.stopped()) abort();
+  response.on("data", (chunk: Buffer) => splitter.push(chunk));
+  const ended = new Promise<PassEnd>((resolve) => {
+    response.once("end", () => resolve("ended"));
+    response.once("close", () => resolve(response.complete ? "ended" : "cut"));
+    response.on("error", () => resolve("cut"));
+  });
+  const how = await Promise.race([ended, aborted]);
+  control.setAbort(undefined);
+  response.destroy();
+  // A cut-off last line is read again, whole, by the next pass.
+  if (how === "ended") splitter.end();
+  return how;
 }

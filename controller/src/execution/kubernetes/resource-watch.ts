@@ -2,11 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@errand/channel-sdk";
 import type { Watch } from "@kubernetes/client-node";
 import { apiProblem } from "../../kube/kube-api.js";
-
-/** An object as lists and watches return it. */
-export interface Listed {
-  metadata?: { name?: string; resourceVersion?: string };
-}
+import { createWatchCache, type Listed, type WatchCache } from "./watch-cache.js";
 
 /** Options of {@link startResourceWatch}. */
 export interface ResourceWatchOptions<T extends Listed> {
@@ -53,81 +49,20 @@ type WatchEnd = { kind: "gone" } | { kind: "failed"; error: unknown } | { kind: 
  */
 export function startResourceWatch<T extends Listed>(options: ResourceWatchOptions<T>): ResourceWatch<T> {
   const { logger, what } = options;
-  const cache = new Map<string, T>();
+  const cache = createWatchCache(options);
   const stopper = new AbortController();
-  let current: AbortController | undefined;
-  let resourceVersion: string | undefined;
+  const position: WatchPosition = { resourceVersion: undefined, current: undefined };
   let markSynced: () => void = () => undefined;
   const synced = new Promise<void>((resolve) => (markSynced = resolve));
 
-  const deliver = (kind: "upsert" | "delete", object: T): void => {
-    try {
-      if (kind === "upsert") options.onUpsert(object);
-      else options.onDelete(object);
-    } catch (error) {
-      logger.error(`a ${what} watch listener threw`, { error });
-    }
-  };
-
   const relist = async (): Promise<void> => {
     const list = await options.list();
-    const seen = new Set<string>();
-    for (const item of list.items) {
-      const name = item.metadata?.name;
-      if (name === undefined) continue;
-      seen.add(name);
-      cache.set(name, item);
-      deliver("upsert", item);
-    }
-    for (const [name, old] of [...cache]) {
-      if (seen.has(name)) continue;
-      cache.delete(name);
-      deliver("delete", old);
-    }
-    resourceVersion = list.resourceVersion;
+    cache.replace(list.items);
+    position.resourceVersion = list.resourceVersion;
     markSynced();
   };
 
-  const watchOnce = async (): Promise<WatchEnd> => {
-    let gone = false;
-    let failure: unknown;
-    let events = 0;
-    let finish: (error: unknown) => void = () => undefined;
-    const ended = new Promise<unknown>((resolve) => (finish = resolve));
-    const onEvent = (type: string, object: unknown): void => {
-      const item = object as T & { code?: number; message?: string };
-      if (type === "ERROR") {
-        if (item.code === GONE) gone = true;
-        else failure = new Error(`watch error ${item.code ?? ""}: ${item.message ?? "no message"}`);
-        current?.abort();
-        return;
-      }
-      resourceVersion = item.metadata?.resourceVersion ?? resourceVersion;
-      if (type === "BOOKMARK") return;
-      const name = item.metadata?.name;
-      if (name === undefined) return;
-      events += 1;
-      if (type === "DELETED") {
-        cache.delete(name);
-        deliver("delete", item);
-      } else {
-        cache.set(name, item);
-        deliver("upsert", item);
-      }
-    };
-    const query = { labelSelector: options.labelSelector, resourceVersion, allowWatchBookmarks: true, timeoutSeconds: options.timeoutSeconds };
-    try {
-      current = await options.watch.watch(options.path, query, onEvent, (error: unknown) => finish(error ?? undefined));
-      if (stopper.signal.aborted) current.abort();
-    } catch (error) {
-      finish(error);
-    }
-    const error = await ended;
-    current = undefined;
-    if (gone || apiProblem(error).status === GONE) return { kind: "gone" };
-    if (failure !== undefined || (error !== undefined && error !== null)) return { kind: "failed", error: failure ?? error };
-    return { kind: "ended", events };
-  };
+  const watchOnce = (): Promise<WatchEnd> => watchOnceFrom(options, cache, position, stopper.signal);
 
   const pause = (ms: number): Promise<void> => sleep(ms, undefined, { signal: stopper.signal }).catch(() => undefined);
 
@@ -138,7 +73,7 @@ export function startResourceWatch<T extends Listed>(options: ResourceWatchOptio
       delay = Math.min(delay * 2, MAX_RETRY_MS);
     };
     while (!stopper.signal.aborted) {
-      if (resourceVersion === undefined) {
+      if (position.resourceVersion === undefined) {
         try {
           await relist();
         } catch (error) {
@@ -152,7 +87,7 @@ export function startResourceWatch<T extends Listed>(options: ResourceWatchOptio
       if (stopper.signal.aborted) break;
       if (end.kind === "gone") {
         logger.info(`the ${what} watch expired (410 Gone); listing again`);
-        resourceVersion = undefined;
+        position.resourceVersion = undefined;
         delay = options.retryMs;
       } else if (end.kind === "failed") {
         logger.warn(`the ${what} watch failed; resuming`, { error: apiProblem(end.error).message, retry_ms: delay });
@@ -172,7 +107,7 @@ export function startResourceWatch<T extends Listed>(options: ResourceWatchOptio
     synced,
     async close() {
       stopper.abort();
-      current?.abort();
+      position.current?.abort();
       // A watch whose answer has not begun cannot be aborted yet (the client
       // hands out its abort controller with the answer); it is dropped when it begins.
       const timer = new AbortController();
@@ -180,4 +115,47 @@ export function startResourceWatch<T extends Listed>(options: ResourceWatchOptio
       timer.abort();
     },
   };
+}
+
+/** Where the watch stands: the last version seen (undefined: list again) and the abort of the watch under way. */
+interface WatchPosition {
+  resourceVersion: string | undefined;
+  current: AbortController | undefined;
+}
+
+/** One watch from the position's version, until the server ends it, it fails, or it is aborted. */
+async function watchOnceFrom<T extends Listed>(options: ResourceWatchOptions<T>, cache: WatchCache<T>, position: WatchPosition, stopped: AbortSignal): Promise<WatchEnd> {
+  let gone = false;
+  let failure: unknown;
+  let events = 0;
+  let finish: (error: unknown) => void = () => undefined;
+  const ended = new Promise<unknown>((resolve) => (finish = resolve));
+  const onEvent = (type: string, object: unknown): void => {
+    const item = object as T & { code?: number; message?: string };
+    if (type === "ERROR") {
+      if (item.code === GONE) gone = true;
+      else failure = new Error(`watch error ${item.code ?? ""}: ${item.message ?? "no message"}`);
+      position.current?.abort();
+      return;
+    }
+    position.resourceVersion = item.metadata?.resourceVersion ?? position.resourceVersion;
+    if (type === "BOOKMARK") return;
+    const name = item.metadata?.name;
+    if (name === undefined) return;
+    events += 1;
+    if (type === "DELETED") cache.remove(name, item);
+    else cache.upsert(name, item);
+  };
+  const query = { labelSelector: options.labelSelector, resourceVersion: position.resourceVersion, allowWatchBookmarks: true, timeoutSeconds: options.timeoutSeconds };
+  try {
+    position.current = await options.watch.watch(options.path, query, onEvent, (error: unknown) => finish(error ?? undefined));
+    if (stopped.aborted) position.current.abort();
+  } catch (error) {
+    finish(error);
+  }
+  const error = await ended;
+  position.current = undefined;
+  if (gone || apiProblem(error).status === GONE) return { kind: "gone" };
+  if (failure !== undefined || (error !== undefined && error !== null)) return { kind: "failed", error: failure ?? error };
+  return { kind: "ended", events };
 }

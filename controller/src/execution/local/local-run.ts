@@ -6,10 +6,10 @@ import { type LocalAttachment, toRecord } from "./attachment.js";
 import { describeInvocation } from "./describe-invocation.js";
 import { engineEnv } from "./engine-env.js";
 import { finishRun } from "./finish-run.js";
-import { abandon, prepareRun } from "./prepare-run.js";
+import { abandon, type PreparedRun, prepareRun } from "./prepare-run.js";
 import { bootId, processStartTime } from "./proc-stat.js";
 import { groupAlive, terminateGroup } from "./process-group.js";
-import { wireOutput } from "./run-output.js";
+import { type RunOutput, wireOutput } from "./run-output.js";
 import { spawnEngine } from "./spawn-engine.js";
 import type { SpawnedExit, Spawner } from "./spawner.js";
 import { SPAWNER_LOST_REASON } from "./stop-reasons.js";
@@ -43,58 +43,22 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
   const { paths, log, invocation, parser } = prepared;
   log.note(`starting ${describeInvocation(invocation)} in ${paths.workspace}`);
   const output = wireOutput(parser, hooks, log, logger);
-  let settleExit: (exit: EngineEnd) => void = () => undefined;
-  const exited = new Promise<EngineEnd>((resolve) => {
-    settleExit = resolve;
-  });
-  let pid: number;
+  let spawned: { pid: number; exited: Promise<EngineEnd> };
   try {
-    const env = engineEnv(spec.run.id, paths, invocation.env);
-    pid = await spawnEngine(
-      context.spawner,
-      { engineName: spec.engine.name, invocation, cwd: paths.workspace, env },
-      {
-        data: output.data,
-        end: output.end,
-        exit: (exit) => settleExit({ ...exit, lost: false }),
-        lost: () => {
-          output.end("stdout");
-          output.end("stderr");
-          settleExit({ exitCode: undefined, signal: undefined, lost: true });
-        },
-      },
-    );
+    spawned = await spawnRun(context, spec, prepared, output);
   } catch (error) {
     await abandon(prepared, error, true);
     throw error;
   }
+  const { pid, exited } = spawned;
   const startedAt = now();
-  const attachment: LocalAttachment = {
-    pid,
-    pgid: pid,
-    startTime: processStartTime(pid),
-    bootId: bootId(),
-    hostname: hostname(),
-    workspace: paths.workspace,
-    resultFile: paths.result,
-    logFile: paths.log,
-  };
+  const attachment = attachmentOf(pid, paths);
   log.note(`started: pid ${pid}, process group ${pid}`);
 
   let stopReason: StopReason | undefined;
   let stopping: Promise<void> | undefined;
   let hasExited = false;
-  const terminate = async (why: string): Promise<void> => {
-    log.note(`${why}: SIGTERM to process group ${pid}`);
-    try {
-      if ((await terminateGroup(pid, config.killGraceMs)) === "killed") {
-        log.note(`processes left ${config.killGraceMs} ms after SIGTERM: SIGKILL to process group ${pid}`);
-      }
-    } catch (error) {
-      logger.error("could not signal the engine's process group", { pid, error });
-      log.note(`could not signal process group ${pid}: ${(error as Error).message}`);
-    }
-  };
+  const terminate = (why: string): Promise<void> => terminateRun(pid, why, config.killGraceMs, log, logger);
 
   const done: Promise<RunOutcome> = (async () => {
     const { lost, ...exit } = await exited;
@@ -138,4 +102,56 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
       return stopping;
     },
   };
+}
+
+/** Spawns the engine through the spawner; `exited` settles with how it ended, or `lost` when the spawner died first. */
+async function spawnRun(context: LocalRunContext, spec: RunSpec, prepared: PreparedRun, output: RunOutput): Promise<{ pid: number; exited: Promise<EngineEnd> }> {
+  const { paths, invocation } = prepared;
+  let settleExit: (exit: EngineEnd) => void = () => undefined;
+  const exited = new Promise<EngineEnd>((resolve) => {
+    settleExit = resolve;
+  });
+  const env = engineEnv(spec.run.id, paths, invocation.env);
+  const pid = await spawnEngine(
+    context.spawner,
+    { engineName: spec.engine.name, invocation, cwd: paths.workspace, env },
+    {
+      data: output.data,
+      end: output.end,
+      exit: (exit) => settleExit({ ...exit, lost: false }),
+      lost: () => {
+        output.end("stdout");
+        output.end("stderr");
+        settleExit({ exitCode: undefined, signal: undefined, lost: true });
+      },
+    },
+  );
+  return { pid, exited };
+}
+
+/** What a restarted controller needs to find the run's processes and files again. */
+function attachmentOf(pid: number, paths: PreparedRun["paths"]): LocalAttachment {
+  return {
+    pid,
+    pgid: pid,
+    startTime: processStartTime(pid),
+    bootId: bootId(),
+    hostname: hostname(),
+    workspace: paths.workspace,
+    resultFile: paths.result,
+    logFile: paths.log,
+  };
+}
+
+/** SIGTERM to the run's process group, then SIGKILL after the grace period; a failure to signal is logged, not thrown. */
+async function terminateRun(pid: number, why: string, killGraceMs: number, log: PreparedRun["log"], logger: Logger): Promise<void> {
+  log.note(`${why}: SIGTERM to process group ${pid}`);
+  try {
+    if ((await terminateGroup(pid, killGraceMs)) === "killed") {
+      log.note(`processes left ${killGraceMs} ms after SIGTERM: SIGKILL to process group ${pid}`);
+    }
+  } catch (error) {
+    logger.error("could not signal the engine's process group", { pid, error });
+    log.note(`could not signal process group ${pid}: ${(error as Error).message}`);
+  }
 }

@@ -44,25 +44,7 @@ export function createRateLimitGate(secondMs: number, now: () => number = Date.n
   };
   const blockedUntil = () => Math.max(quotaUntil, secondaryUntil);
 
-  /** Waits `ms`, or until {@link wake} when `ms` is undefined; rejects when `signal` aborts. */
-  const pause = (ms: number | undefined, signal: AbortSignal | undefined) =>
-    new Promise<void>((resolve, reject) => {
-      const cancelled = () => new DOMException("the request was cancelled (controller shutting down)", "AbortError");
-      if (signal?.aborted) return reject(cancelled());
-      const done = () => {
-        clearTimeout(timer);
-        waiting.delete(done);
-        signal?.removeEventListener("abort", abort);
-        resolve();
-      };
-      const abort = () => {
-        done();
-        reject(cancelled());
-      };
-      const timer = ms === undefined ? undefined : setTimeout(done, ms);
-      waiting.add(done);
-      signal?.addEventListener("abort", abort, { once: true });
-    });
+  const pause = (ms: number | undefined, signal: AbortSignal | undefined) => pauseFor(ms, signal, waiting);
 
   return {
     get blockedUntil() {
@@ -124,4 +106,25 @@ export function createRateLimitGate(secondMs: number, now: () => number = Date.n
       }
     },
   };
+}
+
+/** Waits `ms`, or until the gate wakes its `waiting` when `ms` is undefined; rejects when `signal` aborts. */
+function pauseFor(ms: number | undefined, signal: AbortSignal | undefined, waiting: Set<() => void>): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const cancelled = () => new DOMException("the request was cancelled (controller shutting down)", "AbortError");
+    if (signal?.aborted) return reject(cancelled());
+    const done = () => {
+      clearTimeout(timer);
+      waiting.delete(done);
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    };
+    const abort = () => {
+      done();
+      reject(cancelled());
+    };
+    const timer = ms === undefined ? undefined : setTimeout(done, ms);
+    waiting.add(done);
+    signal?.addEventListener("abort", abort, { once: true });
+  });
 }

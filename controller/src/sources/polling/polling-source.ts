@@ -9,7 +9,7 @@ import type { PollAdapter, PollContext } from "./poll-adapter.js";
 /** Options of {@link createPollingSource}. */
 export interface PollingSourceOptions {
   adapter: PollAdapter;
-  /** `ticketing.poll_interval` in ms (spec 1.2: 30 s by default). */
+  /** `ticketing.poll_interval` in ms (30 s by default). */
   intervalMs: number;
   logger: Logger;
   registry: Registry;
@@ -35,7 +35,6 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
   const ctx: PollContext = { signal: stop.signal, logger };
   const polls = new Counter({ name: "errand_source_polls_total", help: "Polls of a ticket source, by outcome", labelNames: ["source", "outcome"], registers: [registry] });
   const picked = new Counter({ name: "errand_source_tickets_total", help: "Tickets a poll handed on, by what the store made of them", labelNames: ["source", "outcome"], registers: [registry] });
-  const writeBackErrors = new Counter({ name: "errand_source_writeback_errors_total", help: "Failed write-backs to a ticket source", labelNames: ["source", "step"], registers: [registry] });
   let sink: TicketSink | undefined;
   let timer: NodeJS.Timeout | undefined;
   let failures = 0;
@@ -51,12 +50,7 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
         await adapter.prepare(ctx);
         prepared = true;
       }
-      const candidates = await adapter.poll(ctx);
-      const take = candidates.filter((c) => c.skip === undefined).map((c) => c.ticket);
-      const outcomes = take.length === 0 ? [] : await sink.accept(take);
-      for (const o of outcomes) picked.inc({ source: adapter.backend, outcome: o.kind });
-      const queued = outcomes.filter((o) => o.kind === "queued").length;
-      if (queued > 0) logger.info("poll picked up tickets", { queued, seen: candidates.length });
+      await pickUp(adapter, ctx, sink, picked);
       polls.inc({ source: adapter.backend, outcome: "ok" });
       if (failures > 0) logger.info("ticket source recovered", { after_failures: failures });
       failures = 0;
@@ -78,19 +72,6 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
     timer = setTimeout(() => {
       running = pollOnce().finally(schedule);
     }, nextDelay());
-  };
-
-  const writeBack = async (event: RunEvent) => {
-    if (event.ticket.source !== adapter.backend || event.type === "progress") return;
-    const step = event.type === "started" ? "picked_up" : "finished";
-    try {
-      if (event.type === "started") await adapter.pickedUp(event.ticket, event.run, ctx);
-      else await adapter.finished(event.ticket, event.run, event.result, ctx);
-    } catch (error) {
-      // Logged and counted, never retried here: a repeated comment would be worse than a missing one.
-      writeBackErrors.inc({ source: adapter.backend, step });
-      logger.error("write-back to the ticket source failed", { step, ticket: event.ticket.id, run_id: event.run.id, error });
-    }
   };
 
   return {
@@ -122,12 +103,36 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
       return { ready: true, detail: lastError === undefined ? `polling every ${options.intervalMs / 1000} s${lastOk ? `, last poll ${new Date(lastOk).toISOString()}` : ""}` : `failing (${failures} in a row): ${lastError}` };
     },
     pollNow: pollOnce,
-    observer: {
-      name: `${adapter.backend}-write-back`,
-      observe: (event) => writeBack(event),
-      close: async () => {},
-    },
+    observer: createWriteBack(adapter, ctx, registry),
   };
+}
+
+/** Polls once and hands the tickets its rules pick up to the sink. */
+async function pickUp(adapter: PollAdapter, ctx: PollContext, sink: TicketSink, picked: Counter): Promise<void> {
+  const candidates = await adapter.poll(ctx);
+  const take = candidates.filter((c) => c.skip === undefined).map((c) => c.ticket);
+  const outcomes = take.length === 0 ? [] : await sink.accept(take);
+  for (const o of outcomes) picked.inc({ source: adapter.backend, outcome: o.kind });
+  const queued = outcomes.filter((o) => o.kind === "queued").length;
+  if (queued > 0) ctx.logger.info("poll picked up tickets", { queued, seen: candidates.length });
+}
+
+/** The observer that writes a run's start and end back to its ticket, when the ticket came from this source. */
+function createWriteBack(adapter: PollAdapter, ctx: PollContext, registry: Registry): RunObserver {
+  const writeBackErrors = new Counter({ name: "errand_source_writeback_errors_total", help: "Failed write-backs to a ticket source", labelNames: ["source", "step"], registers: [registry] });
+  const writeBack = async (event: RunEvent) => {
+    if (event.ticket.source !== adapter.backend || event.type === "progress") return;
+    const step = event.type === "started" ? "picked_up" : "finished";
+    try {
+      if (event.type === "started") await adapter.pickedUp(event.ticket, event.run, ctx);
+      else await adapter.finished(event.ticket, event.run, event.result, ctx);
+    } catch (error) {
+      // Logged and counted, never retried here: a repeated comment would be worse than a missing one.
+      writeBackErrors.inc({ source: adapter.backend, step });
+      ctx.logger.error("write-back to the ticket source failed", { step, ticket: event.ticket.id, run_id: event.run.id, error });
+    }
+  };
+  return { name: `${adapter.backend}-write-back`, observe: (event) => writeBack(event), close: async () => {} };
 }
 
 /** A configuration the workspace refuses, or a token the API refused: nothing that passes by waiting. */

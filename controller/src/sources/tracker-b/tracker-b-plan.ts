@@ -106,42 +106,15 @@ export function resolveTrackerBPlan(config: TrackerBTicketingConfig, workspace: 
     }
   }
 
-  const owner = config.owner_mention_name.replace(/^@/, "");
-  const member = workspace.members.find((m) => m.profile.mention_name === owner);
-  if (member === undefined || member.disabled) {
-    const names = workspace.members
-      .filter((m) => !m.disabled)
-      .map((m) => m.profile.mention_name)
-      .sort();
-    const hint = didYouMean(owner, names);
-    problems.push({
-      key: `${KEY}.owner_mention_name`,
-      message: member ? `${q(owner)} is a disabled member` : `no member has the mention name ${q(owner)}${hint ? `; did you mean ${q(hint)}?` : ""}`,
-      fix: `write the mention name (exact, case-sensitive) of an active member: ${listed(names)}`,
-    });
-  }
-
-  if (workspace.labels !== undefined) {
-    const names = workspace.labels.map((l) => l.name).sort();
-    for (const key of ["labels", "exclude_labels"] as const) {
-      config[key].forEach((label, i) => {
-        if (names.includes(label)) return;
-        const hint = didYouMean(label, names);
-        problems.push({
-          key: `${KEY}.${key}[${i}]`,
-          message: `no label is named ${q(label)}${hint ? `; did you mean ${q(hint)}?` : ""}`,
-          fix: `create the label in the tracker, or write one that exists (exact, case-sensitive): ${listed(names)}`,
-        });
-      });
-    }
-  }
+  const member = findOwner(config, workspace.members, problems);
+  if (workspace.labels !== undefined) checkLabels(config, workspace.labels, problems);
 
   if (problems.length > 0 || member === undefined) throw new ConfigError(problems);
   const names = new Map(workflows.flatMap((w) => w.states.map((s) => [s.id, `${w.name} / ${s.name}`] as const)));
   const mentions = new Map(workspace.members.map((m) => [m.id, `@${m.profile.mention_name}`] as const));
   const plan: TrackerBPlan = {
     ownerId: member.id,
-    owner,
+    owner: member.profile.mention_name,
     triggers,
     inProgress: new Set([...triggers.values()].map((t) => t.inProgressId)),
     completed,
@@ -177,4 +150,39 @@ function listed(names: readonly string[]): string {
   if (names.length === 0) return "(none)";
   const shown = names.slice(0, 40).join(", ");
   return names.length > 40 ? `${shown} and ${names.length - 40} more` : shown;
+}
+
+/** The active member named by `owner_mention_name`; a problem when there is none. */
+function findOwner(config: TrackerBTicketingConfig, members: readonly Member[], problems: ConfigProblem[]): Member | undefined {
+  const owner = config.owner_mention_name.replace(/^@/, "");
+  const member = members.find((m) => m.profile.mention_name === owner);
+  if (member === undefined || member.disabled) {
+    const names = members
+      .filter((m) => !m.disabled)
+      .map((m) => m.profile.mention_name)
+      .sort();
+    const hint = didYouMean(owner, names);
+    problems.push({
+      key: `${KEY}.owner_mention_name`,
+      message: member ? `${q(owner)} is a disabled member` : `no member has the mention name ${q(owner)}${hint ? `; did you mean ${q(hint)}?` : ""}`,
+      fix: `write the mention name (exact, case-sensitive) of an active member: ${listed(names)}`,
+    });
+  }
+  return member;
+}
+
+/** A problem for every label of `labels` and `exclude_labels` the workspace does not have. */
+function checkLabels(config: TrackerBTicketingConfig, labels: readonly Label[], problems: ConfigProblem[]): void {
+  const names = labels.map((l) => l.name).sort();
+  for (const key of ["labels", "exclude_labels"] as const) {
+    config[key].forEach((label, i) => {
+      if (names.includes(label)) return;
+      const hint = didYouMean(label, names);
+      problems.push({
+        key: `${KEY}.${key}[${i}]`,
+        message: `no label is named ${q(label)}${hint ? `; did you mean ${q(hint)}?` : ""}`,
+        fix: `create the label in the tracker, or write one that exists (exact, case-sensitive): ${listed(names)}`,
+      });
+    });
+  }
 }

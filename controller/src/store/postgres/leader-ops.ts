@@ -73,18 +73,10 @@ export function createLeaderOps(connectionString: string, location: string, logg
   };
 
   const open = async (owner: string): Promise<Session> => {
-    const client = new pg.Client({ ...connectionConfig(connectionString), application_name: sessionName(owner) });
-    const s: Session = { client, alive: true };
-    client.on("error", (error) => {
-      if (holder !== undefined && session === s) logger?.warn("the leadership connection of the PostgreSQL store failed: the lead went with it", { location, error: error.message });
-      drop(s);
+    const s = await connectSession(connectionString, owner, (failed, error) => {
+      if (holder !== undefined && session === failed) logger?.warn("the leadership connection of the PostgreSQL store failed: the lead went with it", { location, error: error.message });
+      drop(failed);
     });
-    try {
-      await client.connect();
-    } catch (error) {
-      drop(s);
-      throw error;
-    }
     // A connection that outlived its deadline may arrive after close(): it must not linger.
     if (closed) {
       drop(s);
@@ -95,26 +87,14 @@ export function createLeaderOps(connectionString: string, location: string, logg
   };
 
   const attempt = async (s: Session, owner: string, ttlMs: number): Promise<Leadership> => {
-    const { rows } = await s.client.query<{ got: boolean; pid: number | null; application_name: string | null }>(LEAD, [String(ttlMs), sessionName(owner)]);
-    const row = rows[0];
-    holder = row?.got ? owner : undefined;
-    if (holder) return { leading: true, leader: owner };
-    const name = row?.application_name ?? "";
-    const leader = row?.pid == null ? undefined : name.startsWith(PREFIX) ? name.slice(PREFIX.length) : `session ${row.pid}`;
-    return { leading: false, leader };
+    const leadership = await askToLead(s.client, owner, ttlMs);
+    holder = leadership.leading ? owner : undefined;
+    return leadership;
   };
 
   const bounded = <T>(work: Promise<T>, s: Session | undefined, ms: number): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        if (s) drop(s);
-        reject(
-          new StoreError(`store ${location}: the server did not answer within ${ms} ms while taking the lead of the loop`, {
-            hint: "check the connection to the PostgreSQL server; the lead is given up until it answers again",
-          }),
-        );
-      }, ms);
-      work.then(resolve, reject).finally(() => clearTimeout(timer));
+    withinDeadline(work, ms, location, () => {
+      if (s) drop(s);
     });
 
   return {
@@ -156,4 +136,44 @@ export function createLeaderOps(connectionString: string, location: string, logg
       if (s) await s.client.end().catch(() => {});
     },
   };
+}
+
+/** One attempt to take the lead on the session's connection; names the leader when another leads. */
+async function askToLead(client: pg.Client, owner: string, ttlMs: number): Promise<Leadership> {
+  const { rows } = await client.query<{ got: boolean; pid: number | null; application_name: string | null }>(LEAD, [String(ttlMs), sessionName(owner)]);
+  const row = rows[0];
+  if (row?.got) return { leading: true, leader: owner };
+  const name = row?.application_name ?? "";
+  const leader = row?.pid == null ? undefined : name.startsWith(PREFIX) ? name.slice(PREFIX.length) : `session ${row.pid}`;
+  return { leading: false, leader };
+}
+
+/** `work`, or a StoreError after `ms`; `onLate` drops a late session (its answer may never come). */
+function withinDeadline<T>(work: Promise<T>, ms: number, location: string, onLate: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onLate();
+      reject(
+        new StoreError(`store ${location}: the server did not answer within ${ms} ms while taking the lead of the loop`, {
+          hint: "check the connection to the PostgreSQL server; the lead is given up until it answers again",
+        }),
+      );
+    }, ms);
+    work.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
+}
+
+/** A session of its own, named after `owner`; `onError` hears of its connection failing once connected, or while connecting. */
+async function connectSession(connectionString: string, owner: string, onError: (s: Session, error: Error) => void): Promise<Session> {
+  const client = new pg.Client({ ...connectionConfig(connectionString), application_name: sessionName(owner) });
+  const s: Session = { client, alive: true };
+  client.on("error", (error) => onError(s, error));
+  try {
+    await client.connect();
+  } catch (error) {
+    s.alive = false;
+    client.end().catch(() => {});
+    throw error;
+  }
+  return s;
 }

@@ -1,4 +1,5 @@
 import type { Logger } from "@errand/channel-sdk";
+import type { Pool } from "pg";
 import { StoreError } from "../../errors.js";
 import type { Store } from "../store.js";
 import { createClaimOps } from "./claim-ops.js";
@@ -10,7 +11,7 @@ import type { PostgresContext } from "./postgres-context.js";
 import { toStoreError } from "./postgres-error.js";
 import { createQueryOps } from "./query-ops.js";
 import { createRunOps } from "./run-ops.js";
-import { readServerAddress } from "./server-address.js";
+import { readServerAddress, type ServerAddress } from "./server-address.js";
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -41,24 +42,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   if (!Number.isSafeInteger(poolSize) || poolSize < 1) {
     throw new StoreError(`store pool size must be a whole number of 1 or more, got ${String(poolSize)}`, { hint: "this is a bug in the caller of the store" });
   }
-  const pool = createPool(options.connectionString, poolSize, options.logger, server.location);
-  let action = "connecting";
-  try {
-    const { rows } = await pool.query<{ version: number }>("SELECT current_setting('server_version_num')::int AS version");
-    const version = rows[0]?.version ?? 0;
-    if (version < OLDEST_SERVER) {
-      throw new StoreError(`store ${server.location}: the server runs PostgreSQL ${Math.floor(version / 10_000)}; errand needs 14 or newer`, {
-        hint: "upgrade the server (PostgreSQL 13 and older are out of support), or use store.backend: sqlite",
-      });
-    }
-    action = "preparing the schema";
-    const migrated = await migrate(pool, server.location, now());
-    if (migrated.from !== migrated.to) options.logger?.info("store schema migrated", { location: server.location, schema: migrated.schema, from: migrated.from, to: migrated.to });
-    options.logger?.debug("store opened", { location: server.location, schema: migrated.schema, schemaVersion: migrated.to });
-  } catch (error) {
-    await pool.end().catch(() => {});
-    throw toStoreError(error, server, action);
-  }
+  const pool = await openPool(options, server, poolSize, now);
 
   let closed = false;
   const guard =
@@ -114,4 +98,27 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       await pool.end();
     },
   };
+}
+
+/** Connects, checks the server's version and migrates the schema; the pool is ended when any of it fails. */
+async function openPool(options: PostgresStoreOptions, server: ServerAddress, poolSize: number, now: () => number): Promise<Pool> {
+  const pool = createPool(options.connectionString, poolSize, options.logger, server.location);
+  let action = "connecting";
+  try {
+    const { rows } = await pool.query<{ version: number }>("SELECT current_setting('server_version_num')::int AS version");
+    const version = rows[0]?.version ?? 0;
+    if (version < OLDEST_SERVER) {
+      throw new StoreError(`store ${server.location}: the server runs PostgreSQL ${Math.floor(version / 10_000)}; errand needs 14 or newer`, {
+        hint: "upgrade the server (PostgreSQL 13 and older are out of support), or use store.backend: sqlite",
+      });
+    }
+    action = "preparing the schema";
+    const migrated = await migrate(pool, server.location, now());
+    if (migrated.from !== migrated.to) options.logger?.info("store schema migrated", { location: server.location, schema: migrated.schema, from: migrated.from, to: migrated.to });
+    options.logger?.debug("store opened", { location: server.location, schema: migrated.schema, schemaVersion: migrated.to });
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw toStoreError(error, server, action);
+  }
+  return pool;
 }

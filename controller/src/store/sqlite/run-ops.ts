@@ -1,4 +1,4 @@
-import { isTerminal, type RunState } from "../../runs/task-run.js";
+import { isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
 import { requireCount, requireMs, requireText, requireTime } from "../input-checks.js";
 import { jsonOrNull, type RunRow, toTaskRun, toTicket } from "../rows.js";
 import { newRunId } from "../run-id.js";
@@ -14,31 +14,8 @@ import type { SqliteContext, SyncOps } from "./statements.js";
  * same `from` state.
  */
 export function createRunOps({ db, st, now }: SqliteContext): SyncOps<"claimQueued" | "releaseAllClaims" | "releaseClaim" | "transition" | "updateRunning" | "retry" | "requestCancel" | "takeUnannounced"> {
-  const mustGet = (runId: string): RunRow => {
-    const row = st.getRun.get(runId);
-    if (!row) throw runNotFound(runId);
-    return row;
-  };
-
-  const move = (req: TransitionRequest, current: RunState, at: number): RunRow | undefined => {
-    const patch = req.patch ?? {};
-    const row = st.applyTransition.get({
-      id: req.runId,
-      from: current,
-      to: req.to,
-      at,
-      reason: req.reason,
-      started: req.to === "Running" ? 1 : 0,
-      finished: isTerminal(req.to) ? 1 : 0,
-      backend: patch.backend ?? null,
-      result: jsonOrNull(patch.result),
-      cost: patch.costUsd ?? null,
-      logRef: patch.logRef ?? null,
-      attachment: jsonOrNull(patch.attachment),
-    });
-    if (row) st.insertHistory.run({ runId: req.runId, from: current, to: req.to, at, reason: req.reason });
-    return row;
-  };
+  const mustGet = (runId: string): RunRow => mustGetRun(st, runId);
+  const move = (req: TransitionRequest, current: RunState, at: number): RunRow | undefined => applyTransition(st, req, current, at);
 
   const claim = db.transaction((owner: string, limit: number, leaseMs: number, at: number) => {
     const rows = st.claimable.all(at, limit);
@@ -60,27 +37,8 @@ export function createRunOps({ db, st, now }: SqliteContext): SyncOps<"claimQueu
     return moved && toTaskRun(moved);
   });
 
-  const retry = db.transaction((runId: string, reason: string, at: number) => {
-    const row = mustGet(runId);
-    if (!isTerminal(row.state)) throw retryUnfinished(row);
-    const attempts = st.runsOfTicket.all(row.source, row.ticket_id);
-    const active = attempts.find((a) => !isTerminal(a.state));
-    if (active) throw retryWhileActive(runId, active);
-    const id = newRunId(at);
-    st.insertRun.run(id, row.source, row.ticket_id, (attempts[0]?.attempt ?? 0) + 1, row.engine, at, at, reason);
-    st.insertHistory.run({ runId: id, from: null, to: "Queued", at, reason });
-    return toTaskRun(mustGet(id));
-  });
-
-  const cancel = db.transaction((runId: string, reason: string, at: number) => {
-    const row = mustGet(runId);
-    if (isTerminal(row.state)) throw cancelFinished(row);
-    st.requestCancel.run(at, runId);
-    if (row.state === "Queued") {
-      move({ runId, from: ["Queued"], to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } }, "Queued", at);
-    }
-    return toTaskRun(mustGet(runId));
-  });
+  const retry = db.transaction((runId: string, reason: string, at: number) => retryRun(st, runId, reason, at));
+  const cancel = db.transaction((runId: string, reason: string, at: number) => cancelRun(st, runId, reason, at));
 
   const takeUnannounced = db.transaction((limit: number) => {
     const rows = st.unannounced.all(limit);
@@ -128,4 +86,57 @@ export function createRunOps({ db, st, now }: SqliteContext): SyncOps<"claimQueu
       return takeUnannounced.immediate(limit);
     },
   };
+}
+
+type Statements = SqliteContext["st"];
+
+function mustGetRun(st: Statements, runId: string): RunRow {
+  const row = st.getRun.get(runId);
+  if (!row) throw runNotFound(runId);
+  return row;
+}
+
+/** Moves the run from `current` (the UPDATE is conditional on it) and records the step; undefined when it was not in `current`. */
+function applyTransition(st: Statements, req: TransitionRequest, current: RunState, at: number): RunRow | undefined {
+  const patch = req.patch ?? {};
+  const row = st.applyTransition.get({
+    id: req.runId,
+    from: current,
+    to: req.to,
+    at,
+    reason: req.reason,
+    started: req.to === "Running" ? 1 : 0,
+    finished: isTerminal(req.to) ? 1 : 0,
+    backend: patch.backend ?? null,
+    result: jsonOrNull(patch.result),
+    cost: patch.costUsd ?? null,
+    logRef: patch.logRef ?? null,
+    attachment: jsonOrNull(patch.attachment),
+  });
+  if (row) st.insertHistory.run({ runId: req.runId, from: current, to: req.to, at, reason: req.reason });
+  return row;
+}
+
+/** A new Queued attempt of an ended run's ticket; refused while the run or another attempt is unfinished. */
+function retryRun(st: Statements, runId: string, reason: string, at: number): TaskRun {
+  const row = mustGetRun(st, runId);
+  if (!isTerminal(row.state)) throw retryUnfinished(row);
+  const attempts = st.runsOfTicket.all(row.source, row.ticket_id);
+  const active = attempts.find((a) => !isTerminal(a.state));
+  if (active) throw retryWhileActive(runId, active);
+  const id = newRunId(at);
+  st.insertRun.run(id, row.source, row.ticket_id, (attempts[0]?.attempt ?? 0) + 1, row.engine, at, at, reason);
+  st.insertHistory.run({ runId: id, from: null, to: "Queued", at, reason });
+  return toTaskRun(mustGetRun(st, id));
+}
+
+/** Marks the run for cancelling; a Queued run is Cancelled at once (no engine to stop). */
+function cancelRun(st: Statements, runId: string, reason: string, at: number): TaskRun {
+  const row = mustGetRun(st, runId);
+  if (isTerminal(row.state)) throw cancelFinished(row);
+  st.requestCancel.run(at, runId);
+  if (row.state === "Queued") {
+    applyTransition(st, { runId, from: ["Queued"], to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } }, "Queued", at);
+  }
+  return toTaskRun(mustGetRun(st, runId));
 }

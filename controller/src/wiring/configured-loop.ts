@@ -1,0 +1,56 @@
+import type { Logger } from "@errand/channel-sdk";
+import type { Registry } from "prom-client";
+import type { ControllerConfig } from "../config/controller-config.js";
+import { createEngine } from "../engines/create-engine.js";
+import type { Engine } from "../engines/engine.js";
+import { buildPrompt } from "../engines/prompt.js";
+import type { ExecutionBackend } from "../execution/execution-backend.js";
+import { createGuardrails } from "../guardrails/guardrails.js";
+import { createLoopMetrics } from "../loop/loop-metrics.js";
+import type { ObserverDispatch } from "../loop/observer-dispatch.js";
+import { createReconciler, type Reconciler } from "../loop/reconciler.js";
+import type { Store } from "../store/store.js";
+
+/** The engines of `engines`, by name, each with the cost limit of the guardrails. */
+export function createConfiguredEngines(config: ControllerConfig): Map<string, Engine> {
+  const engines = new Map<string, Engine>();
+  for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig, { maxCostUsd: config.guardrails.maxCostPerJob }));
+  return engines;
+}
+
+/** What {@link createConfiguredLoop} wires together. */
+export interface LoopParts {
+  config: ControllerConfig;
+  secrets: Readonly<Record<string, string>>;
+  store: Store;
+  backend: ExecutionBackend;
+  engines: ReadonlyMap<string, Engine>;
+  dispatch: ObserverDispatch;
+  owner: string;
+  logger: Logger;
+  registry: Registry;
+}
+
+/** The reconciliation loop of the config: its prompts, API keys, guardrails and metrics. */
+export function createConfiguredLoop(parts: LoopParts): Reconciler {
+  const { config, secrets, store } = parts;
+  let loop: Reconciler | undefined;
+  const metrics = createLoopMetrics(parts.registry, store, () => loop?.active ?? 0);
+  loop = createReconciler({
+    store,
+    backend: parts.backend,
+    engines: parts.engines,
+    prompt: (engine, ticket) => buildPrompt(ticket, config.engines.byName[engine]?.promptTemplate),
+    apiKey: (engine) => {
+      const name = config.engines.byName[engine]?.apiKeySecret;
+      return name === undefined ? undefined : secrets[name];
+    },
+    guardrails: createGuardrails(config.guardrails),
+    dispatch: parts.dispatch,
+    maxConcurrent: config.guardrails.maxConcurrentJobs,
+    owner: parts.owner,
+    logger: parts.logger.child({ component: "loop" }),
+    metrics,
+  });
+  return loop;
+}
