@@ -7,12 +7,10 @@ import { compileRepoPattern } from "./repo-pattern.js";
 export const guardrailsSection = section({
   max_concurrent_jobs: whole(1, 256, 2).default(2).meta({ description: "Runs at the same time at most." }),
   max_job_duration_minutes: whole(1, 10_080, 60).default(60).meta({ description: "A run still going after this is stopped (TimedOut)." }),
-  max_cost_per_job: positive("write a cost in USD such as 5 or 2.50, or remove the key for no limit")
-    .optional()
-    .meta({
-      description:
-        'USD. A cost an engine reports while it works stops the run (Failed, reason "cost limit") once it passes this; claude_code gets it as --max-budget-usd; a cost first known from the final result stops nothing (the run keeps its state, reason "over the cost limit"); engines that report no cost are not limited (docs/engines.md#the-cost-limit). Unset: no limit.',
-    }),
+  max_cost_per_job: positive("write a cost in USD such as 5 or 2.50, or remove the key for no limit").optional().meta({
+    description:
+      'USD. A cost an engine reports while it works stops the run (Failed, reason "cost limit") once it passes this; claude_code gets it as --max-budget-usd; a cost first known from the final result stops nothing (the run keeps its state, reason "over the cost limit"); engines that report no cost are not limited (docs/engines.md#the-cost-limit). Unset: no limit.',
+  }),
   allowed_repos: textList("write a list of repository URLs or globs, e.g. [https://github.com/acme/*]")
     .superRefine(
       (entries, ctx) => {
