@@ -10,10 +10,10 @@ export async function createPollAdapter(ticketing: TicketingConfig, secrets: Rea
   const token = ticketing.tokenSecret === undefined ? undefined : secrets[ticketing.tokenSecret];
   switch (ticketing.backend) {
     case "tracker_a":
-      return (await import("../tracker-a/tracker-a-adapter.js")).createTrackerAAdapter(ticketing.config, token);
+      return (await import("../../vendors/tracker-a/tracker-a-adapter.js")).createTrackerAAdapter(ticketing.config, token);
     case "tracker_b":
-      return (await import("../tracker-b/tracker-b-adapter.js")).createTrackerBAdapter(ticketing.config, token);
+      return (await import("../../vendors/tracker-b/tracker-b-adapter.js")).createTrackerBAdapter(ticketing.config, token);
     case "codehost_a":
-      return (await import("../codehost-a/codehost-a-adapter.js")).createCodehostAAdapter(ticketing.config, token);
+      return (await import("../../vendors/codehost-a/codehost-a-adapter.js")).createCodehostAAdapter(ticketing.config, token);
   }
 }

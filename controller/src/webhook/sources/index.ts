@@ -1,12 +1,12 @@
 import type { SourceId, WebhookConfig } from "../../config/webhook-config.js";
-import { createChatASource } from "./chat-a.js";
-import { createCodehostASource } from "./codehost-a.js";
-import { createCodehostBSource } from "./codehost-b.js";
-import { createGenericSource } from "./generic.js";
+import { createChatASource } from "../../vendors/chat-a/chat-a-webhook.js";
+import { createCodehostASource } from "../../vendors/codehost-a/codehost-a-webhook.js";
+import { createCodehostBSource } from "../../vendors/codehost-b/codehost-b-webhook.js";
+import { createGenericSource } from "../../vendors/generic/generic-webhook.js";
+import { createTrackerBSource } from "../../vendors/tracker-b/tracker-b-webhook.js";
 import type { WebhookSource } from "./source.js";
-import { createTrackerBSource } from "./tracker-b.js";
 
-export { APPROVAL_PREFIX } from "./chat-a.js";
+export { APPROVAL_PREFIX } from "../../vendors/chat-a/chat-a-webhook.js";
 export * from "./source.js";
 
 /**

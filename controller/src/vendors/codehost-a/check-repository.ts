@@ -1,7 +1,7 @@
 import { ConfigError, type ConfigProblem } from "../../config/config-error.js";
-import type { CodehostATicketingConfig } from "../ticketing-schema.js";
 import type { CodehostAClient } from "./codehost-a-client.js";
 import { isRequestError } from "./codehost-a-error.js";
+import type { CodehostATicketingConfig } from "./codehost-a-schema.js";
 
 const KEY = "ticketing.config";
 const LISTED = 30;

@@ -1,13 +1,13 @@
 import { ConfigError } from "../../config/config-error.js";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
-import type { PollAdapter, PollCandidate } from "../polling/poll-adapter.js";
-import type { TrackerBTicketingConfig } from "../ticketing-schema.js";
+import type { PollAdapter, PollCandidate } from "../../sources/polling/poll-adapter.js";
 import { DEFAULT_RATE_LIMIT_POLICY, type RateLimitPolicy } from "./retry-after.js";
 import { storyCandidate } from "./story-verdict.js";
 import { createStoryWriteBack } from "./story-write-back.js";
 import { createTrackerBApi } from "./tracker-b-api.js";
 import { TrackerBApiError } from "./tracker-b-api-error.js";
 import { resolveTrackerBPlan, type TrackerBPlan } from "./tracker-b-plan.js";
+import type { TrackerBTicketingConfig } from "./tracker-b-schema.js";
 
 /** Tuning of {@link createTrackerBAdapter}; the defaults suit the public API. */
 export interface TrackerBAdapterOptions {

@@ -1,7 +1,7 @@
 import type { Label, Member, Workflow } from "@shortcut/client";
 import { ConfigError, type ConfigProblem } from "../../config/config-error.js";
 import { didYouMean } from "../../config/did-you-mean.js";
-import type { TrackerBTicketingConfig } from "../ticketing-schema.js";
+import type { TrackerBTicketingConfig } from "./tracker-b-schema.js";
 
 /** A trigger state of one workflow and where a story in it goes when its run starts. */
 export interface TriggerState {

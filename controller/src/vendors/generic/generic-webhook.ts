@@ -1,14 +1,14 @@
 import type { Ticket } from "@errand/channel-sdk";
 import type { GenericConfig, TicketField } from "../../config/webhook-config.js";
 import { TICKET_FIELDS } from "../../config/webhook-config.js";
-import { type Authenticator, openAuthenticator } from "../auth/authenticator.js";
-import { createHmacAuthenticator } from "../auth/hmac.js";
-import { createStandardWebhooksAuthenticator } from "../auth/standard-webhooks.js";
-import { createBearerAuthenticator } from "../auth/token.js";
-import { badRequest, WebhookErrorCode } from "../errors.js";
-import { type JsonObject, labelNames, makeTicket, parseJsonObject, requireId } from "./decode.js";
+import { type Authenticator, openAuthenticator } from "../../webhook/auth/authenticator.js";
+import { createHmacAuthenticator } from "../../webhook/auth/hmac.js";
+import { createStandardWebhooksAuthenticator } from "../../webhook/auth/standard-webhooks.js";
+import { createBearerAuthenticator } from "../../webhook/auth/token.js";
+import { badRequest, WebhookErrorCode } from "../../webhook/errors.js";
+import { type JsonObject, labelNames, makeTicket, parseJsonObject, requireId } from "../../webhook/sources/decode.js";
+import { accepted, type WebhookSource } from "../../webhook/sources/source.js";
 import { compileFieldPath, type FieldPath, readFieldPath } from "./field-path.js";
-import { accepted, type WebhookSource } from "./source.js";
 
 /** Where a field's value comes from: its configured path, or the same-named top-level key. */
 type Plan = ReadonlyArray<readonly [field: TicketField, path: FieldPath, shown: string]>;

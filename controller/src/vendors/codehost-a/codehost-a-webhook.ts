@@ -1,9 +1,9 @@
-import { type CodehostAIssueRules, labelSkipReason } from "../../sources/codehost-a/codehost-a-rules.js";
-import { firstHeader } from "../auth/authenticator.js";
-import { createHmacAuthenticator } from "../auth/hmac.js";
-import { badRequest } from "../errors.js";
-import { isObject, type JsonObject, labelNames, makeTicket, parseForm, parseJsonObject, requireId, text } from "./decode.js";
-import { accepted, ignored, type WebhookSource } from "./source.js";
+import { firstHeader } from "../../webhook/auth/authenticator.js";
+import { createHmacAuthenticator } from "../../webhook/auth/hmac.js";
+import { badRequest } from "../../webhook/errors.js";
+import { isObject, type JsonObject, labelNames, makeTicket, parseForm, parseJsonObject, requireId, text } from "../../webhook/sources/decode.js";
+import { accepted, ignored, type WebhookSource } from "../../webhook/sources/source.js";
+import { type CodehostAIssueRules, labelSkipReason } from "./codehost-a-rules.js";
 
 const EVENT_HEADERS = ["x-hosta-event", "x-github-event"] as const;
 const INGESTED_ACTIONS = new Set(["opened", "labeled"]);

@@ -1,11 +1,11 @@
 import type { Logger, Ticket } from "@errand/channel-sdk";
 import { ControllerError, ControllerErrorCode } from "../../errors.js";
-import type { PollAdapter, PollContext } from "../polling/poll-adapter.js";
-import type { CodehostATicketingConfig } from "../ticketing-schema.js";
+import type { PollAdapter, PollContext } from "../../sources/polling/poll-adapter.js";
 import { checkRepository, type RepositoryFacts } from "./check-repository.js";
 import { createCodehostAClient } from "./codehost-a-client.js";
 import { toCodehostAError } from "./codehost-a-error.js";
 import { judge } from "./codehost-a-rules.js";
+import type { CodehostATicketingConfig } from "./codehost-a-schema.js";
 import { createIssuePages } from "./issue-pages.js";
 import { createRateLimitGate } from "./rate-limit-gate.js";
 import { isOurs, markFinished, markPickedUp } from "./write-back.js";

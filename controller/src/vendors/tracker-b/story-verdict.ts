@@ -1,5 +1,5 @@
 import type { StorySearchResult } from "@shortcut/client";
-import type { PollCandidate } from "../polling/poll-adapter.js";
+import type { PollCandidate } from "../../sources/polling/poll-adapter.js";
 import type { TrackerBPlan } from "./tracker-b-plan.js";
 
 /** The label lists of `ticketing.config`. */

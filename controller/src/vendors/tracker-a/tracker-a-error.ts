@@ -1,5 +1,5 @@
 import { AuthenticationLinearError, ForbiddenLinearError, LinearError, LinearErrorType, RatelimitedLinearError } from "@linear/sdk";
-import { TicketSourceError, type TicketSourceFailure } from "../ticket-source-error.js";
+import { TicketSourceError, type TicketSourceFailure } from "../../sources/ticket-source-error.js";
 
 /** What went wrong talking to tracker A: the failure kinds every ticket source shares. */
 export type TrackerAFailure = TicketSourceFailure;

@@ -1,7 +1,7 @@
 import type { LinearSdk } from "@linear/sdk";
 import { ConfigError, type ConfigProblem } from "../../config/config-error.js";
-import type { TrackerATicketingConfig } from "../ticketing-schema.js";
 import { allNodes } from "./all-nodes.js";
+import type { TrackerATicketingConfig } from "./tracker-a-schema.js";
 
 /** A configured label name and the ids of the labels of that name the team's issues can carry. */
 export interface LabelRef {

@@ -2,7 +2,7 @@ import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { Story } from "@shortcut/client";
 import { NotFoundError } from "../../errors.js";
 import type { TaskRun } from "../../runs/task-run.js";
-import type { PollAdapter, PollContext } from "../polling/poll-adapter.js";
+import type { PollAdapter, PollContext } from "../../sources/polling/poll-adapter.js";
 import { type CommentStep, commentMarker, finishedComment, startedComment } from "./story-comments.js";
 import type { TrackerBApi } from "./tracker-b-api.js";
 import type { TrackerBPlan } from "./tracker-b-plan.js";

@@ -1,4 +1,4 @@
-import { failureForStatus, TicketSourceError } from "../ticket-source-error.js";
+import { failureForStatus, TicketSourceError } from "../../sources/ticket-source-error.js";
 
 /** What the controller was doing when tracker B failed, e.g. `GET /api/v3/workflows`. */
 export type TrackerBCall = string;

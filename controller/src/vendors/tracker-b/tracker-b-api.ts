@@ -1,5 +1,5 @@
 import { type Label, type Member, ShortcutClient, type Story, type StorySearchResult, type Workflow } from "@shortcut/client";
-import type { PollContext } from "../polling/poll-adapter.js";
+import type { PollContext } from "../../sources/polling/poll-adapter.js";
 import { type RateLimitPolicy, withRetryAfter } from "./retry-after.js";
 import { TrackerBApiError } from "./tracker-b-api-error.js";
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { PollContext } from "../polling/poll-adapter.js";
+import type { PollContext } from "../../sources/polling/poll-adapter.js";
 import { responseOf, TrackerBApiError, toTrackerBError } from "./tracker-b-api-error.js";
 
 /** How 429 answers are waited out (the SDK itself never retries). */

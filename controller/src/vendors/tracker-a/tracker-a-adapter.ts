@@ -1,10 +1,10 @@
 import { ConfigError } from "../../config/config-error.js";
-import type { PollAdapter, PollContext } from "../polling/poll-adapter.js";
-import type { TrackerATicketingConfig } from "../ticketing-schema.js";
+import type { PollAdapter, PollContext } from "../../sources/polling/poll-adapter.js";
 import { allNodes } from "./all-nodes.js";
 import { type IssueFacts, pollFilter, skipReason, toTicket } from "./issue-rules.js";
 import { createLinearApi, graphqlUrl, type LinearApi } from "./linear-api.js";
 import { isTransient, toTrackerAError } from "./tracker-a-error.js";
+import type { TrackerATicketingConfig } from "./tracker-a-schema.js";
 import { resolveWorkspace, type Workspace } from "./workspace.js";
 import { markFinished, markPickedUp } from "./write-back.js";
 

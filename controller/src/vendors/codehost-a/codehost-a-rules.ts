@@ -1,6 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
-import type { PollCandidate } from "../polling/poll-adapter.js";
-import type { CodehostATicketingConfig } from "../ticketing-schema.js";
+import type { PollCandidate } from "../../sources/polling/poll-adapter.js";
+import type { CodehostATicketingConfig } from "./codehost-a-schema.js";
 
 /** The fields of an issue from `GET /repos/{owner}/{repo}/issues` that the rules and the ticket use. */
 export interface ListedIssue {

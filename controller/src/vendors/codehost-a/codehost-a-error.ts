@@ -1,5 +1,5 @@
 import { ControllerError } from "../../errors.js";
-import { failureForStatus, TicketSourceError, type TicketSourceFailure } from "../ticket-source-error.js";
+import { failureForStatus, TicketSourceError, type TicketSourceFailure } from "../../sources/ticket-source-error.js";
 
 /** What an Octokit request error carries that we read (duck-typed: @octokit/request-error is not our dependency). */
 interface RequestErrorShape {

@@ -1,8 +1,8 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { TaskRun } from "../../runs/task-run.js";
-import type { CodehostATicketingConfig } from "../ticketing-schema.js";
 import type { CodehostAClient } from "./codehost-a-client.js";
 import { isRequestError } from "./codehost-a-error.js";
+import type { CodehostATicketingConfig } from "./codehost-a-schema.js";
 
 /** GitHub refuses comment bodies over 65,536 characters; the summary gives way. */
 const MAX_SUMMARY = 60_000;
