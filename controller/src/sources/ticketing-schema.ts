@@ -1,19 +1,12 @@
 import * as z from "zod";
 import { say } from "../config/problem-codec.js";
-import { duration } from "../config/schema/duration-schema.js";
-import { section, show } from "../config/schema/kit.js";
-import { codehostASchema } from "../vendors/codehost-a/codehost-a-schema.js";
-import { trackerASchema } from "../vendors/tracker-a/tracker-a-schema.js";
-import { trackerBSchema } from "../vendors/tracker-b/tracker-b-schema.js";
+import { show } from "../config/schema/kit.js";
+import { POLL_BACKENDS } from "../vendors/poll-backends.js";
 
-const pollInterval = duration(1, 86_400, 30).prefault(30).meta({ description: "Seconds between polls: a number of seconds or a duration such as `30s`, `2m`, `1h` (default 30 s)." });
-
-const branch = <B extends string, C extends z.ZodType>(backend: B, config: C) =>
-  section({ backend: z.literal(backend).meta({ description: "Ticket source." }), poll_interval: pollInterval, config }, { fix: "write ticketing: with backend, poll_interval and config below it" });
-
-/** One branch per poll backend: the only list of them. */
-const BRANCHES = [branch("tracker_a", trackerASchema), branch("tracker_b", trackerBSchema), branch("codehost_a", codehostASchema)] as const;
-const BACKENDS = BRANCHES.map((b) => b.shape.backend.value);
+const [first, ...rest] = POLL_BACKENDS.map((b) => b.branch);
+/** One branch per poll backend of vendors/poll-backends.ts. */
+const BRANCHES = [first!, ...rest] as const;
+const BACKENDS = POLL_BACKENDS.map((b) => b.backend);
 
 /** The `ticketing` section: where tickets are polled from. */
 export const ticketingSchema = z
@@ -31,22 +24,28 @@ export type { CodehostATicketingConfig } from "../vendors/codehost-a/codehost-a-
 export type { TrackerATicketingConfig } from "../vendors/tracker-a/tracker-a-schema.js";
 export type { TrackerBTicketingConfig } from "../vendors/tracker-b/tracker-b-schema.js";
 
-/**
- * `ticketing`, resolved: the poll interval in milliseconds, the token's and
- * the default repository's names lifted out, and `config` typed by backend.
- */
-export const ticketingConfig = ticketingSchema.transform((t) => {
-  const common = { pollIntervalMs: t.poll_interval * 1000, tokenSecret: t.config.token_secret };
-  // One case per backend, so that `config` keeps its backend's type.
-  switch (t.backend) {
-    case "tracker_a":
-      return { backend: t.backend, ...common, repoUrl: t.config.repo_url, config: t.config };
-    case "tracker_b":
-      return { backend: t.backend, ...common, repoUrl: t.config.repo_url, config: t.config };
-    case "codehost_a":
-      return { backend: t.backend, ...common, repoUrl: undefined, config: t.config };
-  }
-});
+type TicketingBranch = z.output<typeof ticketingSchema>;
 
-/** `ticketing`, resolved: one variant per backend. */
-export type TicketingConfig = z.output<typeof ticketingConfig>;
+/**
+ * `ticketing`, resolved: one variant per backend, with the poll interval in
+ * milliseconds, the token's and the default repository's names lifted out,
+ * and `config` typed by backend.
+ */
+export type TicketingConfig = TicketingBranch extends infer T
+  ? T extends TicketingBranch
+    ? { backend: T["backend"]; pollIntervalMs: number; tokenSecret: T["config"]["token_secret"]; repoUrl: string | undefined; config: T["config"] }
+    : never
+  : never;
+
+/** `ticketing`, resolved (see {@link TicketingConfig}). */
+export const ticketingConfig = ticketingSchema.transform(
+  (t) =>
+    // The cast pairs each backend with its own config again: TypeScript cannot follow that `t.backend` and `t.config` come from one branch.
+    ({
+      backend: t.backend,
+      pollIntervalMs: t.poll_interval * 1000,
+      tokenSecret: t.config.token_secret,
+      repoUrl: "repo_url" in t.config ? t.config.repo_url : undefined,
+      config: t.config,
+    }) as TicketingConfig,
+);
