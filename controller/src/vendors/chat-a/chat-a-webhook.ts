@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { createChatASignatureAuthenticator } from "../../webhook/auth/chat-a-signature.js";
 import { badRequest } from "../../webhook/errors.js";
-import { isObject, type JsonObject, makeTicket, parseForm, parseJsonObject, text } from "../../webhook/sources/decode.js";
-import { type ApprovalCallback, accepted, ignored, type WebhookSource } from "../../webhook/sources/source.js";
+import { isObject, type JsonObject, makeTicket, parseForm, parseJsonObject, text } from "../../webhook/parsing/decode.js";
+import { type ApprovalCallback, accepted, ignored, type WebhookSource } from "../../webhook/parsing/source.js";
 
 /** Action ids with this prefix are approval callbacks, never tickets (spec 4.5). */
 export const APPROVAL_PREFIX = "agent_approval_";

@@ -1,7 +1,7 @@
 import { createTokenAuthenticator } from "../../webhook/auth/token.js";
 import { badRequest } from "../../webhook/errors.js";
-import { isObject, labelNames, makeTicket, parseJsonObject, requireId, text } from "../../webhook/sources/decode.js";
-import { accepted, ignored, type WebhookSource } from "../../webhook/sources/source.js";
+import { isObject, labelNames, makeTicket, parseJsonObject, requireId, text } from "../../webhook/parsing/decode.js";
+import { accepted, ignored, type WebhookSource } from "../../webhook/parsing/source.js";
 
 const KINDS = new Set(["issue", "merge_request"]);
 

@@ -6,8 +6,8 @@ import { createHmacAuthenticator } from "../../webhook/auth/hmac.js";
 import { createStandardWebhooksAuthenticator } from "../../webhook/auth/standard-webhooks.js";
 import { createBearerAuthenticator } from "../../webhook/auth/token.js";
 import { badRequest, WebhookErrorCode } from "../../webhook/errors.js";
-import { type JsonObject, labelNames, makeTicket, parseJsonObject, requireId } from "../../webhook/sources/decode.js";
-import { accepted, type WebhookSource } from "../../webhook/sources/source.js";
+import { type JsonObject, labelNames, makeTicket, parseJsonObject, requireId } from "../../webhook/parsing/decode.js";
+import { accepted, type WebhookSource } from "../../webhook/parsing/source.js";
 import { compileFieldPath, type FieldPath, readFieldPath } from "./field-path.js";
 
 /** Where a field's value comes from: its configured path, or the same-named top-level key. */

@@ -2,8 +2,8 @@ import type { Ticket } from "@errand/channel-sdk";
 import { type Authenticator, openAuthenticator } from "../../webhook/auth/authenticator.js";
 import { createHmacAuthenticator } from "../../webhook/auth/hmac.js";
 import { badRequest } from "../../webhook/errors.js";
-import { isObject, makeTicket, parseJsonObject, requireId, text } from "../../webhook/sources/decode.js";
-import { accepted, ignored, type WebhookSource } from "../../webhook/sources/source.js";
+import { isObject, makeTicket, parseJsonObject, requireId, text } from "../../webhook/parsing/decode.js";
+import { accepted, ignored, type WebhookSource } from "../../webhook/parsing/source.js";
 
 /** Options of {@link createTrackerBSource}. */
 export interface TrackerBOptions {
