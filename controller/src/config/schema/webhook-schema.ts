@@ -1,8 +1,8 @@
 import * as z from "zod";
+import { genericSchema } from "../../vendors/generic/generic-schema.js";
 import { VENDORS } from "../../vendors/registry.js";
 import { say } from "../problem-codec.js";
 import { SECRET_KEY_ALIASES, type SecretSourceId, WEBHOOK_DEFAULTS } from "../webhook-config.js";
-import { genericSchema } from "./generic-schema.js";
 import { errorFor, flag, optionalSection, section, show, text, whole, withDefaults } from "./kit.js";
 import { secretRef } from "./secret-ref-schema.js";
 

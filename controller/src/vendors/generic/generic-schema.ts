@@ -1,8 +1,8 @@
 import * as z from "zod";
-import { say } from "../problem-codec.js";
-import { TICKET_FIELDS, WEBHOOK_DEFAULTS } from "../webhook-config.js";
-import { choice, errorFor, section, show, text } from "./kit.js";
-import { secretRef } from "./secret-ref-schema.js";
+import { say } from "../../config/problem-codec.js";
+import { choice, errorFor, section, show, text } from "../../config/schema/kit.js";
+import { secretRef } from "../../config/schema/secret-ref-schema.js";
+import { TICKET_FIELDS, WEBHOOK_DEFAULTS } from "../../config/webhook-config.js";
 
 /** A dot path into the JSON body: `issue.id`, `items.0.name`, `items[0].name`. */
 const DOT_PATH = /^[A-Za-z0-9_$-]+(\[\d+\])*(\.([A-Za-z0-9_$-]+|\d+)(\[\d+\])*)*$/;
