@@ -133,6 +133,12 @@ describe("architecture", () => {
     ["loop", "webhook"],
     ["intake", "sources"],
     ["engines", "webhook"],
+    ["intake", "vendors"],
+    ["store", "vendors"],
+    ["loop", "vendors"],
+    ["engines", "vendors"],
+    ["execution", "vendors"],
+    ["notify", "vendors"],
   ];
   const controllerSrc = join(root, "controller", "src");
   const within = (file: string, folder: string): boolean => `${relative(controllerSrc, file)}/`.startsWith(`${folder}/`);
@@ -146,11 +152,27 @@ describe("architecture", () => {
     expect(against).toEqual([]);
   });
 
+  // A vendor's folder (vendors/<id>/) holds all of that vendor and nothing of another's: what they share lives in
+  // webhook/ (HTTP, auth, decoding) and sources/polling/ (the poll loop), and vendors/*.ts list them.
+  it("controller: no vendor's folder imports from another vendor's folder", () => {
+    const vendorOf = (file: string): string | undefined => /^vendors\/([^/]+)\//.exec(relative(controllerSrc, file))?.[1];
+    const against: string[] = [];
+    for (const [file, targets] of importGraph(sources(controllerSrc))) {
+      const vendor = vendorOf(file);
+      if (vendor === undefined) continue;
+      for (const target of targets) {
+        const other = vendorOf(target);
+        if (other !== undefined && other !== vendor) against.push(`${relative(root, file)} → ${relative(root, target)}`);
+      }
+    }
+    expect(against).toEqual([]);
+  });
+
   // Each domain owns its part of errand.yaml (a `*-schema.ts`, with its transform to the runtime shape) and config/
   // only assembles them: config/ reaches these domains through their config fragments (engines-config.ts resolves
-  // the engine entries), never their other code.
-  const FRAGMENT = /(-schema|\/engines-config)\.ts$/;
-  it.each(["engines", "execution", "guardrails", "notify", "ops", "sources", "store"])("controller: config imports only the config fragments of %s", (domain) => {
+  // the engine entries), never their other code. vendors/registry.ts is plain data (ids, routes, vendor names).
+  const FRAGMENT = /(-schema|\/engines-config|\/vendors\/registry)\.ts$/;
+  it.each(["engines", "execution", "guardrails", "notify", "ops", "sources", "store", "vendors"])("controller: config imports only the config fragments of %s", (domain) => {
     const against: string[] = [];
     for (const [file, targets] of importGraph(sources(controllerSrc))) {
       if (!within(file, "config")) continue;

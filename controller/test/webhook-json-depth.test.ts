@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, tooDeepAt } from "../src/webhook/sources/json-depth.js";
+import { MAX_JSON_DEPTH, tooDeepAt } from "../src/webhook/parsing/json-depth.js";
 import { postJson } from "./helpers/http.js";
 import { startServer } from "./helpers/server.js";
 

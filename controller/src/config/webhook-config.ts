@@ -1,21 +1,17 @@
-import type { CodehostATicketingConfig } from "../sources/ticketing-schema.js";
+import type { CodehostATicketingConfig } from "../vendors/codehost-a/codehost-a-schema.js";
+import { WEBHOOK_VENDORS, type WebhookVendor } from "../vendors/registry.js";
 
-/** The sources the webhook server knows, by their neutral names. */
-export type SourceId = "codehost_a" | "codehost_b" | "tracker_b" | "chat_a" | "generic";
+/** The sources the webhook server knows, by their neutral names (vendors/registry.ts lists them). */
+export type SourceId = WebhookVendor["id"];
 
 /** Every source id, in route-table order. */
-export const SOURCE_IDS: readonly SourceId[] = ["codehost_a", "codehost_b", "tracker_b", "chat_a", "generic"];
+export const SOURCE_IDS: readonly SourceId[] = WEBHOOK_VENDORS.map((v) => v.id);
 
-/** Sources whose secret lives under `webhook.secrets.<source>`. */
-export type SecretSourceId = Exclude<SourceId, "generic">;
+/** Sources whose secret lives under `webhook.secrets.<source>`: those with a vendor name beside their id. */
+export type SecretSourceId = Extract<WebhookVendor, { webhook: { alias: string } }>["id"];
 
 /** Vendor names accepted beside the neutral `webhook.secrets.<source>` keys. */
-export const SECRET_KEY_ALIASES: Readonly<Record<SecretSourceId, string>> = {
-  codehost_a: "github",
-  codehost_b: "gitlab",
-  tracker_b: "shortcut",
-  chat_a: "slack",
-};
+export const SECRET_KEY_ALIASES = Object.fromEntries(WEBHOOK_VENDORS.flatMap((v) => ("alias" in v.webhook ? [[v.id, v.webhook.alias]] : []))) as Readonly<Record<SecretSourceId, string>>;
 
 /** Ticket fields a generic field mapping may target. */
 export const TICKET_FIELDS = ["id", "title", "description", "ticket_type", "repo_url", "external_url", "labels"] as const;

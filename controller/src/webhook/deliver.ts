@@ -3,8 +3,8 @@ import type { DeadlineQueue } from "./deadlines.js";
 import type { DedupeStore } from "./dedupe/dedupe-store.js";
 import { WebhookError, WebhookErrorCode } from "./errors.js";
 import type { ApprovalHandler, DeliveryContext, TicketHandler, TicketHandlerResult } from "./handlers.js";
+import type { SourceOutcome } from "./parsing/source.js";
 import type { WebhookReply } from "./responses.js";
-import type { SourceOutcome } from "./sources/source.js";
 
 /** What {@link deliver} needs from the server. */
 export interface DeliverDeps {

@@ -4,10 +4,10 @@ import { firstHeader } from "./auth/authenticator.js";
 import { type DeliverDeps, deliver } from "./deliver.js";
 import { unauthenticated, WebhookError, WebhookErrorCode } from "./errors.js";
 import { NO_SOURCE, type Outcome, outcomeOfStatus, type WebhookMetrics } from "./metrics.js";
+import type { WebhookSource } from "./parsing/source.js";
 import { ClientGoneError, readBody } from "./read-body.js";
 import { replyJson, sendError, sendJson, sendText } from "./responses.js";
 import { ENABLE_HINT, ROUTES, routePath } from "./routes.js";
-import type { WebhookSource } from "./sources/source.js";
 
 /** Everything the request handler needs. */
 export interface RequestDeps extends DeliverDeps {

@@ -1,6 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
 import type { SourceId } from "../config/webhook-config.js";
-import type { ApprovalCallback } from "./sources/source.js";
+import type { ApprovalCallback } from "./parsing/source.js";
 
 /** What a handler learns about the delivery besides its tickets. */
 export interface DeliveryContext {

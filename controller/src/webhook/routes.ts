@@ -1,29 +1,16 @@
 import type { SourceId } from "../config/webhook-config.js";
+import { WEBHOOK_VENDORS } from "../vendors/registry.js";
 
 /** Base path of every webhook route (spec 2.5: fixed). */
 export const PATH_PREFIX = "/webhooks";
 
-/** Route path to source: the spec's neutral paths and the real vendors' names. */
-export const ROUTES: ReadonlyMap<string, SourceId> = new Map<string, SourceId>([
-  ["/webhooks/codehost-a", "codehost_a"],
-  ["/webhooks/github", "codehost_a"],
-  ["/webhooks/codehost-b", "codehost_b"],
-  ["/webhooks/gitlab", "codehost_b"],
-  ["/webhooks/tracker", "tracker_b"],
-  ["/webhooks/shortcut", "tracker_b"],
-  ["/webhooks/chat", "chat_a"],
-  ["/webhooks/slack", "chat_a"],
-  ["/webhooks/generic", "generic"],
-]);
+/** Route path to source: the spec's neutral paths and the real vendors' names, from vendors/registry.ts. */
+export const ROUTES: ReadonlyMap<string, SourceId> = new Map<string, SourceId>(
+  WEBHOOK_VENDORS.flatMap(({ id, webhook }) => [[`${PATH_PREFIX}/${webhook.route}`, id], ...("alias" in webhook ? [[`${PATH_PREFIX}/${webhook.alias}`, id] as const] : [])]),
+);
 
 /** What to set so that a source is served; sent in the 404 for a source that is off. */
-export const ENABLE_HINT: Readonly<Record<SourceId, string>> = {
-  codehost_a: "set webhook.secrets.codehost_a (or webhook.secrets.github)",
-  codehost_b: "set webhook.secrets.codehost_b (or webhook.secrets.gitlab)",
-  tracker_b: "set webhook.secrets.tracker_b (or webhook.secrets.shortcut), or webhook.tracker_b.allow_unsigned: true to take unsigned requests",
-  chat_a: "set webhook.secrets.chat_a (or webhook.secrets.slack)",
-  generic: "set webhook.generic (auth_mode, secret and optionally field_mapping)",
-};
+export const ENABLE_HINT = Object.fromEntries(WEBHOOK_VENDORS.map((v) => [v.id, v.webhook.enableHint])) as Readonly<Record<SourceId, string>>;
 
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
 

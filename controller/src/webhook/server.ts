@@ -11,7 +11,7 @@ import { createMemoryDedupeStore } from "./dedupe/memory-dedupe-store.js";
 import { createRequestHandler } from "./handle-request.js";
 import type { ApprovalHandler, TicketHandler } from "./handlers.js";
 import { createWebhookMetrics } from "./metrics.js";
-import { createSources } from "./sources/index.js";
+import { createSources } from "./parsing/index.js";
 
 /** Options of {@link createWebhookServer}. */
 export interface WebhookServerOptions {

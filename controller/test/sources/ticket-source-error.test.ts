@@ -1,12 +1,12 @@
 import { silentLogger } from "@errand/channel-sdk/host";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { toCodehostAError } from "../../src/sources/codehost-a/codehost-a-error.js";
 import type { PollAdapter } from "../../src/sources/polling/poll-adapter.js";
 import { createPollingSource } from "../../src/sources/polling/polling-source.js";
 import { TicketSourceError } from "../../src/sources/ticket-source-error.js";
-import { toTrackerAError } from "../../src/sources/tracker-a/tracker-a-error.js";
-import { toTrackerBError } from "../../src/sources/tracker-b/tracker-b-api-error.js";
+import { toCodehostAError } from "../../src/vendors/codehost-a/codehost-a-error.js";
+import { toTrackerAError } from "../../src/vendors/tracker-a/tracker-a-error.js";
+import { toTrackerBError } from "../../src/vendors/tracker-b/tracker-b-api-error.js";
 
 const signal = new AbortController().signal;
 const octokit = (status: number) => Object.assign(new Error("Bad"), { status, response: { headers: {}, data: { message: "Bad" } } });

@@ -1,18 +1,19 @@
 import * as z from "zod";
+import { genericSchema } from "../../vendors/generic/generic-schema.js";
+import { VENDORS } from "../../vendors/registry.js";
 import { say } from "../problem-codec.js";
 import { SECRET_KEY_ALIASES, type SecretSourceId, WEBHOOK_DEFAULTS } from "../webhook-config.js";
-import { genericSchema } from "./generic-schema.js";
 import { errorFor, flag, optionalSection, section, show, text, whole, withDefaults } from "./kit.js";
 import { secretRef } from "./secret-ref-schema.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const T = WEBHOOK_DEFAULTS.timeouts;
-const SOURCE_NAMES: Record<SecretSourceId, string> = { codehost_a: "code host A", codehost_b: "code host B", tracker_b: "tracker B", chat_a: "chat A" };
+const SOURCE_NAMES = new Map<string, string>(VENDORS.map((v) => [v.id, v.name]));
 
 function secretsShape() {
   const shape: Record<string, ReturnType<typeof secretRef>> = {};
   for (const [source, alias] of Object.entries(SECRET_KEY_ALIASES) as Array<[SecretSourceId, string]>) {
-    shape[source] = secretRef(`Signing secret of ${SOURCE_NAMES[source]}; its route is served only when set${source === "tracker_b" ? " (or with tracker_b.allow_unsigned)" : ""}.`);
+    shape[source] = secretRef(`Signing secret of ${SOURCE_NAMES.get(source)}; its route is served only when set${source === "tracker_b" ? " (or with tracker_b.allow_unsigned)" : ""}.`);
     shape[alias] = secretRef(`Vendor name of \`${source}\` (give one of the two).`);
   }
   return z.object(shape).partial().shape;

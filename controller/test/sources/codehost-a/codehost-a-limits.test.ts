@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CodehostAError } from "../../../src/sources/codehost-a/codehost-a-error.js";
+import { CodehostAError } from "../../../src/vendors/codehost-a/codehost-a-error.js";
 import { eventually } from "../../controller/harness.js";
 import { adapterFor, fake, QUICK } from "./setup.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCodehostASource } from "../../../src/webhook/sources/codehost-a.js";
+import { createCodehostASource } from "../../../src/vendors/codehost-a/codehost-a-webhook.js";
 import { adapterFor, fake } from "./setup.js";
 
 describe("code host A adapter: poll", () => {

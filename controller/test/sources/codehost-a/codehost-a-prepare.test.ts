@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/config/config-error.js";
 import { ControllerError } from "../../../src/errors.js";
-import { createCodehostAAdapter } from "../../../src/sources/codehost-a/codehost-a-adapter.js";
-import { CodehostAError } from "../../../src/sources/codehost-a/codehost-a-error.js";
+import { createCodehostAAdapter } from "../../../src/vendors/codehost-a/codehost-a-adapter.js";
+import { CodehostAError } from "../../../src/vendors/codehost-a/codehost-a-error.js";
 import { adapterFor, configFor, fake } from "./setup.js";
 
 async function prepareError(keys: Record<string, unknown>, f?: Awaited<ReturnType<typeof fake>>, token?: string): Promise<ConfigError> {

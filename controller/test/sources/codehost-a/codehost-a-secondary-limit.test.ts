@@ -1,6 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { describe, expect, it } from "vitest";
-import { CodehostAError } from "../../../src/sources/codehost-a/codehost-a-error.js";
+import { CodehostAError } from "../../../src/vendors/codehost-a/codehost-a-error.js";
 import { eventually } from "../../controller/harness.js";
 import type { SeenRequest } from "./fake-codehost-a.js";
 import { adapterFor, fake, QUICK, runOf } from "./setup.js";

@@ -1,6 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { describe, expect, it } from "vitest";
-import { CodehostAError } from "../../../src/sources/codehost-a/codehost-a-error.js";
+import { CodehostAError } from "../../../src/vendors/codehost-a/codehost-a-error.js";
 import { adapterFor, FAILURE, fake, runOf, SUCCESS } from "./setup.js";
 
 async function pickedUpIssue(keys: Record<string, unknown> = {}) {

@@ -5,10 +5,10 @@ import { loadControllerConfig } from "../../../src/config/load-controller-config
 import { createController } from "../../../src/controller.js";
 import { isTerminal, type TaskRun } from "../../../src/runs/task-run.js";
 import { resolveSecrets } from "../../../src/secrets/resolve-secrets.js";
-import { type CodehostAAdapterOptions, createCodehostAAdapter } from "../../../src/sources/codehost-a/codehost-a-adapter.js";
 import type { PollingSource } from "../../../src/sources/polling/polling-source.js";
 import type { CodehostATicketingConfig } from "../../../src/sources/ticketing-schema.js";
 import type { Store } from "../../../src/store/store.js";
+import { type CodehostAAdapterOptions, createCodehostAAdapter } from "../../../src/vendors/codehost-a/codehost-a-adapter.js";
 import { createHarness, eventually, type Harness, type InProcess, SECRET_ENV, startInProcess } from "../../controller/harness.js";
 import type { FakeCodehostA } from "./fake-codehost-a.js";
 

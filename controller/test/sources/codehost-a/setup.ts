@@ -1,9 +1,9 @@
 import type { Logger, TaskResult } from "@errand/channel-sdk";
 import { afterEach } from "vitest";
 import type { TaskRun } from "../../../src/runs/task-run.js";
-import { type CodehostAAdapterOptions, createCodehostAAdapter } from "../../../src/sources/codehost-a/codehost-a-adapter.js";
 import type { PollAdapter, PollContext } from "../../../src/sources/polling/poll-adapter.js";
 import { type CodehostATicketingConfig, ticketingSchema } from "../../../src/sources/ticketing-schema.js";
+import { type CodehostAAdapterOptions, createCodehostAAdapter } from "../../../src/vendors/codehost-a/codehost-a-adapter.js";
 import { runningTaskRun } from "../../helpers/task-run.js";
 import { type FakeCodehostA, startFakeCodehostA } from "./fake-codehost-a.js";
 

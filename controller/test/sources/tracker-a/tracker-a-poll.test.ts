@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTrackerAAdapter } from "../../../src/sources/tracker-a/tracker-a-adapter.js";
+import { createTrackerAAdapter } from "../../../src/vendors/tracker-a/tracker-a-adapter.js";
 import { testContext, trackerAConfig } from "./adapter-kit.js";
 import { type FakeLinear, startFakeLinear } from "./fake-linear.js";
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/config/config-error.js";
 import { ControllerErrorCode } from "../../../src/errors.js";
-import { createTrackerAAdapter } from "../../../src/sources/tracker-a/tracker-a-adapter.js";
-import { TrackerAError } from "../../../src/sources/tracker-a/tracker-a-error.js";
+import { createTrackerAAdapter } from "../../../src/vendors/tracker-a/tracker-a-adapter.js";
+import { TrackerAError } from "../../../src/vendors/tracker-a/tracker-a-error.js";
 import { testContext, trackerAConfig } from "./adapter-kit.js";
 import { type FakeLinear, startFakeLinear } from "./fake-linear.js";
 

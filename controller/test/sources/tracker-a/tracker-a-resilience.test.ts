@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTrackerAAdapter, type TrackerAAdapterOptions } from "../../../src/sources/tracker-a/tracker-a-adapter.js";
-import { TrackerAError } from "../../../src/sources/tracker-a/tracker-a-error.js";
+import { createTrackerAAdapter, type TrackerAAdapterOptions } from "../../../src/vendors/tracker-a/tracker-a-adapter.js";
+import { TrackerAError } from "../../../src/vendors/tracker-a/tracker-a-error.js";
 import { taskRun, testContext, trackerAConfig } from "./adapter-kit.js";
 import { type FakeLinear, startFakeLinear } from "./fake-linear.js";
 

@@ -1,9 +1,9 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PollAdapter } from "../../../src/sources/polling/poll-adapter.js";
-import { createTrackerAAdapter } from "../../../src/sources/tracker-a/tracker-a-adapter.js";
-import { TrackerAError } from "../../../src/sources/tracker-a/tracker-a-error.js";
-import { commentIdFor } from "../../../src/sources/tracker-a/write-back.js";
+import { createTrackerAAdapter } from "../../../src/vendors/tracker-a/tracker-a-adapter.js";
+import { TrackerAError } from "../../../src/vendors/tracker-a/tracker-a-error.js";
+import { commentIdFor } from "../../../src/vendors/tracker-a/write-back.js";
 import { FAILURE, SUCCESS, taskRun, testContext, trackerAConfig } from "./adapter-kit.js";
 import { type FakeLinear, startFakeLinear } from "./fake-linear.js";
 

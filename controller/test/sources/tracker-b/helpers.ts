@@ -4,7 +4,7 @@ import type { TaskRun } from "../../../src/runs/task-run.js";
 import type { PollAdapter, PollContext } from "../../../src/sources/polling/poll-adapter.js";
 import type { TrackerBTicketingConfig } from "../../../src/sources/ticketing-schema.js";
 import { ticketingSchema } from "../../../src/sources/ticketing-schema.js";
-import { createTrackerBAdapter, type TrackerBAdapterOptions } from "../../../src/sources/tracker-b/tracker-b-adapter.js";
+import { createTrackerBAdapter, type TrackerBAdapterOptions } from "../../../src/vendors/tracker-b/tracker-b-adapter.js";
 import { runningTaskRun } from "../../helpers/task-run.js";
 import type { FakeShortcut } from "./fake-shortcut.js";
 

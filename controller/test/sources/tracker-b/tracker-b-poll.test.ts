@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createTrackerBAdapter } from "../../../src/sources/tracker-b/tracker-b-adapter.js";
-import { createTrackerBSource } from "../../../src/webhook/sources/tracker-b.js";
+import { createTrackerBAdapter } from "../../../src/vendors/tracker-b/tracker-b-adapter.js";
+import { createTrackerBSource } from "../../../src/vendors/tracker-b/tracker-b-webhook.js";
 import { type FakeShortcut, startFakeShortcut } from "./fake-shortcut.js";
 import { ALICE_ID } from "./fake-shortcut-data.js";
 import { pollContext, preparedAdapter, trackerBConfig } from "./helpers.js";

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/config/config-error.js";
-import { createTrackerBAdapter } from "../../../src/sources/tracker-b/tracker-b-adapter.js";
+import { createTrackerBAdapter } from "../../../src/vendors/tracker-b/tracker-b-adapter.js";
 import { type FakeShortcut, startFakeShortcut } from "./fake-shortcut.js";
 import { pollContext, trackerBConfig } from "./helpers.js";
 

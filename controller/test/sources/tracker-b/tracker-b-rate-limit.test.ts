@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseRetryAfter } from "../../../src/sources/tracker-b/retry-after.js";
-import { nextToken } from "../../../src/sources/tracker-b/tracker-b-api.js";
-import { TrackerBApiError } from "../../../src/sources/tracker-b/tracker-b-api-error.js";
+import { parseRetryAfter } from "../../../src/vendors/tracker-b/retry-after.js";
+import { nextToken } from "../../../src/vendors/tracker-b/tracker-b-api.js";
+import { TrackerBApiError } from "../../../src/vendors/tracker-b/tracker-b-api-error.js";
 import { type FakeShortcut, startFakeShortcut } from "./fake-shortcut.js";
 import { pollContext, preparedAdapter, storyTicket, taskRun } from "./helpers.js";
 

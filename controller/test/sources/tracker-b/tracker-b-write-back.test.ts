@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { TrackerBApiError } from "../../../src/sources/tracker-b/tracker-b-api-error.js";
+import { TrackerBApiError } from "../../../src/vendors/tracker-b/tracker-b-api-error.js";
 import { type FakeShortcut, startFakeShortcut } from "./fake-shortcut.js";
 import { FAILURE, pollContext, preparedAdapter, SUCCESS, storyTicket, taskRun } from "./helpers.js";
 

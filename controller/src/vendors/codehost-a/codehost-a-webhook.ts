@@ -1,0 +1,60 @@
+import { firstHeader } from "../../webhook/auth/authenticator.js";
+import { createHmacAuthenticator } from "../../webhook/auth/hmac.js";
+import { badRequest } from "../../webhook/errors.js";
+import { isObject, type JsonObject, labelNames, makeTicket, parseForm, parseJsonObject, requireId, text } from "../../webhook/parsing/decode.js";
+import { accepted, ignored, type WebhookSource } from "../../webhook/parsing/source.js";
+import { type CodehostAIssueRules, labelSkipReason } from "./codehost-a-rules.js";
+
+const EVENT_HEADERS = ["x-hosta-event", "x-github-event"] as const;
+const INGESTED_ACTIONS = new Set(["opened", "labeled"]);
+
+/**
+ * Code host A (spec 4.2): `issues` events with action `opened` or `labeled`
+ * become `issue` tickets. The vendor's form-encoded variant (`payload=<json>`)
+ * is accepted too, since the signature covers the raw form body either way.
+ * With `rules` (the controller's `ticketing.config` for codehost_a), an issue
+ * the rules skip is acknowledged as ignored, as the poller would skip it.
+ */
+export function createCodehostASource(secret: string, rules?: CodehostAIssueRules): WebhookSource {
+  return {
+    id: "codehost_a",
+    auth: createHmacAuthenticator({ secret, headers: ["x-hub-signature-256"], prefix: "required" }),
+    mediaTypes: ["application/json", "application/x-www-form-urlencoded"],
+    deliveryHeaders: ["x-hosta-delivery", "x-github-delivery", "idempotency-key"],
+    map(body, mediaType, headers) {
+      const event = firstHeader(headers, EVENT_HEADERS);
+      if (event === undefined) throw badRequest("missing event header X-HostA-Event or X-GitHub-Event");
+      if (event !== "issues") return ignored(`event ${JSON.stringify(event)} is not ingested`);
+      const payload = decode(body, mediaType);
+      const action = text(payload.action);
+      if (!INGESTED_ACTIONS.has(action)) return ignored(`issues action ${JSON.stringify(action)} is not ingested`);
+      const issue = payload.issue;
+      if (!isObject(issue)) throw badRequest("issues event lacks the issue object");
+      const repository = isObject(payload.repository) ? payload.repository : {};
+      const id = requireId(issue.number, "issue.number");
+      const labels = labelNames(issue.labels);
+      const skip = rules && labelSkipReason(labels, rules);
+      if (skip !== undefined) return ignored(`issue #${id} ${skip}`);
+      return accepted([
+        makeTicket({
+          id,
+          title: text(issue.title),
+          description: text(issue.body),
+          ticketType: "issue",
+          repoUrl: text(repository.html_url),
+          externalUrl: text(issue.html_url),
+          labels,
+          source: "codehost_a",
+          rawEvent: payload,
+        }),
+      ]);
+    },
+  };
+}
+
+function decode(body: Buffer, mediaType: string): JsonObject {
+  if (mediaType !== "application/x-www-form-urlencoded") return parseJsonObject(body);
+  const payload = parseForm(body).get("payload");
+  if (payload === null) throw badRequest("form body lacks the payload field");
+  return parseJsonObject(payload, "payload field");
+}
