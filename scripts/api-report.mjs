@@ -55,7 +55,8 @@ export function apiReports({ packageDir, entries, update = false, reportFolder =
       localBuild: update,
       compilerState,
       messageCallback: (message) => {
-        if (message.logLevel === "warning" || message.logLevel === "error") messages.push(message.formatMessageWithLocation(packageDir));
+        if (message.logLevel === "warning" || message.logLevel === "error")
+          messages.push(message.formatMessageWithLocation(packageDir));
         message.handled = true;
       },
     });
@@ -76,7 +77,11 @@ export function runApiReportCommand({ packageDir, entries, updateCommand, argv =
   for (const r of apiReports({ packageDir, entries, update })) {
     for (const m of r.messages) console.error(`${r.entry}: ${m}`);
     if (r.changed) {
-      console.error(update ? `${r.reportPath}: updated (review and commit it)` : `${r.reportPath}: the API of ${r.entry} changed; run \`${updateCommand}\``);
+      console.error(
+        update
+          ? `${r.reportPath}: updated (review and commit it)`
+          : `${r.reportPath}: the API of ${r.entry} changed; run \`${updateCommand}\``,
+      );
       failed ||= !update;
     }
     if (!r.succeeded && !r.changed) failed = true;

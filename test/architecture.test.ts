@@ -76,21 +76,29 @@ describe("architecture", () => {
     for (const file of sources(join(root, "cli", "src"))) {
       const text = readFileSync(file, "utf8");
       const where = relative(root, file);
-      if (/["']ERRAND_PLUGIN_MAGIC_COOKIE["']|["']errand-notification-channel["']/.test(text)) copies.push(`${where}: the magic cookie`);
+      if (/["']ERRAND_PLUGIN_MAGIC_COOKIE["']|["']errand-notification-channel["']/.test(text))
+        copies.push(`${where}: the magic cookie`);
       if (/CALL_TARGET_MS\s*=/.test(text)) copies.push(`${where}: the call target`);
-      if (/process\.kill\(|\.kill\(["']SIG/.test(text)) copies.push(`${where}: signals a plugin itself (use stopProcess/signalProcess)`);
+      if (/process\.kill\(|\.kill\(["']SIG/.test(text))
+        copies.push(`${where}: signals a plugin itself (use stopProcess/signalProcess)`);
     }
     expect(copies).toEqual([]);
   });
 
   it("the package list is read from the workspaces: it has the controller and every built-in channel", () => {
-    expect(packages).toEqual(expect.arrayContaining(["sdk", "controller", "cli", "channels/chat-kit", "channels/chat-a", "channels/chat-b"]));
+    expect(packages).toEqual(
+      expect.arrayContaining(["sdk", "controller", "cli", "channels/chat-kit", "channels/chat-a", "channels/chat-b"]),
+    );
   });
 
   // One spelling per thing: a channel's folder is its name in kebab case, its wire and config name the same in snake case.
   it.each(channelDirs())("%s spells its channel's name one way everywhere", (pkg) => {
     const folder = pkg.split("/")[1]!;
-    const manifest = JSON.parse(readFileSync(join(root, pkg, "package.json"), "utf8")) as { name: string; bin: Record<string, string>; errand: { channel: string } };
+    const manifest = JSON.parse(readFileSync(join(root, pkg, "package.json"), "utf8")) as {
+      name: string;
+      bin: Record<string, string>;
+      errand: { channel: string };
+    };
     expect(manifest.errand.channel).toBe(folder.replaceAll("-", "_"));
     expect(manifest.name).toBe(`@errand/${pkg.startsWith("channels/") ? "channel" : "example"}-${folder}`);
     expect(Object.keys(manifest.bin)).toEqual([`errand-channel-${folder}`]);
@@ -102,8 +110,15 @@ describe("architecture", () => {
       .filter((name) => name.includes("_"));
     expect(wireNames).toContain("chat_a");
     const snake = packages
-      .flatMap((pkg) => readdirSync(join(root, pkg), { recursive: true, withFileTypes: true }).map((e) => relative(root, join(e.parentPath, e.name))))
-      .filter((path) => !path.includes("node_modules") && !path.includes("dist") && wireNames.some((name) => path.includes(name)));
+      .flatMap((pkg) =>
+        readdirSync(join(root, pkg), { recursive: true, withFileTypes: true }).map((e) =>
+          relative(root, join(e.parentPath, e.name)),
+        ),
+      )
+      .filter(
+        (path) =>
+          !path.includes("node_modules") && !path.includes("dist") && wireNames.some((name) => path.includes(name)),
+      );
     expect(snake).toEqual([]);
   });
 
@@ -141,13 +156,15 @@ describe("architecture", () => {
     ["notify", "vendors"],
   ];
   const controllerSrc = join(root, "controller", "src");
-  const within = (file: string, folder: string): boolean => `${relative(controllerSrc, file)}/`.startsWith(`${folder}/`);
+  const within = (file: string, folder: string): boolean =>
+    `${relative(controllerSrc, file)}/`.startsWith(`${folder}/`);
 
   it.each(FORBIDDEN)("controller: %s imports nothing from %s", (from, to) => {
     const against: string[] = [];
     for (const [file, targets] of importGraph(sources(controllerSrc))) {
       if (!within(file, from)) continue;
-      for (const target of targets) if (within(target, to)) against.push(`${relative(root, file)} → ${relative(root, target)}`);
+      for (const target of targets)
+        if (within(target, to)) against.push(`${relative(root, file)} → ${relative(root, target)}`);
     }
     expect(against).toEqual([]);
   });
@@ -155,14 +172,16 @@ describe("architecture", () => {
   // A vendor's folder (vendors/<id>/) holds all of that vendor and nothing of another's: what they share lives in
   // webhook/ (HTTP, auth, decoding) and sources/polling/ (the poll loop), and vendors/*.ts list them.
   it("controller: no vendor's folder imports from another vendor's folder", () => {
-    const vendorOf = (file: string): string | undefined => /^vendors\/([^/]+)\//.exec(relative(controllerSrc, file))?.[1];
+    const vendorOf = (file: string): string | undefined =>
+      /^vendors\/([^/]+)\//.exec(relative(controllerSrc, file))?.[1];
     const against: string[] = [];
     for (const [file, targets] of importGraph(sources(controllerSrc))) {
       const vendor = vendorOf(file);
       if (vendor === undefined) continue;
       for (const target of targets) {
         const other = vendorOf(target);
-        if (other !== undefined && other !== vendor) against.push(`${relative(root, file)} → ${relative(root, target)}`);
+        if (other !== undefined && other !== vendor)
+          against.push(`${relative(root, file)} → ${relative(root, target)}`);
       }
     }
     expect(against).toEqual([]);
@@ -172,14 +191,19 @@ describe("architecture", () => {
   // only assembles them: config/ reaches these domains through their config fragments (engines-config.ts resolves
   // the engine entries), never their other code. vendors/registry.ts is plain data (ids, routes, vendor names).
   const FRAGMENT = /(-schema|\/engines-config|\/vendors\/registry)\.ts$/;
-  it.each(["engines", "execution", "guardrails", "notify", "ops", "sources", "store", "vendors"])("controller: config imports only the config fragments of %s", (domain) => {
-    const against: string[] = [];
-    for (const [file, targets] of importGraph(sources(controllerSrc))) {
-      if (!within(file, "config")) continue;
-      for (const target of targets) if (within(target, domain) && !FRAGMENT.test(target)) against.push(`${relative(root, file)} → ${relative(root, target)}`);
-    }
-    expect(against).toEqual([]);
-  });
+  it.each(["engines", "execution", "guardrails", "notify", "ops", "sources", "store", "vendors"])(
+    "controller: config imports only the config fragments of %s",
+    (domain) => {
+      const against: string[] = [];
+      for (const [file, targets] of importGraph(sources(controllerSrc))) {
+        if (!within(file, "config")) continue;
+        for (const target of targets)
+          if (within(target, domain) && !FRAGMENT.test(target))
+            against.push(`${relative(root, file)} → ${relative(root, target)}`);
+      }
+      expect(against).toEqual([]);
+    },
+  );
 
   it.each(packages)("%s declares engines node >=20.19 and is ESM", (pkg) => {
     const manifest = JSON.parse(readFileSync(join(root, pkg, "package.json"), "utf8")) as Record<string, unknown>;

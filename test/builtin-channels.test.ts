@@ -35,8 +35,13 @@ it("each is a dependency of the controller and one of its built-in channels, und
   const dependencies = manifest("controller").dependencies ?? {};
   for (const { name, folder } of CHANNELS) {
     const packageName = manifest(`channels/${folder}`).name;
-    expect(Object.keys(dependencies), `controller/package.json: dependencies lacks ${packageName}`).toContain(packageName);
-    expect(BUILTIN_CHANNELS[name]?.packageName, `controller/src/notify/builtin-channels.ts: BUILTIN_CHANNELS lacks ${name}`).toBe(packageName);
+    expect(Object.keys(dependencies), `controller/package.json: dependencies lacks ${packageName}`).toContain(
+      packageName,
+    );
+    expect(
+      BUILTIN_CHANNELS[name]?.packageName,
+      `controller/src/notify/builtin-channels.ts: BUILTIN_CHANNELS lacks ${name}`,
+    ).toBe(packageName);
   }
   expect(Object.keys(BUILTIN_CHANNELS).sort()).toEqual(CHANNELS.map((c) => c.name).sort());
 });
@@ -62,7 +67,9 @@ describe.each(CHANNELS)("built-in channel $name", ({ folder }) => {
     const files = readdirSync(snapshots).filter((f) => f.endsWith(".json") && !f.includes("unicode"));
     expect(files.length).toBeGreaterThanOrEqual(5);
     for (const file of files) {
-      expect(guide, `${file} is missing or outdated in the guide`).toContain(`\`\`\`json\n${readFileSync(new URL(file, snapshots), "utf8")}\`\`\``);
+      expect(guide, `${file} is missing or outdated in the guide`).toContain(
+        `\`\`\`json\n${readFileSync(new URL(file, snapshots), "utf8")}\`\`\``,
+      );
     }
   });
 });

@@ -12,14 +12,17 @@ function brokenLinks(file: string): string[] {
   const broken: string[] = [];
   for (const link of relativeLinks(text)) {
     const where = `${relative(root, file)}:${link.line}`;
-    const target = link.path === "" ? file : link.path.startsWith("/") ? join(root, link.path) : resolve(dirname(file), link.path);
+    const target =
+      link.path === "" ? file : link.path.startsWith("/") ? join(root, link.path) : resolve(dirname(file), link.path);
     if (!existsSync(target)) {
       broken.push(`${where}: ${link.path} does not exist`);
       continue;
     }
-    if (link.anchor === undefined || link.anchor === "" || statSync(target).isDirectory() || !target.endsWith(".md")) continue;
+    if (link.anchor === undefined || link.anchor === "" || statSync(target).isDirectory() || !target.endsWith(".md"))
+      continue;
     const offered = anchors(target === file ? text : readFileSync(target, "utf8"));
-    if (!offered.has(link.anchor)) broken.push(`${where}: ${link.path || "this file"} has no heading for #${link.anchor}`);
+    if (!offered.has(link.anchor))
+      broken.push(`${where}: ${link.path || "this file"} has no heading for #${link.anchor}`);
   }
   return broken;
 }
@@ -40,7 +43,8 @@ describe("Markdown links", () => {
   });
 
   it("finds relative links and skips external ones and code", () => {
-    const text = '[a](docs/x.md#part) [b](https://example.com) `[c](no.md)`\n```\n[d](no.md)\n```\n[e]: ../y.md\n<a href="z.md">z</a> [f](#here)';
+    const text =
+      '[a](docs/x.md#part) [b](https://example.com) `[c](no.md)`\n```\n[d](no.md)\n```\n[e]: ../y.md\n<a href="z.md">z</a> [f](#here)';
     expect(relativeLinks(text).map((l) => [l.path, l.anchor])).toEqual([
       ["docs/x.md", "part"],
       ["../y.md", undefined],

@@ -31,7 +31,10 @@ import { startFakeDiscord } from "../chat-b/test/fake-discord.js";
 const BURST = 20;
 /** Bursts per channel (the machine may be busy; the median is the figure). */
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const bin = (name: string) => fileURLToPath(new URL(`../${name.replace("_", "-")}/bin/errand-channel-${name.replace("_", "-")}.js`, import.meta.url));
+const bin = (name: string) =>
+  fileURLToPath(
+    new URL(`../${name.replace("_", "-")}/bin/errand-channel-${name.replace("_", "-")}.js`, import.meta.url),
+  );
 
 interface Result {
   channel: string;
@@ -71,7 +74,11 @@ async function warmUp(channels: RemoteChannel[], resetMs: number): Promise<numbe
 async function burst(channels: RemoteChannel[], arrived: () => number): Promise<number> {
   const started = performance.now();
   const before = arrived();
-  await Promise.all(Array.from({ length: BURST }, (_, i) => channels[i % channels.length]!.notify(`burst message ${i}`, fixtures.tickets.basic, { taskRunId: `bench-${i}` })));
+  await Promise.all(
+    Array.from({ length: BURST }, (_, i) =>
+      channels[i % channels.length]!.notify(`burst message ${i}`, fixtures.tickets.basic, { taskRunId: `bench-${i}` }),
+    ),
+  );
   await until(() => arrived() - before >= BURST, `${BURST} arrivals`, 30_000);
   return performance.now() - started;
 }

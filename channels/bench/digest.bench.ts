@@ -25,7 +25,12 @@ import { startFakeDiscord } from "../chat-b/test/fake-discord.js";
 
 const RUNS = Number(process.env.BENCH_DIGEST_RUNS ?? 500);
 const ids = Array.from({ length: RUNS }, (_, i) => String(10_001 + i));
-const ticket = (id: string) => ({ ...fixtures.tickets.basic, id, title: `Bench run ${id}`, externalUrl: `https://tracker.example.com/issues/${id}` });
+const ticket = (id: string) => ({
+  ...fixtures.tickets.basic,
+  id,
+  title: `Bench run ${id}`,
+  externalUrl: `https://tracker.example.com/issues/${id}`,
+});
 const bin = (name: string) => fileURLToPath(new URL(`../${name}/bin/errand-channel-${name}.js`, import.meta.url));
 const results: Record<string, unknown>[] = [];
 
@@ -51,13 +56,28 @@ async function fireWaves(channel: RemoteChannel): Promise<Calls> {
     tally.slowestMs = Math.max(tally.slowestMs, performance.now() - started);
   };
   const outcomes = [fixtures.results.success, fixtures.results.failure];
-  await Promise.all(ids.map((id) => timed(() => channel.notifyStart(ticket(id), { engine: "claude-code", taskRunId: `run-${id}` }))));
-  await Promise.all(ids.flatMap((id) => [1, 2, 3].map((step) => timed(() => channel.notify(`step ${step} of 3`, ticket(id), { taskRunId: `run-${id}` })))));
-  await Promise.all(ids.map((id, i) => timed(() => channel.notifyComplete(ticket(id), outcomes[i % 2]!, { taskRunId: `run-${id}` }))));
+  await Promise.all(
+    ids.map((id) => timed(() => channel.notifyStart(ticket(id), { engine: "claude-code", taskRunId: `run-${id}` }))),
+  );
+  await Promise.all(
+    ids.flatMap((id) =>
+      [1, 2, 3].map((step) => timed(() => channel.notify(`step ${step} of 3`, ticket(id), { taskRunId: `run-${id}` }))),
+    ),
+  );
+  await Promise.all(
+    ids.map((id, i) => timed(() => channel.notifyComplete(ticket(id), outcomes[i % 2]!, { taskRunId: `run-${id}` }))),
+  );
   return tally;
 }
 
-function record(channel: string, calls: Calls, coverage: { starts: Set<string>; completes: Set<string>; digests: number; seen: string[] }, messages: number, rateLimited: number, coveredMs: number) {
+function record(
+  channel: string,
+  calls: Calls,
+  coverage: { starts: Set<string>; completes: Set<string>; digests: number; seen: string[] },
+  messages: number,
+  rateLimited: number,
+  coveredMs: number,
+) {
   const result = {
     channel,
     runs: RUNS,
@@ -72,7 +92,8 @@ function record(channel: string, calls: Calls, coverage: { starts: Set<string>; 
     completesCovered: `${coverage.completes.size} of ${RUNS}`,
     progressLines: coverage.seen.filter((s) => s.startsWith("progress")).length,
     allCoveredAfterMs: Math.round(coveredMs),
-    withinTarget: calls.failed === 0 && rateLimited === 0 && coverage.starts.size === RUNS && coverage.completes.size === RUNS,
+    withinTarget:
+      calls.failed === 0 && rateLimited === 0 && coverage.starts.size === RUNS && coverage.completes.size === RUNS,
   };
   results.push(result);
   console.log(JSON.stringify(result));
@@ -92,8 +113,19 @@ it(`chat_a: ${RUNS} runs (start, 3 progress, completion) into one channel at 1 m
     const started = performance.now();
     const calls = await fireWaves(channel);
     const covered = () => chatACoverage(fake.accepted);
-    await until(() => covered().starts.size === RUNS && covered().completes.size === RUNS, "every start and completion", 180_000);
-    const result = record("chat_a", calls, covered(), fake.accepted.length, fake.rateLimited, performance.now() - started);
+    await until(
+      () => covered().starts.size === RUNS && covered().completes.size === RUNS,
+      "every start and completion",
+      180_000,
+    );
+    const result = record(
+      "chat_a",
+      calls,
+      covered(),
+      fake.accepted.length,
+      fake.rateLimited,
+      performance.now() - started,
+    );
     expect(result.withinTarget).toBe(true);
   } finally {
     await channel.close();
@@ -104,13 +136,30 @@ it(`chat_a: ${RUNS} runs (start, 3 progress, completion) into one channel at 1 m
 it(`chat_b: ${RUNS} runs (start, 3 progress, completion) into one webhook at 5 requests per 2 s`, async () => {
   const fake = await startFakeDiscord({ limit: 5, windowMs: 2000 });
   const url = fake.webhookUrl("111");
-  const channel = await connectChannel({ command: process.execPath, args: [bin("chat-b")], config: { webhook_url_secret: "hook" }, secrets: { hook: url }, logger: silentLogger });
+  const channel = await connectChannel({
+    command: process.execPath,
+    args: [bin("chat-b")],
+    config: { webhook_url_secret: "hook" },
+    secrets: { hook: url },
+    logger: silentLogger,
+  });
   try {
     const started = performance.now();
     const calls = await fireWaves(channel);
     const covered = () => chatBCoverage(fake.accepted.map((m) => m.body));
-    await until(() => covered().starts.size === RUNS && covered().completes.size === RUNS, "every start and completion", 180_000);
-    const result = record("chat_b", calls, covered(), fake.accepted.length, fake.rateLimited, performance.now() - started);
+    await until(
+      () => covered().starts.size === RUNS && covered().completes.size === RUNS,
+      "every start and completion",
+      180_000,
+    );
+    const result = record(
+      "chat_b",
+      calls,
+      covered(),
+      fake.accepted.length,
+      fake.rateLimited,
+      performance.now() - started,
+    );
     expect(result.withinTarget).toBe(true);
   } finally {
     await channel.close();
@@ -119,7 +168,15 @@ it(`chat_b: ${RUNS} runs (start, 3 progress, completion) into one webhook at 5 r
 });
 
 it("writes the results", () => {
-  const machine = { nproc: cpus().length, cpu: cpus()[0]?.model ?? "unknown", node: process.version, loadAverage1m: loadavg()[0]?.toFixed(2) };
-  writeFileSync(fileURLToPath(new URL("digest-results.json", import.meta.url)), `${JSON.stringify({ date: new Date().toISOString(), machine, results }, null, 2)}\n`);
+  const machine = {
+    nproc: cpus().length,
+    cpu: cpus()[0]?.model ?? "unknown",
+    node: process.version,
+    loadAverage1m: loadavg()[0]?.toFixed(2),
+  };
+  writeFileSync(
+    fileURLToPath(new URL("digest-results.json", import.meta.url)),
+    `${JSON.stringify({ date: new Date().toISOString(), machine, results }, null, 2)}\n`,
+  );
   console.table(results);
 });

@@ -97,7 +97,9 @@ describe("malformed package.json", () => {
     const dir = await packageDir("types", JSON.stringify({ name: 5, version: "1.0.0", keywords: { a: 1 }, bin: 7 }));
     const r = await runCli("channel", ["lint", "--json", dir]);
     expect(r.exitCode, r.stderr).toBe(1);
-    const messages = (JSON.parse(r.stdout) as { findings: { rule: string; message: string }[] }).findings.filter((f) => f.rule === "package.json").map((f) => f.message);
+    const messages = (JSON.parse(r.stdout) as { findings: { rule: string; message: string }[] }).findings
+      .filter((f) => f.rule === "package.json")
+      .map((f) => f.message);
     expect(messages).toEqual([
       'package.json: "name" must be a string, not the number 5',
       'package.json: "bin" must be a string or an object of strings, not the number 7',
@@ -105,7 +107,9 @@ describe("malformed package.json", () => {
     ]);
     const t = await runCli("channel", ["test", dir]);
     expect(t.exitCode).toBe(2);
-    expect(t.stderr).toContain('declares no "bin" that serves the channel ("bin" must be a string or an object of strings');
+    expect(t.stderr).toContain(
+      'declares no "bin" that serves the channel ("bin" must be a string or an object of strings',
+    );
   });
 });
 
@@ -117,7 +121,9 @@ describe("a plugin command that cannot be started", () => {
     const r = await test("--", script);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`${script} is not executable: make it so (chmod +x ${script})`);
-    const dir = await packageDir("noexec-bin", JSON.stringify({ name: "x", bin: "plugin.sh" }), { "plugin.sh": "#!/bin/sh\n" });
+    const dir = await packageDir("noexec-bin", JSON.stringify({ name: "x", bin: "plugin.sh" }), {
+      "plugin.sh": "#!/bin/sh\n",
+    });
     const pkg = await test(dir);
     expect(pkg.exitCode).toBe(2);
     expect(pkg.stderr).toContain("the bin plugin.sh of x is not executable");
@@ -127,8 +133,16 @@ describe("a plugin command that cannot be started", () => {
     const script = join(root, "noexec2.sh");
     await writeFile(script, "#!/bin/sh\n");
     await chmod(script, 0o644);
-    const [cookie] = await runConformance({ target: { command: script, args: [], cwd: root }, conformance: undefined, startTimeoutMs: 2000 }, { only: ["startup.cookie"] });
-    expect(cookie).toMatchObject({ id: "startup.cookie", status: "failed", actual: expect.stringContaining("EACCES"), fix: expect.stringContaining("chmod +x") });
+    const [cookie] = await runConformance(
+      { target: { command: script, args: [], cwd: root }, conformance: undefined, startTimeoutMs: 2000 },
+      { only: ["startup.cookie"] },
+    );
+    expect(cookie).toMatchObject({
+      id: "startup.cookie",
+      status: "failed",
+      actual: expect.stringContaining("EACCES"),
+      fix: expect.stringContaining("chmod +x"),
+    });
   });
 });
 
@@ -143,16 +157,27 @@ describe("channel lint messages", () => {
   it("a failing npm pack --dry-run comes with npm's reason", async () => {
     const dir = await packageDir("no-version", JSON.stringify({ name: "errand-channel-x" }));
     const r = await runCli("channel", ["lint", "--json", dir]);
-    const files = (JSON.parse(r.stdout) as { findings: { rule: string; message: string }[] }).findings.find((f) => f.rule === "files");
+    const files = (JSON.parse(r.stdout) as { findings: { rule: string; message: string }[] }).findings.find(
+      (f) => f.rule === "files",
+    );
     expect(files?.message).toContain("npm pack --dry-run failed: Invalid package, must have name and version");
   });
 });
 
 describe("handshake.v1 fix text", () => {
   it("does not blame missing config when the plugin does not answer at all", async () => {
-    const r = await test("--json", "--only", "startup.handshake-line,handshake.v1", "--", "node", join(fixturesDir, "no-server.mjs"));
+    const r = await test(
+      "--json",
+      "--only",
+      "startup.handshake-line,handshake.v1",
+      "--",
+      "node",
+      join(fixturesDir, "no-server.mjs"),
+    );
     expect(r.exitCode).toBe(1);
-    const check = (JSON.parse(r.stdout) as { checks: { id: string; status: string; fix?: string }[] }).checks.find((c) => c.id === "handshake.v1")!;
+    const check = (JSON.parse(r.stdout) as { checks: { id: string; status: string; fix?: string }[] }).checks.find(
+      (c) => c.id === "handshake.v1",
+    )!;
     expect(check.status).toBe("failed");
     expect(check.fix).not.toContain("needs config");
     expect(check.fix).toContain("address its handshake line names");
@@ -161,9 +186,17 @@ describe("handshake.v1 fix text", () => {
   it("still points at the config when the channel refuses it", async () => {
     const conformance = await loadConformanceConfig(config);
     const [, v1] = await runConformance(
-      { target: { command: process.execPath, args: [good], cwd: root }, conformance: { ...conformance, config: {} }, startTimeoutMs: 10_000 },
+      {
+        target: { command: process.execPath, args: [good], cwd: root },
+        conformance: { ...conformance, config: {} },
+        startTimeoutMs: 10_000,
+      },
       { only: ["startup.handshake-line", "handshake.v1"] },
     ).then((results) => results.filter((r) => r.status !== "skipped"));
-    expect(v1).toMatchObject({ id: "handshake.v1", status: "failed", fix: expect.stringContaining("gives every config field and secret") });
+    expect(v1).toMatchObject({
+      id: "handshake.v1",
+      status: "failed",
+      fix: expect.stringContaining("gives every config field and secret"),
+    });
   });
 });

@@ -55,7 +55,10 @@ describe("stopping channel test", () => {
 
   it("Ctrl-C stops a plugin that ignores SIGINT and SIGTERM (SIGKILL after the grace), then exits 130", async () => {
     const pidFile = join(root, "int.pids");
-    const cli = startCli("channel", ["test", "--", "node", stubborn], { env: { PID_FILE: pidFile, STUBBORN_TERM: "ignore" }, detached: true });
+    const cli = startCli("channel", ["test", "--", "node", stubborn], {
+      env: { PID_FILE: pidFile, STUBBORN_TERM: "ignore" },
+      detached: true,
+    });
     await waitFor(() => pidsIn(pidFile).length >= 4, 10_000, "two plugins and their children");
     const sentAt = Date.now();
     // What a terminal does on Ctrl-C: SIGINT to the whole foreground process group.
@@ -73,8 +76,19 @@ describe("stopping channel lint", () => {
   it("SIGTERM during the manifest Handshake stops the plugin and exits 143", async () => {
     const dir = join(root, "lint-term");
     await mkdir(dir);
-    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "errand-channel-stubborn", version: "1.0.0", bin: { "errand-channel-stubborn": "bin.mjs" }, errand: { channel: "stubborn", interfaceVersions: [1] } }));
-    await writeFile(join(dir, "bin.mjs"), `#!/usr/bin/env node\nimport ${JSON.stringify(pathToFileURL(stubborn).href)};\n`);
+    await writeFile(
+      join(dir, "package.json"),
+      JSON.stringify({
+        name: "errand-channel-stubborn",
+        version: "1.0.0",
+        bin: { "errand-channel-stubborn": "bin.mjs" },
+        errand: { channel: "stubborn", interfaceVersions: [1] },
+      }),
+    );
+    await writeFile(
+      join(dir, "bin.mjs"),
+      `#!/usr/bin/env node\nimport ${JSON.stringify(pathToFileURL(stubborn).href)};\n`,
+    );
     const pidFile = join(root, "lint.pids");
     const cli = startCli("channel", ["lint", dir], { env: { PID_FILE: pidFile } });
     await waitFor(() => pidsIn(pidFile).length >= 2, 20_000, "the plugin and its child");
@@ -89,7 +103,11 @@ describe("after the run", () => {
   it("plugins stopped by a check get SIGTERM first, so SDK plugins remove their socket folders", async () => {
     const tmp = await mkdtemp(join(root, "tmp-"));
     // PLUGIN_UNIX_SOCKET_DIR set: the host lends no folder of its own (which it would remove), so this sees what the plugin does.
-    const cli = startCli("channel", ["test", "--config", config, "--only", "handshake.v1,notify.basic,notify.start", "--", "node", good], { env: { TMPDIR: tmp, PLUGIN_UNIX_SOCKET_DIR: tmp } });
+    const cli = startCli(
+      "channel",
+      ["test", "--config", config, "--only", "handshake.v1,notify.basic,notify.start", "--", "node", good],
+      { env: { TMPDIR: tmp, PLUGIN_UNIX_SOCKET_DIR: tmp } },
+    );
     const { code } = await cli.exited;
     expect(code, cli.stdout()).toBe(0);
     expect((await readdir(tmp)).filter((name) => name.startsWith("errand-plugin-"))).toEqual([]);
@@ -99,7 +117,11 @@ describe("after the run", () => {
     const tmp = await mkdtemp(join(root, "tmp-"));
     // Ignores Shutdown and SIGTERM, so only SIGKILL ends it, and no exit handler of its own runs.
     const stubbornPlugin = join(fixturesDir, "broken/ignores-shutdown.mjs");
-    const cli = startCli("channel", ["test", "--config", config, "--only", "shutdown.sigterm", "--", "node", stubbornPlugin], { env: { TMPDIR: tmp } });
+    const cli = startCli(
+      "channel",
+      ["test", "--config", config, "--only", "shutdown.sigterm", "--", "node", stubbornPlugin],
+      { env: { TMPDIR: tmp } },
+    );
     const { code } = await cli.exited;
     expect(code, cli.stdout()).toBe(1);
     expect(cli.stdout()).toMatch(/shutdown\.sigterm/);

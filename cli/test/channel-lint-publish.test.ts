@@ -26,8 +26,12 @@ interface Finding {
 const BIN = `#!/usr/bin/env node\nimport ${JSON.stringify(pathToFileURL(join(fixturesDir, "good.mjs")).href)};\n`;
 
 /** A package that is ready to publish, changed by `edit`; `files` adds or (with null) leaves out files. */
-// biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
-async function lintVariant(name: string, edit: (pkg: Record<string, any>) => void, files: Record<string, string | null> = {}) {
+async function lintVariant(
+  name: string,
+  // biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
+  edit: (pkg: Record<string, any>) => void,
+  files: Record<string, string | null> = {},
+) {
   const dir = join(root, name);
   // biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
   const pkg: Record<string, any> = {
@@ -87,8 +91,13 @@ describe("channel lint before publishing", () => {
       pkg.peerDependencies = { b: "workspace:^" };
       pkg.devDependencies = { "@errand/cli": "file:../errand/cli", vitest: "4.1.12" };
     });
-    expect(r.errors.map((f) => f.message)).toEqual([expect.stringContaining('optionalDependencies["a"] is "file:./a"'), expect.stringContaining('peerDependencies["b"] is "workspace:^"')]);
-    expect(r.findings.filter((f) => f.severity === "warning").map((f) => f.message)).toEqual([expect.stringContaining('devDependencies["@errand/cli"] is "file:../errand/cli"')]);
+    expect(r.errors.map((f) => f.message)).toEqual([
+      expect.stringContaining('optionalDependencies["a"] is "file:./a"'),
+      expect.stringContaining('peerDependencies["b"] is "workspace:^"'),
+    ]);
+    expect(r.findings.filter((f) => f.severity === "warning").map((f) => f.message)).toEqual([
+      expect.stringContaining('devDependencies["@errand/cli"] is "file:../errand/cli"'),
+    ]);
   });
 
   it('refuses a bin packed without the files it imports (npm packs a bin even outside "files")', async () => {
@@ -98,13 +107,17 @@ describe("channel lint before publishing", () => {
         pkg.bin = { "errand-channel-fixture": "dist/bin.js" };
         pkg.files = ["README.md"];
       },
-      { "dist/bin.js": `#!/usr/bin/env node\nimport "./serve.js";\n`, "dist/serve.js": BIN.replace("#!/usr/bin/env node\n", "") },
+      {
+        "dist/bin.js": `#!/usr/bin/env node\nimport "./serve.js";\n`,
+        "dist/serve.js": BIN.replace("#!/usr/bin/env node\n", ""),
+      },
     );
     expect(r.exitCode).toBe(1);
     expect(r.errors).toContainEqual({
       rule: "files",
       severity: "error",
-      message: 'bin "errand-channel-fixture" points at dist/bin.js, which is packed without what it imports: dist/serve.js (imported by dist/bin.js)',
+      message:
+        'bin "errand-channel-fixture" points at dist/bin.js, which is packed without what it imports: dist/serve.js (imported by dist/bin.js)',
       fix: 'add "dist" to "files"',
     });
   });
@@ -114,16 +127,27 @@ describe("channel lint before publishing", () => {
       "main-unpacked",
       (pkg) => {
         pkg.main = "lib/index.js";
-        pkg.exports = { ".": { types: "./lib/index.d.ts", default: "./lib/index.js" }, "./package.json": "./package.json" };
+        pkg.exports = {
+          ".": { types: "./lib/index.d.ts", default: "./lib/index.js" },
+          "./package.json": "./package.json",
+        };
       },
-      { "lib/index.js": 'export * from "./channel.js";\nexport { x } from "./missing-on-purpose.js";\n', "lib/channel.js": "export {};\n", "lib/index.d.ts": "export {};\n" },
+      {
+        "lib/index.js": 'export * from "./channel.js";\nexport { x } from "./missing-on-purpose.js";\n',
+        "lib/channel.js": "export {};\n",
+        "lib/index.d.ts": "export {};\n",
+      },
     );
     expect(r.errors.map((f) => f.message)).toEqual([
       "main points at lib/index.js, which is packed without what it imports: lib/channel.js (imported by lib/index.js)",
       'exports "." points at lib/index.d.ts, which exists but is not in the packed files',
       'exports "." points at lib/index.js, which is packed without what it imports: lib/channel.js (imported by lib/index.js)',
     ]);
-    expect(r.errors.map((f) => f.fix)).toEqual(['add "lib" to "files"', 'add its folder to "files" (for example "lib")', 'add "lib" to "files"']);
+    expect(r.errors.map((f) => f.fix)).toEqual([
+      'add "lib" to "files"',
+      'add its folder to "files" (for example "lib")',
+      'add "lib" to "files"',
+    ]);
   });
 
   it('says to build, not to add dist to "files", when dist is listed but not built', async () => {
@@ -142,7 +166,8 @@ describe("channel lint before publishing", () => {
       {
         rule: "build",
         severity: "error",
-        message: 'the package is not built: bin "errand-channel-fixture" → dist/bin.js, exports "." → dist/channel.js do not exist',
+        message:
+          'the package is not built: bin "errand-channel-fixture" → dist/bin.js, exports "." → dist/channel.js do not exist',
         fix: 'run "npm run build", then channel lint again (npm publish builds first when a "prepack" script runs the build)',
       },
     ]);
@@ -154,7 +179,13 @@ describe("channel lint before publishing", () => {
       pkg.bin = { "errand-channel-fixture": "dist/bin.js" };
       pkg.files = ["bin", "README.md"];
     });
-    expect(r.errors).toContainEqual(expect.objectContaining({ rule: "files", message: 'bin "errand-channel-fixture" points at dist/bin.js, which does not exist and which "files" does not include' }));
+    expect(r.errors).toContainEqual(
+      expect.objectContaining({
+        rule: "files",
+        message:
+          'bin "errand-channel-fixture" points at dist/bin.js, which does not exist and which "files" does not include',
+      }),
+    );
   });
 
   it("refuses a build script that npm publish never runs", async () => {
@@ -166,14 +197,20 @@ describe("channel lint before publishing", () => {
       {
         rule: "build",
         severity: "error",
-        message: 'npm publish would pack without building: the package has a "build" script, but there is no prepack, prepare or prepublishOnly script, so a publish from a fresh clone ships without its built files',
+        message:
+          'npm publish would pack without building: the package has a "build" script, but there is no prepack, prepare or prepublishOnly script, so a publish from a fresh clone ships without its built files',
         fix: 'add "prepack": "npm run build" to "scripts"',
       },
     ]);
     const other = await lintVariant("prepack-no-build", (pkg) => {
       pkg.scripts = { build: "tsc", prepack: "node scripts/copy.js" };
     });
-    expect(other.errors.map((f) => [f.message, f.fix])).toEqual([[expect.stringContaining('but "prepack" does not run it'), expect.stringContaining('run the build in "prepack" too')]]);
+    expect(other.errors.map((f) => [f.message, f.fix])).toEqual([
+      [
+        expect.stringContaining('but "prepack" does not run it'),
+        expect.stringContaining('run the build in "prepack" too'),
+      ],
+    ]);
     for (const [name, scripts] of [
       ["prepack-builds", { build: "tsc", prepack: "npm run build" }],
       ["prepare-builds", { build: "tsc", prepare: "tsc -p ." }],
@@ -190,6 +227,13 @@ describe("channel lint before publishing", () => {
       delete pkg.engines;
     });
     expect(r.exitCode).toBe(1);
-    expect(r.errors).toEqual([{ rule: "engines", severity: "error", message: 'package.json has no "engines.node"', fix: 'add "engines": { "node": ">=20.19" }' }]);
+    expect(r.errors).toEqual([
+      {
+        rule: "engines",
+        severity: "error",
+        message: 'package.json has no "engines.node"',
+        fix: 'add "engines": { "node": ">=20.19" }',
+      },
+    ]);
   });
 });

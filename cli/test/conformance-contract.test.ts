@@ -20,18 +20,46 @@ describe("{{sink_url}} in env", () => {
   it("is replaced for every check that starts the plugin", async () => {
     const file = join(root, "env.json");
     await writeFile(file, JSON.stringify(envConfig));
-    const r = await runCli("channel", ["test", "--json", "--config", file, "--only", "startup,health,handshake", "--", "node", envUrlPlugin]);
+    const r = await runCli("channel", [
+      "test",
+      "--json",
+      "--config",
+      file,
+      "--only",
+      "startup,health,handshake",
+      "--",
+      "node",
+      envUrlPlugin,
+    ]);
     const report = JSON.parse(r.stdout) as { checks: { id: string; status: string; actual?: string }[] };
     expect(report.checks.filter((c) => c.status === "failed")).toEqual([]);
-    expect(report.checks.filter((c) => c.status === "passed").map((c) => c.id)).toEqual(["startup.cookie", "startup.handshake-line", "health.serving", "handshake.v1", "handshake.unsupported-version", "startup.stdout-clean"]);
+    expect(report.checks.filter((c) => c.status === "passed").map((c) => c.id)).toEqual([
+      "startup.cookie",
+      "startup.handshake-line",
+      "health.serving",
+      "handshake.v1",
+      "handshake.unsupported-version",
+      "startup.stdout-clean",
+    ]);
     expect(r.exitCode).toBe(0);
   });
 
   it("is replaced (and the env passed at all) in channel lint's Handshake", async () => {
     const dir = join(root, "env-package");
     await mkdir(dir);
-    await writeFile(join(dir, "package.json"), JSON.stringify({ name: "errand-channel-raw", version: "1.0.0", bin: { "errand-channel-raw": "bin.mjs" }, errand: { channel: "raw_plugin", interfaceVersions: [1] } }));
-    await writeFile(join(dir, "bin.mjs"), `#!/usr/bin/env node\nimport ${JSON.stringify(pathToFileURL(envUrlPlugin).href)};\n`);
+    await writeFile(
+      join(dir, "package.json"),
+      JSON.stringify({
+        name: "errand-channel-raw",
+        version: "1.0.0",
+        bin: { "errand-channel-raw": "bin.mjs" },
+        errand: { channel: "raw_plugin", interfaceVersions: [1] },
+      }),
+    );
+    await writeFile(
+      join(dir, "bin.mjs"),
+      `#!/usr/bin/env node\nimport ${JSON.stringify(pathToFileURL(envUrlPlugin).href)};\n`,
+    );
     await writeFile(join(dir, "errand-conformance.json"), JSON.stringify(envConfig));
     const r = await runCli("channel", ["lint", "--json", dir]);
     const findings = (JSON.parse(r.stdout) as { findings: { rule: string; message: string }[] }).findings;
@@ -51,9 +79,24 @@ describe("handshake.v1", () => {
 
 describe("--json", () => {
   it("names the plugin and its version, as its Handshake gave them", async () => {
-    const r = await runCli("channel", ["test", "--json", "--config", join(fixturesDir, "conformance.json"), "--only", "handshake.v1", "--", "node", join(fixturesDir, "good.mjs")]);
+    const r = await runCli("channel", [
+      "test",
+      "--json",
+      "--config",
+      join(fixturesDir, "conformance.json"),
+      "--only",
+      "handshake.v1",
+      "--",
+      "node",
+      join(fixturesDir, "good.mjs"),
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { plugin: Record<string, unknown> };
-    expect(report.plugin).toEqual({ command: "node", args: [join(fixturesDir, "good.mjs")], name: "fixture_webhook", version: "1.0.0" });
+    expect(report.plugin).toEqual({
+      command: "node",
+      args: [join(fixturesDir, "good.mjs")],
+      name: "fixture_webhook",
+      version: "1.0.0",
+    });
   });
 });

@@ -21,7 +21,10 @@ const year = String(new Date().getUTCFullYear());
 async function scaffold(dir: string, ...args: string[]) {
   const r = await runCli("create-channel", [dir, "--yes", "--no-install", ...args], { cwd: root });
   expect(r.exitCode, r.stderr).toBe(0);
-  return { pkg: await readJson(join(root, dir, "package.json")), license: await readFile(join(root, dir, "LICENSE"), "utf8") };
+  return {
+    pkg: await readJson(join(root, dir, "package.json")),
+    license: await readFile(join(root, dir, "LICENSE"), "utf8"),
+  };
 }
 
 describe("the scaffold's LICENSE", () => {
@@ -74,9 +77,18 @@ describe("the scaffold's GitHub workflow", () => {
     expect(job.strategy.matrix["node-version"]).toEqual([20, 22]);
     const steps = job.steps as Step[];
     expect(steps[0]!.uses).toMatch(/^actions\/checkout@v\d+$/);
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JavaScript template
-    expect(steps[1]).toMatchObject({ uses: expect.stringMatching(/^actions\/setup-node@v\d+$/), with: { "node-version": "${{ matrix.node-version }}" } });
+    expect(steps[1]).toMatchObject({
+      uses: expect.stringMatching(/^actions\/setup-node@v\d+$/),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JavaScript template
+      with: { "node-version": "${{ matrix.node-version }}" },
+    });
     const runs = steps.flatMap((s) => (s.run ? [s.run] : []));
-    expect(runs).toEqual(["if [ -f package-lock.json ]; then npm ci; else npm install; fi", "npm run build", "npm test", "npx --no-install channel test", "npx --no-install channel lint"]);
+    expect(runs).toEqual([
+      "if [ -f package-lock.json ]; then npm ci; else npm install; fi",
+      "npm run build",
+      "npm test",
+      "npx --no-install channel test",
+      "npx --no-install channel lint",
+    ]);
   });
 });

@@ -104,7 +104,22 @@ describe("create-channel without a terminal", () => {
   });
 
   it("needs no terminal when the flags answer every question", async () => {
-    const args = ["x", "--no-install", "--name", "x_bot", "--description", "d", "--package-name", "errand-channel-x-bot", "--author", "", "--license", "ISC", "--template", "blank"];
+    const args = [
+      "x",
+      "--no-install",
+      "--name",
+      "x_bot",
+      "--description",
+      "d",
+      "--package-name",
+      "errand-channel-x-bot",
+      "--author",
+      "",
+      "--license",
+      "ISC",
+      "--template",
+      "blank",
+    ];
     const r = await runCli("create-channel", args, { cwd: root, stdin: "ignore" });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(`${r.stdout}${r.stderr}`).not.toContain(ESCAPE);
@@ -129,7 +144,9 @@ describe("the channel name made from a folder name", () => {
   ])("says so when the folder %j becomes the channel %s", async (folder, channel) => {
     const r = await runCli("create-channel", [folder, "--yes", "--no-install"], { cwd: root });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`channel name ${channel}: made from the folder name "${folder}" (pass --name to choose another)`);
+    expect(r.stdout).toContain(
+      `channel name ${channel}: made from the folder name "${folder}" (pass --name to choose another)`,
+    );
     expect((await readJson(join(root, folder, "package.json"))).errand.channel).toBe(channel);
   });
 
@@ -137,7 +154,9 @@ describe("the channel name made from a folder name", () => {
     const same = await runCli("create-channel", ["team-alerts", "--yes", "--no-install"], { cwd: root });
     expect(same.exitCode, same.stderr).toBe(0);
     expect(same.stdout).not.toContain("made from the folder name");
-    const named = await runCli("create-channel", ["My Bot", "--yes", "--no-install", "--name", "my_bot"], { cwd: root });
+    const named = await runCli("create-channel", ["My Bot", "--yes", "--no-install", "--name", "my_bot"], {
+      cwd: root,
+    });
     expect(named.exitCode, named.stderr).toBe(0);
     expect(named.stdout).not.toContain("made from the folder name");
     expect(existsSync(join(root, "My Bot", "package.json"))).toBe(true);

@@ -38,7 +38,10 @@ afterEach(async () => {
   await rm(fakeBin, { recursive: true, force: true });
 });
 
-const withFakeNpm = (env: Record<string, string> = {}) => ({ ...env, PATH: `${fakeBin}${delimiter}${process.env.PATH}` });
+const withFakeNpm = (env: Record<string, string> = {}) => ({
+  ...env,
+  PATH: `${fakeBin}${delimiter}${process.env.PATH}`,
+});
 
 describe("create-channel and files that are not its own", () => {
   it("refuses to move in when the target gained files during the install, keeping both", async () => {
@@ -64,7 +67,9 @@ describe("create-channel and files that are not its own", () => {
     await writeFile(join(dir, "src", "keep.ts"), "export {};\n");
     await writeFile(join(dir, "package.json"), '{ "name": "old" }');
     const before = await stat(dir);
-    const r = await runCli("create-channel", [".", "--yes", "--no-install", "--force", "--name", "existing"], { cwd: dir });
+    const r = await runCli("create-channel", [".", "--yes", "--no-install", "--force", "--name", "existing"], {
+      cwd: dir,
+    });
     expect(r.exitCode, r.stderr).toBe(0);
     expect((await stat(dir)).ino).toBe(before.ino);
     expect(await readFile(join(dir, ".git", "HEAD"), "utf8")).toBe("ref: refs/heads/main\n");
@@ -89,7 +94,10 @@ describe("create-channel and files that are not its own", () => {
 
 describe("create-channel when npm install fails", () => {
   it("keeps the scaffold, gives npm's reason and says how to finish", async () => {
-    const r = await runCli("create-channel", ["deep/er", "--yes"], { cwd: root, env: withFakeNpm({ FAKE_NPM_FAIL: "1" }) });
+    const r = await runCli("create-channel", ["deep/er", "--yes"], {
+      cwd: root,
+      env: withFakeNpm({ FAKE_NPM_FAIL: "1" }),
+    });
     expect(r.exitCode).toBe(1);
     const dir = join(root, "deep", "er");
     expect(existsSync(join(dir, "package.json"))).toBe(true);
@@ -108,7 +116,10 @@ describe("create-channel stopped by a signal", () => {
     ["SIGTERM", 143],
     ["SIGINT", 130],
   ] as const)("%s during the install leaves nothing, not even the parent folders it made", async (signal, expected) => {
-    const cli = startCli("create-channel", ["deep/er/x", "--yes"], { cwd: root, env: withFakeNpm({ FAKE_NPM_SLEEP: "30" }) });
+    const cli = startCli("create-channel", ["deep/er/x", "--yes"], {
+      cwd: root,
+      env: withFakeNpm({ FAKE_NPM_SLEEP: "30" }),
+    });
     await waitFor(() => cli.stdout().includes("installing"), 10_000, "the install to start");
     cli.child.kill(signal);
     const { code } = await cli.exited;
@@ -118,12 +129,15 @@ describe("create-channel stopped by a signal", () => {
 });
 
 describe("create-channel input", () => {
-  it.each(["errand-channel-a~b", "node_modules"])("refuses the package name %s, which npm would not publish", async (name) => {
-    const r = await runCli("create-channel", ["x", "--yes", "--no-install", "--package-name", name], { cwd: root });
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`package name "${name}" cannot be published to npm`);
-    expect(await readdir(root)).toEqual([]);
-  });
+  it.each(["errand-channel-a~b", "node_modules"])(
+    "refuses the package name %s, which npm would not publish",
+    async (name) => {
+      const r = await runCli("create-channel", ["x", "--yes", "--no-install", "--package-name", name], { cwd: root });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`package name "${name}" cannot be published to npm`);
+      expect(await readdir(root)).toEqual([]);
+    },
+  );
 
   it("refuses a file as the target with a clear message", async () => {
     await writeFile(join(root, "afile"), "x");

@@ -16,7 +16,23 @@ const readJson = async (file: string) => JSON.parse(await readFile(file, "utf8")
 
 describe("create-channel", () => {
   it.each(["webhook", "bot-api", "blank"])("scaffolds the %s template, ready to publish", async (template) => {
-    const r = await runCli("create-channel", ["pkg", "--yes", "--no-install", "--template", template, "--name", "team_alerts", "--sdk", "file:../sdk.tgz", "--author", "Ada"], { cwd: root });
+    const r = await runCli(
+      "create-channel",
+      [
+        "pkg",
+        "--yes",
+        "--no-install",
+        "--template",
+        template,
+        "--name",
+        "team_alerts",
+        "--sdk",
+        "file:../sdk.tgz",
+        "--author",
+        "Ada",
+      ],
+      { cwd: root },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const dir = join(root, "pkg");
     const pkg = await readJson(join(dir, "package.json"));
@@ -27,16 +43,23 @@ describe("create-channel", () => {
       bin: { "errand-channel-team-alerts": "dist/bin.js" },
       files: ["dist", "README.md"],
       engines: { node: ">=20.19" },
-      errand: { channel: "team_alerts", interfaceVersions: [1], template: expect.stringMatching(new RegExp(`^${template}@`)) },
+      errand: {
+        channel: "team_alerts",
+        interfaceVersions: [1],
+        template: expect.stringMatching(new RegExp(`^${template}@`)),
+      },
       scripts: { build: expect.any(String), test: "vitest run", start: "node dist/bin.js" },
       dependencies: { "@errand/channel-sdk": "file:../sdk.tgz" },
     });
     expect(pkg.keywords).toContain("errand-channel");
     // Exact pins make a generated package reproducible.
-    for (const version of Object.values(pkg.devDependencies as Record<string, string>)) expect(version).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const version of Object.values(pkg.devDependencies as Record<string, string>))
+      expect(version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(pkg.dependencies.zod).toMatch(/^\d+\.\d+\.\d+$/);
     const files = await readdir(dir);
-    expect(files).toEqual(expect.arrayContaining([".gitignore", "README.md", "errand-conformance.json", "src", "test", "tsconfig.json"]));
+    expect(files).toEqual(
+      expect.arrayContaining([".gitignore", "README.md", "errand-conformance.json", "src", "test", "tsconfig.json"]),
+    );
     expect(files).not.toContain("_gitignore");
     const source = await readFile(join(dir, "src/channel.ts"), "utf8");
     expect(source).toContain('name: "team_alerts"');
@@ -65,13 +88,19 @@ describe("create-channel", () => {
   });
 
   it("validates names and templates with actionable messages", async () => {
-    const badName = await runCli("create-channel", ["x", "--yes", "--no-install", "--name", "Team Alerts"], { cwd: root });
+    const badName = await runCli("create-channel", ["x", "--yes", "--no-install", "--name", "Team Alerts"], {
+      cwd: root,
+    });
     expect(badName.exitCode).toBe(2);
     expect(badName.stderr).toMatch(/channel name "Team Alerts" is invalid.*lowercase/);
-    const badPkg = await runCli("create-channel", ["x", "--yes", "--no-install", "--package-name", "Bad/Name"], { cwd: root });
+    const badPkg = await runCli("create-channel", ["x", "--yes", "--no-install", "--package-name", "Bad/Name"], {
+      cwd: root,
+    });
     expect(badPkg.exitCode).toBe(2);
     expect(badPkg.stderr).toContain("package name");
-    const badTemplate = await runCli("create-channel", ["x", "--yes", "--no-install", "--template", "teams"], { cwd: root });
+    const badTemplate = await runCli("create-channel", ["x", "--yes", "--no-install", "--template", "teams"], {
+      cwd: root,
+    });
     expect(badTemplate.exitCode).toBe(2);
     expect(badTemplate.stderr).toContain("webhook, bot-api, blank");
     expect(await readdir(root)).toEqual([]);

@@ -59,13 +59,20 @@ describe("end to end from the registry: npx create-channel → passing channel t
     await mkdir(consumer);
     const install = await sh(`npm init -y && npm install ${tarball}`, consumer);
     expect(install.exitCode, install.all).toBe(0);
-    const installed = await sh(`npx --no-install channel test --json --config errand-conformance.json -- ${join(consumer, "node_modules/.bin/errand-channel-team-hook")}`, pkgDir);
+    const installed = await sh(
+      `npx --no-install channel test --json --config errand-conformance.json -- ${join(consumer, "node_modules/.bin/errand-channel-team-hook")}`,
+      pkgDir,
+    );
     const installedReport = JSON.parse(installed.stdout) as Report;
     expect(installedReport.checks.filter((c) => c.status === "failed")).toEqual([]);
     expect(installed.exitCode).toBe(0);
-    const manifest = JSON.parse(await readFile(join(consumer, "node_modules/errand-channel-team-hook/package.json"), "utf8"));
+    const manifest = JSON.parse(
+      await readFile(join(consumer, "node_modules/errand-channel-team-hook/package.json"), "utf8"),
+    );
     expect(manifest.errand.channel).toBe("team_hook");
-    process.stderr.write(`e2e: npx create-channel --yes (from the registry) → install → build → passing channel test: ${(createToPassMs / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `e2e: npx create-channel --yes (from the registry) → install → build → passing channel test: ${(createToPassMs / 1000).toFixed(1)} s\n`,
+    );
   }, 300_000);
 
   it("passes the steps of its own GitHub workflow, each run as the workflow writes it", async () => {

@@ -14,8 +14,15 @@ describe("target.rate judges a burst on its arrival times", () => {
 
   it("refuses a burst sent at once, however late it started", () => {
     expect(judgeArrivals(at(5, 6, 7, 8, 9, 10, 11), 1_000_000, rate)).toMatchObject({ kind: "early", index: 1 });
-    expect(judgeArrivals(at(3000, 3001, 3002, 3003), 1_000_000, rate)).toMatchObject({ kind: "close", first: 0, second: 3 });
-    expect(judgeArrivals(at(0, 0, 0, 500), 1_000_000, { perKey: 2, intervalMs: 500 })).toMatchObject({ kind: "early", index: 2 });
+    expect(judgeArrivals(at(3000, 3001, 3002, 3003), 1_000_000, rate)).toMatchObject({
+      kind: "close",
+      first: 0,
+      second: 3,
+    });
+    expect(judgeArrivals(at(0, 0, 0, 500), 1_000_000, { perKey: 2, intervalMs: 500 })).toMatchObject({
+      kind: "early",
+      index: 2,
+    });
   });
 
   it("refuses a channel that keeps the average but sends four at a time", () => {

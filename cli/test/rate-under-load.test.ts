@@ -9,7 +9,9 @@ describe("target.rate on a saturated CPU", () => {
   const spinners: ChildProcess[] = [];
   beforeAll(async () => {
     for (let i = 0; i < availableParallelism(); i++) {
-      const child = spawn(process.execPath, ["-e", "process.stdout.write('spinning\\n'); for (;;) {}"], { stdio: ["ignore", "pipe", "ignore"] });
+      const child = spawn(process.execPath, ["-e", "process.stdout.write('spinning\\n'); for (;;) {}"], {
+        stdio: ["ignore", "pipe", "ignore"],
+      });
       spinners.push(child);
       await new Promise((resolve) => child.stdout!.once("data", resolve));
     }

@@ -19,7 +19,11 @@ let dir: string;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "scaffold-bundle-"));
-  const created = await runCli("create-channel", ["pkg", "--yes", "--no-install", "--template", "blank", "--name", "quick_start"], { cwd: root });
+  const created = await runCli(
+    "create-channel",
+    ["pkg", "--yes", "--no-install", "--template", "blank", "--name", "quick_start"],
+    { cwd: root },
+  );
   expect(created.exitCode, created.stderr).toBe(0);
   dir = join(root, "pkg");
   await symlink(join(repo, "node_modules"), join(dir, "node_modules"));
@@ -46,7 +50,8 @@ async function startOnce(env: Record<string, string>) {
 
 describe("a scaffold's build", () => {
   it("bundles the plugin and records its code cache, one for the current bundle only", async () => {
-    const caches = async () => (await readdir(join(dir, "dist"))).filter((f) => /^plugin\.cjs\.[0-9a-f]+\.cache$/.test(f));
+    const caches = async () =>
+      (await readdir(join(dir, "dist"))).filter((f) => /^plugin\.cjs\.[0-9a-f]+\.cache$/.test(f));
     expect(await readdir(join(dir, "dist"))).toContain("plugin.cjs");
     const first = await caches();
     expect(first).toHaveLength(1);
@@ -65,7 +70,12 @@ describe("a scaffold's build", () => {
 
   it("serves through the bundle: Handshake and notifications", async () => {
     const logger = captureLogger();
-    const channel = await connectChannel({ command: process.execPath, args: [join(dir, "dist/bin.js")], config: { prefix: "[b]" }, logger });
+    const channel = await connectChannel({
+      command: process.execPath,
+      args: [join(dir, "dist/bin.js")],
+      config: { prefix: "[b]" },
+      logger,
+    });
     await channel.notifyStart(fixtures.tickets.basic, { engine: "e" });
     await channel.close();
     expect(logger.records.map((r) => r.msg)).toContain(`[b] started ${fixtures.tickets.basic.title}`);

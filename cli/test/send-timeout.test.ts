@@ -7,13 +7,16 @@ const ECHO = fileURLToPath(new URL("../../sdk/test/fixtures/plugins/echo.mjs", i
 const NO_HANDSHAKE = fileURLToPath(new URL("./fixtures/broken/no-handshake.mjs", import.meta.url));
 
 describe("channel send --timeout", () => {
-  it.each(["abc", "0", "-5", "1e12", "Infinity", ""])("refuses %j as a usage error (exit 2) naming the option, without starting the plugin", async (value) => {
-    const r = await runCli("channel", ["send", "start", "--timeout", value, "--", process.execPath, ECHO]);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`option '--timeout <ms>' argument '${value}' is invalid`);
-    expect(r.stderr).toContain("milliseconds above 0");
-    expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
-  });
+  it.each(["abc", "0", "-5", "1e12", "Infinity", ""])(
+    "refuses %j as a usage error (exit 2) naming the option, without starting the plugin",
+    async (value) => {
+      const r = await runCli("channel", ["send", "start", "--timeout", value, "--", process.execPath, ECHO]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`option '--timeout <ms>' argument '${value}' is invalid`);
+      expect(r.stderr).toContain("milliseconds above 0");
+      expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+    },
+  );
 
   it("accepts a valid deadline", async () => {
     const r = await runCli("channel", ["send", "start", "--timeout", "2500", "--", process.execPath, ECHO]);
@@ -38,7 +41,15 @@ describe("channel send --timeout", () => {
 describe("channel send --start-timeout", () => {
   it("gives a slow plugin the time asked for, and says how to give it more", async () => {
     const started = Date.now();
-    const r = await runCli("channel", ["send", "start", "--start-timeout", "400", "--", process.execPath, NO_HANDSHAKE]);
+    const r = await runCli("channel", [
+      "send",
+      "start",
+      "--start-timeout",
+      "400",
+      "--",
+      process.execPath,
+      NO_HANDSHAKE,
+    ]);
     expect(r.exitCode).not.toBe(0);
     expect(r.stderr).toContain("no handshake line within 400 ms");
     expect(r.stderr).toContain("--start-timeout");

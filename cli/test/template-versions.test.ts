@@ -14,7 +14,8 @@ const cliDir = fileURLToPath(new URL("..", import.meta.url));
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 // biome-ignore lint/suspicious/noExplicitAny: the test reads JSON of any shape and asserts on it
 const readJson = async (file: string) => JSON.parse(await readFile(file, "utf8")) as Record<string, any>;
-const installed = async (name: string) => (await readJson(join(repo, "node_modules", name, "package.json"))).version as string;
+const installed = async (name: string) =>
+  (await readJson(join(repo, "node_modules", name, "package.json"))).version as string;
 
 let root: string;
 beforeAll(async () => {
@@ -28,7 +29,10 @@ describe("the versions a scaffold is written with", () => {
     const r = await runCli("create-channel", ["pkg", "--yes", "--no-install"], { cwd: root });
     expect(r.exitCode, r.stderr).toBe(0);
     const pkg = await readJson(join(root, "pkg", "package.json"));
-    expect(pkg.dependencies).toEqual({ "@errand/channel-sdk": cli.dependencies["@errand/channel-sdk"], zod: await installed("zod") });
+    expect(pkg.dependencies).toEqual({
+      "@errand/channel-sdk": cli.dependencies["@errand/channel-sdk"],
+      zod: await installed("zod"),
+    });
     expect(pkg.devDependencies).toEqual({
       "@errand/cli": cli.version,
       "@types/node": await installed("@types/node"),
@@ -97,7 +101,11 @@ describe("the unscoped create-channel package", () => {
   });
 
   it("runs the scaffolder of @errand/cli", async () => {
-    const r = await execa(process.execPath, [join(wrapper, "bin/create-channel.js"), "wrapped", "--yes", "--no-install"], { cwd: root, reject: false });
+    const r = await execa(
+      process.execPath,
+      [join(wrapper, "bin/create-channel.js"), "wrapped", "--yes", "--no-install"],
+      { cwd: root, reject: false },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect((await readJson(join(root, "wrapped", "package.json"))).errand.channel).toBe("wrapped");
   });

@@ -13,7 +13,8 @@ import { load1, note } from "./controller/stats.mjs";
 
 const total = Number(process.env.BENCH_TICKETS ?? 10000);
 const args = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-if (process.env.BENCH_MEMORY_LOG) args.push("--import", fileURLToPath(new URL("./controller/memory-sampler.mjs", import.meta.url)));
+if (process.env.BENCH_MEMORY_LOG)
+  args.push("--import", fileURLToPath(new URL("./controller/memory-sampler.mjs", import.meta.url)));
 process.env.BENCH_NODE_ARGS = args.join(" ");
 
 const installation = await createInstallation({ concurrency: 16 });

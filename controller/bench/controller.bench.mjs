@@ -31,18 +31,23 @@ const { startDemoTargets } = await import(new URL("../dist/demo/demo-targets.js"
 
 const commit = commitOf();
 const place = describeBenchDir();
-note(`installations in ${place.dir} (${place.fsType}; a new file there: ${place.newFileUs.toFixed(0)} µs); BENCH_DIR chooses another place`);
+note(
+  `installations in ${place.dir} (${place.fsType}; a new file there: ${place.newFileUs.toFixed(0)} µs); BENCH_DIR chooses another place`,
+);
 const loads = [];
 const phase = (name) => {
   loads.push(`${name} ${load1()}`);
   note(`— ${name} (load average ${load1()})`);
 };
 const stores = storeOption();
-const onPostgres = () => postgresPhases({ total: TOTAL, concurrency: CONCURRENCY, latencySeconds: LATENCY_SECONDS, phase });
+const onPostgres = () =>
+  postgresPhases({ total: TOTAL, concurrency: CONCURRENCY, latencySeconds: LATENCY_SECONDS, phase });
 
 if (!stores.sqlite) {
   printStoreComparison({ postgres: await onPostgres() });
-  console.log(`\nCommit ${commit}; ${TOTAL} tickets; max_concurrent_jobs ${CONCURRENCY}; load average by phase: ${loads.join(", ")}`);
+  console.log(
+    `\nCommit ${commit}; ${TOTAL} tickets; max_concurrent_jobs ${CONCURRENCY}; load average by phase: ${loads.join(", ")}`,
+  );
   process.exit(0);
 }
 
@@ -63,7 +68,9 @@ const bare = {
   cpuMsPerRun: sum("cpuMsPerRun"),
   engineCpuMsPerRun: sum("engineCpuMsPerRun"),
 };
-note(`bare loop: ${bare.perSecond.toFixed(1)}/s (${halves.map((h) => h.perSecond.toFixed(1)).join(", ")}); failed ${halves[0].failed + halves[1].failed}`);
+note(
+  `bare loop: ${bare.perSecond.toFixed(1)}/s (${halves.map((h) => h.perSecond.toFixed(1)).join(", ")}); failed ${halves[0].failed + halves[1].failed}`,
+);
 
 phase("restarts");
 const restart = await restarts(plain, RESTARTS);
@@ -84,10 +91,13 @@ const withChannels = await createInstallation({ concurrency: CONCURRENCY, target
 const ch = await saturate(withChannels, TOTAL, "with channels");
 // Runs are stored as ended before their `finished` notifications arrive, and chat_a sends what waits as digests: give the last ones a moment.
 const chatCovered = () => chatCoverage(chatMessages);
-const allCovered = () => chatCovered().starts.size >= TOTAL && chatCovered().completes.size >= TOTAL && received.webhook_post >= 2 * TOTAL;
+const allCovered = () =>
+  chatCovered().starts.size >= TOTAL && chatCovered().completes.size >= TOTAL && received.webhook_post >= 2 * TOTAL;
 for (let i = 0; i < 100 && !allCovered(); i++) await new Promise((r) => setTimeout(r, 100));
 const metrics = await (await fetch(`http://127.0.0.1:${withChannels.opsPort}/metrics`)).text();
-const pluginErrors = Object.fromEntries([...metrics.matchAll(/^agent_plugin_errors_total\{plugin="([^"]*)"\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
+const pluginErrors = Object.fromEntries(
+  [...metrics.matchAll(/^agent_plugin_errors_total\{plugin="([^"]*)"\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]),
+);
 const chat = chatCovered();
 await stopController(ch.running);
 await targets.close();
@@ -97,7 +107,22 @@ const floor = await notifyFloor(quick ? 2000 : 6000);
 
 const postgres = stores.postgres ? await onPostgres() : undefined;
 
-printReport({ place, commit, total: TOTAL, concurrency: CONCURRENCY, loads, bare, sat: sat.result, restart, lat, parts, ch: ch.result, received, chat, pluginErrors });
+printReport({
+  place,
+  commit,
+  total: TOTAL,
+  concurrency: CONCURRENCY,
+  loads,
+  bare,
+  sat: sat.result,
+  restart,
+  lat,
+  parts,
+  ch: ch.result,
+  received,
+  chat,
+  pluginErrors,
+});
 printNotifierFloor({ sat: sat.result, ch: ch.result, floor, cores: cpus().length });
 printStoreComparison({ sqlite: { sat: sat.result, lat }, postgres });
 if (process.env.BENCH_KEEP === "1") console.log(`\ninstallations kept: ${plain.dir} ${withChannels.dir}`);

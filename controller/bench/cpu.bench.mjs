@@ -11,7 +11,9 @@ const seconds = Number(process.env.BENCH_DURATION ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const rate = Number(process.env.BENCH_RATE ?? 0);
 const load = process.env.BENCH_LOADGEN === "wrk" ? wrkLoad : (port, s) => autocannonLoad(port, s, rate);
-const variants = process.env.BENCH_VARIANTS ? JSON.parse(process.env.BENCH_VARIANTS) : Object.fromEntries(SERVERS.map((s) => [s.name, { file: s.file }]));
+const variants = process.env.BENCH_VARIANTS
+  ? JSON.parse(process.env.BENCH_VARIANTS)
+  : Object.fromEntries(SERVERS.map((s) => [s.name, { file: s.file }]));
 
 const totals = {};
 for (let round = 0; round < rounds; round++) {

@@ -53,10 +53,14 @@ for (let round = 0; round < ROUNDS; round++) {
   results["createMemoryDedupeStore (hand-written FIFO)"].push(run(createMemoryDedupeStore(), round));
   results["lru-cache 11 (max + ttl)"].push(run(createLruDedupeStore(), round));
 }
-console.log(`\nclaim + commit, ${N} deliveries (10 % redelivered), ${MAX} kept; median of ${ROUNDS} (node ${process.version})\n`);
+console.log(
+  `\nclaim + commit, ${N} deliveries (10 % redelivered), ${MAX} kept; median of ${ROUNDS} (node ${process.version})\n`,
+);
 console.log("| store | deliveries/s (median) | min | max |\n|---|---:|---:|---:|");
 for (const [name, xs] of Object.entries(results))
-  console.log(`| ${name} | ${Math.round(median(xs)).toLocaleString("en")} | ${Math.round(Math.min(...xs)).toLocaleString("en")} | ${Math.round(Math.max(...xs)).toLocaleString("en")} |`);
+  console.log(
+    `| ${name} | ${Math.round(median(xs)).toLocaleString("en")} | ${Math.round(Math.min(...xs)).toLocaleString("en")} | ${Math.round(Math.max(...xs)).toLocaleString("en")} |`,
+  );
 
 const rssAfter = (make) => {
   globalThis.gc?.();

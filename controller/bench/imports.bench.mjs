@@ -25,15 +25,21 @@ const MODULES = [
   ["dist/controller.js (everything errand run needs)", dist("controller.js")],
 ];
 const script = (specifier) =>
-  `const c=process.cpuUsage(),t=performance.now();await import(${JSON.stringify(specifier)});const u=process.cpuUsage(c);` + `process.stdout.write(JSON.stringify({ms:performance.now()-t,cpu:(u.user+u.system)/1000}))`;
+  `const c=process.cpuUsage(),t=performance.now();await import(${JSON.stringify(specifier)});const u=process.cpuUsage(c);`
+  + `process.stdout.write(JSON.stringify({ms:performance.now()-t,cpu:(u.user+u.system)/1000}))`;
 
 console.log(`\nEach module imported alone in a fresh node (${process.version}); median of ${ROUNDS}.\n`);
 console.log("| module | wall ms | CPU ms |\n|---|---:|---:|");
 for (const [name, specifier] of MODULES) {
   const runs = [];
   for (let i = 0; i < ROUNDS; i++) {
-    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script(specifier)], { cwd: new URL("..", import.meta.url).pathname, encoding: "utf8" });
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script(specifier)], {
+      cwd: new URL("..", import.meta.url).pathname,
+      encoding: "utf8",
+    });
     runs.push(JSON.parse(out));
   }
-  console.log(`| ${name} | ${median(runs.map((r) => r.ms)).toFixed(0)} | ${median(runs.map((r) => r.cpu)).toFixed(0)} |`);
+  console.log(
+    `| ${name} | ${median(runs.map((r) => r.ms)).toFixed(0)} | ${median(runs.map((r) => r.cpu)).toFixed(0)} |`,
+  );
 }

@@ -35,7 +35,10 @@ function cpuMs(pid) {
 /** Spawns `errand <args>`, resolves with the ms until `port` accepts and the CPU ms used by then, then stops it. */
 async function startOnce(args, port) {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...SECRET_ENV }, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...SECRET_ENV },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -60,17 +63,27 @@ async function measure(name, args, port) {
   for (let i = 0; i < ROUNDS; i++) runs.push(await startOnce(args, port));
   const times = runs.map((r) => r.ms);
   const f = (ms) => ms.toFixed(0);
-  console.log(`| ${name} | ${f(median(times))} | ${f(Math.min(...times))} | ${f(Math.max(...times))} | ${f(median(runs.map((r) => r.cpu)))} | ${load1()} |`);
+  console.log(
+    `| ${name} | ${f(median(times))} | ${f(Math.min(...times))} | ${f(Math.max(...times))} | ${f(median(runs.map((r) => r.cpu)))} | ${load1()} |`,
+  );
 }
 
 const installation = await createInstallation({ concurrency: 1 });
 const servePort = await freePort();
 const serveConfig = join(installation.dir, "webhook.yaml");
-writeFileSync(serveConfig, `webhook:\n  host: 127.0.0.1\n  port: ${servePort}\n  generic:\n    auth_mode: hmac\n    secret: { secret: bench-webhook }\n`);
+writeFileSync(
+  serveConfig,
+  `webhook:\n  host: 127.0.0.1\n  port: ${servePort}\n  generic:\n    auth_mode: hmac\n    secret: { secret: bench-webhook }\n`,
+);
 
 console.log(`\nSpawn to a listening webhook port, ${ROUNDS} starts each (node ${process.version}).\n`);
 console.log("| command | median ms | min | max | CPU ms (median) | load (1 min) |\n|---|---:|---:|---:|---:|---:|");
 // `node startup.bench.mjs webhook` (or `run`) measures one command only.
 const only = process.argv[2];
 if (only !== "run") await measure("errand webhook serve", ["webhook", "serve", "--config", serveConfig], servePort);
-if (only !== "webhook") await measure("errand run (SQLite store, no channels)", ["run", "--config", installation.configFile], installation.webhookPort);
+if (only !== "webhook")
+  await measure(
+    "errand run (SQLite store, no channels)",
+    ["run", "--config", installation.configFile],
+    installation.webhookPort,
+  );

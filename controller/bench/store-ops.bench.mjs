@@ -18,7 +18,17 @@ const store = await createSqliteStore({ path: join(dir, "errand.db") });
 let seq = 0;
 const ticket = () => {
   const id = String(++seq);
-  return { id, title: "Bench", description: "", ticketType: "issue", repoUrl: "https://github.com/acme/shop", externalUrl: "", labels: [], source: "codehost_a", rawEvent: payload };
+  return {
+    id,
+    title: "Bench",
+    description: "",
+    ticketType: "issue",
+    repoUrl: "https://github.com/acme/shop",
+    externalUrl: "",
+    labels: [],
+    source: "codehost_a",
+    rawEvent: payload,
+  };
 };
 const measure = async (name, count, op) => {
   const before = process.cpuUsage();
@@ -31,13 +41,17 @@ const measure = async (name, count, op) => {
 };
 
 for (let i = 0; i < STORED; i += 100) await store.acceptTickets(Array.from({ length: 100 }, ticket), "bench");
-console.log(`\n${STORED} tickets (each with the 11.6 KB code host A event as rawEvent) stored before; ${N} operations each.\n`);
+console.log(
+  `\n${STORED} tickets (each with the 11.6 KB code host A event as rawEvent) stored before; ${N} operations each.\n`,
+);
 console.log("| operation | CPU µs per op | wall µs per op |\n|---|---:|---:|");
 await measure("JSON.stringify of one ticket (what acceptTickets stores)", N, () => JSON.stringify(ticket()));
 await measure("claimDelivery (new id)", N, (i) => store.claimDelivery(`codehost_a:d-${i}`, 86_400_000));
 await measure("commitDelivery", N, (i) => store.commitDelivery(`codehost_a:d-${i}`, 86_400_000));
 await measure("acceptTickets, batch of 1", N, () => store.acceptTickets([ticket()], "bench"));
-const batchOf16 = await measure("acceptTickets, batch of 16 (per batch)", Math.ceil(N / 16), () => store.acceptTickets(Array.from({ length: 16 }, ticket), "bench"));
+const batchOf16 = await measure("acceptTickets, batch of 16 (per batch)", Math.ceil(N / 16), () =>
+  store.acceptTickets(Array.from({ length: 16 }, ticket), "bench"),
+);
 console.log(`| … per ticket | ${(batchOf16 / 16).toFixed(1)} | |`);
 // A webhook request's store work, 16 requests to a batch: at first each claimed its id in a transaction of its
 // own and committed it with one more after the batch; now one transaction checks and marks the ids of the turn's
@@ -45,16 +59,24 @@ console.log(`| … per ticket | ${(batchOf16 / 16).toFixed(1)} | |`);
 let key = 0;
 const keys16 = () => Array.from({ length: 16 }, () => `codehost_a:r-${++key}`);
 const tickets16 = () => Array.from({ length: 16 }, ticket);
-const before = await measure("16 requests: 16 claims, a batch of 16, 16 commitDelivery (per batch; at first)", Math.ceil(N / 16), async () => {
-  const ids = keys16();
-  for (const id of ids) await store.claimDelivery(id, 86_400_000);
-  await store.acceptTickets(tickets16(), "bench");
-  for (const id of ids) await store.commitDelivery(id, 86_400_000);
-});
-const now = await measure("16 requests: acceptDeliveries of 16, each id checked and marked (per batch; now)", Math.ceil(N / 16), async () => {
-  const deliveries = keys16().map((id) => ({ tickets: [ticket()], delivery: { key: id, ttlMs: 86_400_000 } }));
-  await store.acceptDeliveries(deliveries, "bench");
-});
+const before = await measure(
+  "16 requests: 16 claims, a batch of 16, 16 commitDelivery (per batch; at first)",
+  Math.ceil(N / 16),
+  async () => {
+    const ids = keys16();
+    for (const id of ids) await store.claimDelivery(id, 86_400_000);
+    await store.acceptTickets(tickets16(), "bench");
+    for (const id of ids) await store.commitDelivery(id, 86_400_000);
+  },
+);
+const now = await measure(
+  "16 requests: acceptDeliveries of 16, each id checked and marked (per batch; now)",
+  Math.ceil(N / 16),
+  async () => {
+    const deliveries = keys16().map((id) => ({ tickets: [ticket()], delivery: { key: id, ttlMs: 86_400_000 } }));
+    await store.acceptDeliveries(deliveries, "bench");
+  },
+);
 console.log(`| … per request: at first / now | ${(before / 16).toFixed(1)} / ${(now / 16).toFixed(1)} | |`);
 // As the loop does it: claim one run, start it, end it; the next claim then finds no claimed run ahead of it.
 const loop = { claim: 0, running: 0, succeeded: 0 };
@@ -68,9 +90,24 @@ const timed = async (key, op) => {
 for (let i = 0; i < N; i++) {
   const [item] = await timed("claim", () => store.claimQueued("bench", 1, 300_000));
   const runId = item.run.id;
-  await timed("running", () => store.transition({ runId, from: ["Queued"], to: "Running", reason: "started", patch: { backend: "local", logRef: "/tmp/x.log", attachment: { pid: 1 } } }));
-  const result = { success: true, summary: "ok", pullRequestUrl: "https://github.com/acme/shop/pull/1", failureReason: "" };
-  await timed("succeeded", () => store.transition({ runId, from: ["Running"], to: "Succeeded", reason: "done", patch: { result } }));
+  await timed("running", () =>
+    store.transition({
+      runId,
+      from: ["Queued"],
+      to: "Running",
+      reason: "started",
+      patch: { backend: "local", logRef: "/tmp/x.log", attachment: { pid: 1 } },
+    }),
+  );
+  const result = {
+    success: true,
+    summary: "ok",
+    pullRequestUrl: "https://github.com/acme/shop/pull/1",
+    failureReason: "",
+  };
+  await timed("succeeded", () =>
+    store.transition({ runId, from: ["Running"], to: "Succeeded", reason: "done", patch: { result } }),
+  );
 }
 console.log(`| claimQueued, 1 run (with its ticket) | ${(loop.claim / N).toFixed(1)} | |`);
 console.log(`| transition Queued → Running (with patch) | ${(loop.running / N).toFixed(1)} | |`);

@@ -18,7 +18,10 @@ const wanted = process.env.BENCH_LOADGEN ?? (wrk ? "both" : "autocannon");
 if (wanted !== "autocannon" && !wrk) {
   console.error("wrk is not installed (apt-get install -y wrk); falling back to autocannon");
 }
-const generators = [...(wanted === "autocannon" || wanted === "both" || !wrk ? [{ name: "autocannon", load: autocannonLoad }] : []), ...((wanted === "wrk" || wanted === "both") && wrk ? [{ name: "wrk", load: wrkLoad }] : [])];
+const generators = [
+  ...(wanted === "autocannon" || wanted === "both" || !wrk ? [{ name: "autocannon", load: autocannonLoad }] : []),
+  ...((wanted === "wrk" || wanted === "both") && wrk ? [{ name: "wrk", load: wrkLoad }] : []),
+];
 
 async function measure(server, generator) {
   const { child, port } = await startServer(server.file);
@@ -73,10 +76,14 @@ console.log(
 for (const { generator, summary } of results) {
   const bare = summary[0];
   console.log(`\nLoad generator: ${generator}\n`);
-  console.log("| server | req/s | ratio to bare | p50 ms | p99 ms | p99 / bare p99 | server CPU µs/req | generator CPU µs/req | non-2xx + errors |");
+  console.log(
+    "| server | req/s | ratio to bare | p50 ms | p99 ms | p99 / bare p99 | server CPU µs/req | generator CPU µs/req | non-2xx + errors |",
+  );
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const s of summary) {
-    console.log(`| ${s.name} | ${s.rps.toFixed(0)} | ${(s.rps / bare.rps).toFixed(2)} | ${s.p50} | ${s.p99} | ${(s.p99 / bare.p99).toFixed(2)} | ${s.cpuUs.toFixed(0)} | ${s.generatorCpuUs.toFixed(0)} | ${s.bad} |`);
+    console.log(
+      `| ${s.name} | ${s.rps.toFixed(0)} | ${(s.rps / bare.rps).toFixed(2)} | ${s.p50} | ${s.p99} | ${(s.p99 / bare.p99).toFixed(2)} | ${s.cpuUs.toFixed(0)} | ${s.generatorCpuUs.toFixed(0)} | ${s.bad} |`,
+    );
   }
   const byName = (name) => summary.find((s) => s.name === name);
   const errand = byName("errand webhook");
@@ -99,7 +106,9 @@ for (const { generator, summary } of results) {
         .join("; "),
   );
   const old = errand.rps / bare.rps >= 0.8 && errand.p99 <= 1.5 * bare.p99;
-  console.log(`\nwithdrawn target (errand >= 0.8 x bare throughput, p99 <= 1.5 x bare p99) with ${generator}: ${old ? "met" : "not met"}`);
+  console.log(
+    `\nwithdrawn target (errand >= 0.8 x bare throughput, p99 <= 1.5 x bare p99) with ${generator}: ${old ? "met" : "not met"}`,
+  );
   // The target of the controller issue, measured with wrk: the durable intake keeps up with the peer, which stores nothing.
   const pass = durable.rps >= peer.rps && durable.p99 <= peer.p99;
   console.log(

@@ -6,7 +6,9 @@
 // bundle of dist/cli/bin.js, through V8's code cache (scripts/bundle-cli.mjs).
 const launcher = require("node:path").join(__dirname, "../dist/bin/launch.cjs");
 if (!require("node:fs").existsSync(launcher)) {
-  process.stderr.write(`errand: ${launcher} is missing: the controller is not built; run \`npm run build -w @errand/controller\` in the repository\n`);
+  process.stderr.write(
+    `errand: ${launcher} is missing: the controller is not built; run \`npm run build -w @errand/controller\` in the repository\n`,
+  );
   process.exit(1);
 }
 require(launcher);

@@ -11,7 +11,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 const delay = Number(process.env.DEMO_AGENT_DELAY_MS ?? 400);
 const { ERRAND_TICKET_FILE: ticketFile, ERRAND_RESULT_FILE: resultFile, ERRAND_PROMPT_FILE: promptFile } = process.env;
 if (!ticketFile || !resultFile) {
-  console.error("demo agent: ERRAND_TICKET_FILE and ERRAND_RESULT_FILE must be set; run it as a command engine (see docs/engines.md)");
+  console.error(
+    "demo agent: ERRAND_TICKET_FILE and ERRAND_RESULT_FILE must be set; run it as a command engine (see docs/engines.md)",
+  );
   process.exit(2);
 }
 
@@ -36,7 +38,20 @@ const cost = () => (spent.input * 3 + spent.output * 15) / 1_000_000;
 
 if (repo === "") {
   await step("reading the ticket", 0.2);
-  writeFileSync(resultFile, JSON.stringify({ success: false, summary: "", failure_reason: "the ticket names no repository (repo_url is empty), so there is nothing to change", cost_usd: cost(), token_usage: tokens() }, null, 2));
+  writeFileSync(
+    resultFile,
+    JSON.stringify(
+      {
+        success: false,
+        summary: "",
+        failure_reason: "the ticket names no repository (repo_url is empty), so there is nothing to change",
+        cost_usd: cost(),
+        token_usage: tokens(),
+      },
+      null,
+      2,
+    ),
+  );
   process.exit(0);
 }
 

@@ -12,6 +12,8 @@ export const ENTRY_POINTS = [{ entry: "@errand/controller", report: "controller"
 export const UPDATE_COMMAND = "npm run api:update -w controller";
 
 /** Compares (or with `update`, rewrites) the report; see scripts/api-report.mjs. */
-export const apiReports = ({ update = false, reportFolder = undefined } = {}) => reports({ packageDir: controllerDir, entries: ENTRY_POINTS, update, reportFolder });
+export const apiReports = ({ update = false, reportFolder = undefined } = {}) =>
+  reports({ packageDir: controllerDir, entries: ENTRY_POINTS, update, reportFolder });
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) runApiReportCommand({ packageDir: controllerDir, entries: ENTRY_POINTS, updateCommand: UPDATE_COMMAND });
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  runApiReportCommand({ packageDir: controllerDir, entries: ENTRY_POINTS, updateCommand: UPDATE_COMMAND });

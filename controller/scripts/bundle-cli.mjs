@@ -45,7 +45,8 @@ const externalUnlessBundled = {
   name: "external-unless-bundled",
   setup(b) {
     b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith("node:") || !BUNDLED.has(packageOf(args.path))) return { path: args.path, external: true };
+      if (args.path.startsWith("node:") || !BUNDLED.has(packageOf(args.path)))
+        return { path: args.path, external: true };
       return undefined;
     });
   },
@@ -68,7 +69,8 @@ const lazyRequires = {
     for (const { file, line, lazy } of LAZY) {
       b.onLoad({ filter: file }, (args) => {
         const source = readFileSync(args.path, "utf8");
-        if (!source.includes(line)) throw new Error(`${args.path} no longer reads \`${line}\`: update LAZY in ${fileURLToPath(import.meta.url)}`);
+        if (!source.includes(line))
+          throw new Error(`${args.path} no longer reads \`${line}\`: update LAZY in ${fileURLToPath(import.meta.url)}`);
         return { contents: source.replace(line, lazy), loader: "js" };
       });
     }
@@ -165,7 +167,9 @@ ops:
     const cache = codeCacheFile(`${outdir}/errand.cjs`, bundleId);
     // Without the cache errand works the same, only starts slower: say why, do not fail the build.
     if (!started || status !== 0 || !existsSync(cache)) {
-      process.stderr.write(`bundle-cli: no code cache recorded (errand run ${started ? `exited with ${status}` : "did not start"}); errand starts without it, slower.\n${stderr}`);
+      process.stderr.write(
+        `bundle-cli: no code cache recorded (errand run ${started ? `exited with ${status}` : "did not start"}); errand starts without it, slower.\n${stderr}`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

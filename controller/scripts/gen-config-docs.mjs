@@ -8,13 +8,16 @@ import { fileURLToPath } from "node:url";
 
 const args = process.argv.slice(2);
 const check = args.includes("--check");
-const target = args.find((a) => a !== "--check") ?? fileURLToPath(new URL("../../docs/configuration.md", import.meta.url));
+const target =
+  args.find((a) => a !== "--check") ?? fileURLToPath(new URL("../../docs/configuration.md", import.meta.url));
 
 let reference;
 try {
   reference = await import(new URL("../dist/config/config-reference.js", import.meta.url).href);
 } catch (error) {
-  process.stderr.write(`gen-config-docs: cannot load the built controller (${error.code ?? error.message}); run npm run build -w @errand/controller first\n`);
+  process.stderr.write(
+    `gen-config-docs: cannot load the built controller (${error.code ?? error.message}); run npm run build -w @errand/controller first\n`,
+  );
   process.exit(1);
 }
 const before = readFileSync(target, "utf8");

@@ -78,11 +78,18 @@ export async function createController(options: ControllerOptions): Promise<Cont
   const engines = createConfiguredEngines(config);
   const allSecrets = secretValues(config, secrets);
   // Every engine's output passes here on its way to the store and the channels: secrets masked, workspace paths relative.
-  const backend = scrubbingBackend(options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets)), allSecrets);
+  const backend = scrubbingBackend(
+    options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets)),
+    allSecrets,
+  );
   const notifier = await createConfiguredNotifier(config, secrets, logger, registry);
   const polling = await createConfiguredPolling(config, secrets, logger, registry, options.pollAdapter);
   const dispatch = createObserverDispatch({
-    observers: [...(notifier ? [notifier.observer] : []), ...(polling ? [polling.observer] : []), ...(options.observers ?? [])],
+    observers: [
+      ...(notifier ? [notifier.observer] : []),
+      ...(polling ? [polling.observer] : []),
+      ...(options.observers ?? []),
+    ],
     timeoutMs: 3 * config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,
     logger,
   });
@@ -96,11 +103,41 @@ export async function createController(options: ControllerOptions): Promise<Cont
     onCommitted: () => loop.wake(),
     ...(t?.repoUrl === undefined ? {} : { defaultRepo: { source: t.backend, url: t.repoUrl } }),
   });
-  const { election, lost } = createLeadership({ store, owner, ttlMs: config.ops.leaderLeaseMs, loop, polling, sink, logger });
+  const { election, lost } = createLeadership({
+    store,
+    owner,
+    ttlMs: config.ops.leaderLeaseMs,
+    loop,
+    polling,
+    sink,
+    logger,
+  });
   let started = false;
-  const checks = readinessChecks({ started: () => started, election, loop, store, sources, notifier, extra: options.checks ?? [] });
+  const checks = readinessChecks({
+    started: () => started,
+    election,
+    loop,
+    store,
+    sources,
+    notifier,
+    extra: options.checks ?? [],
+  });
   const ops = createOpsServer({ host: config.ops.host, port: config.ops.port, registry, checks });
-  const parts: Parts = { config, logger, store, backend, engines: [...engines.keys()], notifier, election, loop, sources, polling, sink, dispatch, ops };
+  const parts: Parts = {
+    config,
+    logger,
+    store,
+    backend,
+    engines: [...engines.keys()],
+    notifier,
+    election,
+    loop,
+    sources,
+    polling,
+    sink,
+    dispatch,
+    ops,
+  };
 
   let stopped: Promise<void> | undefined;
   return {
@@ -114,7 +151,14 @@ export async function createController(options: ControllerOptions): Promise<Cont
     async start() {
       await startParts(parts);
       started = true;
-      logger.info("controller started", { leading: election.leading, store: `${store.kind}:${store.location}`, backend: backend.name, engines: parts.engines, sources: sources.map((s) => s.name), ops: ops.address });
+      logger.info("controller started", {
+        leading: election.leading,
+        store: `${store.kind}:${store.location}`,
+        backend: backend.name,
+        engines: parts.engines,
+        sources: sources.map((s) => s.name),
+        ops: ops.address,
+      });
     },
     stop() {
       stopped ??= stopParts(parts);

@@ -28,26 +28,88 @@ export type {
 export { controllerConfigJsonSchema } from "./config/controller-config-json-schema.js";
 export { DEFAULT_CONFIG_FILE, findConfigFile } from "./config/find-config-file.js";
 export { type LoadControllerConfigOptions, loadControllerConfig } from "./config/load-controller-config.js";
-export { type LoadedControllerConfig, type ParseContext, parseControllerConfig } from "./config/parse-controller-config.js";
+export {
+  type LoadedControllerConfig,
+  type ParseContext,
+  parseControllerConfig,
+} from "./config/parse-controller-config.js";
 export type { PathProblem, ProblemLocator } from "./config/path-problem.js";
-export type { GenericAuthMode, GenericConfig, SecretSourceId, SourceId, TicketField, WebhookConfig, WebhookTimeouts } from "./config/webhook-config.js";
+export type {
+  GenericAuthMode,
+  GenericConfig,
+  SecretSourceId,
+  SourceId,
+  TicketField,
+  WebhookConfig,
+  WebhookTimeouts,
+} from "./config/webhook-config.js";
 export { type Controller, type ControllerOptions, createController } from "./controller.js";
-export { ENGINE_KINDS, type Engine, type EngineEvent, type EngineExit, type EngineInput, type EngineInvocation, type EngineKind, type EngineLimits, type OutputParser } from "./engines/engine.js";
-export { ConflictError, ControllerError, ControllerErrorCode, type ControllerErrorOptions, NotFoundError, StoreError } from "./errors.js";
-export type { ExecutionBackend, RecoveryPlan, RunHandle, RunHooks, RunOutcome, RunSpec, StopReason } from "./execution/execution-backend.js";
+export {
+  ENGINE_KINDS,
+  type Engine,
+  type EngineEvent,
+  type EngineExit,
+  type EngineInput,
+  type EngineInvocation,
+  type EngineKind,
+  type EngineLimits,
+  type OutputParser,
+} from "./engines/engine.js";
+export {
+  ConflictError,
+  ControllerError,
+  ControllerErrorCode,
+  type ControllerErrorOptions,
+  NotFoundError,
+  StoreError,
+} from "./errors.js";
+export type {
+  ExecutionBackend,
+  RecoveryPlan,
+  RunHandle,
+  RunHooks,
+  RunOutcome,
+  RunSpec,
+  StopReason,
+} from "./execution/execution-backend.js";
 export type { KubernetesExecutionConfig } from "./execution/kubernetes/kubernetes-config.js";
 export type { SourceHealth, TicketSink, TicketSource } from "./intake/ticket-source.js";
 export type { KubernetesSecretLayout } from "./kube/secret-location.js";
 export type { Reconciler } from "./loop/reconciler.js";
 export type { FailureInfo } from "./notify/channel-health.js";
-export type { ChannelSourceInfo, ChannelStatus, CheckResult, Notifier, NotifierHealth } from "./notify/notifier-types.js";
+export type {
+  ChannelSourceInfo,
+  ChannelStatus,
+  CheckResult,
+  Notifier,
+  NotifierHealth,
+} from "./notify/notifier-types.js";
 export type { ChannelState } from "./notify/supervised-channel.js";
 export type { OpsServer, ReadinessCheck, ReadinessResult } from "./ops/ops-server.js";
 export type { RunEvent, RunObserver } from "./runs/run-event.js";
-export { RUN_STATES, type RunState, type RunWithTicket, type TaskRun, type TicketKey, type Transition } from "./runs/task-run.js";
+export {
+  RUN_STATES,
+  type RunState,
+  type RunWithTicket,
+  type TaskRun,
+  type TicketKey,
+  type Transition,
+} from "./runs/task-run.js";
 export { type ResolvedSecrets, resolveSecrets } from "./secrets/resolve-secrets.js";
 export { type MissingSecret, SecretNotFoundError } from "./secrets/secret-not-found-error.js";
 export { createSecretStore, type SecretStore, type SecretStoreOptions } from "./secrets/secret-store.js";
 export type { PollAdapter, PollBackend, PollCandidate, PollContext } from "./sources/polling/poll-adapter.js";
 export type { CodehostATicketingConfig } from "./sources/ticketing-schema.js";
-export type { AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets, HandledDelivery, Leadership, LeadOptions, RunCounts, RunFilter, Store, TransitionRequest } from "./store/store.js";
+export type {
+  AcceptOutcome,
+  DeliveryClaim,
+  DeliveryOutcome,
+  DeliveryTickets,
+  HandledDelivery,
+  Leadership,
+  LeadOptions,
+  RunCounts,
+  RunFilter,
+  Store,
+  TransitionRequest,
+} from "./store/store.js";

@@ -34,8 +34,15 @@ describe("chat A", () => {
     const t = await startServer({ secrets: { slack: VECTOR.secret } }, { now: () => VECTOR.timestamp * 1000 + 30_000 });
     const headers = { "x-slack-signature": VECTOR.signature, "x-slack-request-timestamp": String(VECTOR.timestamp) };
     const res = await postForm(t.base, "/webhooks/slack", VECTOR.body, headers);
-    expect(res.json).toEqual({ status: "accepted", tickets: ["398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c"] });
-    expect(t.tickets[0]).toMatchObject({ title: "/webhook-collect", ticketType: "slack_interaction", source: "chat_a" });
+    expect(res.json).toEqual({
+      status: "accepted",
+      tickets: ["398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c"],
+    });
+    expect(t.tickets[0]).toMatchObject({
+      title: "/webhook-collect",
+      ticketType: "slack_interaction",
+      source: "chat_a",
+    });
     const tampered = await postForm(t.base, "/webhooks/slack", VECTOR.body.replace("roadrunner", "coyote"), headers);
     expect(tampered.status).toBe(401);
   });
@@ -44,14 +51,20 @@ describe("chat A", () => {
     const now = 1_700_000_000;
     const t = await startServer({ secrets: { chat_a: SECRET } }, { now: () => now * 1000 });
     const body = new URLSearchParams({ payload: JSON.stringify(blockActions("do_it")) }).toString();
-    const at = async (ts: number) => (await postForm(t.base, "/webhooks/chat", body, chatAHeaders(SECRET, body, ts))).status;
+    const at = async (ts: number) =>
+      (await postForm(t.base, "/webhooks/chat", body, chatAHeaders(SECRET, body, ts))).status;
     expect(await at(now - 299)).toBe(200);
     expect(await at(now + 299)).toBe(200);
     expect(await at(now - 301)).toBe(401);
     expect(await at(now + 301)).toBe(401);
-    const res = await postForm(t.base, "/webhooks/chat", body, { ...chatAHeaders(SECRET, body, now), "x-chat-request-timestamp": "soon" });
+    const res = await postForm(t.base, "/webhooks/chat", body, {
+      ...chatAHeaders(SECRET, body, now),
+      "x-chat-request-timestamp": "soon",
+    });
     expect(res.status).toBe(401);
-    const missing = await postForm(t.base, "/webhooks/chat", body, { "x-chat-signature": chatAHeaders(SECRET, body, now)["x-chat-signature"] as string });
+    const missing = await postForm(t.base, "/webhooks/chat", body, {
+      "x-chat-signature": chatAHeaders(SECRET, body, now)["x-chat-signature"] as string,
+    });
     expect(missing.status).toBe(401);
   });
 
@@ -65,7 +78,12 @@ describe("chat A", () => {
       { status: "accepted", tickets: ["trig-1"] },
       { status: "accepted", tickets: ["trig-1"] },
     ]);
-    expect(t.tickets[0]).toMatchObject({ id: "trig-1", title: "ticket 12", description: "ticket 12", ticketType: "slack_interaction" });
+    expect(t.tickets[0]).toMatchObject({
+      id: "trig-1",
+      title: "ticket 12",
+      description: "ticket 12",
+      ticketType: "slack_interaction",
+    });
     expect(t.approvals).toHaveLength(0);
   });
 
@@ -75,7 +93,10 @@ describe("chat A", () => {
       const json = JSON.stringify(payload);
       return postJson(t.base, "/webhooks/chat", json, chatAHeaders(SECRET, json, nowSeconds()));
     };
-    expect((await post({})).json).toEqual({ status: "ignored", reason: "payload has no type: not an interaction or a slash command" });
+    expect((await post({})).json).toEqual({
+      status: "ignored",
+      reason: "payload has no type: not an interaction or a slash command",
+    });
     expect((await post({ type: "url_verification", challenge: "abc" })).json).toEqual({
       status: "ignored",
       reason: "url_verification is an Events API payload; this route serves interactivity and slash commands only",
@@ -83,13 +104,18 @@ describe("chat A", () => {
     expect((await post({ type: "event_callback", event: { type: "app_mention" } })).json.status).toBe("ignored");
     expect(t.tickets).toHaveLength(0);
     // A shortcut has no actions: still an interaction, titled by its type.
-    expect((await post({ type: "shortcut", trigger_id: "trig-s", callback_id: "start_agent" })).json).toEqual({ status: "accepted", tickets: ["trig-s"] });
+    expect((await post({ type: "shortcut", trigger_id: "trig-s", callback_id: "start_agent" })).json).toEqual({
+      status: "accepted",
+      tickets: ["trig-s"],
+    });
     expect(t.tickets[0]).toMatchObject({ id: "trig-s", title: "shortcut", ticketType: "slack_interaction" });
   });
 
   it("routes agent_approval_ actions to the approval handler and never makes a ticket of them", async () => {
     const t = await startServer({ secrets: { chat_a: SECRET } });
-    const form = new URLSearchParams({ payload: JSON.stringify(blockActions("agent_approval_approve", "run-7")) }).toString();
+    const form = new URLSearchParams({
+      payload: JSON.stringify(blockActions("agent_approval_approve", "run-7")),
+    }).toString();
     const res = await postForm(t.base, "/webhooks/chat", form, chatAHeaders(SECRET, form, nowSeconds()));
     expect(res.json).toEqual({ status: "accepted", tickets: [], approvals: 1 });
     expect(t.tickets).toHaveLength(0);
@@ -118,9 +144,14 @@ describe("chat A", () => {
     const form = "a=1&b=2";
     expect((await postForm(t.base, "/webhooks/chat", form, chatAHeaders(SECRET, form, nowSeconds()))).status).toBe(400);
     const badPayload = "payload=%7Bnope";
-    expect((await postForm(t.base, "/webhooks/chat", badPayload, chatAHeaders(SECRET, badPayload, nowSeconds()))).status).toBe(400);
+    expect(
+      (await postForm(t.base, "/webhooks/chat", badPayload, chatAHeaders(SECRET, badPayload, nowSeconds()))).status,
+    ).toBe(400);
     const xml = "<a/>";
-    const res = await send(t.base, "/webhooks/chat", { body: xml, headers: { "content-type": "text/xml", ...chatAHeaders(SECRET, xml, nowSeconds()) } });
+    const res = await send(t.base, "/webhooks/chat", {
+      body: xml,
+      headers: { "content-type": "text/xml", ...chatAHeaders(SECRET, xml, nowSeconds()) },
+    });
     expect(res.status).toBe(415);
     expect(res.json.error.code).toBe("ERR_UNSUPPORTED_MEDIA_TYPE");
   });

@@ -6,26 +6,40 @@ import { hostASignature } from "./helpers/sign.js";
 
 const SECRET = "cli-test-secret-value";
 
-const story = (id: number, name = `Story ${id}`) => ({ actions: [{ id, entity_type: "story", action: "update", name }] });
+const story = (id: number, name = `Story ${id}`) => ({
+  actions: [{ id, entity_type: "story", action: "update", name }],
+});
 /** The answer, or the connection error's code once the server stopped listening. */
-const answerOrRefusal = (request: Promise<HttpResult>) => request.catch((e: NodeJS.ErrnoException) => e.code ?? e.message);
+const answerOrRefusal = (request: Promise<HttpResult>) =>
+  request.catch((e: NodeJS.ErrnoException) => e.code ?? e.message);
 
 const issue = (n: number) =>
   JSON.stringify({
     action: "opened",
-    issue: { number: n, title: `Issue ${n}`, body: "Body", html_url: `https://hosta.example/o/r/issues/${n}`, labels: [{ name: "agent" }] },
+    issue: {
+      number: n,
+      title: `Issue ${n}`,
+      body: "Body",
+      html_url: `https://hosta.example/o/r/issues/${n}`,
+      labels: [{ name: "agent" }],
+    },
     repository: { html_url: "https://hosta.example/o/r" },
   });
 
 describe("errand webhook serve", () => {
   it("prints one JSON line per ticket on stdout with the spec's field names, logs on stderr", async () => {
-    const file = writeConfig(`webhook:\n  enabled: true\n  port: 1\n  host: 127.0.0.1\n  secrets:\n    github: { env: GH_SECRET }\n`);
+    const file = writeConfig(
+      `webhook:\n  enabled: true\n  port: 1\n  host: 127.0.0.1\n  secrets:\n    github: { env: GH_SECRET }\n`,
+    );
     const p = runCli(["webhook", "serve", "--config", file, "--port", "0"], { env: { GH_SECRET: SECRET } });
     const port = await p.ready;
     const base = `http://127.0.0.1:${port}`;
     for (const n of [1, 2]) {
       const body = issue(n);
-      const res = await postJson(base, "/webhooks/github", body, { "x-github-event": "issues", "x-hub-signature-256": hostASignature(SECRET, body) });
+      const res = await postJson(base, "/webhooks/github", body, {
+        "x-github-event": "issues",
+        "x-hub-signature-256": hostASignature(SECRET, body),
+      });
       expect(res.json).toEqual({ status: "accepted", tickets: [String(n)] });
     }
     await postJson(base, "/webhooks/github", "{}", { "x-github-event": "issues", "x-hub-signature-256": "sha256=00" });
@@ -93,7 +107,10 @@ describe("errand webhook serve", () => {
 
   it("answers 503 once stdout's reader went away, logs why once, stops and exits 141 without crashing", async () => {
     const file = writeConfig(`webhook:\n  host: 127.0.0.1\n  secrets:\n    github: { env: GH_SECRET }\n`);
-    const p = runCli(["webhook", "serve", "--config", file, "--port", "0"], { env: { GH_SECRET: SECRET }, readStdout: false });
+    const p = runCli(["webhook", "serve", "--config", file, "--port", "0"], {
+      env: { GH_SECRET: SECRET },
+      readStdout: false,
+    });
     const base = `http://127.0.0.1:${await p.ready}`;
     expect((await postJson(base, "/webhooks/tracker", story(1))).status).toBe(200);
     const [first] = await once(p.child.stdout, "data");
@@ -105,7 +122,10 @@ describe("errand webhook serve", () => {
     const body = issue(2);
     const after = await Promise.all(
       [
-        postJson(base, "/webhooks/github", body, { "x-github-event": "issues", "x-hub-signature-256": hostASignature(SECRET, body) }),
+        postJson(base, "/webhooks/github", body, {
+          "x-github-event": "issues",
+          "x-hub-signature-256": hostASignature(SECRET, body),
+        }),
         postJson(base, "/webhooks/tracker", story(3)),
         postJson(base, "/webhooks/tracker", story(4)),
       ].map(answerOrRefusal),
@@ -113,7 +133,8 @@ describe("errand webhook serve", () => {
     // The first ticket to hit the broken pipe is answered 503; the others too, or refused once the server stopped.
     expect(after.some((r) => typeof r === "object")).toBe(true);
     for (const r of after) {
-      if (typeof r === "object") expect([r.status, r.json?.error?.code, r.headers["retry-after"]]).toEqual([503, "ERR_UNAVAILABLE", "5"]);
+      if (typeof r === "object")
+        expect([r.status, r.json?.error?.code, r.headers["retry-after"]]).toEqual([503, "ERR_UNAVAILABLE", "5"]);
       else expect(["ECONNREFUSED", "ECONNRESET"]).toContain(r);
     }
 
@@ -125,7 +146,9 @@ describe("errand webhook serve", () => {
       .trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l));
-    const stopping = logs.filter((l) => l["@message"] === "stdout was closed by its reader (EPIPE); stopping: tickets are no longer accepted");
+    const stopping = logs.filter(
+      (l) => l["@message"] === "stdout was closed by its reader (EPIPE); stopping: tickets are no longer accepted",
+    );
     expect(stopping).toHaveLength(1);
     expect(stopping[0]["@level"]).toBe("error");
     expect(logs.filter((l) => l.outcome === "accepted").map((l) => l.tickets)).toEqual([["1"]]);
@@ -150,7 +173,11 @@ describe("errand webhook serve", () => {
     const stdout = readAll(p.child.stdout);
     const res = await inFlight;
     const answeredAt = Date.now();
-    expect([res.status, res.json, res.headers.connection]).toEqual([200, { status: "accepted", tickets: ["7"] }, "close"]);
+    expect([res.status, res.json, res.headers.connection]).toEqual([
+      200,
+      { status: "accepted", tickets: ["7"] },
+      "close",
+    ]);
     const exit = await exitedAt;
     expect(exit.code).toBe(0);
     // Well under webhook.timeouts.handler_ms (8 s): no timer holds the process after the last request.

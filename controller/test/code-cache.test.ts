@@ -14,7 +14,10 @@ function writeBundle(id: string | undefined): string {
   const body = `const { join } = require("node:path");
 function greet(name) { return "hello " + name; }
 process.stdout.write(JSON.stringify({ greeting: greet("cache"), url: __importMetaUrl, file: __filename, dir: __dirname, join: typeof join, exportsIsThis: this === module.exports }) + "\\n");`;
-  writeFileSync(file, id === undefined ? body : `${body}\n${BUNDLE_ID_MARKER}${id}\n//# sourceMappingURL=errand.cjs.map\n`);
+  writeFileSync(
+    file,
+    id === undefined ? body : `${body}\n${BUNDLE_ID_MARKER}${id}\n//# sourceMappingURL=errand.cjs.map\n`,
+  );
   return file;
 }
 
@@ -23,8 +26,13 @@ function run(file: string, mode: string): { out: Record<string, unknown>; state:
   const script = `import { runBundle } from ${JSON.stringify(CODE_CACHE)};
 const state = runBundle(${JSON.stringify(file)}, ${JSON.stringify(mode)});
 process.stdout.write(JSON.stringify({ state }) + "\\n");`;
-  const lines = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" }).trim().split("\n");
-  return { out: JSON.parse(lines[0]!) as Record<string, unknown>, state: (JSON.parse(lines[1]!) as { state: string }).state };
+  const lines = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" })
+    .trim()
+    .split("\n");
+  return {
+    out: JSON.parse(lines[0]!) as Record<string, unknown>,
+    state: (JSON.parse(lines[1]!) as { state: string }).state,
+  };
 }
 
 describe("ERRAND_CODE_CACHE", () => {
@@ -32,12 +40,17 @@ describe("ERRAND_CODE_CACHE", () => {
     expect(codeCacheMode(undefined)).toBe("use");
     expect(codeCacheMode("")).toBe("use");
     for (const mode of ["use", "off", "write", "report"]) expect(codeCacheMode(mode)).toBe(mode);
-    expect(() => codeCacheMode("on")).toThrow('ERRAND_CODE_CACHE is "on"; use one of use, off, write, report (or leave it unset)');
+    expect(() => codeCacheMode("on")).toThrow(
+      'ERRAND_CODE_CACHE is "on"; use one of use, off, write, report (or leave it unset)',
+    );
   });
 
   it("errand refuses an unknown mode with that message and exit code 2", () => {
     const bin = join(import.meta.dirname, "../bin/errand.cjs");
-    const r = spawnSync(process.execPath, [bin, "--version"], { encoding: "utf8", env: { ...process.env, ERRAND_CODE_CACHE: "yes" } });
+    const r = spawnSync(process.execPath, [bin, "--version"], {
+      encoding: "utf8",
+      env: { ...process.env, ERRAND_CODE_CACHE: "yes" },
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('ERRAND_CODE_CACHE is "yes"; use one of use, off, write, report');
   });
@@ -47,7 +60,14 @@ describe("runBundle", () => {
   it("runs the bundle as a CommonJS module with import.meta.url, and without a cache compiles it from source", () => {
     const file = writeBundle("0a1b2c");
     const { out, state } = run(file, "use");
-    expect(out).toEqual({ greeting: "hello cache", url: pathToFileURL(file).href, file, dir: join(file, ".."), join: "function", exportsIsThis: true });
+    expect(out).toEqual({
+      greeting: "hello cache",
+      url: pathToFileURL(file).href,
+      file,
+      dir: join(file, ".."),
+      join: "function",
+      exportsIsThis: true,
+    });
     expect(state).toBe("missing");
   });
 
@@ -77,8 +97,22 @@ describe("runBundle", () => {
   it("warns on stderr and keeps the exit code when the cache cannot be written at exit", () => {
     const file = writeBundle("0a1b2c");
     // The bundle's folder is gone by the time the process exits.
-    writeFileSync(file, readFileSync(file, "utf8").replace("function greet", 'require("node:fs").rmSync(__dirname, { recursive: true });\nfunction greet'));
-    const r = spawnSync(process.execPath, ["--input-type=module", "-e", `import { runBundle } from ${JSON.stringify(CODE_CACHE)}; runBundle(${JSON.stringify(file)}, "write");`], { encoding: "utf8" });
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace(
+        "function greet",
+        'require("node:fs").rmSync(__dirname, { recursive: true });\nfunction greet',
+      ),
+    );
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { runBundle } from ${JSON.stringify(CODE_CACHE)}; runBundle(${JSON.stringify(file)}, "write");`,
+      ],
+      { encoding: "utf8" },
+    );
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('"greeting":"hello cache"');
     expect(r.stderr).toContain('"@message":"could not write the code cache"');
@@ -91,7 +125,9 @@ describe("runBundle", () => {
     copyFileSync(join(import.meta.dirname, "../bin/errand.cjs"), join(root, "bin/errand.cjs"));
     const noLauncher = spawnSync(process.execPath, [join(root, "bin/errand.cjs"), "--version"], { encoding: "utf8" });
     expect(noLauncher.status).toBe(1);
-    expect(noLauncher.stderr).toContain("launch.cjs is missing: the controller is not built; run `npm run build -w @errand/controller`");
+    expect(noLauncher.stderr).toContain(
+      "launch.cjs is missing: the controller is not built; run `npm run build -w @errand/controller`",
+    );
     copyFileSync(join(import.meta.dirname, "../dist/bin/launch.cjs"), join(root, "dist/bin/launch.cjs"));
     const noBundle = spawnSync(process.execPath, [join(root, "bin/errand.cjs"), "--version"], { encoding: "utf8" });
     expect(noBundle.status).toBe(1);

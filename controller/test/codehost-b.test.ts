@@ -6,11 +6,27 @@ import { startServer } from "./helpers/server.js";
 const TOKEN = "gl-token-0123456789";
 const issue = {
   object_kind: "issue",
-  object_attributes: { iid: 23, title: "Crash on save", description: "Steps **here**", url: "https://hostb.example/g/p/-/issues/23", action: "open", state: "opened" },
+  object_attributes: {
+    iid: 23,
+    title: "Crash on save",
+    description: "Steps **here**",
+    url: "https://hostb.example/g/p/-/issues/23",
+    action: "open",
+    state: "opened",
+  },
   project: { web_url: "https://hostb.example/g/p", path_with_namespace: "g/p" },
   labels: [{ title: "bug" }, { title: "agent" }],
 };
-const mr = { ...issue, object_kind: "merge_request", object_attributes: { ...issue.object_attributes, iid: 7, title: "Fix save", url: "https://hostb.example/g/p/-/merge_requests/7" } };
+const mr = {
+  ...issue,
+  object_kind: "merge_request",
+  object_attributes: {
+    ...issue.object_attributes,
+    iid: 7,
+    title: "Fix save",
+    url: "https://hostb.example/g/p/-/merge_requests/7",
+  },
+};
 
 describe("code host B", () => {
   it("maps issue and merge_request events with the neutral and the vendor token header", async () => {
@@ -29,7 +45,11 @@ describe("code host B", () => {
       labels: ["bug", "agent"],
       source: "codehost_b",
     });
-    expect(t.tickets[1]).toMatchObject({ id: "7", ticketType: "merge_request", externalUrl: "https://hostb.example/g/p/-/merge_requests/7" });
+    expect(t.tickets[1]).toMatchObject({
+      id: "7",
+      ticketType: "merge_request",
+      externalUrl: "https://hostb.example/g/p/-/merge_requests/7",
+    });
   });
 
   it("acknowledges other object kinds, and events without object_kind, with 200; rejects an issue without its attributes", async () => {
@@ -37,9 +57,17 @@ describe("code host B", () => {
     const push = await postJson(t.base, "/webhooks/gitlab", { object_kind: "push" }, { "x-gitlab-token": TOKEN });
     expect(push.json).toEqual({ status: "ignored", reason: 'object_kind "push" is not ingested' });
     // The vendor's group member hooks carry event_name and no object_kind; a 4xx would get the hook disabled.
-    const member = await postJson(t.base, "/webhooks/gitlab", { event_name: "user_add_to_group", group_id: 78 }, { "x-gitlab-token": TOKEN });
+    const member = await postJson(
+      t.base,
+      "/webhooks/gitlab",
+      { event_name: "user_add_to_group", group_id: 78 },
+      { "x-gitlab-token": TOKEN },
+    );
     expect(member.status).toBe(200);
-    expect(member.json).toEqual({ status: "ignored", reason: 'event without object_kind (event_name "user_add_to_group") is not ingested' });
+    expect(member.json).toEqual({
+      status: "ignored",
+      reason: 'event without object_kind (event_name "user_add_to_group") is not ingested',
+    });
     const bare = await postJson(t.base, "/webhooks/gitlab", { hello: 1 }, { "x-gitlab-token": TOKEN });
     expect(bare.json).toEqual({ status: "ignored", reason: "event without object_kind is not ingested" });
     const noAttrs = await postJson(t.base, "/webhooks/gitlab", { object_kind: "issue" }, { "x-gitlab-token": TOKEN });
@@ -49,7 +77,8 @@ describe("code host B", () => {
 
   it("drops a redelivery by the neutral X-HostB-Event-UUID as by the vendor's X-Gitlab-Event-UUID", async () => {
     const t = await startServer({ secrets: { codehost_b: TOKEN } });
-    const send = (header: string) => postJson(t.base, "/webhooks/codehost-b", issue, { "x-hostb-token": TOKEN, [header]: `uuid-${header}` });
+    const send = (header: string) =>
+      postJson(t.base, "/webhooks/codehost-b", issue, { "x-hostb-token": TOKEN, [header]: `uuid-${header}` });
     expect((await send("x-hostb-event-uuid")).json.status).toBe("accepted");
     expect((await send("x-hostb-event-uuid")).json).toEqual({ status: "duplicate" });
     expect((await send("x-gitlab-event-uuid")).json.status).toBe("accepted");
@@ -73,7 +102,9 @@ describe("code host B", () => {
     // Announce a body and never send it: the 401 must come anyway.
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(t.port, "127.0.0.1", () => {
-        socket.write("POST /webhooks/gitlab HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Gitlab-Token: nope\r\nContent-Length: 5000\r\n\r\n{");
+        socket.write(
+          "POST /webhooks/gitlab HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Gitlab-Token: nope\r\nContent-Length: 5000\r\n\r\n{",
+        );
       });
       let data = "";
       socket.on("data", (d) => {

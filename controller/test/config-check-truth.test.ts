@@ -18,7 +18,10 @@ function folder(files: Record<string, string>): string {
 
 /** The environment without the machine's own ERRAND_SECRET_* variables, plus `extra`. */
 function envWith(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("ERRAND_SECRET_"))), ...extra };
+  return {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("ERRAND_SECRET_"))),
+    ...extra,
+  };
 }
 
 const threeSecrets = `
@@ -36,8 +39,13 @@ describe("missing secrets: one list, one format, from config check and from run"
   it("errand config check lists the webhook's missing secret with the channel's and the engine's", async () => {
     const out = await runConfigCheck({ cwd: folder({ "errand.yaml": threeSecrets }), env: envWith(), json: true });
     const report = JSON.parse(out.stdout) as { problems: Array<{ key: string; message: string }> };
-    expect(report.problems.map((p) => p.key)).toEqual(["webhook.secrets.github", "notifications.channels[0].config.token_secret", "engines.agent.auth.api_key_secret"]);
-    for (const problem of report.problems) expect(problem.message).toMatch(/^names the secret "[a-z-]+", which was not found \(looked in: /);
+    expect(report.problems.map((p) => p.key)).toEqual([
+      "webhook.secrets.github",
+      "notifications.channels[0].config.token_secret",
+      "engines.agent.auth.api_key_secret",
+    ]);
+    for (const problem of report.problems)
+      expect(problem.message).toMatch(/^names the secret "[a-z-]+", which was not found \(looked in: /);
   });
 
   it("errand run reports the same three lines, and starts nothing", async () => {
@@ -45,7 +53,12 @@ describe("missing secrets: one list, one format, from config check and from run"
     const checked = await runConfigCheck({ cwd, env: envWith() });
     const lines = checked.stderr.split("\n").filter((l) => l.includes("names the secret"));
     expect(lines).toHaveLength(3);
-    const run = spawnSync(process.execPath, [BIN, "run", "--config", join(cwd, "errand.yaml")], { cwd, env: envWith(), encoding: "utf8", timeout: 30_000 });
+    const run = spawnSync(process.execPath, [BIN, "run", "--config", join(cwd, "errand.yaml")], {
+      cwd,
+      env: envWith(),
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("errand: 3 secrets named in the configuration were not found:");
     for (const line of lines) expect(run.stderr).toContain(`  - ${line.trim()}`);
@@ -58,7 +71,9 @@ describe("errand config check makes the checks errand run makes", () => {
     const env = envWith({ ERRAND_SECRET_GH_HOOK: "h", ERRAND_SECRET_CHAT_A_TOKEN: "t", ERRAND_SECRET_AGENT_KEY: "k" });
     const out = await runConfigCheck({ cwd: folder({ "errand.yaml": text }), env });
     expect(out.exitCode).toBe(1);
-    expect(out.stderr).toContain('  notifications.channels[0].config: chat_a: invalid config: config.channel_id: "general" looks like a channel name, not a channel ID');
+    expect(out.stderr).toContain(
+      '  notifications.channels[0].config: chat_a: invalid config: config.channel_id: "general" looks like a channel name, not a channel ID',
+    );
   });
 
   it("starts a plugin channel as run does: a config its Handshake refuses fails the check, one it takes passes", async () => {
@@ -70,11 +85,17 @@ engines:
 guardrails: { allowed_repos: [acme/app] }
 store: { path: ${JSON.stringify(join(tempDir("errand-config-truth-db-"), "errand.db"))} }
 `;
-    const refused = await runConfigCheck({ cwd: folder({ "errand.yaml": plugin.replace("REFUSE", "true") }), env: envWith() });
+    const refused = await runConfigCheck({
+      cwd: folder({ "errand.yaml": plugin.replace("REFUSE", "true") }),
+      env: envWith(),
+    });
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toMatch(/notifications\.channels \(.*test_channel.*\): .*config\.refuse is true/);
     expect(refused.stderr).toContain("remove refuse from the channel's config");
-    const taken = await runConfigCheck({ cwd: folder({ "errand.yaml": plugin.replace("REFUSE", "false") }), env: envWith() });
+    const taken = await runConfigCheck({
+      cwd: folder({ "errand.yaml": plugin.replace("REFUSE", "false") }),
+      env: envWith(),
+    });
     expect(taken.stderr).toContain("is valid");
     expect(taken.exitCode).toBe(0);
   }, 30_000);
@@ -84,7 +105,9 @@ store: { path: ${JSON.stringify(join(tempDir("errand-config-truth-db-"), "errand
     const env = envWith({ ERRAND_SECRET_GH_HOOK: "h", ERRAND_SECRET_CHAT_A_TOKEN: "t", ERRAND_SECRET_AGENT_KEY: "k" });
     const out = await runConfigCheck({ cwd: folder({ "errand.yaml": text }), env });
     expect(out.exitCode).toBe(0);
-    expect(out.stderr).toContain('warning: engines.agent: the executable "errand-no-such-agent" is not on PATH, so its runs would fail to start');
+    expect(out.stderr).toContain(
+      'warning: engines.agent: the executable "errand-no-such-agent" is not on PATH, so its runs would fail to start',
+    );
   });
 });
 
@@ -99,7 +122,12 @@ execution:
 ops: { shutdown_grace_seconds: 45, leader_lease_seconds: 20 }
 secrets: { dir: secrets }
 `;
-  const env = envWith({ ERRAND_SECRET_GH_HOOK: "h", ERRAND_SECRET_CHAT_A_TOKEN: "t", ERRAND_SECRET_AGENT_KEY: "k", ERRAND_SECRET_GH_TOKEN: "g" });
+  const env = envWith({
+    ERRAND_SECRET_GH_HOOK: "h",
+    ERRAND_SECRET_CHAT_A_TOKEN: "t",
+    ERRAND_SECRET_AGENT_KEY: "k",
+    ERRAND_SECRET_GH_TOKEN: "g",
+  });
 
   it("with its units and absolute paths; written back as errand.yaml it passes the check and prints the same", async () => {
     const cwd = folder({ "errand.yaml": rich });

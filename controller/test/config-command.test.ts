@@ -22,7 +22,11 @@ engines:
   claude_code: { auth: { api_key_secret: anthropic-key } }
 guardrails: { allowed_repos: [acme/app] }
 `;
-const env = { ERRAND_SECRET_GH_HOOK: "hook-signing-value", ERRAND_SECRET_CHAT_A_TOKEN: "xoxb-real-token", ERRAND_SECRET_ANTHROPIC_KEY: "sk-ant-real" };
+const env = {
+  ERRAND_SECRET_GH_HOOK: "hook-signing-value",
+  ERRAND_SECRET_CHAT_A_TOKEN: "xoxb-real-token",
+  ERRAND_SECRET_ANTHROPIC_KEY: "sk-ant-real",
+};
 
 describe("errand config check", () => {
   it("prints the resolved configuration as YAML with secret values masked, and exits 0", async () => {
@@ -46,7 +50,9 @@ describe("errand config check", () => {
     const lines = out.stderr.trimEnd().split("\n");
     expect(lines[0]).toBe(`errand: 2 problems in ${join(cwd, "mine.yaml")}:`);
     expect(lines[1]).toContain('webhook.secrets.github (line 3): names the secret "gh-hook", which was not found');
-    expect(lines[2]).toBe("  ops.prot (line 10): is not a known key; did you mean ops.port? Known keys: host, port, shutdown_grace_seconds, leader_lease_seconds, log_level");
+    expect(lines[2]).toBe(
+      "  ops.prot (line 10): is not a known key; did you mean ops.port? Known keys: host, port, shutdown_grace_seconds, leader_lease_seconds, log_level",
+    );
   });
 
   it("reports the named secrets it cannot find, each with the key naming it and the places searched", async () => {
@@ -72,7 +78,14 @@ describe("errand config check", () => {
       file: join(cwd, "bad.yaml"),
       config: null,
       warnings: [],
-      problems: [{ key: "webhok", line: 1, message: "is not a known key", fix: expect.stringContaining("did you mean webhook?") }],
+      problems: [
+        {
+          key: "webhok",
+          line: 1,
+          message: "is not a known key",
+          fix: expect.stringContaining("did you mean webhook?"),
+        },
+      ],
     });
   });
 

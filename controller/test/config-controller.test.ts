@@ -37,15 +37,38 @@ describe("controller configuration: defaults", () => {
     expect(config.webhook.secrets).toEqual({});
     expect(config.ticketing).toBeUndefined();
     expect(config.engines).toEqual({ default: "", byName: {} });
-    expect(config.notifications).toEqual({ channels: [], callTimeoutMs: 5000, unhealthyAfter: 3, probeIntervalMs: 30000, progressPerMinute: 6 });
+    expect(config.notifications).toEqual({
+      channels: [],
+      callTimeoutMs: 5000,
+      unhealthyAfter: 3,
+      probeIntervalMs: 30000,
+      progressPerMinute: 6,
+    });
     expect(config.execution).toEqual({
       backend: "local",
-      local: { workspaceDir: join(cwd, ".errand/workspaces"), logDir: join(cwd, ".errand/logs"), logMaxBytes: 10485760, killGraceMs: 10000, keepWorkspaces: "on_failure" },
+      local: {
+        workspaceDir: join(cwd, ".errand/workspaces"),
+        logDir: join(cwd, ".errand/logs"),
+        logMaxBytes: 10485760,
+        killGraceMs: 10000,
+        keepWorkspaces: "on_failure",
+      },
       kubernetes: undefined,
     });
-    expect(config.guardrails).toEqual({ maxConcurrentJobs: 2, maxJobDurationMinutes: 60, maxCostPerJob: undefined, allowedRepos: [] });
+    expect(config.guardrails).toEqual({
+      maxConcurrentJobs: 2,
+      maxJobDurationMinutes: 60,
+      maxCostPerJob: undefined,
+      allowedRepos: [],
+    });
     expect(config.store).toEqual({ backend: "sqlite", path: join(cwd, ".errand/errand.db") });
-    expect(config.ops).toEqual({ host: "127.0.0.1", port: 9090, shutdownGraceMs: 30000, leaderLeaseMs: 15000, logLevel: "info" });
+    expect(config.ops).toEqual({
+      host: "127.0.0.1",
+      port: 9090,
+      shutdownGraceMs: 30000,
+      leaderLeaseMs: 15000,
+      logLevel: "info",
+    });
     expect(config.secrets).toEqual({ dir: undefined });
     expect(config.pluginsDir).toBeUndefined();
     expect(warnings.join("\n")).toContain("guardrails.allowed_repos is empty");
@@ -112,7 +135,11 @@ ops: { port: 0, shutdown_grace_seconds: 5, log_level: debug }
 secrets: { dir: secrets }
 `);
     expect(warnings).toEqual([]);
-    expect(config.webhook).toMatchObject({ enabled: true, port: 8088, generic: { authMode: "hmac", secret: "generic-signing-value" } });
+    expect(config.webhook).toMatchObject({
+      enabled: true,
+      port: 8088,
+      generic: { authMode: "hmac", secret: "generic-signing-value" },
+    });
     expect(config.notifications.channels.map((c) => [c.label, c.index, c.secretNames])).toEqual([
       ["chat_a", 0, ["chat-a-token"]],
       ["chat_a#2", 1, ["chat-a-token", "OTHER_TOKEN"]],
@@ -121,36 +148,85 @@ secrets: { dir: secrets }
     expect(config.notifications.channels[2]?.command).toEqual(["node", "./my-channel.js"]);
     expect(config.notifications.callTimeoutMs).toBe(2000);
     expect(config.pluginsDir).toBe(join(dir, "plugins"));
-    expect(config.ticketing).toMatchObject({ backend: "tracker_a", pollIntervalMs: 120000, tokenSecret: "tracker-a-token", config: { labels: ["agent"], exclude_labels: [] } });
+    expect(config.ticketing).toMatchObject({
+      backend: "tracker_a",
+      pollIntervalMs: 120000,
+      tokenSecret: "tracker-a-token",
+      config: { labels: ["agent"], exclude_labels: [] },
+    });
     // Tracker A's labels are not code host A's: the code host A webhook takes every issue.
     expect(config.webhook.codehostARules).toBeUndefined();
     expect(config.engines.default).toBe("agent");
-    expect(config.engines.byName.agent).toMatchObject({ kind: "command", command: [join(dir, "agent.sh"), "--fast"], promptVia: "file", promptTemplate: "Fix {{title}}\n", env: { LOG_FORMAT: "json" }, authMethod: "none" });
-    expect(config.engines.byName.claude_code).toMatchObject({ kind: "claude_code", authMethod: "api_key", apiKeySecret: "anthropic-api-key", model: "sonnet", promptVia: "stdin" });
-    expect(config.execution.local).toMatchObject({ workspaceDir: "/tmp/ws", logDir: join(dir, ".errand/logs"), keepWorkspaces: "always" });
-    expect(config.guardrails).toEqual({ maxConcurrentJobs: 4, maxJobDurationMinutes: 60, maxCostPerJob: 2.5, allowedRepos: ["https://github.com/acme/*"] });
+    expect(config.engines.byName.agent).toMatchObject({
+      kind: "command",
+      command: [join(dir, "agent.sh"), "--fast"],
+      promptVia: "file",
+      promptTemplate: "Fix {{title}}\n",
+      env: { LOG_FORMAT: "json" },
+      authMethod: "none",
+    });
+    expect(config.engines.byName.claude_code).toMatchObject({
+      kind: "claude_code",
+      authMethod: "api_key",
+      apiKeySecret: "anthropic-api-key",
+      model: "sonnet",
+      promptVia: "stdin",
+    });
+    expect(config.execution.local).toMatchObject({
+      workspaceDir: "/tmp/ws",
+      logDir: join(dir, ".errand/logs"),
+      keepWorkspaces: "always",
+    });
+    expect(config.guardrails).toEqual({
+      maxConcurrentJobs: 4,
+      maxJobDurationMinutes: 60,
+      maxCostPerJob: 2.5,
+      allowedRepos: ["https://github.com/acme/*"],
+    });
     expect(config.store).toEqual({ backend: "sqlite", path: join(dir, "data/errand.db") });
-    expect(config.ops).toEqual({ host: "127.0.0.1", port: 0, shutdownGraceMs: 5000, leaderLeaseMs: 15000, logLevel: "debug" });
+    expect(config.ops).toEqual({
+      host: "127.0.0.1",
+      port: 0,
+      shutdownGraceMs: 5000,
+      leaderLeaseMs: 15000,
+      logLevel: "debug",
+    });
     expect(config.secrets.dir).toBe(join(dir, "secrets"));
   });
 
   it("takes the only engine as the default, and a preset's name as its kind", async () => {
     const { config } = await load("engines:\n  codex: {}\n");
     expect(config.engines.default).toBe("codex");
-    expect(config.engines.byName.codex).toMatchObject({ kind: "codex", args: [], authMethod: "none", env: {}, command: undefined });
+    expect(config.engines.byName.codex).toMatchObject({
+      kind: "codex",
+      args: [],
+      authMethod: "none",
+      env: {},
+      command: undefined,
+    });
   });
 
   it("gives the webhook code host A's issue label rules when ticketing polls codehost_a", async () => {
-    const { config } = await load("engines: { codex: {} }\nticketing:\n  backend: codehost_a\n  config: { token_secret: gh-token, owner: acme, repo: app, labels: [agent], exclude_labels: [wontfix] }\n");
-    expect(config.webhook.codehostARules).toEqual({ labels: ["agent"], exclude_labels: ["wontfix"], in_progress_label: "agent-in-progress", failed_label: "agent-failed" });
+    const { config } = await load(
+      "engines: { codex: {} }\nticketing:\n  backend: codehost_a\n  config: { token_secret: gh-token, owner: acme, repo: app, labels: [agent], exclude_labels: [wontfix] }\n",
+    );
+    expect(config.webhook.codehostARules).toEqual({
+      labels: ["agent"],
+      exclude_labels: ["wontfix"],
+      in_progress_label: "agent-in-progress",
+      failed_label: "agent-failed",
+    });
   });
 
   it("accepts poll intervals as seconds or durations", async () => {
-    const base = "engines: { codex: {} }\nticketing:\n  backend: codehost_a\n  config: { token_secret: gh-token, owner: acme, repo: app }\n";
+    const base =
+      "engines: { codex: {} }\nticketing:\n  backend: codehost_a\n  config: { token_secret: gh-token, owner: acme, repo: app }\n";
     expect((await load(base)).config.ticketing?.pollIntervalMs).toBe(30000);
     expect((await load(`${base}  poll_interval: 45\n`)).config.ticketing?.pollIntervalMs).toBe(45000);
     expect((await load(`${base}  poll_interval: 1h30m\n`)).config.ticketing?.pollIntervalMs).toBe(5400000);
-    expect((await problems(`${base}  poll_interval: soon\n`))[0]).toContain("ticketing.poll_interval (line 5): must be a number of seconds or a duration");
+    expect((await problems(`${base}  poll_interval: soon\n`))[0]).toContain(
+      "ticketing.poll_interval (line 5): must be a number of seconds or a duration",
+    );
     expect((await problems(`${base}  poll_interval: 0s\n`))[0]).toContain("must be from 1 to 86400 seconds");
   });
 
@@ -162,10 +238,18 @@ secrets: { dir: secrets }
 
 describe("controller configuration: problems", () => {
   it("names an unknown key anywhere with its line and the nearest known key", async () => {
-    const found = await problems("webhok:\n  port: 1\nengines:\n  x:\n    kind: command\n    command: [a]\n    comand: [b]\nstore:\n  pth: a.db\n");
-    expect(found).toContain("webhok (line 1): is not a known key; did you mean webhook? Known keys: webhook, notifications, ticketing, engines, execution, guardrails, store, ops, plugins, secrets");
-    expect(found.some((p) => p.startsWith("engines.x.comand (line 7): is not a known key; did you mean engines.x.command?"))).toBe(true);
-    expect(found.some((p) => p.startsWith("store.pth (line 9): is not a known key; did you mean store.path?"))).toBe(true);
+    const found = await problems(
+      "webhok:\n  port: 1\nengines:\n  x:\n    kind: command\n    command: [a]\n    comand: [b]\nstore:\n  pth: a.db\n",
+    );
+    expect(found).toContain(
+      "webhok (line 1): is not a known key; did you mean webhook? Known keys: webhook, notifications, ticketing, engines, execution, guardrails, store, ops, plugins, secrets",
+    );
+    expect(
+      found.some((p) => p.startsWith("engines.x.comand (line 7): is not a known key; did you mean engines.x.command?")),
+    ).toBe(true);
+    expect(found.some((p) => p.startsWith("store.pth (line 9): is not a known key; did you mean store.path?"))).toBe(
+      true,
+    );
   });
 
   it("suggests by edit distance, swaps and prefixes, and not beyond", () => {
@@ -182,7 +266,9 @@ describe("controller configuration: problems", () => {
 
   it("gives no suggestion for a key that is nothing like a known one", async () => {
     const [problem] = await problems("ops:\n  colour: blue\n");
-    expect(problem).toBe("ops.colour (line 2): is not a known key; known keys: host, port, shutdown_grace_seconds, leader_lease_seconds, log_level");
+    expect(problem).toBe(
+      "ops.colour (line 2): is not a known key; known keys: host, port, shutdown_grace_seconds, leader_lease_seconds, log_level",
+    );
   });
 
   it("reports every problem of every section at once", async () => {
@@ -217,32 +303,52 @@ ops:
 `);
     const text = found.join("\n");
     expect(text).toContain("webhook.port (line 3): must be a whole number from 0 to 65535, got -1");
-    expect(text).toContain("notifications.channels[0].config.token_secret (line 7): looks like a chat bot token, not like the name of a secret; put the value in a secret");
+    expect(text).toContain(
+      "notifications.channels[0].config.token_secret (line 7): looks like a chat bot token, not like the name of a secret; put the value in a secret",
+    );
     expect(text).toContain("notifications.channels[1].backend (line 8): is required");
     expect(text).toContain("notifications.call_timeout_ms (line 9): must be a whole number from 100 to 5000, got 9000");
-    expect(text).toContain("ticketing.config.team_id (line 14): \"Engineering\" is not a team UUID (it looks like the team's name); use the team's id, a UUID");
-    expect(text).toContain("engines.mine.kind (line 17): is required (mine is not a preset's name); write kind: command");
-    expect(text).toContain('engines.default (line 16): names "missing", which is not an entry under engines; use one of mine');
+    expect(text).toContain(
+      "ticketing.config.team_id (line 14): \"Engineering\" is not a team UUID (it looks like the team's name); use the team's id, a UUID",
+    );
+    expect(text).toContain(
+      "engines.mine.kind (line 17): is required (mine is not a preset's name); write kind: command",
+    );
+    expect(text).toContain(
+      'engines.default (line 16): names "missing", which is not an entry under engines; use one of mine',
+    );
     expect(text).toContain('execution.backend (line 19): is "docker"; use one of local, kubernetes');
     expect(text).toContain("guardrails.max_concurrent_jobs (line 21): must be a whole number from 1 to 256, got 0");
     expect(text).toContain("guardrails.max_cost_per_job (line 22): must be a number above 0, got -3");
     expect(text).toContain('guardrails.allowed_repos (line 23): must be a list of strings, got "acme/app"');
     expect(text).toContain("store.url_secret (line 24): is required when backend is postgres");
     expect(text).toContain('ops.log_level (line 27): is "loud"; use one of debug, info, warn, error');
-    expect(await problems("ops:\n  log_level: warning\n")).toEqual(['ops.log_level (line 2): is "warning"; did you mean warn? Or use one of debug, info, warn, error']);
+    expect(await problems("ops:\n  log_level: warning\n")).toEqual([
+      'ops.log_level (line 2): is "warning"; did you mean warn? Or use one of debug, info, warn, error',
+    ]);
     expect(text).toContain('ops.port (line 28): must be a whole number from 0 to 65535, got "9090"');
     expect(text).not.toContain("xoxb-1234");
   });
 
   it("refuses a document that is not a mapping, and sections that are not mappings", async () => {
-    expect(await problems("- a\n- b\n")).toEqual(["(top level): is not a mapping; start the file with top-level keys such as webhook: and engines:"]);
+    expect(await problems("- a\n- b\n")).toEqual([
+      "(top level): is not a mapping; start the file with top-level keys such as webhook: and engines:",
+    ]);
     const found = await problems("ops: 5\nnotifications:\n  channels: chat_a\n");
-    expect(found).toContain("ops (line 1): must be a mapping of keys to values; write the key followed by indented keys below it");
-    expect(found).toContain("notifications.channels (line 3): must be a list of channels; write channels: with one '- backend: ...' entry per channel");
+    expect(found).toContain(
+      "ops (line 1): must be a mapping of keys to values; write the key followed by indented keys below it",
+    );
+    expect(found).toContain(
+      "notifications.channels (line 3): must be a list of channels; write channels: with one '- backend: ...' entry per channel",
+    );
   });
 
   it("refuses allowed_repos entries that can never match", async () => {
-    expect(await problems("guardrails:\n  allowed_repos: [acme/app, 'https://github.com/', 'git://github.com/acme/app', github.com/acme/../x]\n")).toEqual([
+    expect(
+      await problems(
+        "guardrails:\n  allowed_repos: [acme/app, 'https://github.com/', 'git://github.com/acme/app', github.com/acme/../x]\n",
+      ),
+    ).toEqual([
       "guardrails.allowed_repos[1] (line 2): names no repository (write owner/repo, host/owner/repo or a URL); e.g. acme/app, github.com/acme/* or https://github.com/acme/app",
       "guardrails.allowed_repos[2] (line 2): uses the scheme git, which repo_url may not (write https://, http://, ssh:// or no scheme); e.g. acme/app, github.com/acme/* or https://github.com/acme/app",
       'guardrails.allowed_repos[3] (line 2): has the path segment "..", which no accepted repo_url has (letters, digits, . _ - and the globs * ** ?); e.g. acme/app, github.com/acme/* or https://github.com/acme/app',
@@ -250,16 +356,24 @@ ops:
   });
 
   it("says that an empty value is empty", async () => {
-    expect(await problems("ops:\n  port:\n")).toEqual(["ops.port (line 2): is empty; write a number such as 9090 (the default), or remove the key"]);
+    expect(await problems("ops:\n  port:\n")).toEqual([
+      "ops.port (line 2): is empty; write a number such as 9090 (the default), or remove the key",
+    ]);
   });
 
   it("labels repeated channels and refuses two entries with one name, naming both", async () => {
     const found = await problems(
       "notifications:\n  channels:\n    - { backend: chat_a, name: team }\n    - { backend: chat_b, name: team }\n    - { backend: chat_b }\n    - { backend: chat_b, name: chat_b }\n    - { backend: x, name: 'a#2' }\n",
     );
-    expect(found).toContain('notifications.channels[1].name (line 4): gives the label "team", which notifications.channels[0] already has; give notifications.channels[0] and notifications.channels[1] different names');
-    expect(found).toContain('notifications.channels[3].name (line 6): gives the label "chat_b", which notifications.channels[2] already has; give notifications.channels[2] and notifications.channels[3] different names');
-    expect(found.some((p) => p.startsWith('notifications.channels[4].name (line 7): "a#2" is not valid here'))).toBe(true);
+    expect(found).toContain(
+      'notifications.channels[1].name (line 4): gives the label "team", which notifications.channels[0] already has; give notifications.channels[0] and notifications.channels[1] different names',
+    );
+    expect(found).toContain(
+      'notifications.channels[3].name (line 6): gives the label "chat_b", which notifications.channels[2] already has; give notifications.channels[2] and notifications.channels[3] different names',
+    );
+    expect(found.some((p) => p.startsWith('notifications.channels[4].name (line 7): "a#2" is not valid here'))).toBe(
+      true,
+    );
   });
 
   it("refuses token-looking values and malformed names in any *_secret key of a channel", async () => {
@@ -275,10 +389,18 @@ notifications:
         fifth_secret: Zq8vN3kLx72PbR5tYw9cJd4Fh6Gm1Sa0
 `);
     expect(found).toEqual([
-      expect.stringContaining("notifications.channels[0].config.webhook_url_secret (line 6): looks like a URL (which may carry a credential), not like the name of a secret; put the value in a secret"),
-      expect.stringContaining("notifications.channels[0].config.deep.other_secret (line 7): must be the name of a secret, got 12"),
-      expect.stringContaining('notifications.channels[0].config.list[0].third_secret (line 8): "bad name" is not a secret name'),
-      expect.stringContaining("notifications.channels[0].config.fourth_secret (line 9): looks like a code host access token"),
+      expect.stringContaining(
+        "notifications.channels[0].config.webhook_url_secret (line 6): looks like a URL (which may carry a credential), not like the name of a secret; put the value in a secret",
+      ),
+      expect.stringContaining(
+        "notifications.channels[0].config.deep.other_secret (line 7): must be the name of a secret, got 12",
+      ),
+      expect.stringContaining(
+        'notifications.channels[0].config.list[0].third_secret (line 8): "bad name" is not a secret name',
+      ),
+      expect.stringContaining(
+        "notifications.channels[0].config.fourth_secret (line 9): looks like a code host access token",
+      ),
       expect.stringContaining("notifications.channels[0].config.fifth_secret (line 10): looks like a random token"),
     ]);
     expect(found.join("\n")).not.toContain("Zq8vN3kLx72");
@@ -293,7 +415,11 @@ engines:
   claude_code: { auth: { api_key_secret: sk-ant-api03-abcdef } }
 store: { backend: postgres, url_secret: "postgres://user:pw@db/errand" }
 `);
-    expect(found.map((p) => p.split(":")[0])).toEqual(["ticketing.config.token_secret (line 4)", "engines.claude_code.auth.api_key_secret (line 6)", "store.url_secret (line 7)"]);
+    expect(found.map((p) => p.split(":")[0])).toEqual([
+      "ticketing.config.token_secret (line 4)",
+      "engines.claude_code.auth.api_key_secret (line 6)",
+      "store.url_secret (line 7)",
+    ]);
     expect(found[1]).toContain("looks like an Anthropic API key");
   });
 
@@ -313,10 +439,14 @@ engines:
 `);
     const text = found.join("\n");
     expect(text).toContain("engines.cmd.command (line 4): is required for a command engine");
-    expect(text).toContain("engines.claude_code.prompt_via (line 6): applies to command engines only (this one is claude_code)");
+    expect(text).toContain(
+      "engines.claude_code.prompt_via (line 6): applies to command engines only (this one is claude_code)",
+    );
     expect(text).toContain("engines.claude_code.auth.api_key_secret (line 7): is required when method is api_key");
     expect(text).toContain("engines.claude_code.prompt.template_file (line 8): is set beside template");
-    expect(text).toContain("engines.claude_code.env.ANTHROPIC_API_KEY (line 9): looks like a credential; keep credentials in a secret and name it in auth.api_key_secret");
+    expect(text).toContain(
+      "engines.claude_code.env.ANTHROPIC_API_KEY (line 9): looks like a credential; keep credentials in a secret and name it in auth.api_key_secret",
+    );
     expect(text).toContain("engines.claude_code.env.ERRAND_RESULT_FILE (line 9): is reserved");
     expect(text).toContain("engines.claude_code.env.GH_TOKEN (line 9): looks like a credential");
     expect(text).toContain("engines.claude_code.env.MODE (line 9): has a value that looks like an Anthropic API key");
@@ -324,7 +454,9 @@ engines:
     expect(text).not.toContain("env.OK");
     expect(text).toContain("engines.codex.auth.api_key_secret (line 10): is set but method is none");
     expect(text).toContain("engines.Bad_Name (line 11): is not a valid engine name");
-    expect(text).toContain(`engines.gemini.prompt.template_file (line 12): refers to the file ${join(dir, "missing.md")}, which cannot be read (ENOENT)`);
+    expect(text).toContain(
+      `engines.gemini.prompt.template_file (line 12): refers to the file ${join(dir, "missing.md")}, which cannot be read (ENOENT)`,
+    );
     expect(text).not.toContain("sk-ant-api03-xyz");
   });
 
@@ -332,25 +464,42 @@ engines:
     expect(await problems("webhook:\n  generic: { auth_mode: none }\nengines:\n")).toEqual([
       "engines (line 3): has no engine, but tickets can arrive (from the webhook); add an engine, e.g. engines: { claude_code: { auth: { api_key_secret: anthropic-api-key } } } or a command engine",
     ]);
-    expect(await problems("engines:\n  codex: {}\n  aider: {}\n")).toEqual(["engines.default (line 1): is required when there is more than one engine; name one of codex, aider"]);
+    expect(await problems("engines:\n  codex: {}\n  aider: {}\n")).toEqual([
+      "engines.default (line 1): is required when there is more than one engine; name one of codex, aider",
+    ]);
   });
 
   it("checks the shapes of each ticketing backend", async () => {
-    expect((await problems("ticketing:\n  backend: jira\n"))[0]).toBe('ticketing.backend (line 2): is "jira"; use one of tracker_a, tracker_b, codehost_a');
-    expect((await problems("ticketing:\n  poll_interval: 5\n"))[0]).toContain("ticketing.backend (line 1): is required; write backend: with one of tracker_a, tracker_b, codehost_a");
+    expect((await problems("ticketing:\n  backend: jira\n"))[0]).toBe(
+      'ticketing.backend (line 2): is "jira"; use one of tracker_a, tracker_b, codehost_a',
+    );
+    expect((await problems("ticketing:\n  poll_interval: 5\n"))[0]).toContain(
+      "ticketing.backend (line 1): is required; write backend: with one of tracker_a, tracker_b, codehost_a",
+    );
     const b = await problems(
       "engines: { codex: {} }\nticketing:\n  backend: tracker_b\n  config:\n    token_secret: sc-token\n    owner_mention_name: bot\n    workflow_state_name: Ready\n    workflows: [{ trigger_state: Ready, in_progress_state: Doing }]\n",
     );
-    expect(b).toEqual(["ticketing.config.workflows (line 8): is set beside workflow_state_name / in_progress_state_name; use either workflows[] or the two single names"]);
-    const missing = await problems("engines: { codex: {} }\nticketing:\n  backend: tracker_b\n  config: { token_secret: sc-token, owner_mention_name: bot }\n");
-    expect(missing.map((p) => p.split(":")[0])).toEqual(["ticketing.config.workflow_state_name (line 4)", "ticketing.config.in_progress_state_name (line 4)"]);
-    const c = await problems("engines: { codex: {} }\nticketing:\n  backend: codehost_a\n  config: { token_secret: gh-token, owner: acme, labels: agent, teamid: x }\n");
+    expect(b).toEqual([
+      "ticketing.config.workflows (line 8): is set beside workflow_state_name / in_progress_state_name; use either workflows[] or the two single names",
+    ]);
+    const missing = await problems(
+      "engines: { codex: {} }\nticketing:\n  backend: tracker_b\n  config: { token_secret: sc-token, owner_mention_name: bot }\n",
+    );
+    expect(missing.map((p) => p.split(":")[0])).toEqual([
+      "ticketing.config.workflow_state_name (line 4)",
+      "ticketing.config.in_progress_state_name (line 4)",
+    ]);
+    const c = await problems(
+      "engines: { codex: {} }\nticketing:\n  backend: codehost_a\n  config: { token_secret: gh-token, owner: acme, labels: agent, teamid: x }\n",
+    );
     expect(c.map((p) => p.split(";")[0])).toEqual([
       'ticketing.config.labels (line 4): must be a list of strings, got "agent"',
       "ticketing.config.repo (line 4): is required",
       "ticketing.config.teamid (line 4): is not a known key",
     ]);
-    const ok = await load("engines: { codex: {} }\nticketing:\n  backend: tracker_b\n  config:\n    token_secret: sc-token\n    owner_mention_name: bot\n    workflows: [{ trigger_state: Ready, in_progress_state: Doing }]\n");
+    const ok = await load(
+      "engines: { codex: {} }\nticketing:\n  backend: tracker_b\n  config:\n    token_secret: sc-token\n    owner_mention_name: bot\n    workflows: [{ trigger_state: Ready, in_progress_state: Doing }]\n",
+    );
     const ticketing = ok.config.ticketing;
     expect(ticketing?.backend).toBe("tracker_b");
     if (ticketing?.backend !== "tracker_b") return;
@@ -379,14 +528,23 @@ describe("controller configuration: no open doors", () => {
     expect(await problems("webhook:\n  shortcut_target_state_id: 500\n")).toEqual([
       "webhook.shortcut_target_state_id (line 2): filters the tracker B route, which is not served: it has no secret; set webhook.secrets.tracker_b or webhook.tracker_b.allow_unsigned: true",
     ]);
-    expect(await problems("webhook:\n  secrets: { tracker_b: { env: T } }\n  tracker_b: { allow_unsigned: true }\nengines: { codex: {} }\n", { T: "t" })).toEqual([
+    expect(
+      await problems(
+        "webhook:\n  secrets: { tracker_b: { env: T } }\n  tracker_b: { allow_unsigned: true }\nengines: { codex: {} }\n",
+        { T: "t" },
+      ),
+    ).toEqual([
       "webhook.tracker_b.allow_unsigned (line 3): is true although webhook.secrets.tracker_b is set, so requests are checked anyway; remove allow_unsigned (the secret is checked), or remove the secret",
     ]);
   });
 
   it("does not open a misspelled allow_unsigned", async () => {
-    expect(await problems("webhook:\n  tracker_b: { allow_unsigend: true }\n")).toEqual(["webhook.tracker_b.allow_unsigend (line 2): is not a known key; did you mean webhook.tracker_b.allow_unsigned? Known keys: allow_unsigned"]);
-    expect((await problems("webhook:\n  tracker_b: { allow_unsigned: yes }\n"))[0]).toContain('webhook.tracker_b.allow_unsigned (line 2): must be true or false, got "yes"');
+    expect(await problems("webhook:\n  tracker_b: { allow_unsigend: true }\n")).toEqual([
+      "webhook.tracker_b.allow_unsigend (line 2): is not a known key; did you mean webhook.tracker_b.allow_unsigned? Known keys: allow_unsigned",
+    ]);
+    expect((await problems("webhook:\n  tracker_b: { allow_unsigned: yes }\n"))[0]).toContain(
+      'webhook.tracker_b.allow_unsigned (line 2): must be true or false, got "yes"',
+    );
   });
 
   it("requires an explicit auth_mode for the generic source", async () => {
@@ -399,15 +557,20 @@ describe("controller configuration: no open doors", () => {
   });
 
   it("resolves { secret: NAME } from the secret store, and warns about inline secrets", async () => {
-    const { config, warnings } = await load("webhook:\n  secrets:\n    github: { secret: gh-hook }\n    gitlab: inline-value\nengines: { codex: {} }\n", {
-      ERRAND_SECRET_GH_HOOK: "from-store",
-    });
+    const { config, warnings } = await load(
+      "webhook:\n  secrets:\n    github: { secret: gh-hook }\n    gitlab: inline-value\nengines: { codex: {} }\n",
+      {
+        ERRAND_SECRET_GH_HOOK: "from-store",
+      },
+    );
     expect(config.webhook.secrets).toEqual({ codehost_a: "from-store", codehost_b: "inline-value" });
     expect(warnings.join("\n")).toContain("webhook.secrets.gitlab is written in the file itself");
     const [missing] = await problems("webhook:\n  secrets:\n    github: { secret: gh-hook }\n");
     expect(missing).toBe(
       'webhook.secrets.github (line 3): names the secret "gh-hook", which was not found (looked in: environment variable ERRAND_SECRET_GH_HOOK (not set); no secrets folder (secrets.dir is not set)); set ERRAND_SECRET_GH_HOOK, or write the file gh-hook in the secrets folder (secrets.dir)',
     );
-    expect((await problems("webhook:\n  secrets:\n    github: { secret: gh-hook, env: X }\n"))[0]).toContain("must have exactly one of secret, env, file (has 2)");
+    expect((await problems("webhook:\n  secrets:\n    github: { secret: gh-hook, env: X }\n"))[0]).toContain(
+      "must have exactly one of secret, env, file (has 2)",
+    );
   });
 });

@@ -26,7 +26,13 @@ describe("webhook configuration", () => {
   it("applies the defaults and warns while tracker B has no secret", async () => {
     const { config, warnings } = await loadWebhookConfig(file("webhook:\n  enabled: true\n"), { env: {} });
     expect(config).toMatchObject({ enabled: true, port: 8080, maxBodyBytes: 1048576, secrets: {}, metrics: true });
-    expect(config.timeouts).toEqual({ headersMs: 10000, requestMs: 30000, keepAliveMs: 5000, handlerMs: 8000, shutdownMs: 10000 });
+    expect(config.timeouts).toEqual({
+      headersMs: 10000,
+      requestMs: 30000,
+      keepAliveMs: 5000,
+      handlerMs: 8000,
+      shutdownMs: 10000,
+    });
     expect(warnings.join()).toContain("webhook.secrets.tracker_b");
   });
 
@@ -45,7 +51,12 @@ webhook:
 `),
       { env: { TRACKER_SECRET: "from-env" } },
     );
-    expect(config.secrets).toEqual({ codehost_a: "inline-a", codehost_b: "from-file", tracker_b: "from-env", chat_a: "slack-secret" });
+    expect(config.secrets).toEqual({
+      codehost_a: "inline-a",
+      codehost_b: "from-file",
+      tracker_b: "from-env",
+      chat_a: "slack-secret",
+    });
     expect(config.shortcutTargetStateId).toBe("500100");
     expect(warnings).toEqual([]);
   });
@@ -70,8 +81,12 @@ webhook:
     expect(text).toContain("webhook.secret: is not a known key; did you mean webhook.secrets?");
     expect(text).toContain("webhook.secrets.github: and webhook.secrets.codehost_a name the same source");
     expect(text).toContain("webhook.secrets.jira: is not a known source");
-    expect(text).toContain("webhook.secrets.tracker_b: refers to the environment variable MISSING_VAR, which is not set; export MISSING_VAR");
-    expect(text).toContain("webhook.secrets.chat_a: refers to the file /nonexistent/secret, which cannot be read (ENOENT)");
+    expect(text).toContain(
+      "webhook.secrets.tracker_b: refers to the environment variable MISSING_VAR, which is not set; export MISSING_VAR",
+    );
+    expect(text).toContain(
+      "webhook.secrets.chat_a: refers to the file /nonexistent/secret, which cannot be read (ENOENT)",
+    );
     expect(text).toContain("webhook.max_body_bytes: must be a whole number");
     expect(text).toContain("webhook.path_prefix: is fixed at /webhooks");
     expect(text).toContain("webhook.shortcut_target_state_id: must be a workflow state id");
@@ -83,9 +98,15 @@ webhook:
     expect(await problems("webhook:\n  generic:\n    auth_mode: hmac\n")).toEqual([
       "webhook.generic.secret: is required when auth_mode is hmac; set webhook.generic.secret (a value, { secret: NAME }, { env: NAME } or { file: PATH })",
     ]);
-    expect((await problems("webhook:\n  generic:\n    auth_mode: basic\n    secret: x\n"))[0]).toContain("use one of hmac, bearer, standard_webhooks, none");
-    expect((await problems("webhook:\n  generic:\n    secret: x\n"))[0]).toContain("webhook.generic.auth_mode: is missing although a secret is set");
-    expect((await problems("webhook:\n  generic:\n    auth_mode: standard_webhooks\n    secret: plain\n"))[0]).toContain("whsec_");
+    expect((await problems("webhook:\n  generic:\n    auth_mode: basic\n    secret: x\n"))[0]).toContain(
+      "use one of hmac, bearer, standard_webhooks, none",
+    );
+    expect((await problems("webhook:\n  generic:\n    secret: x\n"))[0]).toContain(
+      "webhook.generic.auth_mode: is missing although a secret is set",
+    );
+    expect(
+      (await problems("webhook:\n  generic:\n    auth_mode: standard_webhooks\n    secret: plain\n"))[0],
+    ).toContain("whsec_");
     const mapping = await problems(`
 webhook:
   generic:
@@ -104,9 +125,13 @@ webhook:
   });
 
   it("warns about an explicit auth_mode none, and refuses a secret that none would never check", async () => {
-    const { config, warnings } = await loadWebhookConfig(file("webhook:\n  generic:\n    auth_mode: none\n"), { env: {} });
+    const { config, warnings } = await loadWebhookConfig(file("webhook:\n  generic:\n    auth_mode: none\n"), {
+      env: {},
+    });
     expect(config.generic?.authMode).toBe("none");
-    expect(warnings).toContain("webhook.generic has auth_mode none: the generic source accepts unauthenticated requests; set webhook.generic.auth_mode and secret in production");
+    expect(warnings).toContain(
+      "webhook.generic has auth_mode none: the generic source accepts unauthenticated requests; set webhook.generic.auth_mode and secret in production",
+    );
     expect(await problems("webhook:\n  generic:\n    auth_mode: none\n    secret: s3cret\n")).toEqual([
       "webhook.generic.secret: is set but auth_mode is none, so it would never be checked; set auth_mode to hmac, bearer or standard_webhooks, or remove the secret",
     ]);
@@ -116,11 +141,16 @@ webhook:
     expect(await problems("webhook:\n  secrets:\n    gitlab: 12345678\n")).toEqual([
       'webhook.secrets.gitlab: is the number 12345678, not a string; quote it in the YAML file ("12345678"), or keep it in a secret and write { secret: NAME }',
     ]);
-    expect((await problems("webhook:\n  secrets:\n    slack: true\n"))[0]).toContain("is the boolean true, not a string; quote it");
+    expect((await problems("webhook:\n  secrets:\n    slack: true\n"))[0]).toContain(
+      "is the boolean true, not a string; quote it",
+    );
   });
 
   it("warns about an unauthenticated generic source and the deprecated webhook.shortcut.secret", async () => {
-    const { config, warnings } = await loadWebhookConfig(file("webhook:\n  generic: {}\n  shortcut:\n    secret: legacy\n"), { env: {} });
+    const { config, warnings } = await loadWebhookConfig(
+      file("webhook:\n  generic: {}\n  shortcut:\n    secret: legacy\n"),
+      { env: {} },
+    );
     expect(config.generic?.authMode).toBe("none");
     expect(config.secrets.tracker_b).toBe("legacy");
     expect(warnings.join("\n")).toContain("unauthenticated");

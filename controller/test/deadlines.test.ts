@@ -42,7 +42,9 @@ describe("DeadlineQueue", () => {
   });
 
   // A real process: what matters is whether Node's event loop is held open.
-  it("does not keep a process alive: cancelled deadlines leave no timer, pending ones do not hold the loop", { timeout: 15_000 }, async () => {
+  it("does not keep a process alive: cancelled deadlines leave no timer, pending ones do not hold the loop", {
+    timeout: 15_000,
+  }, async () => {
     // The built module (npm test builds first): Node 20 cannot load the .ts source by itself.
     const source = fileURLToPath(new URL("../dist/webhook/deadlines.js", import.meta.url));
     const script = `
@@ -53,7 +55,9 @@ describe("DeadlineQueue", () => {
     `;
     // Killed after 10 s (the deadline is 60 s away): a held loop fails the test instead of hanging it.
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, ["--input-type=module", "-e", script], { timeout: 10_000 }, (error, out) => (error ? reject(error) : resolve(out)));
+      execFile(process.execPath, ["--input-type=module", "-e", script], { timeout: 10_000 }, (error, out) =>
+        error ? reject(error) : resolve(out),
+      );
     });
     expect(stdout).toBe("");
   });

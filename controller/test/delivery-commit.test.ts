@@ -43,8 +43,12 @@ describe("hand-off: a ticket handler that commits the delivery id itself", () =>
         },
       },
     );
-    expect((await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": "d-1" })).json.status).toBe("accepted");
-    expect((await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": "d-1" })).json).toEqual({ status: "duplicate" });
+    expect((await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": "d-1" })).json.status).toBe(
+      "accepted",
+    );
+    expect((await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": "d-1" })).json).toEqual({
+      status: "duplicate",
+    });
     expect((await postJson(t.base, "/webhooks/tracker", story(2))).json.status).toBe("accepted");
     expect(keys).toEqual(["tracker_b:d-1", undefined]);
     expect(dedupe.calls).toEqual(["claim tracker_b:d-1", "claim tracker_b:d-1"]);
@@ -53,7 +57,9 @@ describe("hand-off: a ticket handler that commits the delivery id itself", () =>
   it("commits the id itself after a handler that reports nothing (errand webhook serve's handlers)", async () => {
     const dedupe = recordingDedupe();
     const t = await startServer({}, { dedupeStore: dedupe.store, onTickets: () => {} });
-    expect((await postJson(t.base, "/webhooks/tracker", story(3), { "idempotency-key": "d-3" })).json.status).toBe("accepted");
+    expect((await postJson(t.base, "/webhooks/tracker", story(3), { "idempotency-key": "d-3" })).json.status).toBe(
+      "accepted",
+    );
     expect(dedupe.calls).toEqual(["claim tracker_b:d-3", "commit tracker_b:d-3"]);
   });
 
@@ -73,7 +79,9 @@ describe("hand-off: a ticket handler that commits the delivery id itself", () =>
     );
     expect((await postJson(t.base, "/webhooks/tracker", story(4), { "idempotency-key": "d-4" })).status).toBe(503);
     fail = false;
-    expect((await postJson(t.base, "/webhooks/tracker", story(4), { "idempotency-key": "d-4" })).json.status).toBe("accepted");
+    expect((await postJson(t.base, "/webhooks/tracker", story(4), { "idempotency-key": "d-4" })).json.status).toBe(
+      "accepted",
+    );
     expect(dedupe.calls).toEqual(["claim tracker_b:d-4", "release tracker_b:d-4", "claim tracker_b:d-4"]);
   });
 });
@@ -97,8 +105,13 @@ describe("hand-off: a ticket handler that checks the delivery id itself (dedupeW
         },
       },
     );
-    expect((await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": "d-1" })).json).toEqual({ status: "accepted", tickets: ["1"] });
-    expect((await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": "d-1" })).json).toEqual({ status: "duplicate" });
+    expect((await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": "d-1" })).json).toEqual({
+      status: "accepted",
+      tickets: ["1"],
+    });
+    expect((await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": "d-1" })).json).toEqual({
+      status: "duplicate",
+    });
     const held = await postJson(t.base, "/webhooks/tracker", story(2), { "idempotency-key": "held" });
     expect(held.status).toBe(503);
     expect(held.json.error.code).toBe("ERR_DELIVERY_IN_PROGRESS");
@@ -123,7 +136,9 @@ describe("hand-off: a ticket handler that checks the delivery id itself (dedupeW
     // Its transaction failed, so the id is as it was: there is no claim of the server's to give back.
     expect((await postJson(t.base, "/webhooks/tracker", story(5), { "idempotency-key": "d-5" })).status).toBe(503);
     fail = false;
-    expect((await postJson(t.base, "/webhooks/tracker", story(5), { "idempotency-key": "d-5" })).json.status).toBe("accepted");
+    expect((await postJson(t.base, "/webhooks/tracker", story(5), { "idempotency-key": "d-5" })).json.status).toBe(
+      "accepted",
+    );
     expect(dedupe.calls).toEqual(["commit tracker_b:d-5"]);
   });
 });

@@ -81,19 +81,35 @@ describe("hand-off: nothing lost, nothing twice", () => {
   it("hands concurrent deliveries with one id on once", async () => {
     const gate = deferred();
     const t = await startServer({}, { onTickets: () => gate.promise });
-    const all = Array.from({ length: 5 }, () => postJson(t.base, "/webhooks/tracker", story(3), { "idempotency-key": "same" }));
+    const all = Array.from({ length: 5 }, () =>
+      postJson(t.base, "/webhooks/tracker", story(3), { "idempotency-key": "same" }),
+    );
     await new Promise((r) => setTimeout(r, 100));
     gate.resolve();
     const statuses = (await Promise.all(all)).map((r) => r.json.status ?? r.json.error.code).sort();
-    expect(statuses).toEqual(["ERR_DELIVERY_IN_PROGRESS", "ERR_DELIVERY_IN_PROGRESS", "ERR_DELIVERY_IN_PROGRESS", "ERR_DELIVERY_IN_PROGRESS", "accepted"]);
+    expect(statuses).toEqual([
+      "ERR_DELIVERY_IN_PROGRESS",
+      "ERR_DELIVERY_IN_PROGRESS",
+      "ERR_DELIVERY_IN_PROGRESS",
+      "ERR_DELIVERY_IN_PROGRESS",
+      "accepted",
+    ]);
     expect(t.tickets).toHaveLength(1);
   });
 
   it("deduplicates per source: the same id at two sources is two deliveries", async () => {
     const secret = "s3cret-value";
     const t = await startServer({ secrets: { codehost_a: secret } });
-    const issue = JSON.stringify({ action: "opened", issue: { number: 5, title: "t", body: "b", html_url: "u", labels: [] }, repository: { html_url: "r" } });
-    const a = await postJson(t.base, "/webhooks/github", issue, { "x-github-event": "issues", "x-hub-signature-256": hostASignature(secret, issue), "idempotency-key": "x" });
+    const issue = JSON.stringify({
+      action: "opened",
+      issue: { number: 5, title: "t", body: "b", html_url: "u", labels: [] },
+      repository: { html_url: "r" },
+    });
+    const a = await postJson(t.base, "/webhooks/github", issue, {
+      "x-github-event": "issues",
+      "x-hub-signature-256": hostASignature(secret, issue),
+      "idempotency-key": "x",
+    });
     const b = await postJson(t.base, "/webhooks/tracker", story(5), { "idempotency-key": "x" });
     expect([a.json.status, b.json.status]).toEqual(["accepted", "accepted"]);
   });
@@ -104,8 +120,16 @@ describe("hand-off: nothing lost, nothing twice", () => {
     const logger = createLogger({ level: "debug", write: (l) => lines.push(l), redact: () => [secret] });
     const t = await startServer({ secrets: { codehost_a: secret } }, { logger });
     const body = JSON.stringify({ action: "opened", issue: { number: 9, title: secret } });
-    await postJson(t.base, "/webhooks/codehost-a", body, { "x-hosta-event": "issues", "x-hub-signature-256": hostASignature(secret, body), "x-hosta-delivery": "del-9" });
-    await postJson(t.base, "/webhooks/codehost-a", body, { "x-hosta-event": "issues", "x-hub-signature-256": "sha256=00", "x-hosta-delivery": "del-10" });
+    await postJson(t.base, "/webhooks/codehost-a", body, {
+      "x-hosta-event": "issues",
+      "x-hub-signature-256": hostASignature(secret, body),
+      "x-hosta-delivery": "del-9",
+    });
+    await postJson(t.base, "/webhooks/codehost-a", body, {
+      "x-hosta-event": "issues",
+      "x-hub-signature-256": "sha256=00",
+      "x-hosta-delivery": "del-10",
+    });
     const records = lines.map((l) => JSON.parse(l));
     const requests = records.filter((r) => r["@message"] === "webhook request");
     expect(requests.map((r) => [r.source, r.delivery_id, r.outcome, r.status])).toEqual([
@@ -122,25 +146,28 @@ describe("hand-off: nothing lost, nothing twice", () => {
     ["claim", "rejects"],
     ["commit", "throws"],
     ["commit", "rejects"],
-  ] as const)("answers 503 ERR_UNAVAILABLE when the dedupe store's %s %s, and logs it without the secret", async (op, how) => {
-    const lines: string[] = [];
-    const logger = createLogger({ write: (line) => lines.push(line), secrets: ["hunter2"] });
-    const fail = () => {
-      const error = new Error("dedupe backend unreachable: password=hunter2");
-      if (how === "throws") throw error;
-      return Promise.reject(error);
-    };
-    const store = { claim: () => "new" as const, commit: () => {}, release: () => {}, [op]: fail };
-    const t = await startServer({}, { dedupeStore: store, logger });
-    const r = await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": `store-${op}-${how}` });
-    expect(r.status).toBe(503);
-    expect(r.headers["retry-after"]).toBe("5");
-    expect(r.json.error.code).toBe("ERR_UNAVAILABLE");
-    expect(r.text).not.toContain("hunter2");
-    const logged = lines.join("");
-    expect(logged).toContain("dedupe store failed");
-    expect(logged).not.toContain("hunter2");
-    // A failed claim hands nothing on; a failed commit comes after the handler ran (the retry may deliver again).
-    expect(t.tickets).toHaveLength(op === "claim" ? 0 : 1);
-  });
+  ] as const)(
+    "answers 503 ERR_UNAVAILABLE when the dedupe store's %s %s, and logs it without the secret",
+    async (op, how) => {
+      const lines: string[] = [];
+      const logger = createLogger({ write: (line) => lines.push(line), secrets: ["hunter2"] });
+      const fail = () => {
+        const error = new Error("dedupe backend unreachable: password=hunter2");
+        if (how === "throws") throw error;
+        return Promise.reject(error);
+      };
+      const store = { claim: () => "new" as const, commit: () => {}, release: () => {}, [op]: fail };
+      const t = await startServer({}, { dedupeStore: store, logger });
+      const r = await postJson(t.base, "/webhooks/tracker", story(1), { "idempotency-key": `store-${op}-${how}` });
+      expect(r.status).toBe(503);
+      expect(r.headers["retry-after"]).toBe("5");
+      expect(r.json.error.code).toBe("ERR_UNAVAILABLE");
+      expect(r.text).not.toContain("hunter2");
+      const logged = lines.join("");
+      expect(logged).toContain("dedupe store failed");
+      expect(logged).not.toContain("hunter2");
+      // A failed claim hands nothing on; a failed commit comes after the handler ran (the retry may deliver again).
+      expect(t.tickets).toHaveLength(op === "claim" ? 0 : 1);
+    },
+  );
 });

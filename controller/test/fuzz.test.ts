@@ -6,9 +6,25 @@ import { chatAHeaders, hmacHex, hostASignature, nowSeconds, standardWebhooksHead
 
 // Bounded so the whole file stays within a few seconds on two cores.
 const RUNS = 500;
-const S = { a: "fuzz-secret-a", b: "fuzz-secret-b", tracker: "fuzz-secret-t", chat: "fuzz-secret-c", generic: "fuzz-secret-g" };
+const S = {
+  a: "fuzz-secret-a",
+  b: "fuzz-secret-b",
+  tracker: "fuzz-secret-t",
+  chat: "fuzz-secret-c",
+  generic: "fuzz-secret-g",
+};
 const WHSEC = `whsec_${Buffer.from("fuzz-standard-webhooks-key-32byt").toString("base64")}`;
-const PATHS = ["/webhooks/codehost-a", "/webhooks/github", "/webhooks/codehost-b", "/webhooks/gitlab", "/webhooks/tracker", "/webhooks/shortcut", "/webhooks/chat", "/webhooks/slack", "/webhooks/generic"];
+const PATHS = [
+  "/webhooks/codehost-a",
+  "/webhooks/github",
+  "/webhooks/codehost-b",
+  "/webhooks/gitlab",
+  "/webhooks/tracker",
+  "/webhooks/shortcut",
+  "/webhooks/chat",
+  "/webhooks/slack",
+  "/webhooks/generic",
+];
 const HEADER_NAMES = [
   "content-type",
   "x-hosta-event",
@@ -34,13 +50,30 @@ const HEADER_NAMES = [
 
 const headerValue = fc.oneof(
   fc.string({ unit: fc.constantFrom(..." !#$%&'()*+,-./0123456789:;<=>?@ABCDEFabcdefvxyz=_[]{}|~"), maxLength: 80 }),
-  fc.constantFrom("issues", "application/json", "application/x-www-form-urlencoded", "sha256=", "v0=", "v1,", "Bearer ", "text/plain", "ping"),
+  fc.constantFrom(
+    "issues",
+    "application/json",
+    "application/x-www-form-urlencoded",
+    "sha256=",
+    "v0=",
+    "v1,",
+    "Bearer ",
+    "text/plain",
+    "ping",
+  ),
   fc.integer({ min: 0, max: 2_000_000_000 }).map(String),
   fc.stringMatching(/^sha256=[0-9a-f]{64}$/),
 );
 const jsonish = fc.oneof(
   fc.jsonValue().map((v) => JSON.stringify(v)),
-  fc.record({ action: fc.constantFrom("opened", "labeled", "x"), issue: fc.anything(), object_kind: fc.constantFrom("issue", "merge_request"), actions: fc.anything() }).map((v) => JSON.stringify(v)),
+  fc
+    .record({
+      action: fc.constantFrom("opened", "labeled", "x"),
+      issue: fc.anything(),
+      object_kind: fc.constantFrom("issue", "merge_request"),
+      actions: fc.anything(),
+    })
+    .map((v) => JSON.stringify(v)),
   fc.string(),
   fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString("latin1")),
 );
@@ -55,9 +88,11 @@ async function allSources(): Promise<TestServer> {
 /** A correctly signed request for `path`'s source over `body`. */
 function signFor(path: string, body: string, contentType: string): Record<string, string> {
   const h: Record<string, string> = { "content-type": contentType };
-  if (path.includes("codehost-a") || path.includes("github")) return { ...h, "x-github-event": "issues", "x-hub-signature-256": hostASignature(S.a, body) };
+  if (path.includes("codehost-a") || path.includes("github"))
+    return { ...h, "x-github-event": "issues", "x-hub-signature-256": hostASignature(S.a, body) };
   if (path.includes("codehost-b") || path.includes("gitlab")) return { ...h, "x-gitlab-token": S.b };
-  if (path.includes("tracker") || path.includes("shortcut")) return { ...h, "payload-signature": hmacHex(S.tracker, body) };
+  if (path.includes("tracker") || path.includes("shortcut"))
+    return { ...h, "payload-signature": hmacHex(S.tracker, body) };
   if (path.includes("chat") || path.includes("slack")) return { ...h, ...chatAHeaders(S.chat, body, nowSeconds()) };
   return { ...h, "x-webhook-signature": hmacHex(S.generic, body) };
 }
@@ -73,7 +108,11 @@ describe("property-based fuzz", () => {
         jsonish,
         async (path, method, headers, body) => {
           delete headers["transfer-encoding"];
-          const res = await send(t.base, path, { method, headers, body: method === "GET" || method === "HEAD" ? undefined : body });
+          const res = await send(t.base, path, {
+            method,
+            headers,
+            body: method === "GET" || method === "HEAD" ? undefined : body,
+          });
           expect(res.status).toBeLessThan(500);
           expect(t.tickets).toHaveLength(0);
         },
@@ -87,7 +126,9 @@ describe("property-based fuzz", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...PATHS.filter((p) => !p.includes("gitlab") && !p.includes("codehost-b"))),
-        fc.jsonValue().map((v) => JSON.stringify({ id: 1, a: { b: [1] }, actions: [], action: "opened", issue: { number: 1 }, v })),
+        fc
+          .jsonValue()
+          .map((v) => JSON.stringify({ id: 1, a: { b: [1] }, actions: [], action: "opened", issue: { number: 1 }, v })),
         fc.nat(),
         fc.integer({ min: 1, max: 255 }),
         fc.boolean(),
@@ -123,11 +164,16 @@ describe("property-based fuzz", () => {
   it("correctly signed random bodies get 200, 400 or 415, never a 5xx", async () => {
     const t = await allSources();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...PATHS), jsonish, fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain"), async (path, body, contentType) => {
-        const res = await send(t.base, path, { body, headers: signFor(path, body, contentType) });
-        expect([200, 400, 415]).toContain(res.status);
-        if (res.status !== 200) expect(typeof res.json.error.code).toBe("string");
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...PATHS),
+        jsonish,
+        fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain"),
+        async (path, body, contentType) => {
+          const res = await send(t.base, path, { body, headers: signFor(path, body, contentType) });
+          expect([200, 400, 415]).toContain(res.status);
+          if (res.status !== 200) expect(typeof res.json.error.code).toBe("string");
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -135,14 +181,21 @@ describe("property-based fuzz", () => {
   it("standard webhooks: any mutated header or body is refused", async () => {
     const t = await startServer({ generic: { auth_mode: "standard_webhooks", secret: WHSEC } });
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("webhook-id", "webhook-timestamp", "webhook-signature", "body"), fc.string({ minLength: 1, maxLength: 4, unit: fc.constantFrom(..."abcXYZ019+/=") }), async (target, extra) => {
-        const body = JSON.stringify({ id: "x" });
-        const headers = standardWebhooksHeaders(WHSEC, "msg_fuzz", nowSeconds(), body);
-        const sent = target === "body" ? body + extra : body;
-        if (target !== "body") headers[target] = `${headers[target]}${extra}`;
-        const res = await send(t.base, "/webhooks/generic", { body: sent, headers: { "content-type": "application/json", ...headers } });
-        expect(res.status).toBe(401);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom("webhook-id", "webhook-timestamp", "webhook-signature", "body"),
+        fc.string({ minLength: 1, maxLength: 4, unit: fc.constantFrom(..."abcXYZ019+/=") }),
+        async (target, extra) => {
+          const body = JSON.stringify({ id: "x" });
+          const headers = standardWebhooksHeaders(WHSEC, "msg_fuzz", nowSeconds(), body);
+          const sent = target === "body" ? body + extra : body;
+          if (target !== "body") headers[target] = `${headers[target]}${extra}`;
+          const res = await send(t.base, "/webhooks/generic", {
+            body: sent,
+            headers: { "content-type": "application/json", ...headers },
+          });
+          expect(res.status).toBe(401);
+        },
+      ),
       { numRuns: 100 },
     );
     expect(t.tickets).toHaveLength(0);

@@ -31,9 +31,23 @@ async function promotedPerRequest(count: number): Promise<number> {
   const body = JSON.stringify({ id: "g", title: "T", description: "d".repeat(16_000) });
   const post = (i: number) =>
     new Promise<number>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port, path: "/webhooks/generic", method: "POST", agent, headers: { authorization: "Bearer gc-secret", "idempotency-key": `d${i}`, "content-type": "application/json" } }, (res) => {
-        res.resume().on("end", () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/webhooks/generic",
+          method: "POST",
+          agent,
+          headers: {
+            authorization: "Bearer gc-secret",
+            "idempotency-key": `d${i}`,
+            "content-type": "application/json",
+          },
+        },
+        (res) => {
+          res.resume().on("end", () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on("error", reject);
       req.end(body.replace('"g"', `"g${i}"`));
     });

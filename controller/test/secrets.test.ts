@@ -4,7 +4,15 @@ import { createSecretMask } from "@errand/channel-sdk/host";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/support/temp-dir.js";
 import { loadControllerConfig, maskConfig } from "../src/config/index.js";
-import { createSecretStore, looksLikeToken, resolveSecrets, SecretNotFoundError, secretEnvName, secretNameProblem, secretValues } from "../src/secrets/index.js";
+import {
+  createSecretStore,
+  looksLikeToken,
+  resolveSecrets,
+  SecretNotFoundError,
+  secretEnvName,
+  secretNameProblem,
+  secretValues,
+} from "../src/secrets/index.js";
 
 const dir = tempDir("errand-secrets-");
 const secretsDir = join(dir, "secrets");
@@ -22,7 +30,10 @@ describe("secret store", () => {
   });
 
   it("reads the environment first, then <dir>/<name> without its trailing newline", () => {
-    const store = createSecretStore({ env: { ERRAND_SECRET_CHAT_A_TOKEN: "from-env", ERRAND_SECRET_EMPTY: "" }, dir: secretsDir });
+    const store = createSecretStore({
+      env: { ERRAND_SECRET_CHAT_A_TOKEN: "from-env", ERRAND_SECRET_EMPTY: "" },
+      dir: secretsDir,
+    });
     expect(store.resolve("chat-a-token")).toBe("from-env");
     expect(createSecretStore({ env: {}, dir: secretsDir }).resolve("chat-a-token")).toBe("from-file");
     expect(store.resolve("crlf")).toBe("windows");
@@ -35,11 +46,17 @@ describe("secret store", () => {
 
   it("describes where it looked and what it found there", () => {
     const store = createSecretStore({ env: { ERRAND_SECRET_EMPTY: "" }, dir: secretsDir });
-    expect(store.describe("nowhere")).toEqual(["environment variable ERRAND_SECRET_NOWHERE (not set)", `file ${join(secretsDir, "nowhere")} (not found)`]);
+    expect(store.describe("nowhere")).toEqual([
+      "environment variable ERRAND_SECRET_NOWHERE (not set)",
+      `file ${join(secretsDir, "nowhere")} (not found)`,
+    ]);
     expect(store.describe("empty")[0]).toBe("environment variable ERRAND_SECRET_EMPTY (empty)");
     expect(store.describe("blank")[1]).toBe(`file ${join(secretsDir, "blank")} (empty)`);
     expect(store.describe("a-folder")[1]).toBe(`file ${join(secretsDir, "a-folder")} (a folder, not a file)`);
-    expect(createSecretStore({ env: {} }).describe("x")).toEqual(["environment variable ERRAND_SECRET_X (not set)", "no secrets folder (secrets.dir is not set)"]);
+    expect(createSecretStore({ env: {} }).describe("x")).toEqual([
+      "environment variable ERRAND_SECRET_X (not set)",
+      "no secrets folder (secrets.dir is not set)",
+    ]);
   });
 });
 
@@ -58,7 +75,13 @@ describe("token-looking values", () => {
   });
 
   it("recognises random strings of 32 characters and more", () => {
-    for (const token of ["8f742231b10e8888abcd99yyyzzz85a5", "f685619edb70b7ca2b455df5436f1ad5bb4a936e", "NnxDejr85m43Oy38bOnm3k_jLCxOIZm3", "Zq8vN3kLx72PbR5tYw9cJd4Fh6Gm1Sa0", "2d606503b7a585ed9375bed92206d16a"]) {
+    for (const token of [
+      "8f742231b10e8888abcd99yyyzzz85a5",
+      "f685619edb70b7ca2b455df5436f1ad5bb4a936e",
+      "NnxDejr85m43Oy38bOnm3k_jLCxOIZm3",
+      "Zq8vN3kLx72PbR5tYw9cJd4Fh6Gm1Sa0",
+      "2d606503b7a585ed9375bed92206d16a",
+    ]) {
       expect(looksLikeToken(token), token).toBe("a random token");
     }
   });
@@ -88,7 +111,9 @@ describe("token-looking values", () => {
   it("explains how to move a token into a secret", () => {
     expect(secretNameProblem("xoxb-1-2-3")).toEqual({
       message: "looks like a chat bot token, not like the name of a secret",
-      fix: expect.stringContaining("put the value in a secret (for example the environment variable ERRAND_SECRET_MY_TOKEN"),
+      fix: expect.stringContaining(
+        "put the value in a secret (for example the environment variable ERRAND_SECRET_MY_TOKEN",
+      ),
     });
     expect(secretNameProblem("has space")?.message).toBe('"has space" is not a secret name');
     expect(secretNameProblem("-leading")?.message).toBe('"-leading" is not a secret name');
@@ -120,9 +145,20 @@ store: { backend: postgres, url_secret: db-url }
   it("resolves every secret the configuration names, from the environment and the folder", async () => {
     const cfg = await config(full);
     const resolved = resolveSecrets(cfg, {
-      env: { ERRAND_SECRET_CHAT_B_URL: "https://chat-b/hook", ERRAND_SECRET_GH_TOKEN: "ghp_x", ERRAND_SECRET_ANTHROPIC_KEY: "sk-ant-x", ERRAND_SECRET_DB_URL: "postgres://db" },
+      env: {
+        ERRAND_SECRET_CHAT_B_URL: "https://chat-b/hook",
+        ERRAND_SECRET_GH_TOKEN: "ghp_x",
+        ERRAND_SECRET_ANTHROPIC_KEY: "sk-ant-x",
+        ERRAND_SECRET_DB_URL: "postgres://db",
+      },
     });
-    expect(resolved).toEqual({ "chat-a-token": "from-file", "chat-b-url": "https://chat-b/hook", "gh-token": "ghp_x", "anthropic-key": "sk-ant-x", "db-url": "postgres://db" });
+    expect(resolved).toEqual({
+      "chat-a-token": "from-file",
+      "chat-b-url": "https://chat-b/hook",
+      "gh-token": "ghp_x",
+      "anthropic-key": "sk-ant-x",
+      "db-url": "postgres://db",
+    });
   });
 
   it("lists every missing secret at once: its name, the keys naming it, where it was looked for", async () => {
@@ -137,7 +173,10 @@ store: { backend: postgres, url_secret: db-url }
     const e = error as SecretNotFoundError;
     expect(e.code).toBe("ERR_SECRET_NOT_FOUND");
     expect(e.missing.map((m) => [m.name, m.keys])).toEqual([
-      ["chat-b-url", ["notifications.channels[1].config.webhook_url_secret", "notifications.channels[2].config.token_secret"]],
+      [
+        "chat-b-url",
+        ["notifications.channels[1].config.webhook_url_secret", "notifications.channels[2].config.token_secret"],
+      ],
       ["anthropic-key", ["engines.claude_code.auth.api_key_secret"]],
       ["db-url", ["store.url_secret"]],
     ]);
@@ -150,7 +189,10 @@ store: { backend: postgres, url_secret: db-url }
 
   it("takes a SecretStore of its own", async () => {
     const cfg = await config("engines:\n  codex: { auth: { api_key_secret: codex-key } }\n");
-    const store = { resolve: (name: string) => (name === "codex-key" ? "value" : undefined), describe: () => ["my vault"] };
+    const store = {
+      resolve: (name: string) => (name === "codex-key" ? "value" : undefined),
+      describe: () => ["my vault"],
+    };
     expect(resolveSecrets(cfg, store)).toEqual({ "codex-key": "value" });
     expect(() => resolveSecrets(cfg, { resolve: () => undefined, describe: () => ["my vault"] })).toThrow(
       'a secret named in the configuration was not found:\n  - engines.codex.auth.api_key_secret: names the secret "codex-key", which was not found (looked in: my vault); set ERRAND_SECRET_CODEX_KEY, or write the file codex-key in the secrets folder (secrets.dir)',
@@ -159,7 +201,10 @@ store: { backend: postgres, url_secret: db-url }
 
   it("masks the values for logs and the configuration for printing", async () => {
     const path = join(dir, "masked.yaml");
-    writeFileSync(path, "webhook:\n  secrets: { github: { secret: chat-a-token } }\n  generic: { auth_mode: bearer, secret: { env: G } }\nengines: { codex: {} }\nsecrets: { dir: secrets }\n");
+    writeFileSync(
+      path,
+      "webhook:\n  secrets: { github: { secret: chat-a-token } }\n  generic: { auth_mode: bearer, secret: { env: G } }\nengines: { codex: {} }\nsecrets: { dir: secrets }\n",
+    );
     const { config: cfg } = await loadControllerConfig(path, { env: { G: "generic-value" } });
     const values = secretValues(cfg, { other: "other-value" });
     expect(values.sort()).toEqual(["from-file", "generic-value", "other-value"]);

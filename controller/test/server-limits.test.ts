@@ -3,7 +3,8 @@ import { postJson } from "./helpers/http.js";
 import { hasHead, rawConnect } from "./helpers/raw.js";
 import { requestCount, startServer } from "./helpers/server.js";
 
-const head = (path: string, extra: string) => `POST ${path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n${extra}\r\n`;
+const head = (path: string, extra: string) =>
+  `POST ${path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n${extra}\r\n`;
 
 describe("limits and slow clients", () => {
   it("refuses a declared Content-Length over max_body_bytes with 413 before the body is sent", async () => {

@@ -40,7 +40,9 @@ describe("routes", () => {
     const t = await startServer({});
     const c = await rawConnect(t.port);
     const body = JSON.stringify({ actions: [{ id: 5, entity_type: "story", action: "update", name: "S5" }] });
-    c.socket.write(`POST http://127.0.0.1:${t.port}/webhooks/tracker?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    c.socket.write(
+      `POST http://127.0.0.1:${t.port}/webhooks/tracker?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
     const text = await c.waitFor((s) => hasHead(s) && s.endsWith("}"));
     expect(text).toMatch(/^HTTP\/1.1 200 /);
     expect(text).toContain('{"status":"accepted","tickets":["5"]}');
@@ -49,7 +51,14 @@ describe("routes", () => {
 
   it("answers 404 for unknown routes, the singular /webhook prefix included", async () => {
     const t = await startServer({});
-    for (const path of ["/", "/webhook/tracker", "/webhooks", "/webhooks/jira", "/webhooks/tracker/x", "/WEBHOOKS/tracker"]) {
+    for (const path of [
+      "/",
+      "/webhook/tracker",
+      "/webhooks",
+      "/webhooks/jira",
+      "/webhooks/tracker/x",
+      "/WEBHOOKS/tracker",
+    ]) {
       const res = await postJson(t.base, path, {});
       expect(res.status, path).toBe(404);
       expect(res.json.error.code).toBe("ERR_NOT_FOUND");
@@ -85,13 +94,17 @@ describe("routes", () => {
 
   it("serves Prometheus metrics per source and outcome at GET /metrics, unless turned off", async () => {
     const t = await startServer({});
-    await postJson(t.base, "/webhooks/tracker", { actions: [{ id: 1, entity_type: "story", action: "update", name: "n" }] });
+    await postJson(t.base, "/webhooks/tracker", {
+      actions: [{ id: 1, entity_type: "story", action: "update", name: "n" }],
+    });
     await postJson(t.base, "/webhooks/tracker", "nope");
     const res = await send(t.base, "/metrics", { method: "GET" });
     expect(res.status).toBe(200);
     expect(res.text).toContain('errand_webhook_requests_total{source="tracker_b",outcome="accepted"} 1');
     expect(res.text).toContain('errand_webhook_requests_total{source="tracker_b",outcome="bad_request"} 1');
-    expect(res.text).toContain('errand_webhook_request_duration_seconds_bucket{le="0.001",source="tracker_b",outcome="accepted"}');
+    expect(res.text).toContain(
+      'errand_webhook_request_duration_seconds_bucket{le="0.001",source="tracker_b",outcome="accepted"}',
+    );
     expect(res.text).toContain('errand_webhook_tickets_total{source="tracker_b"} 1');
     const off = await startServer({ metrics: false });
     expect((await send(off.base, "/metrics", { method: "GET" })).status).toBe(404);
@@ -102,9 +115,15 @@ describe("routes", () => {
     const body = JSON.stringify({ actions: [] });
     const res = await send(t.base, "/webhooks/tracker", { body, headers: { "content-type": "text/plain" } });
     expect(res.status).toBe(415);
-    const multipart = await send(t.base, "/webhooks/tracker", { body, headers: { "content-type": "multipart/form-data; boundary=x" } });
+    const multipart = await send(t.base, "/webhooks/tracker", {
+      body,
+      headers: { "content-type": "multipart/form-data; boundary=x" },
+    });
     expect(multipart.status).toBe(415);
-    const charset = await send(t.base, "/webhooks/tracker", { body, headers: { "content-type": "Application/JSON; charset=utf-8" } });
+    const charset = await send(t.base, "/webhooks/tracker", {
+      body,
+      headers: { "content-type": "Application/JSON; charset=utf-8" },
+    });
     expect(charset.status).toBe(200);
     const bare = await send(t.base, "/webhooks/tracker", { body });
     expect(bare.status).toBe(200);

@@ -7,7 +7,9 @@ describe("graceful shutdown", () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const t = await startServer({}, { onTickets: () => gate });
-    const inFlight = [1, 2, 3].map((id) => postJson(t.base, "/webhooks/tracker", { actions: [{ id, entity_type: "story", action: "update", name: "n" }] }));
+    const inFlight = [1, 2, 3].map((id) =>
+      postJson(t.base, "/webhooks/tracker", { actions: [{ id, entity_type: "story", action: "update", name: "n" }] }),
+    );
     await new Promise((r) => setTimeout(r, 100));
     const stopped = t.server.stop();
     await new Promise((r) => setTimeout(r, 50));
@@ -21,8 +23,13 @@ describe("graceful shutdown", () => {
   });
 
   it("closes what is still open when shutdown_ms runs out", async () => {
-    const t = await startServer({ timeouts: { shutdown_ms: 200, handler_ms: 10_000 } }, { onTickets: () => new Promise(() => {}) });
-    const hanging = postJson(t.base, "/webhooks/tracker", { actions: [{ id: 1, entity_type: "story", action: "update", name: "n" }] }).catch((e: Error) => e);
+    const t = await startServer(
+      { timeouts: { shutdown_ms: 200, handler_ms: 10_000 } },
+      { onTickets: () => new Promise(() => {}) },
+    );
+    const hanging = postJson(t.base, "/webhooks/tracker", {
+      actions: [{ id: 1, entity_type: "story", action: "update", name: "n" }],
+    }).catch((e: Error) => e);
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     await t.server.stop();

@@ -31,7 +31,12 @@ async function loadedBy(args: string[], env: Record<string, string>): Promise<Lo
   expect(report, p.stderr()).not.toBeNull();
   const { state, bundle } = JSON.parse(report![0]) as { state: string; bundle: string };
   expect(bundle).toMatch(/controller\/dist\/bin\/errand\.cjs$/);
-  return { packages: line("loaded-packages"), own: line("loaded-own"), codeCache: state, builtins: line("loaded-builtins") };
+  return {
+    packages: line("loaded-packages"),
+    own: line("loaded-own"),
+    codeCache: state,
+    builtins: line("loaded-builtins"),
+  };
 }
 
 // Bundled into dist/bin by scripts/bundle-cli.mjs: loaded as modules of their own, they would cost their module count again.
@@ -49,8 +54,12 @@ function expectBundled(loaded: Loaded): void {
 
 describe("start-up loads the bundle and only what the command needs", () => {
   it("errand webhook serve loads neither @grpc/grpc-js nor protobuf on its way to a listening server", async () => {
-    const file = writeConfig(`webhook:\n  enabled: true\n  host: 127.0.0.1\n  generic:\n    auth_mode: hmac\n    secret: { env: HOOK_SECRET }\n`);
-    const loaded = await loadedBy(["webhook", "serve", "--config", file, "--port", "0"], { HOOK_SECRET: "a-webhook-secret" });
+    const file = writeConfig(
+      `webhook:\n  enabled: true\n  host: 127.0.0.1\n  generic:\n    auth_mode: hmac\n    secret: { env: HOOK_SECRET }\n`,
+    );
+    const loaded = await loadedBy(["webhook", "serve", "--config", file, "--port", "0"], {
+      HOOK_SECRET: "a-webhook-secret",
+    });
     expectBundled(loaded);
     expect(loaded.packages.filter((name) => /grpc|protobuf/.test(name))).toEqual([]);
     // What prom-client's Pushgateway requires, loaded only on use (scripts/bundle-cli.mjs, LAZY). (child_process

@@ -20,10 +20,29 @@ const event = (...actions: unknown[]) => ({ id: "evt", changed_at: "2024-01-01T0
 describe("tracker B", () => {
   it("accepts unsigned requests while it has no secret, and maps story updates", async () => {
     const t = await startServer({});
-    const res = await postJson(t.base, "/webhooks/tracker", event(storyUpdate(1), { id: 2, entity_type: "story", action: "create", name: "x" }, { id: 3, entity_type: "label", action: "update" }));
+    const res = await postJson(
+      t.base,
+      "/webhooks/tracker",
+      event(
+        storyUpdate(1),
+        { id: 2, entity_type: "story", action: "create", name: "x" },
+        { id: 3, entity_type: "label", action: "update" },
+      ),
+    );
     expect(res.json).toEqual({ status: "accepted", tickets: ["901"] });
-    expect(t.tickets[0]).toMatchObject({ id: "901", title: "Story 1", description: "after 1", ticketType: "issue", externalUrl: "https://trackerb.example/story/1", source: "tracker_b" });
-    const nothing = await postJson(t.base, "/webhooks/shortcut", event({ id: 3, entity_type: "label", action: "update" }));
+    expect(t.tickets[0]).toMatchObject({
+      id: "901",
+      title: "Story 1",
+      description: "after 1",
+      ticketType: "issue",
+      externalUrl: "https://trackerb.example/story/1",
+      source: "tracker_b",
+    });
+    const nothing = await postJson(
+      t.base,
+      "/webhooks/shortcut",
+      event({ id: 3, entity_type: "label", action: "update" }),
+    );
     expect(nothing.json).toEqual({ status: "ignored", reason: "no story update in actions" });
     const broken = await postJson(t.base, "/webhooks/tracker", { actions: "nope" });
     expect(broken.status).toBe(400);
@@ -61,12 +80,18 @@ describe("tracker B", () => {
     const t = await startServer({ shortcut: { secret: SECRET } });
     const body = JSON.stringify(event(storyUpdate(1)));
     expect((await postJson(t.base, "/webhooks/tracker", body)).status).toBe(401);
-    expect((await postJson(t.base, "/webhooks/tracker", body, { "payload-signature": hmacHex(SECRET, body) })).status).toBe(200);
+    expect(
+      (await postJson(t.base, "/webhooks/tracker", body, { "payload-signature": hmacHex(SECRET, body) })).status,
+    ).toBe(200);
   });
 
   it("forwards only updates into webhook.shortcut_target_state_id when it is set", async () => {
     const t = await startServer({ shortcut_target_state_id: 500100 });
-    const res = await postJson(t.base, "/webhooks/tracker", event(storyUpdate(1, 500100), storyUpdate(2, 500200), storyUpdate(3)));
+    const res = await postJson(
+      t.base,
+      "/webhooks/tracker",
+      event(storyUpdate(1, 500100), storyUpdate(2, 500200), storyUpdate(3)),
+    );
     expect(res.json).toEqual({ status: "accepted", tickets: ["901"] });
     const none = await postJson(t.base, "/webhooks/tracker", event(storyUpdate(2, 500200)));
     expect(none.json).toEqual({ status: "ignored", reason: "no story update moved to workflow state 500100" });

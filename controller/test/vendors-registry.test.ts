@@ -13,7 +13,12 @@ describe("vendors/registry.ts", () => {
     expectTypeOf<SourceId>().toEqualTypeOf<"codehost_a" | "codehost_b" | "tracker_b" | "chat_a" | "generic">();
     expectTypeOf<SecretSourceId>().toEqualTypeOf<"codehost_a" | "codehost_b" | "tracker_b" | "chat_a">();
     expect(SOURCE_IDS).toEqual(["codehost_a", "codehost_b", "tracker_b", "chat_a", "generic"]);
-    expect(SECRET_KEY_ALIASES).toEqual({ codehost_a: "github", codehost_b: "gitlab", tracker_b: "shortcut", chat_a: "slack" });
+    expect(SECRET_KEY_ALIASES).toEqual({
+      codehost_a: "github",
+      codehost_b: "gitlab",
+      tracker_b: "shortcut",
+      chat_a: "slack",
+    });
     expect([...ROUTES]).toEqual([
       ["/webhooks/codehost-a", "codehost_a"],
       ["/webhooks/github", "codehost_a"],

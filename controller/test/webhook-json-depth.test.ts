@@ -24,7 +24,9 @@ describe("webhook bodies nested deeper than MAX_JSON_DEPTH are refused before th
       expect(res.status).toBe(400);
       expect(res.json.error.code).toBe("ERR_INVALID_BODY");
       const at = nested(levels).indexOf("[") + MAX_JSON_DEPTH - 1;
-      expect(res.json.error.message).toBe(`body nests arrays and objects deeper than 64 levels (at byte ${at}); send a flatter JSON document`);
+      expect(res.json.error.message).toBe(
+        `body nests arrays and objects deeper than 64 levels (at byte ${at}); send a flatter JSON document`,
+      );
     }
     expect(t.tickets.map((ticket) => ticket.id)).toEqual([`D-${MAX_JSON_DEPTH - 1}`]);
   });

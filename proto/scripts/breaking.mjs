@@ -15,10 +15,16 @@ const scratch = mkdtempSync(join(tmpdir(), "errand-breaking-"));
 try {
   const image = join(scratch, "current.binpb");
   execFileSync(buf, ["build", "--path", "errand", "-o", image], { cwd: dir, stdio: "inherit" });
-  execFileSync(buf, ["breaking", image, "--against", join(here, "baseline/errand-v1.binpb")], { cwd: dir, stdio: "inherit" });
+  execFileSync(buf, ["breaking", image, "--against", join(here, "baseline/errand-v1.binpb")], {
+    cwd: dir,
+    stdio: "inherit",
+  });
   console.error("no breaking changes against interface v1");
 } catch {
-  console.error("\nBreaking change to interface v1. Field numbers, names and types of v1 are frozen:\n" + "add new fields with new numbers instead, or start errand.v2 in proto/errand/v2/.");
+  console.error(
+    "\nBreaking change to interface v1. Field numbers, names and types of v1 are frozen:\n"
+      + "add new fields with new numbers instead, or start errand.v2 in proto/errand/v2/.",
+  );
   process.exitCode = 1;
 } finally {
   rmSync(scratch, { recursive: true, force: true });

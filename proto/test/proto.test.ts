@@ -29,7 +29,9 @@ describe("proto definitions", () => {
     const committed = join(protoDir, "../sdk/src/gen");
     expect(files(committed)).toEqual(files(fresh));
     for (const file of files(fresh)) {
-      expect(readFileSync(join(committed, file), "utf8"), `${file} is stale`).toBe(readFileSync(join(fresh, file), "utf8"));
+      expect(readFileSync(join(committed, file), "utf8"), `${file} is stale`).toBe(
+        readFileSync(join(fresh, file), "utf8"),
+      );
     }
   });
 
@@ -40,7 +42,11 @@ describe("proto definitions", () => {
   });
 
   it.each([
-    ["renumbering a field", (s: string) => s.replace("string title = 2;", "string title = 12;"), /field "2" with name "title"/],
+    [
+      "renumbering a field",
+      (s: string) => s.replace("string title = 2;", "string title = 12;"),
+      /field "2" with name "title"/,
+    ],
     ["changing a field's type", (s: string) => s.replace("string repo_url = 5;", "bytes repo_url = 5;"), /type/],
     ["renaming a field", (s: string) => s.replace("string summary = 2;", "string summary_text = 2;"), /name/],
   ])("catch %s as breaking", (_name, mutate, message) => {

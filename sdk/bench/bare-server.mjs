@@ -11,7 +11,12 @@ import { Server, ServerCredentials } from "@grpc/grpc-js";
 const path = join(mkdtempSync(join(tmpdir(), "bare-grpc-")), "s.sock");
 const server = new Server();
 const answer = (_call, callback) => callback(null, { deliveryId: "ok" });
-server.addService(NotificationChannelService, { handshake: answer, notify: answer, notifyStart: answer, notifyComplete: answer });
+server.addService(NotificationChannelService, {
+  handshake: answer,
+  notify: answer,
+  notifyStart: answer,
+  notifyComplete: answer,
+});
 server.bindAsync(`unix:${path}`, ServerCredentials.createInsecure(), (error) => {
   if (error) throw error;
   process.stdout.write(`${path}\n`);

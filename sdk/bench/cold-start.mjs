@@ -10,7 +10,13 @@ import { fileURLToPath } from "node:url";
 import { connectChannel, silentLogger } from "@errand/channel-sdk/host";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
-const FILESYSTEMS = { 16914836: "tmpfs", 61267: "ext4", 2035054128: "overlayfs", 1481003842: "xfs", 2435016766: "btrfs" };
+const FILESYSTEMS = {
+  16914836: "tmpfs",
+  61267: "ext4",
+  2035054128: "overlayfs",
+  1481003842: "xfs",
+  2435016766: "btrfs",
+};
 
 /** The file system `dir` is on, by name where known: the cache and the modules are read from it at every start. */
 export function fileSystemOf(dir) {
@@ -31,12 +37,19 @@ export function scaffoldPlugin() {
   const root = mkdtempSync(join(tmpdir(), "bench-scaffold-"));
   const dir = join(root, "plugin");
   const cli = join(repo, "cli/create-channel/bin/create-channel.js");
-  execFileSync(process.execPath, [cli, "plugin", "--yes", "--no-install", "--template", "blank", "--name", "bench_scaffold"], { cwd: root, stdio: "ignore" });
+  execFileSync(
+    process.execPath,
+    [cli, "plugin", "--yes", "--no-install", "--template", "blank", "--name", "bench_scaffold"],
+    { cwd: root, stdio: "ignore" },
+  );
   symlinkSync(join(repo, "node_modules"), join(dir, "node_modules"));
   const t = performance.now();
   execFileSync("npm", ["run", "build"], { cwd: dir, stdio: "ignore" });
   const buildMs = performance.now() - t;
-  if (!existsSync(join(dir, "dist/plugin.cjs"))) throw new Error(`the scaffold in ${dir} has no dist/plugin.cjs: its template predates the bundle (a stale cli/templates? delete it)`);
+  if (!existsSync(join(dir, "dist/plugin.cjs")))
+    throw new Error(
+      `the scaffold in ${dir} has no dist/plugin.cjs: its template predates the bundle (a stale cli/templates? delete it)`,
+    );
   return { dir, buildMs, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
@@ -46,7 +59,9 @@ function yardstick() {
     const t = performance.now();
     const child = spawn(process.execPath, ["-e", "require('@grpc/grpc-js')"], { cwd: repo, stdio: "ignore" });
     child.once("error", reject);
-    child.once("exit", (code) => (code === 0 ? resolve(performance.now() - t) : reject(new Error(`the yardstick exited with ${code}`))));
+    child.once("exit", (code) =>
+      code === 0 ? resolve(performance.now() - t) : reject(new Error(`the yardstick exited with ${code}`)),
+    );
   });
 }
 
@@ -79,18 +94,39 @@ export async function coldStarts(subjects, rounds) {
     }
   }
   const yard = median(times[0]);
-  return all.map((s, i) => ({ name: s.name, where: s.where, judged: i > 0 && s.judged !== false, median: median(times[i]), min: Math.min(...times[i]), ratio: median(times[i]) / yard }));
+  return all.map((s, i) => ({
+    name: s.name,
+    where: s.where,
+    judged: i > 0 && s.judged !== false,
+    median: median(times[i]),
+    min: Math.min(...times[i]),
+    ratio: median(times[i]) / yard,
+  }));
 }
 
 /** The plugins bench:rpc starts cold: the SDK's no-op plugin, the repository's example, and a fresh scaffold (bundled, and its modules). */
 export function pluginSubjects(noopPlugin, scaffoldDir) {
   const example = join(repo, "examples/webhook-post/bin/errand-channel-webhook-post.js");
   const sdkFs = fileSystemOf(join(repo, "sdk"));
-  const scaffold = (file) => `${join(scaffoldDir, file)} (${fileSystemOf(scaffoldDir)}; node_modules a symlink to ${repo}node_modules, ${sdkFs})`;
+  const scaffold = (file) =>
+    `${join(scaffoldDir, file)} (${fileSystemOf(scaffoldDir)}; node_modules a symlink to ${repo}node_modules, ${sdkFs})`;
   return [
     { name: "no-op plugin, SDK modules", where: `${noopPlugin} (${sdkFs})`, start: () => plugin([noopPlugin]) },
-    { name: "example webhook_post", where: `${example} (${sdkFs})`, start: () => plugin([example], { config: { url: "http://127.0.0.1:9/hook" } }) },
-    { name: "scaffold, bundle + code cache", where: scaffold("dist/plugin.cjs"), start: () => plugin([join(scaffoldDir, "dist/bin.js")]) },
-    { name: "scaffold, its modules (tsc; not judged)", judged: false, where: scaffold("dist/plugin.js"), start: () => plugin([join(scaffoldDir, "dist/plugin.js")]) },
+    {
+      name: "example webhook_post",
+      where: `${example} (${sdkFs})`,
+      start: () => plugin([example], { config: { url: "http://127.0.0.1:9/hook" } }),
+    },
+    {
+      name: "scaffold, bundle + code cache",
+      where: scaffold("dist/plugin.cjs"),
+      start: () => plugin([join(scaffoldDir, "dist/bin.js")]),
+    },
+    {
+      name: "scaffold, its modules (tsc; not judged)",
+      judged: false,
+      where: scaffold("dist/plugin.js"),
+      start: () => plugin([join(scaffoldDir, "dist/plugin.js")]),
+    },
   ];
 }

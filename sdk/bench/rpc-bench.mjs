@@ -18,7 +18,16 @@ const COLD_ROUNDS = Number(process.env.BENCH_COLD ?? 15);
 // BENCH_PART=cold: only the cold starts (a few seconds), =calls: only latency and throughput.
 const PART = process.env.BENCH_PART ?? "all";
 const plugin = fileURLToPath(new URL("./noop-plugin.mjs", import.meta.url));
-const ticket = { id: "1", title: "bench", description: "", ticketType: "issue", repoUrl: "", externalUrl: "", labels: [], source: "bench" };
+const ticket = {
+  id: "1",
+  title: "bench",
+  description: "",
+  ticketType: "issue",
+  repoUrl: "",
+  externalUrl: "",
+  labels: [],
+  source: "bench",
+};
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (ns) => Number(ns) / 1e6;
@@ -47,11 +56,15 @@ async function measure(name, call) {
 }
 
 async function bare() {
-  const child = spawn(process.execPath, [fileURLToPath(new URL("./bare-server.mjs", import.meta.url))], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./bare-server.mjs", import.meta.url))], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const path = await new Promise((resolve) => child.stdout.once("data", (d) => resolve(String(d).trim())));
   const clients = createClients(`unix:${path}`, credentials.createInsecure());
   try {
-    return await measure("bare @grpc/grpc-js", () => unaryCall(clients.channel, "notifyStart", { ticket, taskRunId: "r", engine: "e" }, { timeoutMs: 5000 }));
+    return await measure("bare @grpc/grpc-js", () =>
+      unaryCall(clients.channel, "notifyStart", { ticket, taskRunId: "r", engine: "e" }, { timeoutMs: 5000 }),
+    );
   } finally {
     clients.close();
     child.kill();
@@ -61,14 +74,18 @@ async function bare() {
 async function sdk() {
   const channel = await connectChannel({ command: process.execPath, args: [plugin], logger: silentLogger });
   try {
-    return await measure("SDK plugin (connectChannel)", () => channel.notifyStart(ticket, { engine: "e", taskRunId: "r" }));
+    return await measure("SDK plugin (connectChannel)", () =>
+      channel.notifyStart(ticket, { engine: "e", taskRunId: "r" }),
+    );
   } finally {
     await channel.close();
   }
 }
 
 const fmt = (n, d = 3) => n.toFixed(d);
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model}, node ${process.version}; load average ${load()} at start`);
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model}, node ${process.version}; load average ${load()} at start`,
+);
 let pass = true;
 if (PART !== "cold") {
   console.log(
@@ -77,7 +94,9 @@ if (PART !== "cold") {
   const baseline = await bare();
   const ours = await sdk();
   for (const r of [baseline, ours]) {
-    console.log(`${r.name.padEnd(30)} p50 ${fmt(r.p50)} ms   p99 ${fmt(r.p99)} ms   ${Math.round(r.perSecond)} calls/s`);
+    console.log(
+      `${r.name.padEnd(30)} p50 ${fmt(r.p50)} ms   p99 ${fmt(r.p99)} ms   ${Math.round(r.perSecond)} calls/s`,
+    );
   }
   const ratio = ours.perSecond / baseline.perSecond;
   console.log(`\nthroughput ratio SDK/bare: ${fmt(ratio, 2)} (target ≥ 0.50)`);
@@ -87,11 +106,17 @@ if (PART !== "cold") {
 if (PART !== "calls") {
   const scaffold = scaffoldPlugin();
   try {
-    console.log(`\nscaffold (blank template) built in ${fmt(scaffold.buildMs / 1000, 1)} s: tsc, the bundle, one start to record the code cache`);
-    console.log(`cold start, spawn to ready (handshake line + health + Handshake RPC), ${COLD_ROUNDS} alternating rounds, medians; load average ${load()} before`);
+    console.log(
+      `\nscaffold (blank template) built in ${fmt(scaffold.buildMs / 1000, 1)} s: tsc, the bundle, one start to record the code cache`,
+    );
+    console.log(
+      `cold start, spawn to ready (handshake line + health + Handshake RPC), ${COLD_ROUNDS} alternating rounds, medians; load average ${load()} before`,
+    );
     const results = await coldStarts(pluginSubjects(plugin, scaffold.dir), COLD_ROUNDS);
     for (const r of results) {
-      console.log(`${r.name.padEnd(48)} ${fmt(r.median, 0).padStart(4)} ms (min ${fmt(r.min, 0)})  ${fmt(r.ratio, 2)} ×${r.where ? `  ${r.where}` : ""}`);
+      console.log(
+        `${r.name.padEnd(48)} ${fmt(r.median, 0).padStart(4)} ms (min ${fmt(r.min, 0)})  ${fmt(r.ratio, 2)} ×${r.where ? `  ${r.where}` : ""}`,
+      );
     }
     // The ratio, not the milliseconds, is the target: both sides of it slow down alike when the machine is busy.
     console.log(`load average ${load()} after; target: each judged plugin ≤ 1.50 × the yardstick`);

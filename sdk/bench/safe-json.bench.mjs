@@ -9,14 +9,30 @@ import { safeJson } from "../dist/safe-json.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const N = 20_000;
-const replacer = (_key, value) => (value instanceof Error ? { name: value.name, message: value.message, ...(value.code === undefined ? {} : { code: value.code }) } : typeof value === "bigint" ? value.toString() : value);
+const replacer = (_key, value) =>
+  value instanceof Error
+    ? { name: value.name, message: value.message, ...(value.code === undefined ? {} : { code: value.code }) }
+    : typeof value === "bigint"
+      ? value.toString()
+      : value;
 const stringify = configure({ deterministic: false, circularValue: "[Circular]", bigint: false, maximumDepth: 100 });
 
 function record() {
-  const res = { status: 500, headers: { "content-type": "application/json", "retry-after": "1" }, body: { ok: false, error: "ratelimited" }, list: [1, 2, 3] };
+  const res = {
+    status: 500,
+    headers: { "content-type": "application/json", "retry-after": "1" },
+    body: { ok: false, error: "ratelimited" },
+    list: [1, 2, 3],
+  };
   res.self = res;
   res.request = { url: "https://chat.example/api/chat.postMessage", method: "POST", response: res };
-  return { channel: "chat_a", call: "notify", attempt: 2, error: Object.assign(new Error("rate limited"), { code: "ERR_RATE_LIMITED" }), res };
+  return {
+    channel: "chat_a",
+    call: "notify",
+    attempt: 2,
+    error: Object.assign(new Error("rate limited"), { code: "ERR_RATE_LIMITED" }),
+    res,
+  };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -31,10 +47,14 @@ for (let r = 0; r < ROUNDS; r++) {
   runs["safe-json.ts (hand-written)"].push(time((v) => safeJson(v, "")));
   runs["safe-stable-stringify 3"].push(time((v) => stringify(v, replacer)));
 }
-console.log(`\nA record with a circular response, ${N} encodings a round; median of ${ROUNDS} (node ${process.version})\n`);
+console.log(
+  `\nA record with a circular response, ${N} encodings a round; median of ${ROUNDS} (node ${process.version})\n`,
+);
 console.log("| encoder | records/s (median) | min | max |\n|---|---:|---:|---:|");
 for (const [name, xs] of Object.entries(runs))
-  console.log(`| ${name} | ${Math.round(median(xs)).toLocaleString("en")} | ${Math.round(Math.min(...xs)).toLocaleString("en")} | ${Math.round(Math.max(...xs)).toLocaleString("en")} |`);
+  console.log(
+    `| ${name} | ${Math.round(median(xs)).toLocaleString("en")} | ${Math.round(Math.min(...xs)).toLocaleString("en")} | ${Math.round(Math.max(...xs)).toLocaleString("en")} |`,
+  );
 console.log(`\nsame text: ${safeJson(record(), "") === stringify(record(), replacer)}`);
 const hostile = {
   ok: 1,

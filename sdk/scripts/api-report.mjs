@@ -19,6 +19,8 @@ export const ENTRY_POINTS = [
 export const UPDATE_COMMAND = "npm run api:update -w sdk";
 
 /** Compares (or with `update`, rewrites) the reports; see scripts/api-report.mjs. */
-export const apiReports = ({ update = false, reportFolder = undefined, entries = ENTRY_POINTS } = {}) => reports({ packageDir: sdkDir, entries, update, reportFolder });
+export const apiReports = ({ update = false, reportFolder = undefined, entries = ENTRY_POINTS } = {}) =>
+  reports({ packageDir: sdkDir, entries, update, reportFolder });
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) runApiReportCommand({ packageDir: sdkDir, entries: ENTRY_POINTS, updateCommand: UPDATE_COMMAND });
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  runApiReportCommand({ packageDir: sdkDir, entries: ENTRY_POINTS, updateCommand: UPDATE_COMMAND });

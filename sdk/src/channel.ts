@@ -139,7 +139,9 @@ export function checkChannelName(name: unknown): string | undefined {
  * Validates a channel definition and returns it unchanged, typed. Throws
  * {@link InvalidArgumentError} naming the field to fix.
  */
-export function defineChannel<State = undefined, Config = ChannelConfig>(definition: ChannelDefinition<State, Config>): ChannelDefinition<State, Config> {
+export function defineChannel<State = undefined, Config = ChannelConfig>(
+  definition: ChannelDefinition<State, Config>,
+): ChannelDefinition<State, Config> {
   const problems: string[] = [];
   const nameProblem = checkChannelName(definition?.name);
   if (nameProblem) problems.push(nameProblem);

@@ -4,7 +4,8 @@ import type { StandardSchemaV1 } from "./standard-schema.js";
 export type { StandardSchemaV1 };
 
 /** The hint of a refused config unless the caller gives its own. */
-export const CONFIG_HINT = "fix each listed key in the channel's config block (notifications.channels[].config); the channel's README describes its keys";
+export const CONFIG_HINT =
+  "fix each listed key in the channel's config block (notifications.channels[].config); the channel's README describes its keys";
 
 /** Options of {@link validateConfig}. */
 export interface ValidateConfigOptions {
@@ -46,14 +47,21 @@ export function formatConfigIssues(issues: ReadonlyArray<StandardSchemaV1.Issue>
  * @example
  * const config = await validateConfig(z.strictObject({ channel_id: z.string() }), raw, { label: "chat_x" });
  */
-export async function validateConfig<Schema extends StandardSchemaV1>(schema: Schema, config: unknown, options: ValidateConfigOptions = {}): Promise<StandardSchemaV1.InferOutput<Schema>> {
+export async function validateConfig<Schema extends StandardSchemaV1>(
+  schema: Schema,
+  config: unknown,
+  options: ValidateConfigOptions = {},
+): Promise<StandardSchemaV1.InferOutput<Schema>> {
   const prefix = options.label ? `${options.label}: ` : "";
   const hint = options.hint ?? CONFIG_HINT;
   let result: StandardSchemaV1.Result<unknown>;
   try {
     result = await schema["~standard"].validate(config);
   } catch (error) {
-    throw new InvalidConfigError(`${prefix}the config schema failed: ${toChannelError(error).message}`, { hint, cause: error });
+    throw new InvalidConfigError(`${prefix}the config schema failed: ${toChannelError(error).message}`, {
+      hint,
+      cause: error,
+    });
   }
   if (result.issues === undefined) return result.value as StandardSchemaV1.InferOutput<Schema>;
   const problems = formatConfigIssues(result.issues);
@@ -66,5 +74,9 @@ export async function validateConfig<Schema extends StandardSchemaV1>(schema: Sc
 /** True when `value` looks like a Standard Schema v1 (has `~standard.validate`, version 1). */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   const props = (value as { "~standard"?: { version?: unknown; validate?: unknown } } | null)?.["~standard"];
-  return (typeof value === "object" || typeof value === "function") && props?.version === 1 && typeof props.validate === "function";
+  return (
+    (typeof value === "object" || typeof value === "function")
+    && props?.version === 1
+    && typeof props.validate === "function"
+  );
 }

@@ -166,7 +166,10 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 
 /** True for a {@link ChannelError} (also across copies of the SDK, by shape). */
 export function isChannelError(value: unknown): value is ChannelError {
-  return value instanceof ChannelError || (value instanceof Error && isErrorCode((value as { code?: unknown }).code) && "grpcStatus" in value);
+  return (
+    value instanceof ChannelError
+    || (value instanceof Error && isErrorCode((value as { code?: unknown }).code) && "grpcStatus" in value)
+  );
 }
 
 /**
@@ -179,7 +182,9 @@ export function toChannelError(error: unknown): ChannelError {
   if (error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError")) {
     const reason = (error as { cause?: unknown }).cause;
     if (isChannelError(reason)) return reason;
-    return error.name === "TimeoutError" ? new DeadlineExceededError("the operation timed out", { cause: error }) : new CancelledError("the operation was cancelled", { cause: error });
+    return error.name === "TimeoutError"
+      ? new DeadlineExceededError("the operation timed out", { cause: error })
+      : new CancelledError("the operation was cancelled", { cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new InternalError(message || "unknown error", { cause: error });

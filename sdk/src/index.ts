@@ -24,7 +24,12 @@ export {
   type Ticket,
   type TokenUsage,
 } from "./channel.js";
-export { formatConfigPath, type StandardSchemaV1, type ValidateConfigOptions, validateConfig } from "./config-schema.js";
+export {
+  formatConfigPath,
+  type StandardSchemaV1,
+  type ValidateConfigOptions,
+  validateConfig,
+} from "./config-schema.js";
 export {
   CancelledError,
   ChannelError,

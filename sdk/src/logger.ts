@@ -78,7 +78,13 @@ function renamed(fields: LogFields): LogFields {
   for (const key in fields) if (RESERVED.has(key)) clash = true;
   if (!clash) return fields;
   const out: LogFields = {};
-  for (const key of Object.keys(fields)) Object.defineProperty(out, fieldKey(key), { value: fields[key], enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(fields))
+    Object.defineProperty(out, fieldKey(key), {
+      value: fields[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 

@@ -115,7 +115,11 @@ export function safeJson(value: unknown, key: string, ancestors: object[] = []):
       const items: string[] = [];
       for (let i = 0; i < current.length; i++) {
         const item = read(current, String(i));
-        items.push("error" in item ? unserializable("an element's getter", item.error) : (safeJson(item.value, String(i), ancestors) ?? "null"));
+        items.push(
+          "error" in item
+            ? unserializable("an element's getter", item.error)
+            : (safeJson(item.value, String(i), ancestors) ?? "null"),
+        );
       }
       return `[${items.join(",")}]`;
     }
@@ -128,7 +132,8 @@ export function safeJson(value: unknown, key: string, ancestors: object[] = []):
     const parts: string[] = [];
     for (const name of keys) {
       const property = read(current, name);
-      const encoded = "error" in property ? unserializable("a getter", property.error) : safeJson(property.value, name, ancestors);
+      const encoded =
+        "error" in property ? unserializable("a getter", property.error) : safeJson(property.value, name, ancestors);
       if (encoded !== undefined) parts.push(`${JSON.stringify(name)}:${encoded}`);
     }
     return `{${parts.join(",")}}`;
@@ -138,7 +143,11 @@ export function safeJson(value: unknown, key: string, ancestors: object[] = []):
 }
 
 /** `fields` encoded one by one on the slow path (keys through `keyName`): a field that cannot be read or encoded becomes a marker string. */
-function safeEntries(fields: Record<string, unknown> | undefined, into: Map<string, string | undefined>, keyName: (key: string) => string = (key) => key): void {
+function safeEntries(
+  fields: Record<string, unknown> | undefined,
+  into: Map<string, string | undefined>,
+  keyName: (key: string) => string = (key) => key,
+): void {
   if (fields === undefined || fields === null) return;
   let keys: string[];
   try {
@@ -173,7 +182,12 @@ export function safeFields(fields: Record<string, unknown>, keyOf: (key: string)
  * first, then the fields with the fast path's spread semantics (a later key
  * keeps its first place), each field's key through `keyName`.
  */
-export function safeRecord(head: ReadonlyArray<[string, string]>, base: Record<string, unknown>, extra: Record<string, unknown> | undefined, keyName: (key: string) => string): string {
+export function safeRecord(
+  head: ReadonlyArray<[string, string]>,
+  base: Record<string, unknown>,
+  extra: Record<string, unknown> | undefined,
+  keyName: (key: string) => string,
+): string {
   const entries = new Map<string, string | undefined>(head);
   safeEntries(base, entries, keyName);
   safeEntries(extra, entries, keyName);

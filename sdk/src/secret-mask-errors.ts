@@ -9,7 +9,13 @@ import { leaks, maskForms, scrubError, secretForms } from "./secret-mask.js";
 function maskChannelError(error: ChannelError, forms: readonly string[]): ChannelError {
   const cause = (error as { cause?: unknown }).cause;
   const scrubbedCause = scrubError(cause, forms);
-  if (!leaks(error.message, forms) && !leaks(error.hint, forms) && !leaks(error.stack, forms) && scrubbedCause === cause) return error;
+  if (
+    !leaks(error.message, forms)
+    && !leaks(error.hint, forms)
+    && !leaks(error.stack, forms)
+    && scrubbedCause === cause
+  )
+    return error;
   const masked = createChannelError(error.code, maskForms(error.message, forms), {
     cause: scrubbedCause,
     hint: error.hint === undefined ? undefined : maskForms(error.hint, forms),

@@ -74,7 +74,10 @@ export function scrubError(error: unknown, forms: readonly string[], depth = 0):
   const cause = (error as { cause?: unknown }).cause;
   const scrubbedCause = scrubError(cause, forms, depth + 1);
   if (!leaks(error.message, forms) && !leaks(error.stack, forms) && scrubbedCause === cause) return error;
-  const copy = new Error(maskForms(error.message, forms), scrubbedCause === undefined ? undefined : { cause: scrubbedCause });
+  const copy = new Error(
+    maskForms(error.message, forms),
+    scrubbedCause === undefined ? undefined : { cause: scrubbedCause },
+  );
   copy.name = error.name;
   copy.stack = error.stack === undefined ? undefined : maskForms(error.stack, forms);
   const code = (error as { code?: unknown }).code;

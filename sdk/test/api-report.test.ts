@@ -36,11 +36,17 @@ describe("API reports (api-extractor)", () => {
     const host = entries.find((e) => e.report === "host")!;
     const committed = readFileSync(new URL("host.api.md", apiDir), "utf8");
     // As if createLogger had been added since the report was made.
-    writeFileSync(join(scratch, "host.api.md"), committed.replace(/\/\/ @public\nexport function createLogger\(.*\n\n/, ""));
+    writeFileSync(
+      join(scratch, "host.api.md"),
+      committed.replace(/\/\/ @public\nexport function createLogger\(.*\n\n/, ""),
+    );
     expect(readFileSync(join(scratch, "host.api.md"), "utf8")).not.toContain("createLogger");
     expect(run({ reportFolder: scratch, entries: [host] })[0]?.changed).toBe(true);
     // As if an export had been removed since.
-    writeFileSync(join(scratch, "host.api.md"), `${committed.replace("```ts\n", "```ts\n\n// @public\nexport function removedSinceTheReport(): void;\n")}`);
+    writeFileSync(
+      join(scratch, "host.api.md"),
+      `${committed.replace("```ts\n", "```ts\n\n// @public\nexport function removedSinceTheReport(): void;\n")}`,
+    );
     expect(run({ reportFolder: scratch, entries: [host] })[0]?.changed).toBe(true);
     copyFileSync(new URL("host.api.md", apiDir), join(scratch, "host.api.md"));
     expect(run({ reportFolder: scratch, entries: [host] })[0]?.changed).toBe(false);

@@ -2,7 +2,19 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ticket } from "./support/echo-plugin.js";
-import { CONFIG_HINT, connectChannel, defineChannel, ErrorCode, formatConfigPath, InvalidArgumentError, InvalidConfigError, loadChannel, type StandardSchemaV1, silentLogger, validateConfig } from "./support/internals.js";
+import {
+  CONFIG_HINT,
+  connectChannel,
+  defineChannel,
+  ErrorCode,
+  formatConfigPath,
+  InvalidArgumentError,
+  InvalidConfigError,
+  loadChannel,
+  type StandardSchemaV1,
+  silentLogger,
+  validateConfig,
+} from "./support/internals.js";
 
 const handlers = { notify() {}, notifyStart() {}, notifyComplete() {} };
 const SCHEMA_PLUGIN = fileURLToPath(new URL("./fixtures/plugins/config-schema.mjs", import.meta.url));
@@ -16,7 +28,9 @@ function requireKeys(...keys: string[]): StandardSchemaV1<unknown, Record<string
       validate: async (value) => {
         const config = value as Record<string, unknown>;
         const missing = keys.filter((key) => typeof config[key] !== "string");
-        return missing.length > 0 ? { issues: missing.map((key) => ({ message: "expected string", path: [{ key }] })) } : { value: config as Record<string, string> };
+        return missing.length > 0
+          ? { issues: missing.map((key) => ({ message: "expected string", path: [{ key }] })) }
+          : { value: config as Record<string, string> };
       },
     },
   };
@@ -43,7 +57,10 @@ describe("formatConfigPath", () => {
 describe("validateConfig", () => {
   it("returns the schema's output, transformed", async () => {
     const schema = z.object({ retries: z.coerce.number().default(2), url: z.url().transform((u) => new URL(u).host) });
-    await expect(validateConfig(schema, { url: "https://example.com/x" })).resolves.toEqual({ retries: 2, url: "example.com" });
+    await expect(validateConfig(schema, { url: "https://example.com/x" })).resolves.toEqual({
+      retries: 2,
+      url: "example.com",
+    });
   });
 
   it("lists every issue with its path, with a hint, in one InvalidConfigError", async () => {
@@ -66,7 +83,9 @@ describe("validateConfig", () => {
 
   it("refuses when a schema reports failure with no issues, or throws", async () => {
     const silent: StandardSchemaV1 = { "~standard": { version: 1, vendor: "x", validate: () => ({ issues: [] }) } };
-    expect((await refusal(validateConfig(silent, {}))).message).toContain("refused by the config schema without a reason");
+    expect((await refusal(validateConfig(silent, {}))).message).toContain(
+      "refused by the config schema without a reason",
+    );
     const throwing = z.object({
       a: z.string().transform(() => {
         throw new Error("boom");
@@ -80,7 +99,9 @@ describe("validateConfig", () => {
 
 describe("defineChannel with a configSchema", () => {
   it("refuses a configSchema that is not a Standard Schema", () => {
-    expect(() => defineChannel({ name: "x", version: "1.0.0", configSchema: { parse() {} } as never, ...handlers })).toThrow(/configSchema must be a Standard Schema v1/);
+    expect(() =>
+      defineChannel({ name: "x", version: "1.0.0", configSchema: { parse() {} } as never, ...handlers }),
+    ).toThrow(/configSchema must be a Standard Schema v1/);
   });
 
   it("gives init and the handlers the schema's output, and refuses a bad config before init runs", async () => {
@@ -103,18 +124,23 @@ describe("defineChannel with a configSchema", () => {
     await loaded.close();
 
     const error = await refusal(loadChannel(channel, { config: { channel_id: 7 }, logger: silentLogger }));
-    expect(error.message).toBe("typed: invalid config: config.channel_id: Invalid input: expected string, received number");
+    expect(error.message).toBe(
+      "typed: invalid config: config.channel_id: Invalid input: expected string, received number",
+    );
     expect(seen).toHaveLength(1);
   });
 
   it("keeps refusing a config that is not JSON data before the schema sees it", async () => {
     const channel = defineChannel({ name: "typed", version: "1.0.0", configSchema: requireKeys("a"), ...handlers });
-    await expect(loadChannel(channel, { config: { a: () => 1 } as never, logger: silentLogger })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(
+      loadChannel(channel, { config: { a: () => 1 } as never, logger: silentLogger }),
+    ).rejects.toBeInstanceOf(InvalidArgumentError);
   });
 });
 
 describe("a plugin with a configSchema, over gRPC", () => {
-  const connect = (config: Record<string, unknown>) => connectChannel({ command: process.execPath, args: [SCHEMA_PLUGIN], config, logger: silentLogger });
+  const connect = (config: Record<string, unknown>) =>
+    connectChannel({ command: process.execPath, args: [SCHEMA_PLUGIN], config, logger: silentLogger });
 
   it("sends every issue, the stable code and the hint to the host", async () => {
     const error = await refusal(connect({ retries: "x", colour: "red" }));
@@ -129,7 +155,9 @@ describe("a plugin with a configSchema, over gRPC", () => {
   it("hands the handlers the transformed config", async () => {
     const channel = await connect({ channel_id: "C1", retries: "4" });
     try {
-      await expect(channel.notify("hi", ticket("t"))).resolves.toEqual({ deliveryId: '{"channel_id":"C1","retries":4}' });
+      await expect(channel.notify("hi", ticket("t"))).resolves.toEqual({
+        deliveryId: '{"channel_id":"C1","retries":4}',
+      });
     } finally {
       await channel.close();
     }

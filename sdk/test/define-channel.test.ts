@@ -16,6 +16,8 @@ describe("defineChannel", () => {
 
   it("lists every problem at once, naming the field", () => {
     const bad = { name: "ok", version: "v1", notify: "nope", interfaceVersions: [0] } as never;
-    expect(() => defineChannel(bad)).toThrow(/version "v1" is not a semantic version.*notify must be a function.*notifyStart must be a function.*notifyComplete must be a function.*interfaceVersions/);
+    expect(() => defineChannel(bad)).toThrow(
+      /version "v1" is not a semantic version.*notify must be a function.*notifyStart must be a function.*notifyComplete must be a function.*interfaceVersions/,
+    );
   });
 });

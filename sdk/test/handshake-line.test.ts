@@ -12,7 +12,11 @@ describe("parseHandshakeLine", () => {
       protocol: "grpc",
       serverCert: undefined,
     });
-    expect(parseHandshakeLine("1|2|tcp|127.0.0.1:12345|grpc|MIIB")).toMatchObject({ network: "tcp", interfaceVersion: 2, serverCert: "MIIB" });
+    expect(parseHandshakeLine("1|2|tcp|127.0.0.1:12345|grpc|MIIB")).toMatchObject({
+      network: "tcp",
+      interfaceVersion: 2,
+      serverCert: "MIIB",
+    });
     // go-plugin always prints the sixth field, empty without AutoMTLS.
     expect(parseHandshakeLine("1|1|unix|/s|grpc|").serverCert).toBeUndefined();
   });

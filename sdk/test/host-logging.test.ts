@@ -3,7 +3,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { captureLogger } from "../src/testing/index.js";
 import { ticket } from "./support/echo-plugin.js";
 import { runHostScript } from "./support/host-script.js";
-import { connectChannel, type LogFields, type Logger, PluginExitedError, PluginStartError, type RemoteChannel } from "./support/internals.js";
+import {
+  connectChannel,
+  type LogFields,
+  type Logger,
+  PluginExitedError,
+  PluginStartError,
+  type RemoteChannel,
+} from "./support/internals.js";
 
 const HOST_CASES = fileURLToPath(new URL("./fixtures/plugins/host-cases.mjs", import.meta.url));
 const SECRET = "xoxb-host-secret-4711";
@@ -14,7 +21,13 @@ afterEach(async () => {
 });
 
 async function connect(logger: Logger, extra: Record<string, unknown> = {}) {
-  const channel = await connectChannel({ command: process.execPath, args: [HOST_CASES], logger, env: { ERRAND_LOG_LEVEL: "debug" }, ...extra });
+  const channel = await connectChannel({
+    command: process.execPath,
+    args: [HOST_CASES],
+    logger,
+    env: { ERRAND_LOG_LEVEL: "debug" },
+    ...extra,
+  });
   open.push(channel);
   return channel;
 }
@@ -50,8 +63,13 @@ describe("the host's logger", () => {
     const logger = new ClassLogger();
     const channel = await connect(logger);
     await channel.notify("log", ticket("ok"));
-    await expect.poll(() => logger.records.filter((r) => r.msg.startsWith("record at ")).map((r) => r.level)).toEqual(["debug", "info", "warn", "error"]);
-    expect(logger.records.find((r) => r.msg === "record at warn")?.fields).toMatchObject({ plugin: "host-cases.mjs", level_name: "warn" });
+    await expect
+      .poll(() => logger.records.filter((r) => r.msg.startsWith("record at ")).map((r) => r.level))
+      .toEqual(["debug", "info", "warn", "error"]);
+    expect(logger.records.find((r) => r.msg === "record at warn")?.fields).toMatchObject({
+      plugin: "host-cases.mjs",
+      level_name: "warn",
+    });
   });
 
   it("a logger that throws cannot crash the host: start, calls and close still work", async () => {
@@ -112,7 +130,13 @@ describe("errors of a remote channel never carry a secret value", () => {
   });
 
   it("the stderr tail of a plugin that died in its Handshake is masked", async () => {
-    const error = (await connectChannel({ command: process.execPath, args: [HOST_CASES], config: { mode: "init-leak" }, secrets: { tok: SECRET }, logger: captureLogger() }).catch((e: unknown) => e)) as PluginStartError;
+    const error = (await connectChannel({
+      command: process.execPath,
+      args: [HOST_CASES],
+      config: { mode: "init-leak" },
+      secrets: { tok: SECRET },
+      logger: captureLogger(),
+    }).catch((e: unknown) => e)) as PluginStartError;
     expect(error).toBeInstanceOf(PluginStartError);
     expect(error.message).toContain("init: token [redacted] was refused");
     expect(`${error.message} ${error.stack}`).not.toContain(SECRET);

@@ -42,8 +42,13 @@ describe("the socket folder a host lends a plugin", () => {
       process.stdout.write(String(channel.pid) + "\\n");
       setInterval(() => {}, 1000);
     `;
-    const host = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, TMPDIR: hostTmp }, stdio: ["ignore", "pipe", "inherit"] });
-    const pluginPid = await new Promise<number>((resolve) => host.stdout.once("data", (d) => resolve(Number(String(d).trim()))));
+    const host = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, TMPDIR: hostTmp },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const pluginPid = await new Promise<number>((resolve) =>
+      host.stdout.once("data", (d) => resolve(Number(String(d).trim()))),
+    );
     expect(readdirSync(hostTmp).map((name) => name.startsWith(HOST_SOCKET_DIR_PREFIX))).toEqual([true]);
     host.kill("SIGKILL");
     await waitForExit(pluginPid, 5000);

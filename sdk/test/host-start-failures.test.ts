@@ -49,7 +49,9 @@ describe("connectChannel: a plugin that fails during its Handshake", () => {
     const { error, sockets } = await failedStart("init-hang", { startTimeoutMs: 1200 });
     expect(error).toBeInstanceOf(PluginStartError);
     expect(error.code).toBe("ERR_PLUGIN_START");
-    expect(error.message).toContain(`${process.execPath} ${HOST_CASES}: did not complete its Handshake within the start timeout of 1200 ms`);
+    expect(error.message).toContain(
+      `${process.execPath} ${HOST_CASES}: did not complete its Handshake within the start timeout of 1200 ms`,
+    );
     expect(error.message).toMatch(/\nplugin stderr:\n.*"@message":"shutting down"/s);
     expect(error.hint).toMatch(/init return quickly.*startTimeoutMs/);
     expect(Date.now() - started).toBeLessThan(1200 + 2500);
@@ -61,14 +63,22 @@ describe("connectChannel: a plugin that fails during its Handshake", () => {
     const { error } = await failedStart("init-exit");
     expect(error).toBeInstanceOf(PluginStartError);
     expect(error.retryable).toBe(false);
-    expect(error.message).toContain(`${process.execPath} ${HOST_CASES}: exited (code 2, signal null) during its Handshake`);
+    expect(error.message).toContain(
+      `${process.execPath} ${HOST_CASES}: exited (code 2, signal null) during its Handshake`,
+    );
     expect(error.message).toContain("init: cannot reach the target, giving up");
     expect(error.hint).toEqual(expect.any(String));
   });
 
   it("init refuses the config: the plugin's own typed error, and the plugin still gets SIGTERM so it cleans up", async () => {
     const sockets = socketParent();
-    const error = await connectChannel({ command: process.execPath, args: [ECHO_PLUGIN], env: sockets.env, config: { fail_init: true }, logger: silentLogger }).catch((e: unknown) => e);
+    const error = await connectChannel({
+      command: process.execPath,
+      args: [ECHO_PLUGIN],
+      env: sockets.env,
+      config: { fail_init: true },
+      logger: silentLogger,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidConfigError);
     expect(error).toMatchObject({ hint: "remove fail_init" });
     expect((error as Error).message).toContain(`${process.execPath} ${ECHO_PLUGIN}: Handshake`);
@@ -83,33 +93,51 @@ describe("connectChannel: a plugin that fails during its Handshake", () => {
       logger: silentLogger,
     }).catch((e: unknown) => e as PluginStartError);
     expect(error).toBeInstanceOf(PluginStartError);
-    expect((error as Error).message).toContain(`${process.execPath} -e ${FAKE_LINE}: health check on /nonexistent/plugin.sock failed`);
+    expect((error as Error).message).toContain(
+      `${process.execPath} -e ${FAKE_LINE}: health check on /nonexistent/plugin.sock failed`,
+    );
     expect((error as PluginStartError).hint).toMatch(/does not answer/);
   });
 });
 
 describe("handshake-line addresses", () => {
-  it.each(["localhost:PORT", "10.1.2.3:PORT", "0.0.0.0:PORT", "PORT"])("never dials a TCP address that is not loopback <IP>:<port> (%s)", async (shape) => {
-    let connections = 0;
-    const server = createServer((socket) => {
-      connections++;
-      socket.destroy();
-    });
-    servers.push(server);
-    const port = await new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
-    const line = `1|1|tcp|${shape.replace("PORT", String(port))}|grpc`;
-    const error = await connectChannel({ command: process.execPath, args: ["-e", FAKE_LINE], env: { FAKE_LINE: line }, logger: silentLogger, autoMTLS: false }).catch((e: unknown) => e as PluginStartError);
-    expect(error).toBeInstanceOf(PluginStartError);
-    expect((error as Error).message).toContain(`invalid handshake line ${JSON.stringify(line)}`);
-    expect((error as Error).message).toMatch(/not a loopback "<IP>:<port>"/);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(connections).toBe(0);
-  });
+  it.each(["localhost:PORT", "10.1.2.3:PORT", "0.0.0.0:PORT", "PORT"])(
+    "never dials a TCP address that is not loopback <IP>:<port> (%s)",
+    async (shape) => {
+      let connections = 0;
+      const server = createServer((socket) => {
+        connections++;
+        socket.destroy();
+      });
+      servers.push(server);
+      const port = await new Promise<number>((resolve) =>
+        server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)),
+      );
+      const line = `1|1|tcp|${shape.replace("PORT", String(port))}|grpc`;
+      const error = await connectChannel({
+        command: process.execPath,
+        args: ["-e", FAKE_LINE],
+        env: { FAKE_LINE: line },
+        logger: silentLogger,
+        autoMTLS: false,
+      }).catch((e: unknown) => e as PluginStartError);
+      expect(error).toBeInstanceOf(PluginStartError);
+      expect((error as Error).message).toContain(`invalid handshake line ${JSON.stringify(line)}`);
+      expect((error as Error).message).toMatch(/not a loopback "<IP>:<port>"/);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(connections).toBe(0);
+    },
+  );
 });
 
 describe("spawn failures", () => {
   it("a missing working directory is named as such, not blamed on the command", async () => {
-    const error = await connectChannel({ command: process.execPath, args: [ECHO_PLUGIN], cwd: "/nonexistent-errand-cwd", logger: silentLogger }).catch((e: unknown) => e as PluginStartError);
+    const error = await connectChannel({
+      command: process.execPath,
+      args: [ECHO_PLUGIN],
+      cwd: "/nonexistent-errand-cwd",
+      logger: silentLogger,
+    }).catch((e: unknown) => e as PluginStartError);
     expect(error).toBeInstanceOf(PluginStartError);
     expect((error as Error).message).toContain('the working directory "/nonexistent-errand-cwd" does not exist');
     expect((error as PluginStartError).hint).toMatch(/set cwd to an existing directory/);
@@ -118,7 +146,15 @@ describe("spawn failures", () => {
   it("a working directory that is a file is named as such", async () => {
     const file = join(tempDir("errand-cwd-"), "file");
     writeFileSync(file, "");
-    const error = await launchPlugin({ command: process.execPath, args: [ECHO_PLUGIN], cwd: file, startTimeoutMs: 5000, supportedVersions: [1], transport: "unix", logger: silentLogger }).catch((e: unknown) => e);
+    const error = await launchPlugin({
+      command: process.execPath,
+      args: [ECHO_PLUGIN],
+      cwd: file,
+      startTimeoutMs: 5000,
+      supportedVersions: [1],
+      transport: "unix",
+      logger: silentLogger,
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "ERR_PLUGIN_START", message: expect.stringContaining("is not a directory") });
   });
 
@@ -127,8 +163,14 @@ describe("spawn failures", () => {
     ["a command that is not a string", { command: 42 }],
     ["args that are not strings", { command: process.execPath, args: [1] }],
   ])("%s is an ERR_INVALID_ARGUMENT naming the option, with a hint", async (_name, options) => {
-    const error = await connectChannel({ ...(options as { command: string }), logger: silentLogger }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: "ERR_INVALID_ARGUMENT", message: expect.stringMatching(/^connectChannel: options\.(command|args) /), hint: expect.any(String) });
+    const error = await connectChannel({ ...(options as { command: string }), logger: silentLogger }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      code: "ERR_INVALID_ARGUMENT",
+      message: expect.stringMatching(/^connectChannel: options\.(command|args) /),
+      hint: expect.any(String),
+    });
   });
 
   it("a command that does not exist settles the process's exit (no 'exit' event ever comes)", async () => {

@@ -20,7 +20,10 @@ function has(command: string, args: string[], env?: NodeJS.ProcessEnv): boolean 
   return spawnSync(command, args, { stdio: "ignore", env: { ...process.env, ...env } }).status === 0;
 }
 const goReady = has("go", ["version"]) && existsSync(join(GOPATH, "src/github.com/hashicorp/go-plugin"));
-const pythonReady = has(PYTHON, ["-c", "import grpc, google.protobuf"]) && has("protoc", ["--version"]) && existsSync("/usr/include/google/protobuf/struct.proto");
+const pythonReady =
+  has(PYTHON, ["-c", "import grpc, google.protobuf"])
+  && has("protoc", ["--version"])
+  && existsSync("/usr/include/google/protobuf/struct.proto");
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -30,7 +33,13 @@ describe.runIf(goReady || required)("interop: a hashicorp/go-plugin host drives 
     hostBinary = join(tempDir("errand-go-host-"), "go-host");
     execFileSync("go", ["build", "-o", hostBinary, "main.go"], {
       cwd: here("./interop/go-host"),
-      env: { ...process.env, GO111MODULE: "off", GOPATH, GOCACHE: process.env.GOCACHE ?? join(homedir(), ".cache", "errand-go-build"), GOFLAGS: "" },
+      env: {
+        ...process.env,
+        GO111MODULE: "off",
+        GOPATH,
+        GOCACHE: process.env.GOCACHE ?? join(homedir(), ".cache", "errand-go-build"),
+        GOFLAGS: "",
+      },
       stdio: ["ignore", "inherit", "inherit"],
     });
   }, 180_000);
@@ -38,14 +47,19 @@ describe.runIf(goReady || required)("interop: a hashicorp/go-plugin host drives 
   it("shows the plugin's error and warning records at ERROR and WARN in the host's hclog output", () => {
     // A Go host parses each stderr line of a plugin as hclog JSON; a line it
     // cannot parse goes out verbatim at DEBUG, which an INFO host never shows.
-    const result = spawnSync(hostBinary, ["-title", "log-error", process.execPath, ECHO_PLUGIN], { encoding: "utf8", timeout: 30_000 });
+    const result = spawnSync(hostBinary, ["-title", "log-error", process.execPath, ECHO_PLUGIN], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ notifyStart: "ok" });
     // hclog's text format: `<time> [ERROR] <module>: <message>: key=value ...`, module = the plugin command's base name.
     const error = /^\S+ \[ERROR\] node: deliberate error for the host: (.*)$/m.exec(result.stderr);
     expect(error, result.stderr).not.toBeNull();
     // Fields in Go's map order, which varies.
-    expect(error![1]!.split(" ").sort()).toEqual(expect.arrayContaining(["attempt=2", "channel=echo", "call=notifyStart"]));
+    expect(error![1]!.split(" ").sort()).toEqual(
+      expect.arrayContaining(["attempt=2", "channel=echo", "call=notifyStart"]),
+    );
     expect(result.stderr).toMatch(/^\S+ \[WARN\] +node: deliberate warning for the host:/m);
     expect(result.stderr).not.toMatch(/\[DEBUG\]/);
   });
@@ -79,9 +93,21 @@ describe.runIf(pythonReady || required)("interop: a Python client built from the
   let pythonPath: string;
   beforeAll(async () => {
     pythonPath = tempDir("errand-py-");
-    execFileSync("protoc", ["-I", ".", "-I", "/usr/include", `--python_out=${pythonPath}`, "errand/v1/common.proto", "errand/v1/notifications.proto"], {
-      cwd: here("../../proto"),
-    });
+    execFileSync(
+      "protoc",
+      [
+        "-I",
+        ".",
+        "-I",
+        "/usr/include",
+        `--python_out=${pythonPath}`,
+        "errand/v1/common.proto",
+        "errand/v1/notifications.proto",
+      ],
+      {
+        cwd: here("../../proto"),
+      },
+    );
     plugin = await launchEcho();
   });
   afterAll(async () => {
@@ -94,13 +120,29 @@ describe.runIf(pythonReady || required)("interop: a Python client built from the
       env: { ...process.env, PYTHONPATH: pythonPath },
       timeout: 30_000,
     });
-    const out = JSON.parse(output.toString()) as Record<string, { ok?: Record<string, unknown>; code?: string; details?: string }>;
-    expect(out.handshake_v7).toMatchObject({ code: "FAILED_PRECONDITION", details: expect.stringMatching(/supports 1/) });
+    const out = JSON.parse(output.toString()) as Record<
+      string,
+      { ok?: Record<string, unknown>; code?: string; details?: string }
+    >;
+    expect(out.handshake_v7).toMatchObject({
+      code: "FAILED_PRECONDITION",
+      details: expect.stringMatching(/supports 1/),
+    });
     expect(out.handshake!.ok).toEqual({ interfaceVersion: 1, supportedVersions: [1], name: "echo", version: "1.2.3" });
     const delivered = (key: string) => JSON.parse(out[key]!.ok!.deliveryId as string) as Record<string, unknown>;
-    const shared = { id: "101", taskRunId: "run-py", config: { channel_id: "C-PY", nested: { n: 1 } }, secretNames: ["token"] };
+    const shared = {
+      id: "101",
+      taskRunId: "run-py",
+      config: { channel_id: "C-PY", nested: { n: 1 } },
+      secretNames: ["token"],
+    };
     expect(delivered("notify")).toMatchObject({ kind: "notify", message: "halfway", ...shared });
     expect(delivered("notify_start")).toMatchObject({ kind: "notifyStart", engine: "py-engine", ...shared });
-    expect(delivered("notify_complete")).toMatchObject({ kind: "notifyComplete", success: true, costUsd: 1.25, ...shared });
+    expect(delivered("notify_complete")).toMatchObject({
+      kind: "notifyComplete",
+      success: true,
+      costUsd: 1.25,
+      ...shared,
+    });
   });
 });

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { ticket } from "./support/echo-plugin.js";
-import { CancelledError, DeadlineExceededError, defineChannel, InternalError, InvalidArgumentError, InvalidConfigError, loadChannel, RateLimitedError, silentLogger, VersionMismatchError } from "./support/internals.js";
+import {
+  CancelledError,
+  DeadlineExceededError,
+  defineChannel,
+  InternalError,
+  InvalidArgumentError,
+  InvalidConfigError,
+  loadChannel,
+  RateLimitedError,
+  silentLogger,
+  VersionMismatchError,
+} from "./support/internals.js";
 
 const seen: { signal?: AbortSignal } = {};
 const channel = defineChannel({
@@ -15,7 +26,9 @@ const channel = defineChannel({
     if (message === "hang") return new Promise<void>(() => {});
     if (message === "wait") {
       seen.signal = ctx.signal;
-      return new Promise<void>((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)));
+      return new Promise<void>((_resolve, reject) =>
+        ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason)),
+      );
     }
     if (message === "limit") throw new RateLimitedError("slow down", { retryAfterMs: 1000 });
     if (message === "bug") throw new TypeError("undefined is not a function");
@@ -58,18 +71,25 @@ describe("loadChannel (in-process)", () => {
 
   it("keeps typed errors, wraps unknown ones, and refuses a call without a ticket", async () => {
     const a = await loadChannel(channel, { logger: silentLogger });
-    await expect(a.notify("limit", ticket("t"))).rejects.toMatchObject({ code: "ERR_RATE_LIMITED", retryAfterMs: 1000 });
+    await expect(a.notify("limit", ticket("t"))).rejects.toMatchObject({
+      code: "ERR_RATE_LIMITED",
+      retryAfterMs: 1000,
+    });
     await expect(a.notify("bug", ticket("t"))).rejects.toBeInstanceOf(InternalError);
     await expect(a.notify("x", undefined as never)).rejects.toBeInstanceOf(InvalidArgumentError);
   });
 
   it("turns an untyped init failure into InvalidConfigError", async () => {
-    await expect(loadChannel(channel, { config: { bad: true }, logger: silentLogger })).rejects.toBeInstanceOf(InvalidConfigError);
+    await expect(loadChannel(channel, { config: { bad: true }, logger: silentLogger })).rejects.toBeInstanceOf(
+      InvalidConfigError,
+    );
   });
 
   it("refuses a channel that shares no interface version with the host, naming both", async () => {
     const v2 = defineChannel({ ...channel, interfaceVersions: [2] });
     await expect(loadChannel(v2, { logger: silentLogger })).rejects.toBeInstanceOf(VersionMismatchError);
-    await expect(loadChannel(v2, { logger: silentLogger })).rejects.toThrow(/supports interface versions 2; this host supports 1/);
+    await expect(loadChannel(v2, { logger: silentLogger })).rejects.toThrow(
+      /supports interface versions 2; this host supports 1/,
+    );
   });
 });

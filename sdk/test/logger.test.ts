@@ -42,11 +42,20 @@ describe("createLogger line format", () => {
   // What the fast encoder must equal: spread semantics and a replacer that
   // writes errors as {name,message,code} and bigints as strings.
   // A field named like one of hclog's keys is written under `_` + its name.
-  const renamed = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.startsWith("@") ? `_${k}` : k, v]));
+  const renamed = (fields: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.startsWith("@") ? `_${k}` : k, v]));
   const reference = (level: string, msg: string, base: Record<string, unknown>, extra?: Record<string, unknown>) =>
     JSON.parse(
       JSON.stringify({ "@level": level, "@message": msg, ...renamed({ ...base, ...extra }) }, (_k, v: unknown) =>
-        v instanceof Error ? { name: v.name, message: v.message, ...((v as { code?: unknown }).code !== undefined ? { code: (v as { code?: unknown }).code } : {}) } : typeof v === "bigint" ? v.toString() : v,
+        v instanceof Error
+          ? {
+              name: v.name,
+              message: v.message,
+              ...((v as { code?: unknown }).code !== undefined ? { code: (v as { code?: unknown }).code } : {}),
+            }
+          : typeof v === "bigint"
+            ? v.toString()
+            : v,
       ),
     ) as Record<string, unknown>;
   const withoutTime = (line: string) => {
@@ -62,19 +71,47 @@ describe("createLogger line format", () => {
     const base = { component: "webhook" };
     const logger = createLogger({ level: "debug", fields: base, write: out.write });
     const records: Array<[string, Record<string, unknown> | undefined]> = [
-      ["webhook request", { source: "codehost_a", delivery_id: "d-1", status: 200, tickets: ["1", "2"], approvals: undefined, duration_ms: 1.5 }],
-      ["odd values", { nan: Number.NaN, big: 12n, fn: () => 1, nested: { e: new Error("inner"), list: [1, undefined] }, yes: true, nil: null }],
+      [
+        "webhook request",
+        {
+          source: "codehost_a",
+          delivery_id: "d-1",
+          status: 200,
+          tickets: ["1", "2"],
+          approvals: undefined,
+          duration_ms: 1.5,
+        },
+      ],
+      [
+        "odd values",
+        {
+          nan: Number.NaN,
+          big: 12n,
+          fn: () => 1,
+          nested: { e: new Error("inner"), list: [1, undefined] },
+          yes: true,
+          nil: null,
+        },
+      ],
       ["an error", { error: Object.assign(new Error("boom"), { code: "ERR_X" }) }],
-      ["overrides", { component: "other", msg: "plain", level: "plain", "@level": "error", "@message": 5, "@timestamp": 1 }],
+      [
+        "overrides",
+        { component: "other", msg: "plain", level: "plain", "@level": "error", "@message": 5, "@timestamp": 1 },
+      ],
       ["clash only", { "@message": { not: "a string" } }],
       ['quotes " and \\ and \n', undefined],
     ];
     for (const [msg, fields] of records) logger.info(msg, fields);
     logger.child({ request: 7 }).warn("child", { x: 1 });
     expect(out.lines.every((l) => l.endsWith("}\n") && !l.slice(0, -1).includes("\n"))).toBe(true);
-    const expected = [...records.map(([msg, fields]) => reference("info", msg, base, fields)), reference("warn", "child", { ...base, request: 7 }, { x: 1 })];
+    const expected = [
+      ...records.map(([msg, fields]) => reference("info", msg, base, fields)),
+      reference("warn", "child", { ...base, request: 7 }, { x: 1 }),
+    ];
     expect(out.lines.map(withoutTime)).toEqual(expected);
-    expect(out.lines.map((l) => Object.keys(JSON.parse(l)).filter((k) => k !== "@timestamp"))).toEqual(expected.map((e) => Object.keys(e)));
+    expect(out.lines.map((l) => Object.keys(JSON.parse(l)).filter((k) => k !== "@timestamp"))).toEqual(
+      expected.map((e) => Object.keys(e)),
+    );
     expect(out.lines.every((l) => l.startsWith('{"@level":"'))).toBe(true);
   });
 
@@ -83,7 +120,11 @@ describe("createLogger line format", () => {
     const late: string[] = [];
     const logger = createLogger({ secrets: ['pa"ss\\word-123', "abc"], redact: () => late, write: out.write });
     late.push("xoxb-late-token");
-    logger.error('failed with pa"ss\\word-123 and xoxb-late-token', { header: 'pa"ss\\word-123', error: new Error("token xoxb-late-token"), short: "abc" });
+    logger.error('failed with pa"ss\\word-123 and xoxb-late-token', {
+      header: 'pa"ss\\word-123',
+      error: new Error("token xoxb-late-token"),
+      short: "abc",
+    });
     const text = out.lines.join("");
     expect(text).not.toContain("word-123");
     expect(text).not.toContain("xoxb-late-token");
@@ -104,7 +145,11 @@ describe("createLogger line format", () => {
 describe("createLogger never throws", () => {
   const capture = () => {
     const lines: string[] = [];
-    return { lines, write: (l: string) => lines.push(l), records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>) };
+    return {
+      lines,
+      write: (l: string) => lines.push(l),
+      records: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+    };
   };
   const circular = () => {
     const res: Record<string, unknown> = { status: 500, list: [1] };
@@ -120,10 +165,24 @@ describe("createLogger never throws", () => {
     const shared = { a: 1 };
     logger.info("shared is not circular", { pair: [shared, shared], res: circular() });
     expect(out.records()).toMatchObject([
-      { "@message": "got response", channel: "c", before: 1, res: { status: 500, list: [1, "[Circular]"], self: "[Circular]" }, after: "2" },
+      {
+        "@message": "got response",
+        channel: "c",
+        before: 1,
+        res: { status: 500, list: [1, "[Circular]"], self: "[Circular]" },
+        after: "2",
+      },
       { "@message": "shared is not circular", pair: [{ a: 1 }, { a: 1 }] },
     ]);
-    expect(Object.keys(out.records()[0]!)).toEqual(["@level", "@message", "@timestamp", "channel", "before", "res", "after"]);
+    expect(Object.keys(out.records()[0]!)).toEqual([
+      "@level",
+      "@message",
+      "@timestamp",
+      "channel",
+      "before",
+      "res",
+      "after",
+    ]);
     logger.error("slow path with a clash", { res: circular(), "@level": "x" });
     expect(Object.keys(out.records()[2]!)).toEqual(["@level", "@message", "@timestamp", "channel", "res", "_@level"]);
     expect(out.records()[2]!["@level"]).toBe("error");
@@ -144,7 +203,12 @@ describe("createLogger never throws", () => {
       },
     };
     const loop = circular();
-    logger.warn("hostile", { hostile, badJson, error: Object.assign(new Error("e"), { code: "ERR_X", loop }), nested: { deep: [badJson] } });
+    logger.warn("hostile", {
+      hostile,
+      badJson,
+      error: Object.assign(new Error("e"), { code: "ERR_X", loop }),
+      nested: { deep: [badJson] },
+    });
     expect(out.records()[0]).toMatchObject({
       hostile: { ok: "yes", bad: "[Unserializable: a getter threw Error: getter boom]" },
       badJson: "[Unserializable: toJSON threw TypeError: toJSON boom]",
@@ -167,7 +231,12 @@ describe("createLogger never throws", () => {
     child.info("b", { x: 1 });
     child.info("c", { loop: "override" });
     expect(out.records()).toMatchObject([
-      { "@message": "a", loop: { self: "[Circular]" }, fine: 1, broken: "[Unserializable: a getter threw Error: fields getter]" },
+      {
+        "@message": "a",
+        loop: { self: "[Circular]" },
+        fine: 1,
+        broken: "[Unserializable: a getter threw Error: fields getter]",
+      },
       { "@message": "b", fine: 1, broken: "[Unserializable: a getter threw Error: fields getter]", x: 1 },
       { "@message": "c", loop: "override" },
     ]);
@@ -189,7 +258,12 @@ describe("createLogger never throws", () => {
     logger.info({ not: "a string" });
     logger.info(Object.create(null));
     logger.info(new Error("as message"));
-    expect(out.records().map((r) => r["@message"])).toEqual(["undefined", "[object Object]", expect.stringMatching(/^\[Unprintable: TypeError/), "Error: as message"]);
+    expect(out.records().map((r) => r["@message"])).toEqual([
+      "undefined",
+      "[object Object]",
+      expect.stringMatching(/^\[Unprintable: TypeError/),
+      "Error: as message",
+    ]);
   });
 
   it("a write or redact callback that throws loses the line, never the caller's work", () => {

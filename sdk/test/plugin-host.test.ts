@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { connectEcho, recordFile, ticket, waitForExit } from "./support/echo-plugin.js";
-import { CancelledError, DeadlineExceededError, ErrorCode, InvalidConfigError, PluginExitedError, RateLimitedError, type RemoteChannel, VersionMismatchError } from "./support/internals.js";
+import {
+  CancelledError,
+  DeadlineExceededError,
+  ErrorCode,
+  InvalidConfigError,
+  PluginExitedError,
+  RateLimitedError,
+  type RemoteChannel,
+  VersionMismatchError,
+} from "./support/internals.js";
 
 const open: RemoteChannel[] = [];
 async function connect(...args: Parameters<typeof connectEcho>) {
@@ -18,7 +27,9 @@ describe("connectChannel with a real plugin process", () => {
     expect(channel).toMatchObject({ name: "echo", version: "1.2.3", interfaceVersion: 1 });
     expect(channel.pluginVersions).toEqual([1]);
 
-    const start = JSON.parse((await channel.notifyStart(ticket("a"), { engine: "claude", taskRunId: "run-1" })).deliveryId!);
+    const start = JSON.parse(
+      (await channel.notifyStart(ticket("a"), { engine: "claude", taskRunId: "run-1" })).deliveryId!,
+    );
     expect(start).toEqual({
       kind: "notifyStart",
       id: "42",
@@ -30,7 +41,17 @@ describe("connectChannel with a real plugin process", () => {
     });
     const note = JSON.parse((await channel.notify("50% done", ticket("a"), { taskRunId: "run-1" })).deliveryId!);
     expect(note).toMatchObject({ kind: "notify", message: "50% done", taskRunId: "run-1" });
-    const done = JSON.parse((await channel.notifyComplete(ticket("a"), { success: true, summary: "ok", pullRequestUrl: "", failureReason: "", costUsd: 0.42 })).deliveryId!);
+    const done = JSON.parse(
+      (
+        await channel.notifyComplete(ticket("a"), {
+          success: true,
+          summary: "ok",
+          pullRequestUrl: "",
+          failureReason: "",
+          costUsd: 0.42,
+        })
+      ).deliveryId!,
+    );
     expect(done).toMatchObject({ kind: "notifyComplete", success: true, costUsd: 0.42 });
   });
 
@@ -58,7 +79,9 @@ describe("connectChannel with a real plugin process", () => {
   it("aborts the handler's signal when the deadline passes or the host cancels", async () => {
     const record = recordFile();
     const channel = await connect({ env: { ECHO_RECORD_FILE: record.path } });
-    await expect(channel.notify("x", ticket("hang-signal"), { timeoutMs: 200 })).rejects.toBeInstanceOf(DeadlineExceededError);
+    await expect(channel.notify("x", ticket("hang-signal"), { timeoutMs: 200 })).rejects.toBeInstanceOf(
+      DeadlineExceededError,
+    );
     const controller = new AbortController();
     const pending = channel.notifyStart(ticket("hang-signal"), { signal: controller.signal });
     setTimeout(() => controller.abort(new CancelledError("host gave up")), 100);
@@ -84,7 +107,9 @@ describe("connectChannel with a real plugin process", () => {
 
   it("serves many concurrent calls", async () => {
     const channel = await connect();
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => channel.notify(`m${i}`, ticket("ok", { id: String(i) }))));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => channel.notify(`m${i}`, ticket("ok", { id: String(i) }))),
+    );
     expect(results.map((r) => JSON.parse(r.deliveryId!).id)).toEqual(Array.from({ length: 200 }, (_, i) => String(i)));
   });
 
@@ -101,7 +126,9 @@ describe("connectChannel with a real plugin process", () => {
 
   it("close() with calls in flight aborts them and ends the process well inside 2 s", async () => {
     const channel = await connect();
-    const inFlight = [channel.notify("x", ticket("hang")), channel.notify("x", ticket("hang-signal"))].map((p) => p.catch((e: unknown) => e));
+    const inFlight = [channel.notify("x", ticket("hang")), channel.notify("x", ticket("hang-signal"))].map((p) =>
+      p.catch((e: unknown) => e),
+    );
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
     await channel.close();

@@ -7,7 +7,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { captureLogger } from "../src/testing/index.js";
 import { launchEcho, ticket, waitForExit } from "./support/echo-plugin.js";
 import { connectChannel, type RemoteChannel, silentLogger } from "./support/internals.js";
-import { createClients, type PluginProcess, HealthCheckResponse_ServingStatus as Serving, sendNotification, Ticket, unaryCall } from "./support/protocol-internals.js";
+import {
+  createClients,
+  type PluginProcess,
+  HealthCheckResponse_ServingStatus as Serving,
+  sendNotification,
+  Ticket,
+  unaryCall,
+} from "./support/protocol-internals.js";
 import { EXIT_MONITOR, monitorFile, ROBUST_PLUGIN, rawUnary } from "./support/robust-plugin.js";
 
 const cleanups: (() => unknown)[] = [];
@@ -22,7 +29,12 @@ async function launchRobust(env: Record<string, string> = {}): Promise<PluginPro
 }
 
 async function connectRobust(options: Partial<Parameters<typeof connectChannel>[0]> = {}): Promise<RemoteChannel> {
-  const channel = await connectChannel({ command: process.execPath, args: [ROBUST_PLUGIN], logger: silentLogger, ...options });
+  const channel = await connectChannel({
+    command: process.execPath,
+    args: [ROBUST_PLUGIN],
+    logger: silentLogger,
+    ...options,
+  });
   cleanups.push(() => channel.close());
   return channel;
 }
@@ -68,7 +80,9 @@ describe("logging inside a plugin never fails it", () => {
   it("a circular value logged by a handler is written as [Circular] and the message counts as delivered", async () => {
     const logs = captureLogger();
     const channel = await connectRobust({ logger: logs });
-    await expect(channel.notify("log-circular", ticket("t"))).resolves.toEqual({ deliveryId: "delivered:log-circular" });
+    await expect(channel.notify("log-circular", ticket("t"))).resolves.toEqual({
+      deliveryId: "delivered:log-circular",
+    });
     await expect
       .poll(() => logs.records.find((r) => r.msg === "got response"))
       .toMatchObject({
@@ -80,7 +94,9 @@ describe("logging inside a plugin never fails it", () => {
   it("an unhandled rejection with a circular reason is logged by the SDK's handler and the plugin serves on", async () => {
     const logs = captureLogger();
     const channel = await connectRobust({ logger: logs });
-    await expect(channel.notify("reject-circular", ticket("t"))).resolves.toEqual({ deliveryId: "delivered:reject-circular" });
+    await expect(channel.notify("reject-circular", ticket("t"))).resolves.toEqual({
+      deliveryId: "delivered:reject-circular",
+    });
     await expect
       .poll(() => logs.records.find((r) => r.msg === "unhandled promise rejection in the channel"))
       .toMatchObject({
@@ -96,9 +112,15 @@ describe("the socket directory goes on every way out", () => {
     const proc = await launchRobust();
     const clients = createClients(targetOf(proc), credentials.createInsecure());
     cleanups.push(() => clients.close());
-    await sendNotification(clients.channel, { kind: "notify", message: "throw-uncaught", ticket: ticket("t") }, { timeoutMs: 5000 });
+    await sendNotification(
+      clients.channel,
+      { kind: "notify", message: "throw-uncaught", ticket: ticket("t") },
+      { timeoutMs: 5000 },
+    );
     expect(await proc.exited).toEqual({ code: 1, signal: null });
-    expect(proc.stderrTail()).toMatch(/"@message":"uncaught exception in the channel".*"message":"deliberate uncaught exception"/);
+    expect(proc.stderrTail()).toMatch(
+      /"@message":"uncaught exception in the channel".*"message":"deliberate uncaught exception"/,
+    );
     expect(existsSync(socketDirOf(proc))).toBe(false);
   });
 
@@ -131,20 +153,30 @@ describe("errors sent to the host", () => {
     expect(hint).toMatch(/^hint x+… \[hint truncated: 150009 bytes in all\]$/);
     expect(Buffer.byteLength(hint)).toBeLessThanOrEqual(2048);
     for (let i = 0; i < 3; i++) {
-      await expect(channel.notify(`after ${i}`, ticket("t"), { timeoutMs: 2000 })).resolves.toEqual({ deliveryId: `delivered:after ${i}` });
+      await expect(channel.notify(`after ${i}`, ticket("t"), { timeoutMs: 2000 })).resolves.toEqual({
+        deliveryId: `delivered:after ${i}`,
+      });
     }
   });
 
   it("so does one whose every character needs escaping (three UTF-8 bytes, nine characters percent-encoded)", async () => {
     const channel = await connectRobust({ env: { ROBUST_CHAR: "€" } });
     const error = await channel.notify("big-error:50000", ticket("t"), { timeoutMs: 4000 }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: "ERR_REJECTED", message: expect.stringMatching(/€… \[message truncated: 150010 bytes in all\]$/) });
-    await expect(channel.notify("after", ticket("t"), { timeoutMs: 2000 })).resolves.toEqual({ deliveryId: "delivered:after" });
+    expect(error).toMatchObject({
+      code: "ERR_REJECTED",
+      message: expect.stringMatching(/€… \[message truncated: 150010 bytes in all\]$/),
+    });
+    await expect(channel.notify("after", ticket("t"), { timeoutMs: 2000 })).resolves.toEqual({
+      deliveryId: "delivered:after",
+    });
   });
 
   it("mask the plugin's secrets in the message and the hint, as its logs do", async () => {
     const channel = await connectRobust({ secrets: { tok: "xoxb-SUPERSECRET-123" } });
-    const error = (await channel.notify("secret-error", ticket("t")).catch((e: unknown) => e)) as { message: string; hint: string };
+    const error = (await channel.notify("secret-error", ticket("t")).catch((e: unknown) => e)) as {
+      message: string;
+      hint: string;
+    };
     expect(error).toMatchObject({ code: "ERR_REJECTED" });
     expect(error.message).toMatch(/auth failed for token \[redacted\]/);
     expect(error.hint).toBe("rotate [redacted]");
@@ -217,7 +249,12 @@ describe("requests the plugin cannot use", () => {
 
   it("bytes that are no message, and a request without a ticket, are ERR_INVALID_ARGUMENT; the plugin serves on", async () => {
     const proc = await launchRobust();
-    await expectInvalid(proc, "Notify", Buffer.from([0x0a, 0xff, 0xff, 0xff]), /^Notify: the request could not be decoded/);
+    await expectInvalid(
+      proc,
+      "Notify",
+      Buffer.from([0x0a, 0xff, 0xff, 0xff]),
+      /^Notify: the request could not be decoded/,
+    );
     await expectInvalid(proc, "Handshake", Buffer.from([0x0f]), /^Handshake: the request could not be decoded/);
     await expectInvalid(proc, "NotifyStart", new Uint8Array(0), /^NotifyStart: ticket is missing$/);
     const { error } = await rawUnary(targetOf(proc), "Notify", notifyRequest("fine"));
@@ -231,7 +268,14 @@ describe("health during shutdown", () => {
     const clients = createClients(targetOf(proc), credentials.createInsecure());
     cleanups.push(() => clients.close());
     // Initialized, so shutdown has a channel to close (and takes a while).
-    const handshake = { interfaceVersion: 1, supportedVersions: [1], config: {}, secrets: {}, hostName: "test", hostVersion: "" };
+    const handshake = {
+      interfaceVersion: 1,
+      supportedVersions: [1],
+      config: {},
+      secrets: {},
+      hostName: "test",
+      hostVersion: "",
+    };
     await unaryCall(clients.channel, "handshake", handshake, { timeoutMs: 5000 });
 
     const watched: Serving[] = [];

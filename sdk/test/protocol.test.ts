@@ -6,7 +6,17 @@ import { credentials, status as GrpcStatus, type ServiceError } from "@grpc/grpc
 import { afterEach, describe, expect, it } from "vitest";
 import { connectEcho, ECHO_PLUGIN, launchEcho, ticket, waitForExit } from "./support/echo-plugin.js";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "./support/internals.js";
-import { callHealth, certificateFieldToPem, createClients, generateCertificate, HealthCheckResponse_ServingStatus, type PluginClients, type PluginProcess, sendNotification, unaryCall } from "./support/protocol-internals.js";
+import {
+  callHealth,
+  certificateFieldToPem,
+  createClients,
+  generateCertificate,
+  HealthCheckResponse_ServingStatus,
+  type PluginClients,
+  type PluginProcess,
+  sendNotification,
+  unaryCall,
+} from "./support/protocol-internals.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -26,9 +36,14 @@ function clientsFor(proc: PluginProcess, creds = credentials.createInsecure()): 
   return clients;
 }
 
-function run(env: Record<string, string | undefined>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [ECHO_PLUGIN], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [ECHO_PLUGIN], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -47,11 +62,21 @@ describe("plugin process protocol (go-plugin compatible)", () => {
 
   it("prints exactly one handshake line on stdout, a unix socket in a private 0700 directory", async () => {
     const proc = await launch();
-    expect(proc.line).toMatchObject({ coreVersion: 1, interfaceVersion: 1, network: "unix", protocol: "grpc", serverCert: undefined });
+    expect(proc.line).toMatchObject({
+      coreVersion: 1,
+      interfaceVersion: 1,
+      network: "unix",
+      protocol: "grpc",
+      serverCert: undefined,
+    });
     expect(statSync(dirname(proc.line.address)).mode & 0o777).toBe(0o700);
     expect(statSync(proc.line.address).isSocket()).toBe(true);
     const clients = clientsFor(proc);
-    await sendNotification(clients.channel, { kind: "notify", message: "m", ticket: ticket("stdout") }, { timeoutMs: 5000 });
+    await sendNotification(
+      clients.channel,
+      { kind: "notify", message: "m", ticket: ticket("stdout") },
+      { timeoutMs: 5000 },
+    );
     await new Promise((r) => setTimeout(r, 100));
     expect(proc.extraStdout).toEqual([]);
   });
@@ -70,7 +95,10 @@ describe("plugin process protocol (go-plugin compatible)", () => {
         probe.close(() => resolve(port));
       });
     });
-    const proc = await launch({ transport: "tcp", env: { PLUGIN_MIN_PORT: String(port), PLUGIN_MAX_PORT: String(port) } });
+    const proc = await launch({
+      transport: "tcp",
+      env: { PLUGIN_MIN_PORT: String(port), PLUGIN_MAX_PORT: String(port) },
+    });
     expect(proc.line).toMatchObject({ network: "tcp", address: `127.0.0.1:${port}` });
     await callHealth(clientsFor(proc), 5000);
   });
@@ -79,14 +107,25 @@ describe("plugin process protocol (go-plugin compatible)", () => {
     const clients = clientsFor(await launch());
     const ok = await unaryCall(clients.health, "check", { service: "plugin" }, { timeoutMs: 5000 });
     expect(ok.status).toBe(HealthCheckResponse_ServingStatus.SERVING);
-    const error = (await unaryCall(clients.health, "check", { service: "nope" }, { timeoutMs: 5000 }).catch((e: unknown) => e)) as ServiceError;
+    const error = (await unaryCall(clients.health, "check", { service: "nope" }, { timeoutMs: 5000 }).catch(
+      (e: unknown) => e,
+    )) as ServiceError;
     expect(error.code).toBe(GrpcStatus.NOT_FOUND);
   });
 
   it("answers a Handshake for an unsupported version with FAILED_PRECONDITION naming the supported versions", async () => {
     const clients = clientsFor(await launch());
-    const request = { interfaceVersion: 7, supportedVersions: [7], config: {}, secrets: {}, hostName: "test", hostVersion: "" };
-    const error = (await unaryCall(clients.channel, "handshake", request, { timeoutMs: 5000 }).catch((e: unknown) => e)) as ServiceError;
+    const request = {
+      interfaceVersion: 7,
+      supportedVersions: [7],
+      config: {},
+      secrets: {},
+      hostName: "test",
+      hostVersion: "",
+    };
+    const error = (await unaryCall(clients.channel, "handshake", request, { timeoutMs: 5000 }).catch(
+      (e: unknown) => e,
+    )) as ServiceError;
     expect(error.code).toBe(GrpcStatus.FAILED_PRECONDITION);
     expect(error.details).toMatch(/interface version 7 is not supported by channel echo 1\.2\.3; it supports 1/);
     const ok = await unaryCall(clients.channel, "handshake", { ...request, interfaceVersion: 1 }, { timeoutMs: 5000 });
@@ -95,9 +134,16 @@ describe("plugin process protocol (go-plugin compatible)", () => {
 
   it("without a Handshake (a go-plugin host), takes config and secrets from the environment", async () => {
     const proc = await launch({
-      env: { ERRAND_CHANNEL_CONFIG: JSON.stringify({ channel_id: "C9" }), ERRAND_CHANNEL_SECRETS: JSON.stringify({ tok: "s3cret" }) },
+      env: {
+        ERRAND_CHANNEL_CONFIG: JSON.stringify({ channel_id: "C9" }),
+        ERRAND_CHANNEL_SECRETS: JSON.stringify({ tok: "s3cret" }),
+      },
     });
-    const response = await sendNotification(clientsFor(proc).channel, { kind: "notifyStart", ticket: ticket("ok"), taskRunId: "r", engine: "e" }, { timeoutMs: 5000 });
+    const response = await sendNotification(
+      clientsFor(proc).channel,
+      { kind: "notifyStart", ticket: ticket("ok"), taskRunId: "r", engine: "e" },
+      { timeoutMs: 5000 },
+    );
     expect(JSON.parse(response.deliveryId)).toMatchObject({ config: { channel_id: "C9" }, secretNames: ["tok"] });
   });
 
@@ -106,11 +152,17 @@ describe("plugin process protocol (go-plugin compatible)", () => {
     const proc = await launch({ transport: "tcp", clientCertPem: hostCert.certPem });
     expect(proc.line.serverCert).toBeTruthy();
     const serverPem = certificateFieldToPem(proc.line.serverCert!);
-    const authorized = clientsFor(proc, credentials.createSsl(Buffer.from(serverPem), Buffer.from(hostCert.keyPem), Buffer.from(hostCert.certPem)));
+    const authorized = clientsFor(
+      proc,
+      credentials.createSsl(Buffer.from(serverPem), Buffer.from(hostCert.keyPem), Buffer.from(hostCert.certPem)),
+    );
     await callHealth(authorized, 5000);
 
     const stranger = await generateCertificate();
-    const intruder = clientsFor(proc, credentials.createSsl(Buffer.from(serverPem), Buffer.from(stranger.keyPem), Buffer.from(stranger.certPem)));
+    const intruder = clientsFor(
+      proc,
+      credentials.createSsl(Buffer.from(serverPem), Buffer.from(stranger.keyPem), Buffer.from(stranger.certPem)),
+    );
     await expect(callHealth(intruder, 2000)).rejects.toMatchObject({ code: GrpcStatus.UNAVAILABLE });
     const anonymous = clientsFor(proc, credentials.createSsl(Buffer.from(serverPem)));
     await expect(callHealth(anonymous, 2000)).rejects.toMatchObject({ code: GrpcStatus.UNAVAILABLE });
@@ -132,31 +184,46 @@ describe("plugin process protocol (go-plugin compatible)", () => {
       process.stdout.write(String(channel.pid) + "\\n");
       setInterval(() => {}, 1000);
     `;
-    const host = spawn(process.execPath, ["--input-type=module", "-e", hostScript], { stdio: ["ignore", "pipe", "inherit"] });
-    const pluginPid = await new Promise<number>((resolve) => host.stdout.once("data", (d) => resolve(Number(String(d).trim()))));
+    const host = spawn(process.execPath, ["--input-type=module", "-e", hostScript], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const pluginPid = await new Promise<number>((resolve) =>
+      host.stdout.once("data", (d) => resolve(Number(String(d).trim()))),
+    );
     expect(pluginPid).toBeGreaterThan(0);
     host.kill("SIGKILL");
     expect(await waitForExit(pluginPid, 5000)).toBeLessThan(5000);
   });
 
   it("fails to start with the plugin's stderr in the error when it exits before the handshake", async () => {
-    const error = await launchEcho({ args: ["-e", "console.error('boom: missing dependency'); process.exit(4)"], startTimeoutMs: 5000 }).catch((e: unknown) => e);
+    const error = await launchEcho({
+      args: ["-e", "console.error('boom: missing dependency'); process.exit(4)"],
+      startTimeoutMs: 5000,
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "ERR_PLUGIN_START" });
     expect((error as Error).message).toMatch(/exited \(code 4.*boom: missing dependency/s);
   });
 
   it("fails to start when the first stdout line is not a handshake line", async () => {
-    const error = await launchEcho({ args: ["-e", "console.log('hello world'); setTimeout(() => {}, 10000)"], startTimeoutMs: 5000 }).catch((e: unknown) => e);
+    const error = await launchEcho({
+      args: ["-e", "console.log('hello world'); setTimeout(() => {}, 10000)"],
+      startTimeoutMs: 5000,
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "ERR_PLUGIN_START", hint: expect.stringMatching(/only its handshake line/) });
   });
 
   it("times out a plugin that never prints its handshake line", async () => {
-    const error = await launchEcho({ args: ["-e", "setTimeout(() => {}, 10000)"], startTimeoutMs: 300 }).catch((e: unknown) => e);
+    const error = await launchEcho({ args: ["-e", "setTimeout(() => {}, 10000)"], startTimeoutMs: 300 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: "ERR_PLUGIN_START" });
     expect((error as Error).message).toMatch(/no handshake line within 300 ms/);
   });
 
   it("uses the cookie value the spec names", () => {
-    expect([MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE]).toEqual(["ERRAND_PLUGIN_MAGIC_COOKIE", "errand-notification-channel"]);
+    expect([MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE]).toEqual([
+      "ERRAND_PLUGIN_MAGIC_COOKIE",
+      "errand-notification-channel",
+    ]);
   });
 });

@@ -26,7 +26,9 @@ afterEach(() => {
   for (const pid of started.splice(0)) if (alive(pid)) process.kill(pid, "SIGKILL");
 });
 
-async function startWrapper(detached: boolean): Promise<{ child: ChildProcess; exited: Promise<unknown>; grandchild: number }> {
+async function startWrapper(
+  detached: boolean,
+): Promise<{ child: ChildProcess; exited: Promise<unknown>; grandchild: number }> {
   const child = spawn(process.execPath, ["-e", WRAPPER], { stdio: ["ignore", "pipe", "pipe"], detached });
   const exited = once(child, "exit");
   const [data] = (await once(child.stdout!, "data")) as [Buffer];

@@ -13,13 +13,13 @@ const USER_SECRET = "errand-secrets";
 
 describe("the name rules", () => {
   it("take what Kubernetes takes and refuse what it refuses", () => {
-    expect([dns1123Subdomain("errand-config-5t2hk7b9f8"), dns1035Label("errand"), ianaServiceName("webhook"), labelKey("app.kubernetes.io/name"), labelValue("errand")]).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect([
+      dns1123Subdomain("errand-config-5t2hk7b9f8"),
+      dns1035Label("errand"),
+      ianaServiceName("webhook"),
+      labelKey("app.kubernetes.io/name"),
+      labelValue("errand"),
+    ]).toEqual([undefined, undefined, undefined, undefined, undefined]);
     expect(dns1123Subdomain("Errand")).toMatch(/not a DNS-1123 subdomain/);
     expect(dns1035Label("9errand")).toMatch(/must start with a letter/);
     expect(ianaServiceName("web--hook")).toMatch(/not an IANA service name/);
@@ -42,10 +42,14 @@ describe.skipIf(!kubectl)("the manifest checker finds, in a broken copy of the r
   const pod = (objects: K8sObject[]) => (one(objects, "Deployment") as DeploymentObject).spec.template.spec;
 
   it("a misspelt field the schema lets through", () => {
-    expect(broken((o) => (pod(o).containers[0]!.securityContext.readOnlyRootFileSystem = true))).toEqual(["Deployment/errand: unknown field spec.template.spec.containers[0].securityContext.readOnlyRootFileSystem"]);
+    expect(broken((o) => (pod(o).containers[0]!.securityContext.readOnlyRootFileSystem = true))).toEqual([
+      "Deployment/errand: unknown field spec.template.spec.containers[0].securityContext.readOnlyRootFileSystem",
+    ]);
   });
   it("a value of the wrong type", () => {
-    expect(broken((o) => ((one(o, "Deployment").spec as { replicas: unknown }).replicas = "1")).join("\n")).toMatch(/Deployment\/errand: schema: .*replicas must be integer/);
+    expect(broken((o) => ((one(o, "Deployment").spec as { replicas: unknown }).replicas = "1")).join("\n")).toMatch(
+      /Deployment\/errand: schema: .*replicas must be integer/,
+    );
   });
   it("a Service name that is no DNS label, and a port name too long", () => {
     const problems = broken((o) => {

@@ -14,8 +14,11 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const text = readFileSync(join(root, "deploy/docker/Dockerfile"), "utf8");
 const file = parseDockerfile(text);
 const [build, runtime] = [file.stages.find((s) => s.name === "build")!, file.stages.at(-1)!];
-const args = Object.fromEntries(file.preamble.filter((i) => i.keyword === "ARG").map((i) => i.args.split("=") as [string, string]));
-const resolve = (image: string) => image.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name: string) => args[name] ?? "");
+const args = Object.fromEntries(
+  file.preamble.filter((i) => i.keyword === "ARG").map((i) => i.args.split("=") as [string, string]),
+);
+const resolve = (image: string) =>
+  image.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name: string) => args[name] ?? "");
 const of = (instructions: Instruction[], keyword: string) => instructions.filter((i) => i.keyword === keyword);
 const runs = (instructions: Instruction[]) => of(instructions, "RUN").map((i) => i.args);
 const workspaces = workspaceDirs();
@@ -26,7 +29,11 @@ function expand(word: string): string[] {
   for (const segment of word.replace(/\/$/, "").split("/")) {
     const literal = segment.replace(/[.+?^$(){}|[\]\\]/g, "\\$&");
     const pattern = new RegExp(`^${literal.replaceAll("*", "[^/]*")}$`);
-    paths = paths.flatMap((path) => (segment.includes("*") ? readdirSync(join(root, path)).filter((name) => pattern.test(name)) : [segment]).map((name) => join(path, name)));
+    paths = paths.flatMap((path) =>
+      (segment.includes("*") ? readdirSync(join(root, path)).filter((name) => pattern.test(name)) : [segment]).map(
+        (name) => join(path, name),
+      ),
+    );
   }
   return paths.filter((path) => existsSync(join(root, path)));
 }
@@ -77,7 +84,9 @@ describe("deploy/docker/Dockerfile", () => {
       build.instructions.findIndex((i) => i.keyword === "RUN" && i.args.startsWith("npm ci")),
     );
     const copied = of(beforeCi, "COPY").flatMap((i) => copyParts(i.args).sources);
-    expect(copied).toEqual(expect.arrayContaining(["package.json", "package-lock.json", ...workspaces.map((w) => `${w}/package.json`)]));
+    expect(copied).toEqual(
+      expect.arrayContaining(["package.json", "package-lock.json", ...workspaces.map((w) => `${w}/package.json`)]),
+    );
   });
 
   // The packages the controller needs at run time come from the root's workspaces and the controller's dependencies
@@ -85,8 +94,12 @@ describe("deploy/docker/Dockerfile", () => {
   it("copies, builds and ships every workspace package the controller needs at run time", () => {
     const needed = runtimeClosure("controller");
     expect(needed).toEqual(expect.arrayContaining(["controller", "sdk", "channels/chat-a", "channels/chat-kit"]));
-    const afterCi = build.instructions.slice(build.instructions.findIndex((i) => i.keyword === "RUN" && i.args.startsWith("npm ci")));
-    const copied = of(afterCi, "COPY").flatMap((i) => copyParts(i.args).sources.map((source) => source.replace(/\/$/, "")));
+    const afterCi = build.instructions.slice(
+      build.instructions.findIndex((i) => i.keyword === "RUN" && i.args.startsWith("npm ci")),
+    );
+    const copied = of(afterCi, "COPY").flatMap((i) =>
+      copyParts(i.args).sources.map((source) => source.replace(/\/$/, "")),
+    );
     // The words of the build stage's RUN after `marker` up to `end`, globs expanded.
     const listed = (marker: RegExp, end: string) => {
       const command = runs(build.instructions).find((c) => marker.test(c)) ?? "";
@@ -110,7 +123,15 @@ describe("deploy/docker/Dockerfile", () => {
         expect(ignored(source.replace(/\/$/, "")), source).toBe(false);
       }
     }
-    for (const path of ["node_modules", "controller/node_modules", "sdk/dist", "controller/dist/index.js", "controller/tsconfig.tsbuildinfo", ".git"]) expect(ignored(path), path).toBe(true);
+    for (const path of [
+      "node_modules",
+      "controller/node_modules",
+      "sdk/dist",
+      "controller/dist/index.js",
+      "controller/tsconfig.tsbuildinfo",
+      ".git",
+    ])
+      expect(ignored(path), path).toBe(true);
   });
 
   it("runtime stage: copies the build stage's output only, builds nothing, runs as a numeric non-root user", () => {
@@ -130,7 +151,11 @@ describe("deploy/docker/Dockerfile", () => {
 
   it("starts `errand run` on /etc/errand/errand.yaml, exposes the webhook and ops ports, has no HEALTHCHECK", () => {
     expect(JSON.parse(of(runtime.instructions, "ENTRYPOINT").at(-1)!.args)).toEqual(["errand"]);
-    expect(JSON.parse(of(runtime.instructions, "CMD").at(-1)!.args)).toEqual(["run", "--config", "/etc/errand/errand.yaml"]);
+    expect(JSON.parse(of(runtime.instructions, "CMD").at(-1)!.args)).toEqual([
+      "run",
+      "--config",
+      "/etc/errand/errand.yaml",
+    ]);
     expect(of(runtime.instructions, "EXPOSE").map((i) => i.args)).toEqual(["8080 9090"]);
     expect(file.stages.flatMap((s) => of(s.instructions, "HEALTHCHECK"))).toEqual([]);
     expect(text).toMatch(/# No HEALTHCHECK: Kubernetes ignores it/);
@@ -139,11 +164,21 @@ describe("deploy/docker/Dockerfile", () => {
 
 describe("the Dockerfile parser", () => {
   it("joins continued lines, drops comments inside them, and splits stages", () => {
-    const parsed = parseDockerfile("ARG A=1\nFROM x:1 AS one\nRUN a \\\n# note\n && b\nFROM one\nCOPY --from=one /a /b\n");
+    const parsed = parseDockerfile(
+      "ARG A=1\nFROM x:1 AS one\nRUN a \\\n# note\n && b\nFROM one\nCOPY --from=one /a /b\n",
+    );
     expect(parsed.preamble).toEqual([{ keyword: "ARG", args: "A=1", line: 1 }]);
-    expect(parsed.stages[0]).toEqual({ name: "one", from: "x:1", instructions: [{ keyword: "RUN", args: "a && b", line: 3 }] });
+    expect(parsed.stages[0]).toEqual({
+      name: "one",
+      from: "x:1",
+      instructions: [{ keyword: "RUN", args: "a && b", line: 3 }],
+    });
     expect(parsed.stages[1]!.name).toBe("1");
-    expect(copyParts(parsed.stages[1]!.instructions[0]!.args)).toEqual({ flags: { from: "one" }, sources: ["/a"], dest: "/b" });
+    expect(copyParts(parsed.stages[1]!.instructions[0]!.args)).toEqual({
+      flags: { from: "one" },
+      sources: ["/a"],
+      dest: "/b",
+    });
   });
 
   it("refuses a file that ends inside a continued instruction", () => {

@@ -28,10 +28,13 @@ interface CheckReport {
 }
 
 async function configCheck(file: string, secrets: Record<string, string>): Promise<CheckReport> {
-  if (!existsSync(join(root, "controller/dist/cli/bin.js"))) throw new Error("controller/dist is missing: run `npm run build` (or `npx tsc -b controller`) first");
+  if (!existsSync(join(root, "controller/dist/cli/bin.js")))
+    throw new Error("controller/dist is missing: run `npm run build` (or `npx tsc -b controller`) first");
   // The machine's own ERRAND_SECRET_* variables must not stand in for missing ones.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("ERRAND_SECRET_")));
-  const result = await run(process.execPath, [bin, "config", "check", "--json", "--config", file], { env: { ...env, ...secrets } }).catch((error: { stdout?: string; stderr?: string }) => error);
+  const result = await run(process.execPath, [bin, "config", "check", "--json", "--config", file], {
+    env: { ...env, ...secrets },
+  }).catch((error: { stdout?: string; stderr?: string }) => error);
   return JSON.parse(result.stdout ?? "") as CheckReport;
 }
 
@@ -85,7 +88,8 @@ describe("deploy/kustomize errand.yaml files", () => {
         JSON.stringify(report.problems),
       ).toBe(true);
       const guide = readFileSync(join(root, "docs/deployment.md"), "utf8");
-      for (const name of named) expect(guide, `docs/deployment.md: --from-literal=${name}=`).toContain(`--from-literal=${name}=`);
+      for (const name of named)
+        expect(guide, `docs/deployment.md: --from-literal=${name}=`).toContain(`--from-literal=${name}=`);
     },
     SLOW,
   );

@@ -19,10 +19,17 @@ const analyze = systemdAnalyze();
 const required = process.env.ERRAND_REQUIRE_SYSTEMD === "1";
 
 /** The controller's defaults, as `errand config check --json` reports them for an empty file. */
-function defaults(): { ops: { shutdown_grace_seconds: number }; webhook: { timeouts: { shutdown_ms: number } }; execution: { local: { kill_grace_ms: number } } } {
+function defaults(): {
+  ops: { shutdown_grace_seconds: number };
+  webhook: { timeouts: { shutdown_ms: number } };
+  execution: { local: { kill_grace_ms: number } };
+} {
   const file = join(tempDir("errand-systemd-defaults-"), "errand.yaml");
   writeFileSync(file, "");
-  const out = execFileSync(join(root, "controller/bin/errand.cjs"), ["config", "check", "--config", file, "--json"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync(join(root, "controller/bin/errand.cjs"), ["config", "check", "--config", file, "--json"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return JSON.parse(out).config;
 }
 
@@ -49,7 +56,8 @@ describe("deploy/systemd/errand.service", () => {
     expect(one("KillMode")).toBe("mixed");
     expect(one("KillSignal") ?? "SIGTERM").toBe("SIGTERM");
     const d = defaults();
-    const shutdownMs = d.webhook.timeouts.shutdown_ms + d.ops.shutdown_grace_seconds * 1000 + d.execution.local.kill_grace_ms;
+    const shutdownMs =
+      d.webhook.timeouts.shutdown_ms + d.ops.shutdown_grace_seconds * 1000 + d.execution.local.kill_grace_ms;
     expect(Number(one("TimeoutStopSec")) * 1000).toBeGreaterThan(shutdownMs + 10_000);
   });
 
@@ -89,7 +97,9 @@ execution: { local: { workspace_dir: ${join(dir, "ws")}, log_dir: ${join(dir, "l
 ops: { host: 127.0.0.1, port: 0 }
 `,
     );
-    const argv = commandLine(one("ExecStart")!).map((word) => word.replace(INSTALL_DIR, root).replace("/etc/errand/errand.yaml", config));
+    const argv = commandLine(one("ExecStart")!).map((word) =>
+      word.replace(INSTALL_DIR, root).replace("/etc/errand/errand.yaml", config),
+    );
     const env = { ...process.env, NODE_ENV: "production", HOME: dir, ERRAND_SECRET_SYSTEMD_TEST: "a-bearer-token" };
     const child = spawn(argv[0]!, argv.slice(1), { cwd: dir, env, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";

@@ -21,7 +21,11 @@ export interface BlockPlan {
  * exactly one plan and each plan one block, so that a new or changed block
  * fails the test until someone decides how it is run (or why it is not).
  */
-export function pairBlocks<P extends BlockPlan>(doc: string, blocks: string[], plans: P[]): Array<{ block: string; plan: P }> {
+export function pairBlocks<P extends BlockPlan>(
+  doc: string,
+  blocks: string[],
+  plans: P[],
+): Array<{ block: string; plan: P }> {
   const problems: string[] = [];
   const pairs = blocks.map((block) => {
     const matching = plans.filter((p) => block.includes(p.match));
@@ -29,7 +33,8 @@ export function pairBlocks<P extends BlockPlan>(doc: string, blocks: string[], p
     return { block, plan: matching[0]! };
   });
   for (const plan of plans) {
-    if (!blocks.some((b) => b.includes(plan.match))) problems.push(`${doc}: no block matches the plan ${JSON.stringify(plan.match)}`);
+    if (!blocks.some((b) => b.includes(plan.match)))
+      problems.push(`${doc}: no block matches the plan ${JSON.stringify(plan.match)}`);
   }
   if (problems.length > 0) throw new Error(problems.join("\n\n"));
   return pairs;
@@ -48,11 +53,19 @@ export interface BlockRun {
  * ("? " on screen: npx's "Ok to proceed?", each prompt of create-channel),
  * taking every default, as a person at a terminal would.
  */
-export async function runBlock(block: string, cwd: string, env: Record<string, string>, onTerminal = false, timeoutMs = 600_000): Promise<BlockRun> {
+export async function runBlock(
+  block: string,
+  cwd: string,
+  env: Record<string, string>,
+  onTerminal = false,
+  timeoutMs = 600_000,
+): Promise<BlockRun> {
   const dir = await mkdtemp(join(tmpdir(), "doc-block-"));
   const file = join(dir, "block.sh");
   await writeFile(file, block);
-  const [command, args] = onTerminal ? ["script", ["-qfec", `bash -e -o pipefail ${file}`, "/dev/null"]] : ["bash", ["-e", "-o", "pipefail", file]];
+  const [command, args] = onTerminal
+    ? ["script", ["-qfec", `bash -e -o pipefail ${file}`, "/dev/null"]]
+    : ["bash", ["-e", "-o", "pipefail", file]];
   // Its own process group, so that a block that hangs is stopped with everything it started.
   const child = spawn(command, args as string[], { cwd, env, stdio: ["pipe", "pipe", "pipe"], detached: true });
   const timer = setTimeout(() => {

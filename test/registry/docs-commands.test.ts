@@ -37,7 +37,9 @@ beforeAll(async () => {
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => {
       posted.push(body);
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true, ts: "1700000000.000100" }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ ok: true, ts: "1700000000.000100" }));
     });
   });
   await new Promise<void>((resolve) => chat.listen(0, "127.0.0.1", resolve));
@@ -59,7 +61,10 @@ async function waitUntil(what: string, ms: number, done: () => boolean) {
 /** The files a reader writes before a block, as the text before it says. */
 async function writeSendFiles(folder: string, channelId: string) {
   const api = `http://127.0.0.1:${(chat.address() as AddressInfo).port}/api`;
-  await writeFile(join(folder, "config.json"), JSON.stringify({ channel_id: channelId, token_secret: "docs-bot-token", api_base_url: api }));
+  await writeFile(
+    join(folder, "config.json"),
+    JSON.stringify({ channel_id: channelId, token_secret: "docs-bot-token", api_base_url: api }),
+  );
   await writeFile(join(folder, "secrets.json"), JSON.stringify({ "docs-bot-token": "xoxb-docs-test" }));
 }
 
@@ -118,10 +123,20 @@ describe.concurrent("the commands of the docs, as written", () => {
 
   it("docs/author-guide.md, sections 1 to 5", async () => {
     await runPlanned("docs/author-guide.md", [
-      { match: "npx create-channel team-alerts\n", cwd: () => dir("guide-interactive"), terminal: true, after: async () => expect(existsSync(dir("guide-interactive/team-alerts/node_modules/.bin/channel"))).toBe(true) },
+      {
+        match: "npx create-channel team-alerts\n",
+        cwd: () => dir("guide-interactive"),
+        terminal: true,
+        after: async () =>
+          expect(existsSync(dir("guide-interactive/team-alerts/node_modules/.bin/channel"))).toBe(true),
+      },
       { match: "--template bot-api --name team_alerts", cwd: () => dir("guide") },
       { match: "cd team-alerts\nnpm run build", cwd: () => dir("guide") },
-      { match: "--junit reports/channel.xml", cwd: () => dir("guide/team-alerts"), after: () => expect(existsSync(dir("guide/team-alerts/reports/channel.xml"))).toBe(true) },
+      {
+        match: "--junit reports/channel.xml",
+        cwd: () => dir("guide/team-alerts"),
+        after: () => expect(existsSync(dir("guide/team-alerts/reports/channel.xml"))).toBe(true),
+      },
       {
         match: "channel send start --config config.json",
         cwd: () => dir("guide/team-alerts"),
@@ -135,7 +150,13 @@ describe.concurrent("the commands of the docs, as written", () => {
         cwd: () => dir("guide"),
         slowReason: "installs @errand/controller (left out with ERRAND_E2E_REGISTRY=0)",
         // The YAML block that follows: "Add the channel to errand.yaml".
-        after: async () => writeFile(dir("guide/errand-server/errand.yaml"), /```yaml\n(# errand\.yaml\nnotifications:[\s\S]*?token_secret: team-alerts-bot-token\n)```/.exec(await read("docs/author-guide.md"))![1]!),
+        after: async () =>
+          writeFile(
+            dir("guide/errand-server/errand.yaml"),
+            /```yaml\n(# errand\.yaml\nnotifications:[\s\S]*?token_secret: team-alerts-bot-token\n)```/.exec(
+              await read("docs/author-guide.md"),
+            )![1]!,
+          ),
       },
       {
         match: "errand config check",
@@ -143,7 +164,10 @@ describe.concurrent("the commands of the docs, as written", () => {
         slowReason: "needs the controller installed by the block before",
         after: (out) => expect(out).toMatch(/team_alerts +team_alerts +0\.1\.0 +1 +up +healthy/),
       },
-      { match: "errand channels check team_alerts", skip: "posts for real to the reader's chat service (chat.example.com in the template) with their bot token" },
+      {
+        match: "errand channels check team_alerts",
+        skip: "posts for real to the reader's chat service (chat.example.com in the template) with their bot token",
+      },
     ]);
   }, 900_000);
 
@@ -152,7 +176,8 @@ describe.concurrent("the commands of the docs, as written", () => {
       {
         match: "npm install -D @errand/cli",
         cwd: () => dir("cli-dev"),
-        before: async () => writeFile(dir("cli-dev/package.json"), JSON.stringify({ name: "errand-channel-mine", version: "0.0.0" })),
+        before: async () =>
+          writeFile(dir("cli-dev/package.json"), JSON.stringify({ name: "errand-channel-mine", version: "0.0.0" })),
         after: () => expect(existsSync(dir("cli-dev/node_modules/.bin/channel"))).toBe(true),
       },
       { match: "npx create-channel team-alerts   ", cwd: () => dir("cli-create"), terminal: true },
@@ -163,10 +188,19 @@ describe.concurrent("the commands of the docs, as written", () => {
       "templates/common/README.md",
       [
         { match: "npm install\nnpm run build", cwd: () => scaffold },
-        { match: "channel send start --config config.json", cwd: () => scaffold, before: () => writeSendFiles(scaffold, "C0SCAFFOLD") },
+        {
+          match: "channel send start --config config.json",
+          cwd: () => scaffold,
+          before: () => writeSendFiles(scaffold, "C0SCAFFOLD"),
+        },
         { match: "npx --no-install channel lint", cwd: () => scaffold },
         // "Install the package beside the controller": once it is published, by the Publish block.
-        { match: "npm install errand-channel-ops-alerts", cwd: () => dir("scaffold-consumer"), last: true, before: () => writeFile(dir("scaffold-consumer/package.json"), "{}") },
+        {
+          match: "npm install errand-channel-ops-alerts",
+          cwd: () => dir("scaffold-consumer"),
+          last: true,
+          before: () => writeFile(dir("scaffold-consumer/package.json"), "{}"),
+        },
       ],
       shellBlocks(readme),
     );
@@ -175,7 +209,10 @@ describe.concurrent("the commands of the docs, as written", () => {
 
   it("docs/publishing.md", async () => {
     await runPlanned("docs/publishing.md", [
-      { match: "changeset version", skip: "a release: rewrites every package's version and changelog in place and publishes to registry.npmjs.org; test/registry/packages.test.ts runs changeset version on a copy" },
+      {
+        match: "changeset version",
+        skip: "a release: rewrites every package's version and changelog in place and publishes to registry.npmjs.org; test/registry/packages.test.ts runs changeset version on a copy",
+      },
       { match: "npm run registry:local", skip: "runs until stopped; the next test runs it as written" },
     ]);
   });
@@ -183,17 +220,26 @@ describe.concurrent("the commands of the docs, as written", () => {
   it("docs/publishing.md: npm run registry:local serves the clone's packages until Ctrl-C", async () => {
     const block = shellBlocks(await read("docs/publishing.md")).find((b) => b.includes("npm run registry:local"))!;
     // Its own port, and no second build: the suite builds first (npm test).
-    const child = spawn("bash", ["-e", "-c", block], { cwd: REPO, env: { ...session.env, ERRAND_REGISTRY_PORT: "0", ERRAND_REGISTRY_BUILD: "0" }, detached: true });
+    const child = spawn("bash", ["-e", "-c", block], {
+      cwd: REPO,
+      env: { ...session.env, ERRAND_REGISTRY_PORT: "0", ERRAND_REGISTRY_BUILD: "0" },
+      detached: true,
+    });
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c.toString()));
     child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once("exit", (code, signal) => resolve([code, signal])));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once("exit", (code, signal) => resolve([code, signal])),
+    );
     const deadline = Date.now() + 180_000;
-    while (!output.includes("stop it with Ctrl-C") && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while (!output.includes("stop it with Ctrl-C") && child.exitCode === null && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
     expect(output).toContain("create-channel@");
     const npmrc = /export NPM_CONFIG_USERCONFIG=(\S+)/.exec(output)?.[1];
     expect(npmrc, output).toBeDefined();
-    const view = await session.sh("npm view @errand/cli version", root, { env: { ...session.env, NPM_CONFIG_USERCONFIG: npmrc! } });
+    const view = await session.sh("npm view @errand/cli version", root, {
+      env: { ...session.env, NPM_CONFIG_USERCONFIG: npmrc! },
+    });
     expect(view.stdout).toBe(JSON.parse(await read("cli/package.json")).version);
     // Ctrl-C at a terminal: SIGINT to the foreground process group. npm's
     // script shell (sh) dies of it and npm passes that on, so the command ends

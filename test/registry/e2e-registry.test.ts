@@ -96,7 +96,13 @@ describe.skipIf(!enabled)("Errand through a registry, end to end", () => {
     const created = await sh("npx create-channel my-channel --yes", author);
     expect(created.exitCode, created.all).toBe(0);
     const plugin = join(author, "my-channel");
-    for (const command of ["npm run build", "npm test", "npx --no-install channel test", "npx --no-install channel lint", "npm publish"]) {
+    for (const command of [
+      "npm run build",
+      "npm test",
+      "npx --no-install channel test",
+      "npx --no-install channel lint",
+      "npm publish",
+    ]) {
       const step = await sh(command, plugin);
       expect(step.exitCode, `${command}\n${step.all}`).toBe(0);
     }
@@ -104,7 +110,9 @@ describe.skipIf(!enabled)("Errand through a registry, end to end", () => {
 
     const server = join(root, "server");
     await mkdir(server);
-    const install = await sh("npm init -y && npm install @errand/controller errand-channel-my-channel", server, { timeout: 900_000 });
+    const install = await sh("npm init -y && npm install @errand/controller errand-channel-my-channel", server, {
+      timeout: 900_000,
+    });
     expect(install.exitCode, install.all).toBe(0);
     await writeFile(join(server, "errand.yaml"), CONFIG);
     await writeFile(join(server, "engine.mjs"), ENGINE);
@@ -124,8 +132,14 @@ describe.skipIf(!enabled)("Errand through a registry, end to end", () => {
     // "close": every process holding its output (errand under npx) has exited.
     const exited = new Promise<void>((resolve) => controller.once("close", () => resolve()));
     try {
-      const port = await waitFor("the controller's webhook port", 60_000, () => /"webhook server listening".*?"port":(\d+)/.exec(logs)?.[1]);
-      await waitFor("the controller to start", 60_000, () => (logs.includes('"controller started"') ? true : undefined));
+      const port = await waitFor(
+        "the controller's webhook port",
+        60_000,
+        () => /"webhook server listening".*?"port":(\d+)/.exec(logs)?.[1],
+      );
+      await waitFor("the controller to start", 60_000, () =>
+        logs.includes('"controller started"') ? true : undefined,
+      );
       // The ticket of the demo (controller/src/demo/run-demo.ts); its agent is not published, the engine above stands in.
       const body = JSON.stringify({
         id: "DEMO-E2E",
@@ -136,9 +150,15 @@ describe.skipIf(!enabled)("Errand through a registry, end to end", () => {
         labels: ["agent", "bug"],
       });
       const signature = `sha256=${createHmac("sha256", intakeSecret).update(body).digest("hex")}`;
-      const response = await fetch(`http://127.0.0.1:${port}/webhooks/generic`, { method: "POST", headers: { "content-type": "application/json", "x-webhook-signature": signature }, body });
+      const response = await fetch(`http://127.0.0.1:${port}/webhooks/generic`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-webhook-signature": signature },
+        body,
+      });
       expect(response.status, await response.clone().text()).toBe(200);
-      const completed = await waitFor("the plugin's completion notification", 60_000, () => received.find((m) => m.includes("pull/7")));
+      const completed = await waitFor("the plugin's completion notification", 60_000, () =>
+        received.find((m) => m.includes("pull/7")),
+      );
       expect(completed).toContain("DEMO-E2E");
       expect(received.find((m) => m.includes("started"))).toMatch(/DEMO-E2E.*tiny/);
     } finally {

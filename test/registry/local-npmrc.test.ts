@@ -13,17 +13,38 @@ import { REPO, userEnvironment } from "./publish-packages.mjs";
 const REGISTRY = { url: "http://127.0.0.1:4873/" };
 // biome-ignore lint/suspicious/noTemplateCurlyInString: npm itself expands ${NAME} in an .npmrc; the line must survive as written
 const TOKEN_LINE = "//npm.pkg.github.com/:_authToken=${GH_TOKEN}";
-const USER_NPMRC = ["nodedir=/opt/node-headers", "registry=https://npm.corp.example/", "cache=/srv/npm-cache", "@acme:registry=https://npm.pkg.github.com/", TOKEN_LINE];
+const USER_NPMRC = [
+  "nodedir=/opt/node-headers",
+  "registry=https://npm.corp.example/",
+  "cache=/srv/npm-cache",
+  "@acme:registry=https://npm.pkg.github.com/",
+  TOKEN_LINE,
+];
 
 describe("registry:local's npm config", () => {
   it("keeps every line of the user's config but the registry's own: default registry, @errand scope, its address", () => {
-    const text = [...USER_NPMRC, "@errand:registry=https://old.example/", "//127.0.0.1:4873/:_authToken=stale", ""].join("\n");
-    expect(keptUserLines(text, REGISTRY, {})).toEqual(["nodedir=/opt/node-headers", "cache=/srv/npm-cache", "@acme:registry=https://npm.pkg.github.com/", TOKEN_LINE]);
+    const text = [
+      ...USER_NPMRC,
+      "@errand:registry=https://old.example/",
+      "//127.0.0.1:4873/:_authToken=stale",
+      "",
+    ].join("\n");
+    expect(keptUserLines(text, REGISTRY, {})).toEqual([
+      "nodedir=/opt/node-headers",
+      "cache=/srv/npm-cache",
+      "@acme:registry=https://npm.pkg.github.com/",
+      TOKEN_LINE,
+    ]);
   });
 
   it("exempts the registry's host from a proxy, keeping the user's own exemptions", () => {
-    expect(keptUserLines("https-proxy=http://proxy.corp:3128\nnoproxy=.corp.example", REGISTRY, {})).toEqual(["https-proxy=http://proxy.corp:3128", "noproxy=.corp.example,127.0.0.1"]);
-    expect(keptUserLines("nodedir=/x", REGISTRY, { HTTPS_PROXY: "http://proxy.corp:3128", NO_PROXY: "localhost" })).toEqual(["nodedir=/x", "noproxy=localhost,127.0.0.1"]);
+    expect(keptUserLines("https-proxy=http://proxy.corp:3128\nnoproxy=.corp.example", REGISTRY, {})).toEqual([
+      "https-proxy=http://proxy.corp:3128",
+      "noproxy=.corp.example,127.0.0.1",
+    ]);
+    expect(
+      keptUserLines("nodedir=/x", REGISTRY, { HTTPS_PROXY: "http://proxy.corp:3128", NO_PROXY: "localhost" }),
+    ).toEqual(["nodedir=/x", "noproxy=localhost,127.0.0.1"]);
     expect(keptUserLines("nodedir=/x", REGISTRY, {})).toEqual(["nodedir=/x"]);
   });
 
@@ -32,7 +53,11 @@ describe("registry:local's npm config", () => {
     await writeFile(join(home, ".npmrc"), `${USER_NPMRC.join("\n")}\n`);
     await mkdir(join(home, "work"));
     const env = { ...userEnvironment(), HOME: home, ERRAND_REGISTRY_BUILD: "0", npm_config_update_notifier: "false" };
-    const child = spawn(process.execPath, [join(REPO, "test/registry/local.mjs"), "--port", "0"], { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(REPO, "test/registry/local.mjs"), "--port", "0"], {
+      cwd: REPO,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c.toString()));
     child.stderr.on("data", (c: Buffer) => (output += c.toString()));
@@ -49,7 +74,14 @@ describe("registry:local's npm config", () => {
       expect(output.indexOf(`  registry=${url}`)).toBeLessThan(output.indexOf("export NPM_CONFIG_USERCONFIG"));
       expect(output).toContain(`carries that file's settings over`);
       expect(statSync(npmrc!).mode & 0o077).toBe(0);
-      const npmConfig = async (key: string) => (await execa("npm", ["config", "get", key], { cwd: join(home, "work"), env: { ...env, NPM_CONFIG_USERCONFIG: npmrc! }, extendEnv: false })).stdout;
+      const npmConfig = async (key: string) =>
+        (
+          await execa("npm", ["config", "get", key], {
+            cwd: join(home, "work"),
+            env: { ...env, NPM_CONFIG_USERCONFIG: npmrc! },
+            extendEnv: false,
+          })
+        ).stdout;
       expect(await npmConfig("nodedir")).toBe("/opt/node-headers");
       expect(await npmConfig("cache")).toBe("/srv/npm-cache");
       expect(await npmConfig("registry")).toBe(url);

@@ -33,14 +33,20 @@ try {
   registry = await startTestRegistry({ port });
 } catch (error) {
   const inUse = /** @type {NodeJS.ErrnoException} */ (error).code === "EADDRINUSE";
-  process.stderr.write(`registry:local: cannot listen on 127.0.0.1:${port}: ${inUse ? "the port is in use (another registry:local?); pass --port <n>, or --port 0 for any free port" : /** @type {Error} */ (error).message}\n`);
+  process.stderr.write(
+    `registry:local: cannot listen on 127.0.0.1:${port}: ${inUse ? "the port is in use (another registry:local?); pass --port <n>, or --port 0 for any free port" : /** @type {Error} */ (error).message}\n`,
+  );
   process.exit(1);
 }
 const npmrc = join(tmpdir(), `errand-registry-${registry.port}`, "npmrc");
 // The written config replaces the user's in the shells that use it: without their settings, native builds
 // (nodedir), proxies and caches would be lost there.
 const user = await userNpmrc();
-await writeNpmrc(npmrc, registry, user ? [`# carried over from ${user.file}`, ...keptUserLines(user.text, registry)] : []);
+await writeNpmrc(
+  npmrc,
+  registry,
+  user ? [`# carried over from ${user.file}`, ...keptUserLines(user.text, registry)] : [],
+);
 try {
   const published = await publishPackages({ userconfig: npmrc });
   // npx would otherwise keep running a create-channel of the same version it installed before.
@@ -49,12 +55,20 @@ try {
   say(`\nErrand's packages, published to ${registry.url}:`);
   for (const { name, version } of published) say(`  ${name}@${version}`);
   say("every other package comes from https://registry.npmjs.org through it.");
-  if (forgotten > 0) say("(npx's cached install of create-channel was removed, so that npx create-channel runs this checkout's.)");
-  say("\nPut these lines in an .npmrc in the folder you scaffold, install and publish from (your ~/.npmrc stays in effect):");
-  for (const line of [...npmrcLines(registry), ...proxyExemption(user?.text ?? "", registry, process.env)]) say(`  ${line}`);
+  if (forgotten > 0)
+    say("(npx's cached install of create-channel was removed, so that npx create-channel runs this checkout's.)");
+  say(
+    "\nPut these lines in an .npmrc in the folder you scaffold, install and publish from (your ~/.npmrc stays in effect):",
+  );
+  for (const line of [...npmrcLines(registry), ...proxyExemption(user?.text ?? "", registry, process.env)])
+    say(`  ${line}`);
   say("or, for a whole shell:");
   say(`  export NPM_CONFIG_USERCONFIG=${npmrc}`);
-  say(user ? `(that file is used instead of ${user.file}; it carries that file's settings over, all but its registry)` : "(that file is used instead of ~/.npmrc, which does not exist)");
+  say(
+    user
+      ? `(that file is used instead of ${user.file}; it carries that file's settings over, all but its registry)`
+      : "(that file is used instead of ~/.npmrc, which does not exist)",
+  );
   say("\nThe packages live as long as this runs; stop it with Ctrl-C.");
 } catch (error) {
   process.stderr.write(`registry:local: ${/** @type {Error} */ (error).message}\n`);

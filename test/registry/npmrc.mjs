@@ -5,7 +5,8 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 
 /** The first line of every npm config written here: a file that starts with it is no user's own. */
-const HEADER = "# Errand's test registry (test/registry); every name it does not hold comes from registry.npmjs.org through it";
+const HEADER =
+  "# Errand's test registry (test/registry); every name it does not hold comes from registry.npmjs.org through it";
 
 /**
  * The .npmrc lines for a registry: it is the default registry (so the
@@ -55,7 +56,13 @@ export function keptUserLines(text, registry, env = process.env) {
  * @param {string} text the user's npm config @param {{ url: string }} registry @param {NodeJS.ProcessEnv} env
  */
 export function proxyExemption(text, registry, env) {
-  const proxied = settingOf(text, "proxy") || settingOf(text, "https-proxy") || env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy;
+  const proxied =
+    settingOf(text, "proxy")
+    || settingOf(text, "https-proxy")
+    || env.HTTPS_PROXY
+    || env.https_proxy
+    || env.HTTP_PROXY
+    || env.http_proxy;
   if (!proxied) return [];
   const own = settingOf(text, "noproxy") ?? env.NO_PROXY ?? env.no_proxy ?? "";
   const hosts = own

@@ -25,7 +25,8 @@ interface Manifest {
   workspaces?: string[];
 }
 
-const manifest = async (dir: string): Promise<Manifest> => JSON.parse(await readFile(join(REPO, dir, "package.json"), "utf8"));
+const manifest = async (dir: string): Promise<Manifest> =>
+  JSON.parse(await readFile(join(REPO, dir, "package.json"), "utf8"));
 const names = (dirs: string[]): string[] => dirs.map((dir) => readManifest(dir).name);
 
 describe("the published packages", () => {
@@ -33,7 +34,10 @@ describe("the published packages", () => {
   // cannot read it, so it is checked against it here.
   it("are the root's workspaces that are not private, and changesets releases them as one group and ignores the rest", async () => {
     expect(PACKAGE_DIRS).toContain("controller");
-    const config = JSON.parse(await readFile(join(REPO, ".changeset/config.json"), "utf8")) as { fixed: string[][]; ignore: string[] };
+    const config = JSON.parse(await readFile(join(REPO, ".changeset/config.json"), "utf8")) as {
+      fixed: string[][];
+      ignore: string[];
+    };
     expect(
       config.fixed.map((group) => [...group].sort()),
       ".changeset/config.json: fixed",
@@ -43,14 +47,20 @@ describe("the published packages", () => {
 
   it("are the ones the README's table of folders names, each with its folder", async () => {
     const readme = await readFile(join(REPO, "README.md"), "utf8");
-    const table = readme.slice(readme.indexOf("## What is here"), readme.indexOf("\n## ", readme.indexOf("## What is here") + 1));
-    for (const dir of workspaceDirs()) expect(table, `README.md's "What is here" does not name the folder ${dir}`).toMatch(new RegExp(`\`${dir}/?\``));
-    for (const name of names(PACKAGE_DIRS)) expect(table, `README.md's "What is here" does not name ${name}`).toContain(`\`${name}\``);
+    const table = readme.slice(
+      readme.indexOf("## What is here"),
+      readme.indexOf("\n## ", readme.indexOf("## What is here") + 1),
+    );
+    for (const dir of workspaceDirs())
+      expect(table, `README.md's "What is here" does not name the folder ${dir}`).toMatch(new RegExp(`\`${dir}/?\``));
+    for (const name of names(PACKAGE_DIRS))
+      expect(table, `README.md's "What is here" does not name ${name}`).toContain(`\`${name}\``);
   });
 
   it("are the ones docs/publishing.md names, and as many as it says registry:local publishes", async () => {
     const doc = await readFile(join(REPO, "docs/publishing.md"), "utf8");
-    for (const name of names(PACKAGE_DIRS)) expect(doc, `docs/publishing.md does not name ${name}`).toContain(`\`${name}\``);
+    for (const name of names(PACKAGE_DIRS))
+      expect(doc, `docs/publishing.md does not name ${name}`).toContain(`\`${name}\``);
     const counts = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
     const said = /publishes the (\w+) packages above/.exec(doc)?.[1];
     expect(said).toBe(counts[PACKAGE_DIRS.length - 1]);
@@ -63,7 +73,8 @@ describe("the published packages", () => {
     expect(pkg.repository).toMatchObject({ url: "git+https://github.com/errand/errand.git", directory: dir });
     expect(pkg.license).toBe("Apache-2.0");
     expect(pkg.engines?.node).toBe(">=20.19");
-    for (const file of ["LICENSE", "CHANGELOG.md", "README.md"]) expect(existsSync(join(REPO, dir, file)), `${dir}/${file}`).toBe(true);
+    for (const file of ["LICENSE", "CHANGELOG.md", "README.md"])
+      expect(existsSync(join(REPO, dir, file)), `${dir}/${file}`).toBe(true);
     expect(pkg.files, `${dir}: "files" lists CHANGELOG.md`).toContain("CHANGELOG.md");
   });
 });
@@ -86,11 +97,15 @@ describe("a release", () => {
         if (existsSync(join(REPO, dir, file))) await cp(join(REPO, dir, file), join(root, dir, file));
       }
     }
-    await writeFile(join(root, ".changeset/sdk-fix.md"), '---\n"@errand/channel-sdk": patch\n---\n\nA fix in the SDK.\n');
+    await writeFile(
+      join(root, ".changeset/sdk-fix.md"),
+      '---\n"@errand/channel-sdk": patch\n---\n\nA fix in the SDK.\n',
+    );
     const before = (await manifest("sdk")).version;
     await run(process.execPath, [join(REPO, "node_modules/@changesets/cli/bin.js"), "version"], { cwd: root });
 
-    const manifestNow = async (dir: string): Promise<Manifest> => JSON.parse(await readFile(join(root, dir, "package.json"), "utf8"));
+    const manifestNow = async (dir: string): Promise<Manifest> =>
+      JSON.parse(await readFile(join(root, dir, "package.json"), "utf8"));
     const versions = await Promise.all(PACKAGE_DIRS.map(async (dir) => [dir, (await manifestNow(dir)).version]));
     const next = versions[0]![1]!;
     expect(next).not.toBe(before);

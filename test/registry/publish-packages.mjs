@@ -43,7 +43,11 @@ export async function publishPackages({ userconfig, dirs = PACKAGE_DIRS }) {
       const cwd = join(REPO, dir);
       const { name, version } = JSON.parse(await readFile(join(cwd, "package.json"), "utf8"));
       try {
-        await run("npm", ["publish", "--ignore-scripts", "--loglevel=error"], { cwd, env, maxBuffer: 32 * 1024 * 1024 });
+        await run("npm", ["publish", "--ignore-scripts", "--loglevel=error"], {
+          cwd,
+          env,
+          maxBuffer: 32 * 1024 * 1024,
+        });
       } catch (error) {
         const { stderr = "", stdout = "" } = /** @type {{ stderr?: string, stdout?: string }} */ (error);
         throw new Error(`npm publish of ${name} (${dir}) failed:\n${stderr || stdout}`);
@@ -66,7 +70,11 @@ export async function forgetNpxInstalls(env) {
   const keys = stdout
     .split("\n")
     .map((line) => /^(\w+): (.*)$/.exec(line.trim()))
-    .flatMap((m) => (m && (m[2] ?? "").split(/[\s,]+/).some((spec) => /^create-channel(@|$)/.test(spec)) ? [/** @type {string} */ (m[1])] : []));
+    .flatMap((m) =>
+      m && (m[2] ?? "").split(/[\s,]+/).some((spec) => /^create-channel(@|$)/.test(spec))
+        ? [/** @type {string} */ (m[1])]
+        : [],
+    );
   if (keys.length > 0) await run("npm", ["cache", "npx", "rm", ...keys], { env });
   return keys.length;
 }

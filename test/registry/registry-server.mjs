@@ -17,7 +17,8 @@ const TARBALL = /^\/(@[^/]+\/[^/]+|[^/@][^/]*)\/-\/([^/]+\.tgz)$/;
 const PACKUMENT = /^\/(@[^/]+\/[^/]+|[^/@][^/]*)$/;
 
 /** @param {string} name */
-const isOwn = (name) => OWN_NAMES.names.includes(name) || OWN_NAMES.scopes.some((scope) => name.startsWith(`${scope}/`));
+const isOwn = (name) =>
+  OWN_NAMES.names.includes(name) || OWN_NAMES.scopes.some((scope) => name.startsWith(`${scope}/`));
 
 /** @param {import("node:http").ServerResponse} res @param {number} status @param {unknown} body */
 function json(res, status, body) {
@@ -43,7 +44,9 @@ async function proxy(upstream, path, req, res) {
     res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/octet-stream" });
     res.end(body);
   } catch (error) {
-    json(res, 502, { error: `the upstream registry ${upstream} did not answer: ${/** @type {Error} */ (error).message}` });
+    json(res, 502, {
+      error: `the upstream registry ${upstream} did not answer: ${/** @type {Error} */ (error).message}`,
+    });
   }
 }
 
@@ -61,13 +64,21 @@ async function proxy(upstream, path, req, res) {
  * @param {RegistryOptions} [options]
  */
 export async function startTestRegistry(options = {}) {
-  const { host = "127.0.0.1", port = 0, token = DEFAULT_TOKEN, upstream = "https://registry.npmjs.org", onRequest } = options;
+  const {
+    host = "127.0.0.1",
+    port = 0,
+    token = DEFAULT_TOKEN,
+    upstream = "https://registry.npmjs.org",
+    onRequest,
+  } = options;
   const store = createPackageStore();
   let base = "";
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent((req.url ?? "/").split("?")[0] ?? "/");
     let viaUpstream = false;
-    res.on("finish", () => onRequest?.({ method: req.method ?? "", path, status: res.statusCode, upstream: viaUpstream }));
+    res.on("finish", () =>
+      onRequest?.({ method: req.method ?? "", path, status: res.statusCode, upstream: viaUpstream }),
+    );
     const tarball = TARBALL.exec(path);
     const packument = PACKUMENT.exec(path);
     const name = tarball?.[1] ?? packument?.[1];
@@ -75,7 +86,10 @@ export async function startTestRegistry(options = {}) {
     // No advisories are known here; npm's audit after an install asks this.
     if (req.method === "POST" && path.startsWith("/-/npm/v1/security/")) return json(res, 200, {});
     if (req.method === "PUT" && packument && name) {
-      if (req.headers.authorization !== `Bearer ${token}`) return json(res, 401, { error: `publishing needs this registry's token: ${base.replace(/^https?:/, "")}/:_authToken=${token} in .npmrc` });
+      if (req.headers.authorization !== `Bearer ${token}`)
+        return json(res, 401, {
+          error: `publishing needs this registry's token: ${base.replace(/^https?:/, "")}/:_authToken=${token} in .npmrc`,
+        });
       try {
         const version = store.publish(name, JSON.parse(await readBody(req)));
         return json(res, 201, { ok: true, id: name, version });

@@ -29,13 +29,24 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const npm = (args: string[], cwd: string, userconfig = npmrc) => execa("npm", args, { cwd, reject: false, env: { NPM_CONFIG_USERCONFIG: userconfig, npm_config_update_notifier: "false" } });
+const npm = (args: string[], cwd: string, userconfig = npmrc) =>
+  execa("npm", args, {
+    cwd,
+    reject: false,
+    env: { NPM_CONFIG_USERCONFIG: userconfig, npm_config_update_notifier: "false" },
+  });
 
 async function makePackage(name: string, version: string, files: Record<string, string> = {}) {
   const dir = await mkdtemp(join(root, "pkg-"));
-  await writeFile(join(dir, "package.json"), JSON.stringify({ name, version, type: "module", main: "index.js", license: "MIT" }));
+  await writeFile(
+    join(dir, "package.json"),
+    JSON.stringify({ name, version, type: "module", main: "index.js", license: "MIT" }),
+  );
   // A nonce makes every tarball new to npm's cache, so that installs fetch it from the registry.
-  await writeFile(join(dir, "index.js"), `export const version = ${JSON.stringify(version)};\nexport const nonce = "${randomUUID()}";\n`);
+  await writeFile(
+    join(dir, "index.js"),
+    `export const version = ${JSON.stringify(version)};\nexport const nonce = "${randomUUID()}";\n`,
+  );
   for (const [file, text] of Object.entries(files)) await writeFile(join(dir, file), text);
   return dir;
 }
@@ -52,7 +63,12 @@ describe("the test registry", () => {
       expect(published.stdout).toContain(`+ ${name}@${version}`);
     }
     const view = await npm(["view", "@errand/registry-probe", "--json"], root);
-    expect(JSON.parse(view.stdout)).toMatchObject({ name: "@errand/registry-probe", version: "1.1.0", versions: ["1.0.0", "1.1.0"], "dist-tags": { latest: "1.1.0" } });
+    expect(JSON.parse(view.stdout)).toMatchObject({
+      name: "@errand/registry-probe",
+      version: "1.1.0",
+      versions: ["1.0.0", "1.1.0"],
+      "dist-tags": { latest: "1.1.0" },
+    });
     const app = join(root, "app");
     await mkdir(app);
     await npm(["init", "-y"], app);
@@ -61,9 +77,13 @@ describe("the test registry", () => {
     expect(await readFile(join(app, "node_modules/@errand/registry-probe/index.js"), "utf8")).toContain('"1.0.0"');
     expect(await readFile(join(app, "node_modules/create-channel/index.js"), "utf8")).toContain('"9.9.9"');
     // Scoped names arrive encoded (@errand%2fregistry-probe).
-    expect(requests).toContainEqual(expect.objectContaining({ method: "PUT", path: "/@errand/registry-probe", status: 201 }));
+    expect(requests).toContainEqual(
+      expect.objectContaining({ method: "PUT", path: "/@errand/registry-probe", status: 201 }),
+    );
     // npm publish leaves the tarball in npm's cache, so the install above found it there: fetch it as a fresh client would.
-    const packument = (await (await fetch(`${registry.url}@errand%2fregistry-probe`)).json()) as { versions: Record<string, { dist: { tarball: string; integrity: string } }> };
+    const packument = (await (await fetch(`${registry.url}@errand%2fregistry-probe`)).json()) as {
+      versions: Record<string, { dist: { tarball: string; integrity: string } }>;
+    };
     const { tarball, integrity } = packument.versions["1.0.0"]!.dist;
     expect(tarball).toBe(`${registry.url}@errand/registry-probe/-/registry-probe-1.0.0.tgz`);
     const bytes = Buffer.from(await (await fetch(tarball)).arrayBuffer());
@@ -88,7 +108,9 @@ describe("the test registry", () => {
     const res = await fetch(`${registry.url}@errand%2fnot-published`);
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ error: "@errand/not-published is not published to this registry" });
-    expect(requests.filter((r) => r.path.includes("not-published"))).toEqual([expect.objectContaining({ upstream: false, status: 404 })]);
+    expect(requests.filter((r) => r.path.includes("not-published"))).toEqual([
+      expect.objectContaining({ upstream: false, status: 404 }),
+    ]);
   });
 
   it("passes every other name through to registry.npmjs.org, tarballs included", async () => {
@@ -98,17 +120,31 @@ describe("the test registry", () => {
     const install = await npm(["install", "--no-audit", "is-number@7.0.0"], app);
     expect(install.exitCode, install.stderr).toBe(0);
     expect(JSON.parse(await readFile(join(app, "node_modules/is-number/package.json"), "utf8")).version).toBe("7.0.0");
-    expect(requests).toContainEqual(expect.objectContaining({ method: "GET", path: "/is-number", upstream: true, status: 200 }));
+    expect(requests).toContainEqual(
+      expect.objectContaining({ method: "GET", path: "/is-number", upstream: true, status: 200 }),
+    );
   }, 120_000);
 
   it("refuses a publish whose tarball does not match its integrity", async () => {
     const body = {
       name: "@errand/forged",
-      versions: { "1.0.0": { name: "@errand/forged", version: "1.0.0", dist: { integrity: "sha512-AAAA", shasum: "00" } } },
+      versions: {
+        "1.0.0": { name: "@errand/forged", version: "1.0.0", dist: { integrity: "sha512-AAAA", shasum: "00" } },
+      },
       "dist-tags": { latest: "1.0.0" },
-      _attachments: { "forged-1.0.0.tgz": { content_type: "application/octet-stream", data: Buffer.from("x").toString("base64"), length: 1 } },
+      _attachments: {
+        "forged-1.0.0.tgz": {
+          content_type: "application/octet-stream",
+          data: Buffer.from("x").toString("base64"),
+          length: 1,
+        },
+      },
     };
-    const res = await fetch(`${registry.url}@errand%2fforged`, { method: "PUT", headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${registry.url}@errand%2fforged`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${registry.token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "the tarball does not match the integrity and shasum of its version" });
   });

@@ -42,13 +42,21 @@ try {
     rows.push({ run: i, create, build, test, total: create + build + test });
   }
   const s = (/** @type {number} */ x) => `${x.toFixed(1)} s`;
-  process.stdout.write("| run | npx create-channel --yes (with npm install) | npm run build | channel test | total |\n|---|---|---|---|---|\n");
-  for (const r of rows) process.stdout.write(`| ${r.run}${r.run === 1 ? " (fills the cache)" : ""} | ${s(r.create)} | ${s(r.build)} | ${s(r.test)} | ${s(r.total)} |\n`);
+  process.stdout.write(
+    "| run | npx create-channel --yes (with npm install) | npm run build | channel test | total |\n|---|---|---|---|---|\n",
+  );
+  for (const r of rows)
+    process.stdout.write(
+      `| ${r.run}${r.run === 1 ? " (fills the cache)" : ""} | ${s(r.create)} | ${s(r.build)} | ${s(r.test)} | ${s(r.total)} |\n`,
+    );
   const warm = rows
     .slice(1)
     .map((r) => r.total)
     .sort((a, b) => a - b);
-  if (warm.length > 0) process.stdout.write(`\nwarm cache: ${s(warm[0] ?? 0)} to ${s(warm.at(-1) ?? 0)}, median ${s(warm[Math.floor(warm.length / 2)] ?? 0)}\n`);
+  if (warm.length > 0)
+    process.stdout.write(
+      `\nwarm cache: ${s(warm[0] ?? 0)} to ${s(warm.at(-1) ?? 0)}, median ${s(warm[Math.floor(warm.length / 2)] ?? 0)}\n`,
+    );
 } finally {
   await registry.close();
   await rm(root, { recursive: true, force: true });

@@ -66,7 +66,11 @@ export async function startUserSession(root: string, dirs?: string[]): Promise<U
   const npmrc = join(root, "npmrc");
   // nodedir, when this machine's config has one: where native modules (better-sqlite3) find Node's headers offline.
   const nodedir = ambientNpmConfig("nodedir");
-  await writeNpmrc(npmrc, registry, ["update-notifier=false", `cache=${await sessionCache(root)}`, ...(nodedir ? [`nodedir=${nodedir}`] : [])]);
+  await writeNpmrc(npmrc, registry, [
+    "update-notifier=false",
+    `cache=${await sessionCache(root)}`,
+    ...(nodedir ? [`nodedir=${nodedir}`] : []),
+  ]);
   await localPrebuilds(root);
   const env = { ...(userEnvironment() as Record<string, string>), NPM_CONFIG_USERCONFIG: npmrc, FORCE_COLOR: "0" };
   try {
@@ -76,8 +80,20 @@ export async function startUserSession(root: string, dirs?: string[]): Promise<U
     throw error;
   }
   const sh = async (command: string, cwd: string, options: Options = {}): Promise<ShellRun> => {
-    const r = await execa("bash", ["-c", command], { cwd, env, extendEnv: false, reject: false, all: true, ...options });
-    return { exitCode: r.exitCode, stdout: String(r.stdout ?? ""), stderr: String(r.stderr ?? ""), all: String(r.all ?? "") };
+    const r = await execa("bash", ["-c", command], {
+      cwd,
+      env,
+      extendEnv: false,
+      reject: false,
+      all: true,
+      ...options,
+    });
+    return {
+      exitCode: r.exitCode,
+      stdout: String(r.stdout ?? ""),
+      stderr: String(r.stderr ?? ""),
+      all: String(r.all ?? ""),
+    };
   };
   return { registry, npmrc, env, sh, close: () => registry.close() };
 }

@@ -22,7 +22,8 @@ function nameOf(node: ts.Node, file: ts.SourceFile): string {
   const named = node as ts.Node & { name?: ts.Node };
   if (named.name !== undefined) return named.name.getText(file);
   const parent = node.parent;
-  if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && parent.name !== undefined) return parent.name.getText(file);
+  if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && parent.name !== undefined)
+    return parent.name.getText(file);
   return "(anonymous)";
 }
 
@@ -54,5 +55,7 @@ export function functionSizesIn(path: string, text: string): FunctionSize[] {
 
 /** The size of every function in the sources under each of `dirs` (relative to `root`). */
 export function functionSizes(root: string, dirs: readonly string[]): FunctionSize[] {
-  return dirs.flatMap((dir) => sourceFiles(join(root, dir)).flatMap((file) => functionSizesIn(relative(root, file), readFileSync(file, "utf8"))));
+  return dirs.flatMap((dir) =>
+    sourceFiles(join(root, dir)).flatMap((file) => functionSizesIn(relative(root, file), readFileSync(file, "utf8"))),
+  );
 }

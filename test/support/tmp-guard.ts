@@ -24,7 +24,9 @@ export default function setup(project: TestProject): () => void {
   const name = project.config.name;
   const dir = project.config.env.TMPDIR;
   if (!dir?.startsWith(projectTmpDir(name))) {
-    throw new Error(`vitest project ${name}: set test.env.TMPDIR to projectTmpDir(${JSON.stringify(name)}) in its vitest.config.ts`);
+    throw new Error(
+      `vitest project ${name}: set test.env.TMPDIR to projectTmpDir(${JSON.stringify(name)}) in its vitest.config.ts`,
+    );
   }
   // 0755: tests hand folders in it to other users (PostgreSQL runs as postgres).
   mkdirSync(dir, { recursive: true, mode: 0o755 });

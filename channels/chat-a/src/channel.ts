@@ -26,7 +26,12 @@ export const chatA = defineChannel({
   configSchema: chatAConfigSchema,
   init(settings, secrets, { logger }): ChatAState {
     const parsed = resolveChatAToken(settings, secrets);
-    logger.debug("chat_a ready", { channelId: parsed.channelId, apiBaseUrl: parsed.apiBaseUrl, minIntervalMs: parsed.minIntervalMs, digestThreshold: parsed.digestThreshold });
+    logger.debug("chat_a ready", {
+      channelId: parsed.channelId,
+      apiBaseUrl: parsed.apiBaseUrl,
+      minIntervalMs: parsed.minIntervalMs,
+      digestThreshold: parsed.digestThreshold,
+    });
     const client = createChatAClient(parsed, logger);
     const lane = laneFor(parsed);
     return { config: parsed, client, lane, room: createRoom(parsed, client, lane, logger) };

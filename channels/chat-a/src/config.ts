@@ -21,7 +21,9 @@ const CHANNEL_ID = /^[CGD][A-Z0-9]{6,}$/;
 /** A required, trimmed, non-empty string; `what` tells what to set it to. */
 const requiredString = (what: string) =>
   z
-    .string({ error: (issue) => (issue.input === undefined ? `is required: set it to ${what}` : `must be a string: ${what}`) })
+    .string({
+      error: (issue) => (issue.input === undefined ? `is required: set it to ${what}` : `must be a string: ${what}`),
+    })
     .trim()
     .min(1, `is empty: set it to ${what}`);
 
@@ -56,8 +58,13 @@ const apiBaseUrl = z
   })
   .default(DEFAULT_API_BASE_URL);
 
-const INTERVAL_PROBLEM = "must be an integer between 0 and 60000: leave it out to use the platform's rate of one message per second per channel";
-const minIntervalMs = z.int({ error: INTERVAL_PROBLEM }).min(0, INTERVAL_PROBLEM).max(60_000, INTERVAL_PROBLEM).default(DEFAULT_MIN_INTERVAL_MS);
+const INTERVAL_PROBLEM =
+  "must be an integer between 0 and 60000: leave it out to use the platform's rate of one message per second per channel";
+const minIntervalMs = z
+  .int({ error: INTERVAL_PROBLEM })
+  .min(0, INTERVAL_PROBLEM)
+  .max(60_000, INTERVAL_PROBLEM)
+  .default(DEFAULT_MIN_INTERVAL_MS);
 
 /**
  * When more notifications than this wait for the channel, the next message is
@@ -65,7 +72,11 @@ const minIntervalMs = z.int({ error: INTERVAL_PROBLEM }).min(0, INTERVAL_PROBLEM
  */
 export const DEFAULT_DIGEST_THRESHOLD = 5;
 const THRESHOLD_PROBLEM = `must be an integer between 1 and 1000: the number of waiting notifications above which they are sent as one digest; leave it out for ${DEFAULT_DIGEST_THRESHOLD}`;
-const digestThreshold = z.int({ error: THRESHOLD_PROBLEM }).min(1, THRESHOLD_PROBLEM).max(1000, THRESHOLD_PROBLEM).default(DEFAULT_DIGEST_THRESHOLD);
+const digestThreshold = z
+  .int({ error: THRESHOLD_PROBLEM })
+  .min(1, THRESHOLD_PROBLEM)
+  .max(1000, THRESHOLD_PROBLEM)
+  .default(DEFAULT_DIGEST_THRESHOLD);
 
 /**
  * chat_a's `config`, as a Standard Schema (zod): `channel_id`,
@@ -76,7 +87,13 @@ const digestThreshold = z.int({ error: THRESHOLD_PROBLEM }).min(1, THRESHOLD_PRO
  */
 export const chatAConfigSchema = z
   .strictObject(
-    { channel_id: channelId, token_secret: requiredString("the name of the secret that holds the bot token"), api_base_url: apiBaseUrl, min_interval_ms: minIntervalMs, digest_threshold: digestThreshold },
+    {
+      channel_id: channelId,
+      token_secret: requiredString("the name of the secret that holds the bot token"),
+      api_base_url: apiBaseUrl,
+      min_interval_ms: minIntervalMs,
+      digest_threshold: digestThreshold,
+    },
     {
       error: (issue) => {
         if (issue.code !== "unrecognized_keys") return undefined;
@@ -89,7 +106,11 @@ export const chatAConfigSchema = z
   )
   .superRefine((config, ctx) => {
     // A faster pace would only earn 429s (and risk the token) from the real platform.
-    if (typeof config.min_interval_ms === "number" && config.min_interval_ms < DEFAULT_MIN_INTERVAL_MS && config.api_base_url === DEFAULT_API_BASE_URL) {
+    if (
+      typeof config.min_interval_ms === "number"
+      && config.min_interval_ms < DEFAULT_MIN_INTERVAL_MS
+      && config.api_base_url === DEFAULT_API_BASE_URL
+    ) {
       ctx.addIssue({
         code: "custom",
         path: ["min_interval_ms"],
@@ -127,9 +148,12 @@ export function resolveChatAToken(settings: ChatASettings, secrets: ChannelSecre
   const { tokenSecret } = settings;
   const token = secrets[tokenSecret];
   if (token === undefined || token.trim() === "") {
-    throw new InvalidConfigError(`chat_a: the secret ${JSON.stringify(tokenSecret)} named by token_secret was not provided or is empty`, {
-      hint: "create the secret with the bot token (xoxb-…) and make it available to the controller",
-    });
+    throw new InvalidConfigError(
+      `chat_a: the secret ${JSON.stringify(tokenSecret)} named by token_secret was not provided or is empty`,
+      {
+        hint: "create the secret with the bot token (xoxb-…) and make it available to the controller",
+      },
+    );
   }
   checkToken(token, tokenSecret);
   return { ...settings, token: token.trim() };
@@ -154,9 +178,12 @@ export async function parseChatAConfig(config: unknown, secrets: ChannelSecrets)
 function checkToken(raw: string, secretName: string): void {
   const problem = credentialTextProblem(raw);
   if (problem === undefined) return;
-  throw new InvalidConfigError(`chat_a: the secret ${JSON.stringify(secretName)} named by token_secret ${problem}, so it cannot be a bot token`, {
-    hint: `copy the bot token (xoxb-…) again from OAuth & Permissions and store it in the secret ${JSON.stringify(secretName)} alone, without quotes, spaces or line breaks`,
-  });
+  throw new InvalidConfigError(
+    `chat_a: the secret ${JSON.stringify(secretName)} named by token_secret ${problem}, so it cannot be a bot token`,
+    {
+      hint: `copy the bot token (xoxb-…) again from OAuth & Permissions and store it in the secret ${JSON.stringify(secretName)} alone, without quotes, spaces or line breaks`,
+    },
+  );
 }
 
 /** True for localhost names and loopback addresses. */

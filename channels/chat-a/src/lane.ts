@@ -12,7 +12,9 @@ const lanes = new Map<string, DeliveryLane>();
  */
 export function laneFor(config: ChatAConfig): DeliveryLane {
   const key = `${config.apiBaseUrl}|${config.channelId}|${config.minIntervalMs}`;
-  const lane = lanes.get(key) ?? createDeliveryLane({ intervalMs: config.minIntervalMs, name: `chat_a: channel ${config.channelId}` });
+  const lane =
+    lanes.get(key)
+    ?? createDeliveryLane({ intervalMs: config.minIntervalMs, name: `chat_a: channel ${config.channelId}` });
   lanes.set(key, lane);
   return lane;
 }

@@ -1,4 +1,13 @@
-import { type ChannelError, InvalidArgumentError, NotFoundError, PermissionDeniedError, RateLimitedError, RejectedError, UnauthenticatedError, UnavailableError } from "@errand/channel-sdk";
+import {
+  type ChannelError,
+  InvalidArgumentError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitedError,
+  RejectedError,
+  UnauthenticatedError,
+  UnavailableError,
+} from "@errand/channel-sdk";
 
 /** An `ok:false` answer of `chat.postMessage`. */
 export interface SlackErrorBody {
@@ -18,8 +27,17 @@ export interface SlackErrorContext {
   tokenSecret: string;
 }
 
-const BUG_HINT = "this is a bug in the chat_a channel (it should never build such a message); please report it with this error";
-const AUTH = new Set(["not_authed", "invalid_auth", "account_inactive", "token_revoked", "token_expired", "no_permission", "not_allowed_token_type"]);
+const BUG_HINT =
+  "this is a bug in the chat_a channel (it should never build such a message); please report it with this error";
+const AUTH = new Set([
+  "not_authed",
+  "invalid_auth",
+  "account_inactive",
+  "token_revoked",
+  "token_expired",
+  "no_permission",
+  "not_allowed_token_type",
+]);
 const DENIED = new Set([
   "restricted_action",
   "restricted_action_read_only_channel",
@@ -67,9 +85,12 @@ export function slackError(body: SlackErrorBody, where: SlackErrorContext): Chan
   if (code === "missing_scope") {
     const needed = safeWord(body.needed) ?? "chat:write";
     const provided = safeWord(body.provided);
-    return new PermissionDeniedError(`${prefix}: the bot token lacks the ${needed} scope${provided ? ` (it has: ${provided})` : ""}`, {
-      hint: "add the chat:write bot token scope under OAuth & Permissions, reinstall the app, and store the new token",
-    });
+    return new PermissionDeniedError(
+      `${prefix}: the bot token lacks the ${needed} scope${provided ? ` (it has: ${provided})` : ""}`,
+      {
+        hint: "add the chat:write bot token scope under OAuth & Permissions, reinstall the app, and store the new token",
+      },
+    );
   }
   if (code === "channel_not_found") {
     return new NotFoundError(`${prefix}: the channel does not exist or the bot cannot see it`, {
@@ -83,14 +104,19 @@ export function slackError(body: SlackErrorBody, where: SlackErrorContext): Chan
   }
   if (DENIED.has(code)) {
     return new PermissionDeniedError(`${prefix}: the workspace does not allow this post`, {
-      hint: code === "is_archived" ? "the channel is archived: unarchive it or point channel_id at another channel" : "ask a workspace admin whether the bot may post in this channel",
+      hint:
+        code === "is_archived"
+          ? "the channel is archived: unarchive it or point channel_id at another channel"
+          : "ask a workspace admin whether the bot may post in this channel",
     });
   }
   if (code === "ratelimited" || code === "rate_limited") {
     return new RateLimitedError(`${prefix}: the platform rate-limited the channel`, { retryAfterMs: 1000 });
   }
   if (TRANSIENT.has(code)) {
-    return new UnavailableError(`${prefix}: the platform had a transient failure`, { hint: "trying again later may work" });
+    return new UnavailableError(`${prefix}: the platform had a transient failure`, {
+      hint: "trying again later may work",
+    });
   }
   if (BAD_REQUEST.has(code)) {
     const details = describeDetails(body);

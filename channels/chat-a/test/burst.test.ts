@@ -10,7 +10,12 @@ import { TOKEN } from "./helpers.js";
 const BIN = fileURLToPath(new URL("../bin/errand-channel-chat-a.js", import.meta.url));
 const RUNS = 30;
 const ids = Array.from({ length: RUNS }, (_, i) => String(1001 + i));
-const ticket = (id: string) => ({ ...fixtures.tickets.basic, id, title: `Run ${id}`, externalUrl: `https://tracker.example.com/issues/${id}` });
+const ticket = (id: string) => ({
+  ...fixtures.tickets.basic,
+  id,
+  title: `Run ${id}`,
+  externalUrl: `https://tracker.example.com/issues/${id}`,
+});
 
 let fake: FakeSlack;
 let channel: RemoteChannel;
@@ -45,12 +50,26 @@ async function fire(calls: Array<() => Promise<unknown>>): Promise<number> {
 describe("chat_a under a burst far above one message a second (plugin process, the platform's real pace)", () => {
   it("covers every start and completion in digests, with coalesced progress, no failed call and no 429", async () => {
     const slowest: number[] = [];
-    slowest.push(await fire(ids.map((id) => () => channel.notifyStart(ticket(id), { engine: "claude-code", taskRunId: `run-${id}` }))));
+    slowest.push(
+      await fire(
+        ids.map((id) => () => channel.notifyStart(ticket(id), { engine: "claude-code", taskRunId: `run-${id}` })),
+      ),
+    );
     await until(() => chatACoverage(fake.accepted).starts.size === RUNS, "every start", 15_000);
-    slowest.push(await fire(ids.flatMap((id) => [1, 2, 3].map((step) => () => channel.notify(`step ${step}`, ticket(id), { taskRunId: `run-${id}` })))));
+    slowest.push(
+      await fire(
+        ids.flatMap((id) =>
+          [1, 2, 3].map((step) => () => channel.notify(`step ${step}`, ticket(id), { taskRunId: `run-${id}` })),
+        ),
+      ),
+    );
     await until(() => fake.requests.length >= 3, "the progress");
     const results = [fixtures.results.success, fixtures.results.failure];
-    slowest.push(await fire(ids.map((id, i) => () => channel.notifyComplete(ticket(id), results[i % 2]!, { taskRunId: `run-${id}` }))));
+    slowest.push(
+      await fire(
+        ids.map((id, i) => () => channel.notifyComplete(ticket(id), results[i % 2]!, { taskRunId: `run-${id}` })),
+      ),
+    );
     await until(() => chatACoverage(fake.accepted).completes.size === RUNS, "every completion", 15_000);
 
     const coverage = chatACoverage(fake.accepted);

@@ -46,11 +46,43 @@ describe("chat_a in-process against the fake platform", () => {
 
   describe("the platform's errors become clear, final errors with a hint (never retried)", () => {
     const cases = [
-      { name: "unknown token", secrets: { "chat-a-token": "xoxb-wrong" }, config: {}, code: "ERR_UNAUTHENTICATED", text: "invalid_auth", hint: "chat-a-token" },
-      { name: "a user token where a bot token belongs", secrets: { "chat-a-token": "xoxp-user-token-value" }, config: {}, code: "ERR_UNAUTHENTICATED", text: "invalid_auth", hint: "xoxb" },
-      { name: "unknown channel", config: { channel_id: "C9999999999" }, code: "ERR_NOT_FOUND", text: "channel_not_found", hint: "/invite" },
-      { name: "bot not in channel", config: { channel_id: "C0000000003" }, code: "ERR_PERMISSION_DENIED", text: "not_in_channel", hint: "/invite" },
-      { name: "archived channel", config: { channel_id: "C0000000004" }, code: "ERR_PERMISSION_DENIED", text: "is_archived", hint: "unarchive" },
+      {
+        name: "unknown token",
+        secrets: { "chat-a-token": "xoxb-wrong" },
+        config: {},
+        code: "ERR_UNAUTHENTICATED",
+        text: "invalid_auth",
+        hint: "chat-a-token",
+      },
+      {
+        name: "a user token where a bot token belongs",
+        secrets: { "chat-a-token": "xoxp-user-token-value" },
+        config: {},
+        code: "ERR_UNAUTHENTICATED",
+        text: "invalid_auth",
+        hint: "xoxb",
+      },
+      {
+        name: "unknown channel",
+        config: { channel_id: "C9999999999" },
+        code: "ERR_NOT_FOUND",
+        text: "channel_not_found",
+        hint: "/invite",
+      },
+      {
+        name: "bot not in channel",
+        config: { channel_id: "C0000000003" },
+        code: "ERR_PERMISSION_DENIED",
+        text: "not_in_channel",
+        hint: "/invite",
+      },
+      {
+        name: "archived channel",
+        config: { channel_id: "C0000000004" },
+        code: "ERR_PERMISSION_DENIED",
+        text: "is_archived",
+        hint: "unarchive",
+      },
     ];
     for (const c of cases) {
       it(c.name, async () => {
@@ -132,13 +164,23 @@ describe("chat_a in-process against the fake platform", () => {
       const started = Date.now();
       // The first call meets the 429 itself; the second finds the channel paused. Neither waits 30 s.
       expect(await channel.notifyStart(fixtures.tickets.basic, { engine: "e", taskRunId: "run-1" })).toEqual({});
-      expect(await channel.notifyComplete(fixtures.tickets.basic, fixtures.results.success, { taskRunId: "run-1" })).toEqual({});
+      expect(
+        await channel.notifyComplete(fixtures.tickets.basic, fixtures.results.success, { taskRunId: "run-1" }),
+      ).toEqual({});
       expect(Date.now() - started).toBeLessThan(1000);
       expect(fake.requests).toHaveLength(1);
       await channel.close();
       expect(fake.requests).toHaveLength(1);
-      const lost = logger.records.find((r) => r.msg === "notifications lost: the channel closed before the room could take them");
-      expect(lost).toMatchObject({ level: "error", room: "chat_a: channel C0000000001", starts: 1, completes: 1, runIds: ["start run-1", "complete run-1"] });
+      const lost = logger.records.find(
+        (r) => r.msg === "notifications lost: the channel closed before the room could take them",
+      );
+      expect(lost).toMatchObject({
+        level: "error",
+        room: "chat_a: channel C0000000001",
+        starts: 1,
+        completes: 1,
+        runIds: ["start run-1", "complete run-1"],
+      });
     });
   });
 
@@ -148,7 +190,9 @@ describe("chat_a in-process against the fake platform", () => {
       await Promise.all(Array.from({ length: 12 }, (_, i) => channel.notify(`message ${i}`, fixtures.tickets.basic)));
       await until(() => fake.accepted.length === 12, "12 messages");
       expect(fake.rateLimited).toBe(0);
-      expect(fake.accepted.map((m) => m.text.split(": ").at(-1))).toEqual(Array.from({ length: 12 }, (_, i) => `message ${i}`));
+      expect(fake.accepted.map((m) => m.text.split(": ").at(-1))).toEqual(
+        Array.from({ length: 12 }, (_, i) => `message ${i}`),
+      );
       const gaps = fake.accepted.slice(1).map((m, i) => m.receivedAt - fake.accepted[i]!.receivedAt);
       expect(Math.min(...gaps)).toBeGreaterThanOrEqual(90);
       await channel.close();
@@ -170,7 +214,10 @@ describe("chat_a in-process against the fake platform", () => {
       // A first message shows the platform is up: from then on, a busy channel takes calls at once.
       await channel.notify("warm-up", fixtures.tickets.basic);
       const first = channel.notify("one", fixtures.tickets.basic);
-      const [second, third] = await Promise.all([channel.notify("two", fixtures.tickets.basic), channel.notify("three", fixtures.tickets.basic)]);
+      const [second, third] = await Promise.all([
+        channel.notify("two", fixtures.tickets.basic),
+        channel.notify("three", fixtures.tickets.basic),
+      ]);
       // Queued: no platform id yet, and nothing of theirs has reached the platform.
       expect([second, third]).toEqual([{}, {}]);
       expect(fake.accepted.map((m) => m.text.split(": ").at(-1))).not.toContain("two");
@@ -197,7 +244,10 @@ describe("chat_a in-process against the fake platform", () => {
     const a = await loadChatA(fake, { channel_id: "C0000000001" });
     const b = await loadChatA(fake, { channel_id: "C0000000002" });
     const started = Date.now();
-    await Promise.all([...[1, 2, 3].map((i) => a.channel.notify(`a${i}`, fixtures.tickets.basic)), b.channel.notify("b1", fixtures.tickets.basic)]);
+    await Promise.all([
+      ...[1, 2, 3].map((i) => a.channel.notify(`a${i}`, fixtures.tickets.basic)),
+      b.channel.notify("b1", fixtures.tickets.basic),
+    ]);
     await until(() => fake.accepted.length === 4, "4 messages");
     const elapsed = Date.now() - started;
     expect(fake.rateLimited).toBe(0);

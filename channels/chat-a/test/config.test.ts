@@ -50,7 +50,9 @@ describe("parseChatAConfig", () => {
 
   it("refuses an inline token without echoing it", async () => {
     const error = await problem({ ...base, token: "xoxb-inline-secret" });
-    expect(error.message).toBe("chat_a: invalid config: config: an inline token in config is refused: store the bot token in a secret and name that secret in token_secret");
+    expect(error.message).toBe(
+      "chat_a: invalid config: config: an inline token in config is refused: store the bot token in a secret and name that secret in token_secret",
+    );
     expect(JSON.stringify(error)).not.toContain("xoxb-inline-secret");
     expect(error.message + (error.hint ?? "")).not.toContain("xoxb-inline-secret");
   });
@@ -58,7 +60,9 @@ describe("parseChatAConfig", () => {
   it("names a missing secret but never prints secret values", async () => {
     const error = await problem(base, {});
     expect(error.message).toContain('"chat-a-token"');
-    expect((await problem({ channel_id: "C0123456789" })).message).toBe("chat_a: invalid config: config.token_secret: is required: set it to the name of the secret that holds the bot token");
+    expect((await problem({ channel_id: "C0123456789" })).message).toBe(
+      "chat_a: invalid config: config.token_secret: is required: set it to the name of the secret that holds the bot token",
+    );
   });
 
   it("refuses a token that could never be sent, naming the secret, what is wrong and where, never the token", async () => {
@@ -76,8 +80,12 @@ describe("parseChatAConfig", () => {
     for (const [value, what] of cases) {
       const error = await problem(base, { "chat-a-token": value });
       expect(error.code).toBe("ERR_INVALID_CONFIG");
-      expect(error.message).toBe(`chat_a: the secret "chat-a-token" named by token_secret ${what}, so it cannot be a bot token`);
-      expect(error.hint).toContain('copy the bot token (xoxb-…) again from OAuth & Permissions and store it in the secret "chat-a-token" alone');
+      expect(error.message).toBe(
+        `chat_a: the secret "chat-a-token" named by token_secret ${what}, so it cannot be a bot token`,
+      );
+      expect(error.hint).toContain(
+        'copy the bot token (xoxb-…) again from OAuth & Permissions and store it in the secret "chat-a-token" alone',
+      );
       expect(`${error.message} ${error.hint}`).not.toMatch(/secret-?value|1234/);
     }
   });
@@ -89,8 +97,12 @@ describe("parseChatAConfig", () => {
   });
 
   it("accepts https and loopback http base URLs only, trimming a trailing slash", async () => {
-    expect((await parseChatAConfig({ ...base, api_base_url: "https://chat.example.com/api/" }, secrets)).apiBaseUrl).toBe("https://chat.example.com/api");
-    expect((await parseChatAConfig({ ...base, api_base_url: "http://127.0.0.1:9999/api" }, secrets)).apiBaseUrl).toBe("http://127.0.0.1:9999/api");
+    expect(
+      (await parseChatAConfig({ ...base, api_base_url: "https://chat.example.com/api/" }, secrets)).apiBaseUrl,
+    ).toBe("https://chat.example.com/api");
+    expect((await parseChatAConfig({ ...base, api_base_url: "http://127.0.0.1:9999/api" }, secrets)).apiBaseUrl).toBe(
+      "http://127.0.0.1:9999/api",
+    );
     expect((await problem({ ...base, api_base_url: "http://chat.example.com/api" })).message).toContain("https");
     expect((await problem({ ...base, api_base_url: "not a url" })).message).toContain("not a valid URL");
     expect((await problem({ ...base, api_base_url: "https://x.example/api?token=1" })).message).toContain("query");
@@ -98,16 +110,27 @@ describe("parseChatAConfig", () => {
 
   it("allows a faster pace only against a custom endpoint", async () => {
     expect((await problem({ ...base, min_interval_ms: 100 })).message).toContain("custom api_base_url");
-    expect((await parseChatAConfig({ ...base, api_base_url: "http://localhost:1/api", min_interval_ms: 100 }, secrets)).minIntervalMs).toBe(100);
+    expect(
+      (await parseChatAConfig({ ...base, api_base_url: "http://localhost:1/api", min_interval_ms: 100 }, secrets))
+        .minIntervalMs,
+    ).toBe(100);
     expect((await problem({ ...base, min_interval_ms: -1 })).message).toContain("integer");
   });
 
   it("refuses unknown keys, naming them", async () => {
-    expect((await problem({ ...base, chanel_id: "C1" })).message).toBe('chat_a: invalid config: config: unknown key(s) "chanel_id": known keys are channel_id, token_secret, api_base_url, min_interval_ms, digest_threshold');
+    expect((await problem({ ...base, chanel_id: "C1" })).message).toBe(
+      'chat_a: invalid config: config: unknown key(s) "chanel_id": known keys are channel_id, token_secret, api_base_url, min_interval_ms, digest_threshold',
+    );
   });
 
   it("lists every problem of the config at once, each with its path", async () => {
-    const error = await problem({ channel_id: "#general", token_secret: 7, api_base_url: "http://chat.example.com", min_interval_ms: 1.5, colour: "red" });
+    const error = await problem({
+      channel_id: "#general",
+      token_secret: 7,
+      api_base_url: "http://chat.example.com",
+      min_interval_ms: 1.5,
+      colour: "red",
+    });
     expect(error.code).toBe("ERR_INVALID_CONFIG");
     expect(error.message).toMatch(/^chat_a: invalid config \(5 problems\): /);
     for (const part of [

@@ -6,7 +6,12 @@ import { renderDigest } from "../src/render/digest.js";
 import { validateBlocks } from "./validate-blocks.js";
 
 const { basic, minimal } = fixtures.tickets;
-const texts = (blocks: unknown[]) => blocks.map((b) => (b as { text?: { text: string }; elements?: { text: string }[] }).text?.text ?? (b as { elements: { text: string }[] }).elements[0]!.text);
+const texts = (blocks: unknown[]) =>
+  blocks.map(
+    (b) =>
+      (b as { text?: { text: string }; elements?: { text: string }[] }).text?.text
+      ?? (b as { elements: { text: string }[] }).elements[0]!.text,
+  );
 
 describe("the digest message", () => {
   it("lists starts with links and engine, completions with outcome and pull request or reason, and each run's latest progress", () => {
@@ -33,13 +38,20 @@ describe("the digest message", () => {
 
   it("takes as many events of a long backlog as fit in one message, within the platform's limits, each on its own line", () => {
     const longUrl = `https://tracker.example.com/issues/${"x".repeat(1500)}`;
-    const events: RoomEvent[] = Array.from({ length: 400 }, (_, i) => ({ kind: "start", runId: `run-${i}`, ticket: { ...basic, id: String(i), externalUrl: i % 3 === 0 ? longUrl : basic.externalUrl }, engine: "claude-code" }));
+    const events: RoomEvent[] = Array.from({ length: 400 }, (_, i) => ({
+      kind: "start",
+      runId: `run-${i}`,
+      ticket: { ...basic, id: String(i), externalUrl: i % 3 === 0 ? longUrl : basic.externalUrl },
+      engine: "claude-code",
+    }));
     const { message, taken } = renderDigest(events);
     expect(taken).toBeGreaterThan(2);
     expect(taken).toBeLessThan(400);
     expect(validateBlocks(message.blocks)).toEqual([]);
     expect(blocksTextLength(message.blocks)).toBeLessThanOrEqual(12_000);
-    const listed = message.blocks.flatMap((b) => (b.type === "section" && b.text ? b.text.text.split("\n").filter((l) => l.startsWith("• ")) : []));
+    const listed = message.blocks.flatMap((b) =>
+      b.type === "section" && b.text ? b.text.text.split("\n").filter((l) => l.startsWith("• ")) : [],
+    );
     expect(listed).toHaveLength(taken);
     expect(listed.map((l) => /#(\d+) /.exec(l)?.[1])).toEqual(Array.from({ length: taken }, (_, i) => String(i)));
   });

@@ -88,19 +88,33 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   let rateLimited = 0;
   let seq = 0;
 
-  const answer = (res: ServerResponse, record: FakeSlackRequest, status: number, body: Record<string, unknown>, headers: Record<string, string> = {}) => {
+  const answer = (
+    res: ServerResponse,
+    record: FakeSlackRequest,
+    status: number,
+    body: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ) => {
     record.status = status;
     record.answer = body;
     res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers }).end(JSON.stringify(body));
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, raw: Buffer) => {
-    const record: FakeSlackRequest = { receivedAt: Date.now(), headers: req.headers, body: undefined, status: 0, answer: {} };
+    const record: FakeSlackRequest = {
+      receivedAt: Date.now(),
+      headers: req.headers,
+      body: undefined,
+      status: 0,
+      answer: {},
+    };
     requests.push(record);
-    const fail = (error: string, extra: Record<string, unknown> = {}) => answer(res, record, 200, { ok: false, error, ...extra });
+    const fail = (error: string, extra: Record<string, unknown> = {}) =>
+      answer(res, record, 200, { ok: false, error, ...extra });
 
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (url.pathname !== "/api/chat.postMessage") return answer(res, record, 404, { ok: false, error: "unknown_method" });
+    if (url.pathname !== "/api/chat.postMessage")
+      return answer(res, record, 404, { ok: false, error: "unknown_method" });
     if (req.method !== "POST") return fail("invalid_request_method");
 
     const step = scripted.shift();
@@ -108,7 +122,13 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       if (step.hang) return;
       const send = () =>
         step.error
-          ? answer(res, record, step.status ?? 200, { ok: false, error: step.error, ...step.extra }, step.retryAfterSeconds ? { "retry-after": String(step.retryAfterSeconds) } : {})
+          ? answer(
+              res,
+              record,
+              step.status ?? 200,
+              { ok: false, error: step.error, ...step.extra },
+              step.retryAfterSeconds ? { "retry-after": String(step.retryAfterSeconds) } : {},
+            )
           : answer(res, record, step.status ?? 500, { ok: false, error: "internal_error" });
       if (step.delayMs) setTimeout(send, step.delayMs);
       else send();
@@ -120,7 +140,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (!token) return fail("not_authed");
     const scopes = tokens[token];
     if (!scopes) return fail("invalid_auth");
-    if (!scopes.includes("chat:write")) return fail("missing_scope", { needed: "chat:write", provided: scopes.join(",") });
+    if (!scopes.includes("chat:write"))
+      return fail("missing_scope", { needed: "chat:write", provided: scopes.join(",") });
 
     const contentType = req.headers["content-type"];
     if (!contentType) return fail("missing_post_type");
@@ -162,7 +183,9 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     if (blocks !== undefined) {
       const problems = validateBlocks(blocks);
       if (problems.length > 0) {
-        const code = problems.some((p) => p.startsWith("msg_blocks_too_long")) ? "msg_blocks_too_long" : "invalid_blocks";
+        const code = problems.some((p) => p.startsWith("msg_blocks_too_long"))
+          ? "msg_blocks_too_long"
+          : "invalid_blocks";
         if (code === "msg_blocks_too_long") return fail(code);
         return fail(code, { errors: problems, response_metadata: { messages: problems.map((p) => `[ERROR] ${p}`) } });
       }

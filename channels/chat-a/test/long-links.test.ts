@@ -1,6 +1,13 @@
 import { fixtures } from "@errand/channel-sdk/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Block, type ChatAMessage, escapeMrkdwn, renderComplete, renderNotify, renderStart } from "../src/index.js";
+import {
+  type Block,
+  type ChatAMessage,
+  escapeMrkdwn,
+  renderComplete,
+  renderNotify,
+  renderStart,
+} from "../src/index.js";
 import { cutMrkdwn, section } from "../src/render/blocks.js";
 import { shortUrlLabel } from "../src/render/escape.js";
 import { type FakeSlack, startFakeSlack } from "./fake-slack.js";
@@ -38,7 +45,8 @@ function malformed(mrkdwn: string): string[] {
   let open = -1;
   for (let i = 0; i < mrkdwn.length; i++) {
     const c = mrkdwn[i];
-    if (c === "&" && !/^&(?:amp|lt|gt);/.test(mrkdwn.slice(i, i + 5))) problems.push(`partial entity at ${i}: ${JSON.stringify(mrkdwn.slice(i - 10, i + 10))}`);
+    if (c === "&" && !/^&(?:amp|lt|gt);/.test(mrkdwn.slice(i, i + 5)))
+      problems.push(`partial entity at ${i}: ${JSON.stringify(mrkdwn.slice(i - 10, i + 10))}`);
     if (c === "<") {
       if (open >= 0) problems.push(`"<" at ${i} inside the link opened at ${open}`);
       open = i;
@@ -101,14 +109,21 @@ describe("long pull request links (chat_a)", () => {
       const url = prUrl(length);
       expect(url).toHaveLength(length);
       const line = prLine(renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: url }));
-      expect(links(line), `length ${length}`).toEqual([{ url: escapeMrkdwn(url), label: length <= longestWhole ? escapeMrkdwn(url) : "codehost.example.com/acme/webapp/pull/456?…" }]);
+      expect(links(line), `length ${length}`).toEqual([
+        {
+          url: escapeMrkdwn(url),
+          label: length <= longestWhole ? escapeMrkdwn(url) : "codehost.example.com/acme/webapp/pull/456?…",
+        },
+      ]);
     }
   });
 
   it("the audit's case: a 1,849-character URL full of & is never cut inside &amp;; too long once escaped, it shows as code with a note", () => {
     const url = ampUrl(1849);
     const message = renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: url });
-    expect(prLine(message)).toBe(`${PR_LEAD}\`codehost.example.com/acme/webapp/pull/456?…\` _(not linked: the URL is too long for a link)_`);
+    expect(prLine(message)).toBe(
+      `${PR_LEAD}\`codehost.example.com/acme/webapp/pull/456?…\` _(not linked: the URL is too long for a link)_`,
+    );
     expect(
       texts(message)
         .flatMap(links)
@@ -117,20 +132,29 @@ describe("long pull request links (chat_a)", () => {
     expect(message.text).toBe("Completed: #123 Login button does nothing on Safari (pull request: see the message)");
     // The longest such URL that still fits as a link gets it, with the short label.
     let n = 600;
-    const withShortLabel = (length: number) => prLine(renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: ampUrl(length) })).endsWith("|codehost.example.com/acme/webapp/pull/456?…>");
+    const withShortLabel = (length: number) =>
+      prLine(
+        renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: ampUrl(length) }),
+      ).endsWith("|codehost.example.com/acme/webapp/pull/456?…>");
     expect(withShortLabel(n)).toBe(true);
     while (withShortLabel(n + 1)) n++;
     expect(n).toBeGreaterThan(900);
     const longest = ampUrl(n);
-    expect(`${PR_LEAD}<${escapeMrkdwn(longest)}|codehost.example.com/acme/webapp/pull/456?…>`.length).toBeLessThanOrEqual(3000);
-    expect(links(prLine(renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: longest })))).toEqual([{ url: escapeMrkdwn(longest), label: "codehost.example.com/acme/webapp/pull/456?…" }]);
+    expect(
+      `${PR_LEAD}<${escapeMrkdwn(longest)}|codehost.example.com/acme/webapp/pull/456?…>`.length,
+    ).toBeLessThanOrEqual(3000);
+    expect(
+      links(prLine(renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: longest }))),
+    ).toEqual([{ url: escapeMrkdwn(longest), label: "codehost.example.com/acme/webapp/pull/456?…" }]);
   });
 
   it("shows a URL longer than a link may be as code with a note, never as a link to a cut URL", () => {
     for (const length of [2001, 2500, 20_000]) {
       const url = prUrl(length);
       const message = renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: url });
-      expect(prLine(message)).toBe(`${PR_LEAD}\`codehost.example.com/acme/webapp/pull/456?…\` _(not linked: the URL is too long for a link)_`);
+      expect(prLine(message)).toBe(
+        `${PR_LEAD}\`codehost.example.com/acme/webapp/pull/456?…\` _(not linked: the URL is too long for a link)_`,
+      );
       expect(
         texts(message)
           .flatMap(links)
@@ -142,14 +166,21 @@ describe("long pull request links (chat_a)", () => {
 
   it("escapes & in a linked URL too, as the platform decodes entities in links", () => {
     const url = "https://codehost.example.com/acme/webapp/pull/456?a=1&b=&lt;";
-    expect(links(prLine(renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: url })))).toEqual([
-      { url: "https://codehost.example.com/acme/webapp/pull/456?a=1&amp;b=&amp;lt;", label: "https://codehost.example.com/acme/webapp/pull/456?a=1&amp;b=&amp;lt;" },
+    expect(
+      links(prLine(renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: url }))),
+    ).toEqual([
+      {
+        url: "https://codehost.example.com/acme/webapp/pull/456?a=1&amp;b=&amp;lt;",
+        label: "https://codehost.example.com/acme/webapp/pull/456?a=1&amp;b=&amp;lt;",
+      },
     ]);
   });
 
   it("keeps the fallback text free of cut URLs: a URL that does not fit it whole is left to the message", () => {
     const short = renderComplete(fixtures.tickets.basic, fixtures.results.success);
-    expect(short.text).toBe(`Completed: #123 Login button does nothing on Safari (pull request: ${fixtures.results.success.pullRequestUrl})`);
+    expect(short.text).toBe(
+      `Completed: #123 Login button does nothing on Safari (pull request: ${fixtures.results.success.pullRequestUrl})`,
+    );
     const long = renderComplete(fixtures.tickets.basic, { ...fixtures.results.success, pullRequestUrl: prUrl(990) });
     expect(long.text).toBe("Completed: #123 Login button does nothing on Safari (pull request: see the message)");
     expect(long.text.length).toBeLessThanOrEqual(1000);
@@ -160,7 +191,9 @@ describe("long pull request links (chat_a)", () => {
     const url = prUrl(2000);
     const message = renderComplete(ticket, { ...fixtures.results.success, pullRequestUrl: url });
     expectSound(message);
-    const sections = message.blocks.filter((b) => b.type === "section" && b.text).map((b) => (b as { text: { text: string } }).text.text);
+    const sections = message.blocks
+      .filter((b) => b.type === "section" && b.text)
+      .map((b) => (b as { text: { text: string } }).text.text);
     expect(links(sections[0]!).map((l) => l.url)).toEqual([escapeMrkdwn(ticket.externalUrl)]);
     expect(links(sections[1]!)).toEqual([{ url: escapeMrkdwn(url), label: shortUrlLabel(url) }]);
   });
@@ -180,7 +213,11 @@ describe("long ticket links (chat_a)", () => {
   });
 
   it("keeps the link whole in Notify and both NotifyComplete forms", () => {
-    for (const message of [renderNotify("m", ticket), renderComplete(ticket, fixtures.results.failure), renderComplete(ticket, { ...fixtures.results.success, pullRequestUrl: prUrl(1849) })]) {
+    for (const message of [
+      renderNotify("m", ticket),
+      renderComplete(ticket, fixtures.results.failure),
+      renderComplete(ticket, { ...fixtures.results.success, pullRequestUrl: prUrl(1849) }),
+    ]) {
       expectSound(message);
       expect(
         texts(message)
@@ -199,7 +236,13 @@ describe("the last-resort cut of a section (chat_a)", () => {
     expect(cutMrkdwn("&amp;".repeat(700), 3000)).toBe(`${"&amp;".repeat(599)}…`);
     expect(cutMrkdwn(`${"x".repeat(2996)}&lt;&gt;`, 3000)).toBe(`${"x".repeat(2996)}…`);
     const block = section(`${"y".repeat(1500)}${`<https://x.example/${"p".repeat(1400)}|label>`}${"z".repeat(200)}`);
-    expect(block).toEqual({ type: "section", text: { type: "mrkdwn", text: `${"y".repeat(1500)}<https://x.example/${"p".repeat(1400)}|label>${"z".repeat(73)}…` } });
+    expect(block).toEqual({
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: `${"y".repeat(1500)}<https://x.example/${"p".repeat(1400)}|label>${"z".repeat(73)}…`,
+      },
+    });
     expect(cutMrkdwn("short <https://x.example|x>", 3000)).toBe("short <https://x.example|x>");
   });
 });

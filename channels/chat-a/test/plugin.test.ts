@@ -24,7 +24,12 @@ describe("chat_a as a plugin process (its package bin)", () => {
     channel = await connectChannel({
       command: process.execPath,
       args: [BIN],
-      config: { channel_id: "C0000000002", token_secret: "chat-a-token", api_base_url: fake.apiBaseUrl, min_interval_ms: 100 },
+      config: {
+        channel_id: "C0000000002",
+        token_secret: "chat-a-token",
+        api_base_url: fake.apiBaseUrl,
+        min_interval_ms: 100,
+      },
       secrets: { "chat-a-token": TOKEN },
       logger,
     });
@@ -45,7 +50,12 @@ describe("chat_a as a plugin process (its package bin)", () => {
       command: process.execPath,
       args: [BIN],
       env: { ERRAND_CHANNEL_SECRETS: JSON.stringify({ "chat-a-token": TOKEN }) },
-      config: { channel_id: "C0000000001", token_secret: "chat-a-token", api_base_url: fake.apiBaseUrl, min_interval_ms: 100 },
+      config: {
+        channel_id: "C0000000001",
+        token_secret: "chat-a-token",
+        api_base_url: fake.apiBaseUrl,
+        min_interval_ms: 100,
+      },
       logger: captureLogger(),
     });
     await channel.notify("from env", fixtures.tickets.basic);
@@ -70,7 +80,12 @@ describe("chat_a as a plugin process (its package bin)", () => {
     channel = await connectChannel({
       command: process.execPath,
       args: [BIN],
-      config: { channel_id: "C0000000003", token_secret: "chat-a-token", api_base_url: fake.apiBaseUrl, min_interval_ms: 100 },
+      config: {
+        channel_id: "C0000000003",
+        token_secret: "chat-a-token",
+        api_base_url: fake.apiBaseUrl,
+        min_interval_ms: 100,
+      },
       secrets: { "chat-a-token": TOKEN },
       logger: captureLogger(),
     });

@@ -1,29 +1,50 @@
 import { fixtures } from "@errand/channel-sdk/testing";
 import { describe, expect, it } from "vitest";
-import { escapeMrkdwn, fitMrkdwn, postMessageBody, renderComplete, renderNotify, renderStart, safeUrl } from "../src/index.js";
+import {
+  escapeMrkdwn,
+  fitMrkdwn,
+  postMessageBody,
+  renderComplete,
+  renderNotify,
+  renderStart,
+  safeUrl,
+} from "../src/index.js";
 import { validateBlocks } from "./validate-blocks.js";
 
 const ctx = { taskRunId: "run-42" };
-const snapshot = (message: ReturnType<typeof renderStart>) => `${JSON.stringify(postMessageBody("C0123456789", message), null, 2)}\n`;
+const snapshot = (message: ReturnType<typeof renderStart>) =>
+  `${JSON.stringify(postMessageBody("C0123456789", message), null, 2)}\n`;
 
 describe("rendered payloads (snapshots: the exact chat.postMessage bodies)", () => {
   it("NotifyStart", async () => {
-    await expect(snapshot(renderStart(fixtures.tickets.basic, "claude-code", ctx))).toMatchFileSnapshot("__snapshots__/start.json");
+    await expect(snapshot(renderStart(fixtures.tickets.basic, "claude-code", ctx))).toMatchFileSnapshot(
+      "__snapshots__/start.json",
+    );
   });
   it("NotifyComplete success", async () => {
-    await expect(snapshot(renderComplete(fixtures.tickets.basic, fixtures.results.success, ctx))).toMatchFileSnapshot("__snapshots__/complete-success.json");
+    await expect(snapshot(renderComplete(fixtures.tickets.basic, fixtures.results.success, ctx))).toMatchFileSnapshot(
+      "__snapshots__/complete-success.json",
+    );
   });
   it("NotifyComplete failure", async () => {
-    await expect(snapshot(renderComplete(fixtures.tickets.basic, fixtures.results.failure, ctx))).toMatchFileSnapshot("__snapshots__/complete-failure.json");
+    await expect(snapshot(renderComplete(fixtures.tickets.basic, fixtures.results.failure, ctx))).toMatchFileSnapshot(
+      "__snapshots__/complete-failure.json",
+    );
   });
   it("Notify", async () => {
-    await expect(snapshot(renderNotify("Opened a draft pull request; running the test suite now.", fixtures.tickets.basic, ctx))).toMatchFileSnapshot("__snapshots__/notify.json");
+    await expect(
+      snapshot(renderNotify("Opened a draft pull request; running the test suite now.", fixtures.tickets.basic, ctx)),
+    ).toMatchFileSnapshot("__snapshots__/notify.json");
   });
   it("minimal ticket and result (nothing optional present)", async () => {
-    await expect(snapshot(renderComplete(fixtures.tickets.minimal, fixtures.results.minimalSuccess))).toMatchFileSnapshot("__snapshots__/complete-minimal.json");
+    await expect(
+      snapshot(renderComplete(fixtures.tickets.minimal, fixtures.results.minimalSuccess)),
+    ).toMatchFileSnapshot("__snapshots__/complete-minimal.json");
   });
   it("unicode failure", async () => {
-    await expect(snapshot(renderComplete(fixtures.tickets.unicode, fixtures.results.unicode, ctx))).toMatchFileSnapshot("__snapshots__/complete-unicode.json");
+    await expect(snapshot(renderComplete(fixtures.tickets.unicode, fixtures.results.unicode, ctx))).toMatchFileSnapshot(
+      "__snapshots__/complete-unicode.json",
+    );
   });
 });
 
@@ -33,9 +54,15 @@ describe("limits", () => {
     const r = fixtures.results;
     const out = [];
     for (const ticket of [t.basic, t.unicode, t.longText, t.minimal]) {
-      out.push(renderStart(ticket, "e".repeat(500)), renderNotify(t.longText.description, ticket, { taskRunId: "x".repeat(5000) }));
-      for (const result of [r.success, r.failure, r.minimalSuccess, r.longSummary, r.unicode]) out.push(renderComplete(ticket, result, ctx));
-      out.push(renderComplete(ticket, { ...r.failure, failureReason: "<&>".repeat(20_000), summary: "&".repeat(30_000) }));
+      out.push(
+        renderStart(ticket, "e".repeat(500)),
+        renderNotify(t.longText.description, ticket, { taskRunId: "x".repeat(5000) }),
+      );
+      for (const result of [r.success, r.failure, r.minimalSuccess, r.longSummary, r.unicode])
+        out.push(renderComplete(ticket, result, ctx));
+      out.push(
+        renderComplete(ticket, { ...r.failure, failureReason: "<&>".repeat(20_000), summary: "&".repeat(30_000) }),
+      );
     }
     return out;
   };

@@ -17,7 +17,8 @@ export interface ChatBClient {
 
 /** Per-attempt timeout: two attempts fit in the 5-second call target. */
 const ATTEMPT_TIMEOUT_MS = 2000;
-const BUG_HINT = "this is a bug in the chat_b channel (it should never build such a message); please report it with this error";
+const BUG_HINT =
+  "this is a bug in the chat_b channel (it should never build such a message); please report it with this error";
 
 /**
  * A client of the execute-webhook endpoint: `POST <webhook URL>?wait=true`
@@ -26,12 +27,24 @@ const BUG_HINT = "this is a bug in the chat_b channel (it should never build suc
  * The whole URL is secret: errors show only its origin.
  */
 export function createChatBClient(config: ChatBConfig, http?: HttpClient): ChatBClient {
-  const client = http ?? createHttpClient({ secretUrl: true, redact: [config.webhookUrl], retry: false, timeoutMs: ATTEMPT_TIMEOUT_MS, userAgent: "errand-channel-chat-b" });
+  const client =
+    http
+    ?? createHttpClient({
+      secretUrl: true,
+      redact: [config.webhookUrl],
+      retry: false,
+      timeoutMs: ATTEMPT_TIMEOUT_MS,
+      userAgent: "errand-channel-chat-b",
+    });
   return {
     async execute(message, signal, timeoutMs) {
       let response: HttpResponse<Record<string, unknown>>;
       try {
-        response = await client.postJson<Record<string, unknown>>(config.webhookUrl, message, { signal, timeoutMs, query: { wait: "true" } });
+        response = await client.postJson<Record<string, unknown>>(config.webhookUrl, message, {
+          signal,
+          timeoutMs,
+          query: { wait: "true" },
+        });
       } catch (error) {
         throw explain(error, config);
       }

@@ -13,7 +13,10 @@ const WEBHOOK_PATH = /\/webhooks\/([^/]+)\/[^/]+\/?$/;
 
 const SECRET_NAME = "the name of the secret that holds the webhook URL";
 const webhookUrlSecret = z
-  .string({ error: (issue) => (issue.input === undefined ? `is required: set it to ${SECRET_NAME}` : `must be a string: ${SECRET_NAME}`) })
+  .string({
+    error: (issue) =>
+      issue.input === undefined ? `is required: set it to ${SECRET_NAME}` : `must be a string: ${SECRET_NAME}`,
+  })
   .trim()
   .min(1, `is empty: set it to ${SECRET_NAME}`);
 
@@ -32,7 +35,8 @@ const username = z
     }
   });
 
-const AVATAR_URL = "must be an http(s) URL of an image (at most 2048 characters): use a public https URL of a PNG or JPEG, or leave it out";
+const AVATAR_URL =
+  "must be an http(s) URL of an image (at most 2048 characters): use a public https URL of a PNG or JPEG, or leave it out";
 const avatarUrl = z.string({ error: AVATAR_URL }).transform((value, ctx) => {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   if (url && (url.protocol === "https:" || url.protocol === "http:") && url.href.length <= 2048) return url.href;
@@ -47,7 +51,11 @@ const avatarUrl = z.string({ error: AVATAR_URL }).transform((value, ctx) => {
  */
 export const DEFAULT_DIGEST_THRESHOLD = 5;
 const THRESHOLD_PROBLEM = `must be an integer between 1 and 1000: the number of waiting notifications above which they are sent as one digest; leave it out for ${DEFAULT_DIGEST_THRESHOLD}`;
-const digestThreshold = z.int({ error: THRESHOLD_PROBLEM }).min(1, THRESHOLD_PROBLEM).max(1000, THRESHOLD_PROBLEM).default(DEFAULT_DIGEST_THRESHOLD);
+const digestThreshold = z
+  .int({ error: THRESHOLD_PROBLEM })
+  .min(1, THRESHOLD_PROBLEM)
+  .max(1000, THRESHOLD_PROBLEM)
+  .default(DEFAULT_DIGEST_THRESHOLD);
 
 /**
  * chat_b's `config`, as a Standard Schema (zod): `webhook_url_secret`,
@@ -56,7 +64,12 @@ const digestThreshold = z.int({ error: THRESHOLD_PROBLEM }).min(1, THRESHOLD_PRO
  */
 export const chatBConfigSchema = z
   .strictObject(
-    { webhook_url_secret: webhookUrlSecret, username: username.optional(), avatar_url: avatarUrl.optional(), digest_threshold: digestThreshold },
+    {
+      webhook_url_secret: webhookUrlSecret,
+      username: username.optional(),
+      avatar_url: avatarUrl.optional(),
+      digest_threshold: digestThreshold,
+    },
     {
       error: (issue) => {
         if (issue.code !== "unrecognized_keys") return undefined;
@@ -100,9 +113,12 @@ export function resolveChatBWebhook(settings: ChatBSettings, secrets: ChannelSec
   const { webhookUrlSecret } = settings;
   const raw = secrets[webhookUrlSecret] ?? "";
   if (raw.trim() === "") {
-    throw new InvalidConfigError(`chat_b: the secret ${JSON.stringify(webhookUrlSecret)} named by webhook_url_secret was not provided or is empty`, {
-      hint: "create the secret with the webhook URL and make it available to the controller",
-    });
+    throw new InvalidConfigError(
+      `chat_b: the secret ${JSON.stringify(webhookUrlSecret)} named by webhook_url_secret was not provided or is empty`,
+      {
+        hint: "create the secret with the webhook URL and make it available to the controller",
+      },
+    );
   }
   const { url, id, shown } = parseWebhookUrl(raw, webhookUrlSecret);
   return { ...settings, webhookUrl: url, webhookId: id, shownUrl: shown };
@@ -128,9 +144,12 @@ export async function parseChatBConfig(config: unknown, secrets: ChannelSecrets)
 function checkUrlText(raw: string, secretName: string): void {
   const problem = credentialTextProblem(raw);
   if (problem === undefined) return;
-  throw new InvalidConfigError(`chat_b: the secret ${JSON.stringify(secretName)} named by webhook_url_secret ${problem}, so it is not a usable webhook URL`, {
-    hint: `copy the webhook URL again (channel settings → Integrations → Webhooks → Copy Webhook URL) and store it in the secret ${JSON.stringify(secretName)} alone, without quotes, spaces or line breaks`,
-  });
+  throw new InvalidConfigError(
+    `chat_b: the secret ${JSON.stringify(secretName)} named by webhook_url_secret ${problem}, so it is not a usable webhook URL`,
+    {
+      hint: `copy the webhook URL again (channel settings → Integrations → Webhooks → Copy Webhook URL) and store it in the secret ${JSON.stringify(secretName)} alone, without quotes, spaces or line breaks`,
+    },
+  );
 }
 
 function parseWebhookUrl(raw: string, secretName: string): { url: string; id: string; shown: string } {
@@ -147,15 +166,21 @@ function parseWebhookUrl(raw: string, secretName: string): { url: string; id: st
   checkUrlText(raw, secretName);
   const shown = `${url.protocol}//${url.host}/…`;
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
-    throw new InvalidConfigError(`chat_b: the webhook URL (${shown}) must use https (plain http is allowed only for localhost)`, {
-      hint: "the URL is the credential; never send it unencrypted",
-    });
+    throw new InvalidConfigError(
+      `chat_b: the webhook URL (${shown}) must use https (plain http is allowed only for localhost)`,
+      {
+        hint: "the URL is the credential; never send it unencrypted",
+      },
+    );
   }
   const match = WEBHOOK_PATH.exec(url.pathname);
   if (!match || url.search || url.hash || url.username || url.password) {
-    throw new InvalidConfigError(`chat_b: the secret ${JSON.stringify(secretName)} does not hold a webhook URL of the form ${shown.slice(0, -1)}api/webhooks/<id>/<token>`, {
-      hint: "copy the URL from the channel's Integrations → Webhooks → Copy Webhook URL, without query parameters",
-    });
+    throw new InvalidConfigError(
+      `chat_b: the secret ${JSON.stringify(secretName)} does not hold a webhook URL of the form ${shown.slice(0, -1)}api/webhooks/<id>/<token>`,
+      {
+        hint: "copy the URL from the channel's Integrations → Webhooks → Copy Webhook URL, without query parameters",
+      },
+    );
   }
   return { url: url.href.replace(/\/$/, ""), id: match[1] ?? "", shown };
 }

@@ -35,7 +35,13 @@ export function renderEvent(event: RoomEvent, identity: Identity = {}): ChatBMes
  * budget), and while the webhook is behind, calls are answered once their
  * notification is queued (see `createDigestQueue`).
  */
-export function createRoom(config: ChatBConfig, client: ChatBClient, lane: DeliveryLane, bucket: WebhookBucket, logger: Logger): DigestQueue {
+export function createRoom(
+  config: ChatBConfig,
+  client: ChatBClient,
+  lane: DeliveryLane,
+  bucket: WebhookBucket,
+  logger: Logger,
+): DigestQueue {
   const identity: Identity = { username: config.username, avatarUrl: config.avatarUrl };
   return createDigestQueue<ChatBMessage>({
     lane,

@@ -6,7 +6,14 @@
  */
 export { type ChatBClient, createChatBClient, type ExecutedMessage } from "./api-client.js";
 export { type ChatBState, chatB, chatB as default } from "./channel.js";
-export { type ChatBConfig, type ChatBSettings, chatBConfigSchema, DEFAULT_DIGEST_THRESHOLD, parseChatBConfig, resolveChatBWebhook } from "./config.js";
+export {
+  type ChatBConfig,
+  type ChatBSettings,
+  chatBConfigSchema,
+  DEFAULT_DIGEST_THRESHOLD,
+  parseChatBConfig,
+  resolveChatBWebhook,
+} from "./config.js";
 export { type RateLimitInfo, readRateLimit, WebhookBucket } from "./rate-limit.js";
 export { renderCompleteEmbed } from "./render/complete.js";
 export { digestLine, renderDigest } from "./render/digest.js";

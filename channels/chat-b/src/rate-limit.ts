@@ -90,7 +90,10 @@ export class WebhookBucket implements Pacer {
   waitMs(now = Date.now()): number {
     const paused = this.resumeAt - now;
     const oldest = this.sent[0];
-    const windowed = !this.informed && this.sent.length >= this.fallback.limit && oldest !== undefined ? oldest + this.fallback.windowMs - now : 0;
+    const windowed =
+      !this.informed && this.sent.length >= this.fallback.limit && oldest !== undefined
+        ? oldest + this.fallback.windowMs - now
+        : 0;
     return Math.max(0, paused, windowed);
   }
 

@@ -9,7 +9,12 @@ import { type FakeDiscord, startFakeDiscord } from "./fake-discord.js";
 const BIN = fileURLToPath(new URL("../bin/errand-channel-chat-b.js", import.meta.url));
 const RUNS = 40;
 const ids = Array.from({ length: RUNS }, (_, i) => String(2001 + i));
-const ticket = (id: string) => ({ ...fixtures.tickets.basic, id, title: `Run ${id}`, externalUrl: `https://tracker.example.com/issues/${id}` });
+const ticket = (id: string) => ({
+  ...fixtures.tickets.basic,
+  id,
+  title: `Run ${id}`,
+  externalUrl: `https://tracker.example.com/issues/${id}`,
+});
 
 let fake: FakeDiscord;
 let channel: RemoteChannel;
@@ -17,7 +22,13 @@ beforeEach(async () => {
   // The webhook's usual rate: 5 requests per 2 s, 429 above it.
   fake = await startFakeDiscord({ limit: 5, windowMs: 2000 });
   const url = fake.webhookUrl("111");
-  channel = await connectChannel({ command: process.execPath, args: [BIN], config: { webhook_url_secret: "hook" }, secrets: { hook: url }, logger: captureLogger({ secrets: [url] }) });
+  channel = await connectChannel({
+    command: process.execPath,
+    args: [BIN],
+    config: { webhook_url_secret: "hook" },
+    secrets: { hook: url },
+    logger: captureLogger({ secrets: [url] }),
+  });
 });
 afterEach(async () => {
   await channel.close();
@@ -42,10 +53,26 @@ describe("chat_b under a burst far above the webhook's rate (plugin process)", (
   it("covers every start and completion in digests, with coalesced progress, no failed call and no 429", async () => {
     const slowest: number[] = [];
     const results = [fixtures.results.success, fixtures.results.failure];
-    slowest.push(await fire(ids.map((id) => () => channel.notifyStart(ticket(id), { engine: "codex", taskRunId: `run-${id}` }))));
-    slowest.push(await fire(ids.flatMap((id) => [1, 2, 3].map((step) => () => channel.notify(`step ${step}`, ticket(id), { taskRunId: `run-${id}` })))));
-    slowest.push(await fire(ids.map((id, i) => () => channel.notifyComplete(ticket(id), results[i % 2]!, { taskRunId: `run-${id}` }))));
-    await until(() => chatBCoverage(bodies()).completes.size === RUNS && chatBCoverage(bodies()).starts.size === RUNS, "every start and completion", 15_000);
+    slowest.push(
+      await fire(ids.map((id) => () => channel.notifyStart(ticket(id), { engine: "codex", taskRunId: `run-${id}` }))),
+    );
+    slowest.push(
+      await fire(
+        ids.flatMap((id) =>
+          [1, 2, 3].map((step) => () => channel.notify(`step ${step}`, ticket(id), { taskRunId: `run-${id}` })),
+        ),
+      ),
+    );
+    slowest.push(
+      await fire(
+        ids.map((id, i) => () => channel.notifyComplete(ticket(id), results[i % 2]!, { taskRunId: `run-${id}` })),
+      ),
+    );
+    await until(
+      () => chatBCoverage(bodies()).completes.size === RUNS && chatBCoverage(bodies()).starts.size === RUNS,
+      "every start and completion",
+      15_000,
+    );
 
     const coverage = chatBCoverage(bodies());
     expect([...coverage.starts].sort()).toEqual(ids);

@@ -16,14 +16,21 @@ const description = (i: number) => (fake.accepted[i]!.body.embeds as { descripti
 
 describe("chat_b in-process against the fake webhook", () => {
   it("delivers all four messages as JSON with wait=true, name and avatar, and returns the message id", async () => {
-    const { channel, logger, url } = await loadChatB(fake, { username: "Errand", avatar_url: "https://cdn.example.com/e.png" });
+    const { channel, logger, url } = await loadChatB(fake, {
+      username: "Errand",
+      avatar_url: "https://cdn.example.com/e.png",
+    });
     const start = await channel.notifyStart(fixtures.tickets.basic, { engine: "claude-code", taskRunId: "run-1" });
     await channel.notifyComplete(fixtures.tickets.basic, fixtures.results.success, { taskRunId: "run-1" });
     await channel.notifyComplete(fixtures.tickets.basic, fixtures.results.failure, { taskRunId: "run-1" });
     await channel.notify("halfway there", fixtures.tickets.basic, { taskRunId: "run-1" });
     expect(start.deliveryId).toBe(fake.accepted[0]!.id);
     expect(fake.accepted).toHaveLength(4);
-    expect(fake.requests.every((r) => r.query.get("wait") === "true" && r.headers["content-type"] === "application/json; charset=utf-8")).toBe(true);
+    expect(
+      fake.requests.every(
+        (r) => r.query.get("wait") === "true" && r.headers["content-type"] === "application/json; charset=utf-8",
+      ),
+    ).toBe(true);
     expect(fake.accepted.map((m) => m.body.username)).toEqual(["Errand", "Errand", "Errand", "Errand"]);
     expect(description(3)).toBe("halfway there");
     expect(JSON.stringify(logger.records)).not.toContain(url);
@@ -84,7 +91,20 @@ describe("chat_b in-process against the fake webhook", () => {
 
     it("a refused body (400, code 50035) is not retried and keeps the platform's details", async () => {
       const { channel } = await loadChatB(fake);
-      fake.script({ status: 400, json: { code: 50035, errors: { embeds: { "0": { title: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: "Must be 256 or fewer in length." }] } } } }, message: "Invalid Form Body" } });
+      fake.script({
+        status: 400,
+        json: {
+          code: 50035,
+          errors: {
+            embeds: {
+              "0": {
+                title: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: "Must be 256 or fewer in length." }] },
+              },
+            },
+          },
+          message: "Invalid Form Body",
+        },
+      });
       const error = await rejectionOf(channel.notify("x", fixtures.tickets.basic));
       expect(error.code).toBe("ERR_INVALID_ARGUMENT");
       expect(error.message).toContain("Invalid Form Body");
@@ -109,7 +129,11 @@ describe("chat_b in-process against the fake webhook", () => {
 
     it("honours a 429's retry_after and then delivers", async () => {
       const { channel } = await loadChatB(fake);
-      fake.script({ status: 429, json: { message: "You are being rate limited.", retry_after: 0.6, global: false }, headers: { "retry-after": "1" } });
+      fake.script({
+        status: 429,
+        json: { message: "You are being rate limited.", retry_after: 0.6, global: false },
+        headers: { "retry-after": "1" },
+      });
       await channel.notify("after a 429", fixtures.tickets.basic);
       expect(fake.requests.map((r) => r.status)).toEqual([429, 200]);
       expect(fake.requests[1]!.receivedAt - fake.requests[0]!.receivedAt).toBeGreaterThanOrEqual(590);
@@ -127,7 +151,11 @@ describe("chat_b in-process against the fake webhook", () => {
 
     it("past a retry_after longer than the budget, queues the notifications instead of failing, and logs what closing loses", async () => {
       const { channel, logger } = await loadChatB(fake);
-      fake.script({ status: 429, json: { message: "You are being rate limited.", retry_after: 42.5, global: true }, headers: { "x-ratelimit-global": "true" } });
+      fake.script({
+        status: 429,
+        json: { message: "You are being rate limited.", retry_after: 42.5, global: true },
+        headers: { "x-ratelimit-global": "true" },
+      });
       const started = Date.now();
       expect(await channel.notify("limited", fixtures.tickets.basic, { taskRunId: "run-1" })).toEqual({});
       expect(await channel.notify("still limited", fixtures.tickets.basic, { taskRunId: "run-2" })).toEqual({});
@@ -135,8 +163,15 @@ describe("chat_b in-process against the fake webhook", () => {
       expect(Date.now() - started).toBeLessThan(1000);
       await channel.close();
       expect(fake.requests).toHaveLength(1);
-      const lost = logger.records.find((r) => r.msg === "notifications lost: the channel closed before the room could take them");
-      expect(lost).toMatchObject({ level: "error", room: "chat_b: the webhook", progress: 2, runIds: ["progress run-1", "progress run-2"] });
+      const lost = logger.records.find(
+        (r) => r.msg === "notifications lost: the channel closed before the room could take them",
+      );
+      expect(lost).toMatchObject({
+        level: "error",
+        room: "chat_b: the webhook",
+        progress: 2,
+        runIds: ["progress run-1", "progress run-2"],
+      });
     });
 
     it("a call while the webhook is busy is answered once queued; the messages keep their order", async () => {
@@ -145,7 +180,12 @@ describe("chat_b in-process against the fake webhook", () => {
       await channel.notify("warm-up", fixtures.tickets.basic);
       fake.script({ status: 502, json: { message: "Bad Gateway" } });
       const first = channel.notify("one", fixtures.tickets.basic);
-      expect(await Promise.all([channel.notify("two", fixtures.tickets.basic), channel.notify("three", fixtures.tickets.basic)])).toEqual([{}, {}]);
+      expect(
+        await Promise.all([
+          channel.notify("two", fixtures.tickets.basic),
+          channel.notify("three", fixtures.tickets.basic),
+        ]),
+      ).toEqual([{}, {}]);
       expect(fake.accepted).toHaveLength(1);
       expect((await first).deliveryId).toMatch(/^\d+$/);
       await until(() => fake.accepted.length === 4, "4 messages");

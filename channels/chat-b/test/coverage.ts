@@ -30,7 +30,8 @@ export function chatBCoverage(bodies: readonly Record<string, unknown>[]): Cover
       coverage.digests++;
       for (const embed of embeds) {
         const kind = embed.title?.startsWith("🚀") ? "start" : embed.title?.startsWith("🏁") ? "complete" : "progress";
-        for (const line of embed.description?.split("\n") ?? []) add(kind, ID.exec(line)?.[1], line.split("): ").at(-1));
+        for (const line of embed.description?.split("\n") ?? [])
+          add(kind, ID.exec(line)?.[1], line.split("): ").at(-1));
       }
       continue;
     }

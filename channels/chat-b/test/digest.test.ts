@@ -20,11 +20,16 @@ describe("the digest message", () => {
     expect(taken).toBe(5);
     const link = "[\\#123 Login button does nothing on Safari](https://codehost.example.com/acme/webapp/issues/123)";
     expect(message).toEqual({
-      content: "📋 5 notifications: 2 runs started, 2 runs finished, progress on 1 run. More came than the webhook takes, so they are combined here.",
+      content:
+        "📋 5 notifications: 2 runs started, 2 runs finished, progress on 1 run. More came than the webhook takes, so they are combined here.",
       username: "Errand",
       allowed_mentions: { parse: [] },
       embeds: [
-        { title: "🚀 2 runs started", color: 0x3b82f6, description: `• ${link}, using **claude-code**\n• \\#1, using **codex**` },
+        {
+          title: "🚀 2 runs started",
+          color: 0x3b82f6,
+          description: `• ${link}, using **claude-code**\n• \\#1, using **codex**`,
+        },
         {
           title: "🏁 2 runs finished",
           color: 0x2eb67d,
@@ -38,7 +43,12 @@ describe("the digest message", () => {
 
   it("takes as many events of a long backlog as fit in one message, within the platform's limits, each on its own line", () => {
     const longUrl = `https://tracker.example.com/issues/${"x".repeat(1500)}`;
-    const events: RoomEvent[] = Array.from({ length: 300 }, (_, i) => ({ kind: "start", runId: `run-${i}`, ticket: { ...basic, id: String(i), externalUrl: i % 4 === 0 ? longUrl : basic.externalUrl }, engine: "codex" }));
+    const events: RoomEvent[] = Array.from({ length: 300 }, (_, i) => ({
+      kind: "start",
+      runId: `run-${i}`,
+      ticket: { ...basic, id: String(i), externalUrl: i % 4 === 0 ? longUrl : basic.externalUrl },
+      engine: "codex",
+    }));
     const { message, taken } = renderDigest(events);
     expect(taken).toBeGreaterThan(2);
     expect(taken).toBeLessThan(300);

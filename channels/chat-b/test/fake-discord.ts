@@ -119,13 +119,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (bucket.count >= limit) {
       rateLimited++;
       const seconds = (bucket.resetAt - now) / 1000;
-      return send(429, { message: "You are being rate limited.", retry_after: Number(seconds.toFixed(3)), global: false }, { ...rateHeaders(0), "retry-after": String(Math.ceil(seconds)), "x-ratelimit-scope": "shared" });
+      return send(
+        429,
+        { message: "You are being rate limited.", retry_after: Number(seconds.toFixed(3)), global: false },
+        { ...rateHeaders(0), "retry-after": String(Math.ceil(seconds)), "x-ratelimit-scope": "shared" },
+      );
     }
     bucket.count++;
     const headers = rateHeaders(limit - bucket.count);
 
     const contentType = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
-    if (contentType !== "application/json") return send(400, { message: "Cannot send an empty message", code: 50006 }, headers);
+    if (contentType !== "application/json")
+      return send(400, { message: "Cannot send an empty message", code: 50006 }, headers);
     let body: unknown;
     try {
       body = JSON.parse(raw.toString("utf8"));
@@ -133,7 +138,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return send(400, { message: "The request body contains invalid JSON.", code: 50109 }, headers);
     }
     record.body = body;
-    if (typeof body !== "object" || body === null || Array.isArray(body)) return send(400, { message: "Cannot send an empty message", code: 50006 }, headers);
+    if (typeof body !== "object" || body === null || Array.isArray(body))
+      return send(400, { message: "Cannot send an empty message", code: 50006 }, headers);
     const message = body as Record<string, unknown>;
     const errors = validateMessage(message);
     if (errors) return send(400, { code: 50035, errors, message: "Invalid Form Body" }, headers);

@@ -16,7 +16,9 @@ export async function loadChatB(fake: FakeDiscord, config: Record<string, unknow
 }
 
 /** The rejection of `promise` (fails the test when it resolves). */
-export async function rejectionOf(promise: Promise<unknown>): Promise<{ code: string; message: string; hint?: string; retryAfterMs?: number; cause?: unknown; stack?: string }> {
+export async function rejectionOf(
+  promise: Promise<unknown>,
+): Promise<{ code: string; message: string; hint?: string; retryAfterMs?: number; cause?: unknown; stack?: string }> {
   try {
     await promise;
   } catch (error) {

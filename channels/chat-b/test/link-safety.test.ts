@@ -8,8 +8,12 @@ import { validateMessage } from "./validate-message.js";
 
 describe("links in chat_b markdown", () => {
   it("percent-encodes the parentheses that would end a [label](url) link early", () => {
-    expect(safeUrl("https://codehost.example.com/acme/app/pull/5?q=(draft)", 512)).toBe("https://codehost.example.com/acme/app/pull/5?q=%28draft%29");
-    expect(markdownLink("https://codehost.example.com/a)b", "PR", 512)).toBe("[PR](https://codehost.example.com/a%29b)");
+    expect(safeUrl("https://codehost.example.com/acme/app/pull/5?q=(draft)", 512)).toBe(
+      "https://codehost.example.com/acme/app/pull/5?q=%28draft%29",
+    );
+    expect(markdownLink("https://codehost.example.com/a)b", "PR", 512)).toBe(
+      "[PR](https://codehost.example.com/a%29b)",
+    );
   });
 });
 
@@ -38,7 +42,8 @@ function malformed(markdown: string): string[] {
   for (let i = 0; i < markdown.length; i++) {
     const c = markdown[i]!;
     if (c === "\\" && open < 0) {
-      if (!ESCAPED.test(markdown[i + 1] ?? "")) problems.push(`dangling escape at ${i}: ${JSON.stringify(markdown.slice(i - 10, i + 10))}`);
+      if (!ESCAPED.test(markdown[i + 1] ?? ""))
+        problems.push(`dangling escape at ${i}: ${JSON.stringify(markdown.slice(i - 10, i + 10))}`);
       i++;
     } else if (c === "\\") {
       i++;
@@ -74,7 +79,8 @@ function prField(message: ChatBMessage): string {
   return field!.value;
 }
 
-const complete = (url: string, ticket = fixtures.tickets.basic) => renderComplete(ticket, { ...fixtures.results.success, pullRequestUrl: url });
+const complete = (url: string, ticket = fixtures.tickets.basic) =>
+  renderComplete(ticket, { ...fixtures.results.success, pullRequestUrl: url });
 
 // The longest URL of this shape whose link fits a field with the whole short label.
 const longestShort = (() => {
@@ -166,7 +172,9 @@ describe("the last-resort cut (chat_b)", () => {
     const link = `[a \\] b](https://x.example/${"p".repeat(40)})`;
     expect(cutMarkdown(`${"x".repeat(990)}${link}`, 1024)).toBe(`${"x".repeat(990)}…`);
     expect(cutMarkdown(`${"x".repeat(1022)}\\*\\*`, 1024)).toBe(`${"x".repeat(1022)}…`);
-    expect(cutMarkdown(`${"x".repeat(900)}${link}${"y".repeat(200)}`, 1024)).toBe(`${"x".repeat(900)}${link}${"y".repeat(1024 - 1 - 900 - link.length)}…`);
+    expect(cutMarkdown(`${"x".repeat(900)}${link}${"y".repeat(200)}`, 1024)).toBe(
+      `${"x".repeat(900)}${link}${"y".repeat(1024 - 1 - 900 - link.length)}…`,
+    );
     expect(cutMarkdown("short [x](https://x.example)", 1024)).toBe("short [x](https://x.example)");
   });
 });
@@ -183,7 +191,8 @@ describe("long links through the strict fake webhook (chat_b)", () => {
   it("every message with a long link is accepted, its markup well-formed", async () => {
     const { channel } = await loadChatB(fake);
     const t = { ...fixtures.tickets.basic, externalUrl: `https://tracker.example.com/?${"q=(x)&".repeat(200)}` };
-    for (const length of [300, 650, longestShort + 1, 2001]) await channel.notifyComplete(t, { ...fixtures.results.success, pullRequestUrl: prUrl(length) });
+    for (const length of [300, 650, longestShort + 1, 2001])
+      await channel.notifyComplete(t, { ...fixtures.results.success, pullRequestUrl: prUrl(length) });
     await channel.notifyStart(t, { engine: "_".repeat(100) });
     await channel.notify("m", t);
     expect(fake.requests.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);

@@ -3,13 +3,25 @@ import { readRateLimit, WebhookBucket } from "../src/index.js";
 
 describe("WebhookBucket", () => {
   it("reads the platform's headers, relative reset first", () => {
-    expect(readRateLimit({ "x-ratelimit-limit": "5", "x-ratelimit-remaining": "0", "x-ratelimit-reset-after": "1.234", "x-ratelimit-bucket": "abc" })).toEqual({
+    expect(
+      readRateLimit({
+        "x-ratelimit-limit": "5",
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset-after": "1.234",
+        "x-ratelimit-bucket": "abc",
+      }),
+    ).toEqual({
       limit: 5,
       remaining: 0,
       resetAfterMs: 1234,
       bucket: "abc",
     });
-    expect(readRateLimit({ "x-ratelimit-remaining": "soon" })).toEqual({ limit: undefined, remaining: undefined, resetAfterMs: undefined, bucket: undefined });
+    expect(readRateLimit({ "x-ratelimit-remaining": "soon" })).toEqual({
+      limit: undefined,
+      remaining: undefined,
+      resetAfterMs: undefined,
+      bucket: undefined,
+    });
   });
 
   it("waits for the reset once no request remains, not before", () => {

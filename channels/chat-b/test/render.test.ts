@@ -1,6 +1,13 @@
 import { fixtures } from "@errand/channel-sdk/testing";
 import { describe, expect, it } from "vitest";
-import { type ChatBMessage, embedsLength, escapeMarkdown, renderComplete, renderNotify, renderStart } from "../src/index.js";
+import {
+  type ChatBMessage,
+  embedsLength,
+  escapeMarkdown,
+  renderComplete,
+  renderNotify,
+  renderStart,
+} from "../src/index.js";
 import { validateMessage } from "./validate-message.js";
 
 const ctx = { taskRunId: "run-42" };
@@ -9,22 +16,34 @@ const json = (message: ChatBMessage) => `${JSON.stringify(message, null, 2)}\n`;
 
 describe("rendered payloads (snapshots: the exact execute-webhook bodies)", () => {
   it("NotifyStart", async () => {
-    await expect(json(renderStart(fixtures.tickets.basic, "claude-code", ctx, who))).toMatchFileSnapshot("__snapshots__/start.json");
+    await expect(json(renderStart(fixtures.tickets.basic, "claude-code", ctx, who))).toMatchFileSnapshot(
+      "__snapshots__/start.json",
+    );
   });
   it("NotifyComplete success", async () => {
-    await expect(json(renderComplete(fixtures.tickets.basic, fixtures.results.success, ctx, who))).toMatchFileSnapshot("__snapshots__/complete-success.json");
+    await expect(json(renderComplete(fixtures.tickets.basic, fixtures.results.success, ctx, who))).toMatchFileSnapshot(
+      "__snapshots__/complete-success.json",
+    );
   });
   it("NotifyComplete failure", async () => {
-    await expect(json(renderComplete(fixtures.tickets.basic, fixtures.results.failure, ctx, who))).toMatchFileSnapshot("__snapshots__/complete-failure.json");
+    await expect(json(renderComplete(fixtures.tickets.basic, fixtures.results.failure, ctx, who))).toMatchFileSnapshot(
+      "__snapshots__/complete-failure.json",
+    );
   });
   it("Notify", async () => {
-    await expect(json(renderNotify("Opened a draft pull request; running the test suite now.", fixtures.tickets.basic, ctx, who))).toMatchFileSnapshot("__snapshots__/notify.json");
+    await expect(
+      json(renderNotify("Opened a draft pull request; running the test suite now.", fixtures.tickets.basic, ctx, who)),
+    ).toMatchFileSnapshot("__snapshots__/notify.json");
   });
   it("minimal ticket and result", async () => {
-    await expect(json(renderComplete(fixtures.tickets.minimal, fixtures.results.minimalSuccess))).toMatchFileSnapshot("__snapshots__/complete-minimal.json");
+    await expect(json(renderComplete(fixtures.tickets.minimal, fixtures.results.minimalSuccess))).toMatchFileSnapshot(
+      "__snapshots__/complete-minimal.json",
+    );
   });
   it("unicode failure", async () => {
-    await expect(json(renderComplete(fixtures.tickets.unicode, fixtures.results.unicode, ctx))).toMatchFileSnapshot("__snapshots__/complete-unicode.json");
+    await expect(json(renderComplete(fixtures.tickets.unicode, fixtures.results.unicode, ctx))).toMatchFileSnapshot(
+      "__snapshots__/complete-unicode.json",
+    );
   });
 });
 
@@ -34,9 +53,20 @@ describe("limits", () => {
     const r = fixtures.results;
     const messages: ChatBMessage[] = [];
     for (const ticket of [t.basic, t.unicode, t.longText, t.minimal]) {
-      messages.push(renderStart(ticket, "e".repeat(500), { taskRunId: "r".repeat(3000) }), renderNotify(t.longText.description, ticket, ctx));
-      for (const result of [r.success, r.failure, r.minimalSuccess, r.longSummary, r.unicode]) messages.push(renderComplete(ticket, result, ctx));
-      messages.push(renderComplete(ticket, { ...r.failure, failureReason: "*_~".repeat(20_000), summary: "[x](y)".repeat(10_000), pullRequestUrl: `https://x.example/${"p".repeat(5000)}` }));
+      messages.push(
+        renderStart(ticket, "e".repeat(500), { taskRunId: "r".repeat(3000) }),
+        renderNotify(t.longText.description, ticket, ctx),
+      );
+      for (const result of [r.success, r.failure, r.minimalSuccess, r.longSummary, r.unicode])
+        messages.push(renderComplete(ticket, result, ctx));
+      messages.push(
+        renderComplete(ticket, {
+          ...r.failure,
+          failureReason: "*_~".repeat(20_000),
+          summary: "[x](y)".repeat(10_000),
+          pullRequestUrl: `https://x.example/${"p".repeat(5000)}`,
+        }),
+      );
     }
     for (const message of messages) {
       expect(validateMessage(message as unknown as Record<string, unknown>)).toBeUndefined();
@@ -45,9 +75,17 @@ describe("limits", () => {
   });
 
   it("links only well-formed http(s) URLs", () => {
-    for (const externalUrl of ["javascript:alert(1)", "https://x.example/has space", `https://x.example/${"a".repeat(3000)}`]) {
+    for (const externalUrl of [
+      "javascript:alert(1)",
+      "https://x.example/has space",
+      `https://x.example/${"a".repeat(3000)}`,
+    ]) {
       const ticket = { ...fixtures.tickets.basic, externalUrl, repoUrl: "" };
-      for (const message of [renderStart(ticket, "e"), renderNotify("m", ticket), renderComplete(ticket, fixtures.results.failure)]) {
+      for (const message of [
+        renderStart(ticket, "e"),
+        renderNotify("m", ticket),
+        renderComplete(ticket, fixtures.results.failure),
+      ]) {
         expect(validateMessage(message as unknown as Record<string, unknown>)).toBeUndefined();
         expect(JSON.stringify(message)).not.toContain("javascript:");
       }
@@ -67,7 +105,9 @@ describe("limits", () => {
 
 describe("escaping", () => {
   it("shows user markdown as written and never pings", () => {
-    expect(escapeMarkdown("**bold** _it_ `code` [x](https://evil) <@123> # h\n- item\n> quote")).toBe("\\*\\*bold\\*\\* \\_it\\_ \\`code\\` \\[x\\]\\(https://evil\\) \\<@123\\> # h\n\\- item\n\\> quote");
+    expect(escapeMarkdown("**bold** _it_ `code` [x](https://evil) <@123> # h\n- item\n> quote")).toBe(
+      "\\*\\*bold\\*\\* \\_it\\_ \\`code\\` \\[x\\]\\(https://evil\\) \\<@123\\> # h\n\\- item\n\\> quote",
+    );
     const message = renderNotify("@everyone look", { ...fixtures.tickets.basic, title: "Fix [link](x)" });
     expect(message.allowed_mentions).toEqual({ parse: [] });
   });

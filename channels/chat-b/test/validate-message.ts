@@ -33,14 +33,18 @@ export function validateMessage(body: Record<string, unknown>): FormErrors | und
   };
   const url = (value: unknown, path: (string | number)[]) => {
     if (value === undefined) return;
-    if (typeof value !== "string" || !/^https?:\/\/[^\s]+$/.test(value) || value.length > 2048) put(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.");
+    if (typeof value !== "string" || !/^https?:\/\/[^\s]+$/.test(value) || value.length > 2048)
+      put(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.");
   };
 
   maxLength(body.content, ["content"], 2000);
   if (body.username !== undefined) {
     const n = maxLength(body.username, ["username"], 80);
-    if (typeof body.username === "string" && n === 0) put(["username"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 80 in length.");
-    const bad = typeof body.username === "string" && FORBIDDEN_NAMES.find((w) => body.username!.toString().toLowerCase().includes(w));
+    if (typeof body.username === "string" && n === 0)
+      put(["username"], "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 80 in length.");
+    const bad =
+      typeof body.username === "string"
+      && FORBIDDEN_NAMES.find((w) => body.username!.toString().toLowerCase().includes(w));
     if (bad) put(["username"], "USERNAME_INVALID_CONTAINS", `Username cannot contain "${bad}"`);
   }
   url(body.avatar_url, ["avatar_url"]);
@@ -55,14 +59,30 @@ export function validateMessage(body: Record<string, unknown>): FormErrors | und
         total += maxLength(embed.title, ["embeds", i, "title"], 256);
         total += maxLength(embed.description, ["embeds", i, "description"], 4096);
         url(embed.url, ["embeds", i, "url"]);
-        if (embed.color !== undefined && (!Number.isInteger(embed.color) || (embed.color as number) < 0 || (embed.color as number) > 0xffffff)) {
+        if (
+          embed.color !== undefined
+          && (!Number.isInteger(embed.color) || (embed.color as number) < 0 || (embed.color as number) > 0xffffff)
+        ) {
           put(["embeds", i, "color"], "NUMBER_TYPE_MAX", "int value should be less than or equal to 16777215.");
         }
-        if (embed.footer !== undefined) total += maxLength((embed.footer as Record<string, unknown>).text, ["embeds", i, "footer", "text"], 2048, true);
-        if (embed.author !== undefined) total += maxLength((embed.author as Record<string, unknown>).name, ["embeds", i, "author", "name"], 256, true);
+        if (embed.footer !== undefined)
+          total += maxLength(
+            (embed.footer as Record<string, unknown>).text,
+            ["embeds", i, "footer", "text"],
+            2048,
+            true,
+          );
+        if (embed.author !== undefined)
+          total += maxLength(
+            (embed.author as Record<string, unknown>).name,
+            ["embeds", i, "author", "name"],
+            256,
+            true,
+          );
         if (embed.fields !== undefined) {
           const fields = embed.fields as Record<string, unknown>[];
-          if (fields.length > 25) put(["embeds", i, "fields"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.");
+          if (fields.length > 25)
+            put(["embeds", i, "fields"], "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.");
           fields.forEach((f, j) => {
             total += maxLength(f.name, ["embeds", i, "fields", j, "name"], 256, true);
             total += maxLength(f.value, ["embeds", i, "fields", j, "value"], 1024, true);

@@ -1,5 +1,11 @@
 import { isChannelError, RateLimitedError } from "@errand/channel-sdk";
-import { createThrottle, type RetryAttempt, type RetryEvent, type RetryOptions, retry } from "@errand/channel-sdk/helpers";
+import {
+  createThrottle,
+  type RetryAttempt,
+  type RetryEvent,
+  type RetryOptions,
+  retry,
+} from "@errand/channel-sdk/helpers";
 import { createSerialQueue, type SerialQueue } from "./serial-queue.js";
 
 /**
@@ -146,10 +152,13 @@ export function createDeliveryLane(options: DeliveryLaneOptions): DeliveryLane {
         const pausedMs = pacer.msUntilSlot(key);
         // Waiting out a long Retry-After would only end in a deadline error.
         if (pausedMs >= budgetMs) {
-          throw new RateLimitedError(`${name} is rate-limited for another ${pausedMs} ms, longer than the call may wait`, {
-            retryAfterMs: pausedMs,
-            hint: "the platform asked to slow down; the message was not sent",
-          });
+          throw new RateLimitedError(
+            `${name} is rate-limited for another ${pausedMs} ms, longer than the call may wait`,
+            {
+              retryAfterMs: pausedMs,
+              hint: "the platform asked to slow down; the message was not sent",
+            },
+          );
         }
         return await retry((attempt) => attemptOnce(key, fn, attempt), {
           ...options.retry,

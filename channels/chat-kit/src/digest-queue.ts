@@ -1,4 +1,12 @@
-import { CancelledError, type ChannelError, isChannelError, type Logger, type NotifyResult, RateLimitedError, toChannelError } from "@errand/channel-sdk";
+import {
+  CancelledError,
+  type ChannelError,
+  isChannelError,
+  type Logger,
+  type NotifyResult,
+  RateLimitedError,
+  toChannelError,
+} from "@errand/channel-sdk";
 import { sleep } from "@errand/channel-sdk/helpers";
 import type { DigestQueue, DigestQueueOptions } from "./digest-queue-types.js";
 import { coalesceProgress, describeEvents, type RoomEvent } from "./room-event.js";
@@ -37,16 +45,26 @@ export function createDigestQueue<Message>(options: DigestQueueOptions<Message>)
     health.track(
       lane.send(key, (attempt) => options.post(message, attempt), {
         signal,
-        onRetry: ({ attempt, error, delayMs }) => log.warn(`retrying ${options.request}`, { room: name, attempt, delayMs, code: error.code, error: error.message }),
+        onRetry: ({ attempt, error, delayMs }) =>
+          log.warn(`retrying ${options.request}`, {
+            room: name,
+            attempt,
+            delayMs,
+            code: error.code,
+            error: error.message,
+          }),
       }),
     );
 
   const accept = (event: RoomEvent): NotifyResult => {
     if (waiting.length >= maxWaiting) {
-      throw new RateLimitedError(`${name}: ${waiting.length} notifications already wait for the room, the most this channel holds`, {
-        hint: "the platform has not taken messages for a long time; check the channel's errors in the log",
-        retryAfterMs: retryDelay.max,
-      });
+      throw new RateLimitedError(
+        `${name}: ${waiting.length} notifications already wait for the room, the most this channel holds`,
+        {
+          hint: "the platform has not taken messages for a long time; check the channel's errors in the log",
+          retryAfterMs: retryDelay.max,
+        },
+      );
     }
     waiting.push(event);
     startDrain();
@@ -77,14 +95,26 @@ export function createDigestQueue<Message>(options: DigestQueueOptions<Message>)
   const settleFailure = async (events: RoomEvent[], error: ChannelError) => {
     if (closing.signal.aborted) return void waiting.unshift(...events);
     if (!(error.retryable || error.code === "ERR_DEADLINE_EXCEEDED")) {
-      logger.error("notifications dropped: the platform refused their message, and would refuse it again", { room: name, code: error.code, error: error.message, hint: error.hint, ...describeEvents(events) });
+      logger.error("notifications dropped: the platform refused their message, and would refuse it again", {
+        room: name,
+        code: error.code,
+        error: error.message,
+        hint: error.hint,
+        ...describeEvents(events),
+      });
       return;
     }
     waiting.unshift(...events);
     failuresInARow++;
     const backoff = Math.min(retryDelay.max, retryDelay.first * 2 ** (failuresInARow - 1));
     const delayMs = Math.max(backoff, lane.pacer.msUntilSlot(key));
-    logger.warn("a message to the room failed; its notifications wait and are tried again", { room: name, code: error.code, error: error.message, waiting: waiting.length, retryInMs: delayMs });
+    logger.warn("a message to the room failed; its notifications wait and are tried again", {
+      room: name,
+      code: error.code,
+      error: error.message,
+      waiting: waiting.length,
+      retryInMs: delayMs,
+    });
     await sleep(delayMs, closing.signal).catch(() => {});
   };
 
@@ -100,7 +130,12 @@ export function createDigestQueue<Message>(options: DigestQueueOptions<Message>)
         failuresInARow = 0;
       } catch (error) {
         if (batch) await settleFailure(batch.events, toChannelError(error));
-        else logger.error("a notification could not be rendered and is dropped", { room: name, error: toChannelError(error).message, ...describeEvents(waiting.splice(0, 1)) });
+        else
+          logger.error("a notification could not be rendered and is dropped", {
+            room: name,
+            error: toChannelError(error).message,
+            ...describeEvents(waiting.splice(0, 1)),
+          });
       }
     }
   }
@@ -157,7 +192,10 @@ export function createDigestQueue<Message>(options: DigestQueueOptions<Message>)
       closing.abort(new CancelledError(`${name} is closing`));
       await current;
       if (waiting.length === 0) return;
-      logger.error("notifications lost: the channel closed before the room could take them", { room: name, ...describeEvents(waiting.splice(0)) });
+      logger.error("notifications lost: the channel closed before the room could take them", {
+        room: name,
+        ...describeEvents(waiting.splice(0)),
+      });
     },
   };
 }

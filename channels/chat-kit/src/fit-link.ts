@@ -24,7 +24,13 @@ export interface FitLinkOptions {
  * grapheme clusters and never inside an escape. `href` must already be safe
  * for the markup (see {@link safeHttpUrl}).
  */
-export function fitLink(href: string, label: string, room: number, markup: LinkMarkup, options: FitLinkOptions = {}): string | undefined {
+export function fitLink(
+  href: string,
+  label: string,
+  room: number,
+  markup: LinkMarkup,
+  options: FitLinkOptions = {},
+): string | undefined {
   const whole = markup.format(href, markup.escape(label));
   if (whole.length <= room) return whole;
   const labelRoom = room - markup.format(href, "").length;

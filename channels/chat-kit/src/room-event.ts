@@ -25,8 +25,18 @@ export function coalesceProgress(events: readonly RoomEvent[]): { event: RoomEve
 }
 
 /** A short account of events for a log line: counts by kind and the run ids (at most 50). */
-export function describeEvents(events: readonly RoomEvent[]): { starts: number; completes: number; progress: number; runIds: string[] } {
+export function describeEvents(events: readonly RoomEvent[]): {
+  starts: number;
+  completes: number;
+  progress: number;
+  runIds: string[];
+} {
   const count = (kind: RoomEvent["kind"]) => events.filter((e) => e.kind === kind).length;
   const runIds = events.map((e) => `${e.kind} ${e.runId || "(no run id)"}`);
-  return { starts: count("start"), completes: count("complete"), progress: count("progress"), runIds: runIds.length > 50 ? [...runIds.slice(0, 50), `… and ${runIds.length - 50} more`] : runIds };
+  return {
+    starts: count("start"),
+    completes: count("complete"),
+    progress: count("progress"),
+    runIds: runIds.length > 50 ? [...runIds.slice(0, 50), `… and ${runIds.length - 50} more`] : runIds,
+  };
 }

@@ -65,11 +65,17 @@ export function createRoomHealth(name: string): RoomHealth {
     },
     failure() {
       const last = lastError ?? createChannelError("ERR_UNAVAILABLE", "its last message failed");
-      return createChannelError(last.code, `${name} is failing, so the notification was not queued; its last message failed: ${last.message}`, {
-        cause: last,
-        hint: last.hint ?? "the channel tries the waiting notifications again and takes new ones once a message gets through; see the log for its errors",
-        retryAfterMs: last.retryAfterMs,
-      });
+      return createChannelError(
+        last.code,
+        `${name} is failing, so the notification was not queued; its last message failed: ${last.message}`,
+        {
+          cause: last,
+          hint:
+            last.hint
+            ?? "the channel tries the waiting notifications again and takes new ones once a message gets through; see the log for its errors",
+          retryAfterMs: last.retryAfterMs,
+        },
+      );
     },
   };
 }

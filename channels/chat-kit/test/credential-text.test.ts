@@ -7,7 +7,9 @@ describe("credentialTextProblem", () => {
     expect(credentialTextProblem("  xoxb-123-abc\n")).toBeUndefined();
     expect(credentialTextProblem("xoxb-12\n3")).toBe("contains a line break at character 8");
     expect(credentialTextProblem("  ab\u0000c")).toBe("contains a control character (U+0000) at character 5");
-    expect(credentialTextProblem("ab✓c")).toBe("contains a character that is not printable ASCII (U+2713) at character 3");
+    expect(credentialTextProblem("ab✓c")).toBe(
+      "contains a character that is not printable ASCII (U+2713) at character 3",
+    );
     expect(credentialTextProblem("ab c")).toBe("contains a space or tab at character 3");
     expect(credentialTextProblem('"xoxb-123"')).toBe("is wrapped in quotes");
     expect(credentialTextProblem("secret\u2028")).toBeUndefined(); // surrounding whitespace is dropped

@@ -55,7 +55,9 @@ describe("createDeliveryLane", () => {
     expect(first.retryAfterMs).toBe(30_000);
     const next = await failure(lane.send("C1", post(2)));
     expect(next).toBeInstanceOf(RateLimitedError);
-    expect(next.message).toMatch(/^chat: channel C1 is rate-limited for another \d+ ms, longer than the call may wait$/);
+    expect(next.message).toMatch(
+      /^chat: channel C1 is rate-limited for another \d+ ms, longer than the call may wait$/,
+    );
     expect(next.retryAfterMs).toBeGreaterThan(29_000);
     expect(sink.requests).toHaveLength(1);
     expect(since(start)).toBeLessThan(500);
@@ -67,7 +69,9 @@ describe("createDeliveryLane", () => {
     const start = performance.now();
     const error = await failure(lane.send("k", post(1)));
     expect(error).toBeInstanceOf(UnavailableError);
-    expect(error.message).toMatch(/^gave up after \d+ attempts in \d+ ms \(.*\); last error: POST .* answered HTTP 503/);
+    expect(error.message).toMatch(
+      /^gave up after \d+ attempts in \d+ ms \(.*\); last error: POST .* answered HTTP 503/,
+    );
     expect(since(start)).toBeLessThan(1000);
     expect(sink.requests.length).toBeGreaterThanOrEqual(2);
   });
@@ -125,6 +129,8 @@ describe("createDeliveryLane", () => {
 
   it("wants exactly one of intervalMs and pacer", () => {
     expect(() => createDeliveryLane({})).toThrow(RangeError);
-    expect(() => createDeliveryLane({ intervalMs: 1, pacer: { msUntilSlot: () => 0, wait: async () => {}, penalize: () => {} } })).toThrow(/exactly one/);
+    expect(() =>
+      createDeliveryLane({ intervalMs: 1, pacer: { msUntilSlot: () => 0, wait: async () => {}, penalize: () => {} } }),
+    ).toThrow(/exactly one/);
   });
 });

@@ -12,8 +12,18 @@ afterEach(() => sink.close());
 
 const http = createHttpClient({ retry: false });
 const start = (runId: string): RoomEvent => ({ kind: "start", runId, ticket: fixtures.tickets.basic, engine: "e" });
-const progress = (runId: string, message: string): RoomEvent => ({ kind: "progress", runId, ticket: fixtures.tickets.basic, message });
-const complete = (runId: string): RoomEvent => ({ kind: "complete", runId, ticket: fixtures.tickets.basic, result: fixtures.results.success });
+const progress = (runId: string, message: string): RoomEvent => ({
+  kind: "progress",
+  runId,
+  ticket: fixtures.tickets.basic,
+  message,
+});
+const complete = (runId: string): RoomEvent => ({
+  kind: "complete",
+  runId,
+  ticket: fixtures.tickets.basic,
+  result: fixtures.results.success,
+});
 const label = (e: RoomEvent) => `${e.kind} ${e.runId}${e.kind === "progress" ? ` ${e.message}` : ""}`;
 
 /** A queue whose messages are JSON: `{ one }` for an event alone, `{ digest: [...] }` for a digest of at most `most`. */
@@ -30,7 +40,8 @@ function queue(options: { intervalMs?: number; threshold?: number; most?: number
       const taken = Math.min(events.length, options.most ?? 100);
       return { message: { digest: events.slice(0, taken).map(label) }, taken };
     },
-    post: async (message, { signal, timeoutMs }) => String((await http.postJson<{ id?: string }>(`${sink.url}/post`, message, { signal, timeoutMs })).status),
+    post: async (message, { signal, timeoutMs }) =>
+      String((await http.postJson<{ id?: string }>(`${sink.url}/post`, message, { signal, timeoutMs })).status),
     logger,
     flushMs: options.flushMs,
     retryDelayMs: { first: 50, max: 200 },
@@ -56,7 +67,10 @@ describe("createDigestQueue", () => {
     expect(room.waiting).toBe(5);
     expect(await first).toEqual({ deliveryId: "200" });
     await until(() => sink.requests.length === 2, "the digest");
-    expect(bodies()).toEqual([{ one: "start r0" }, { digest: ["start r1", "start r2", "start r3", "start r4", "start r5"] }]);
+    expect(bodies()).toEqual([
+      { one: "start r0" },
+      { digest: ["start r1", "start r2", "start r3", "start r4", "start r5"] },
+    ]);
     await room.close();
   });
 
@@ -71,7 +85,14 @@ describe("createDigestQueue", () => {
   it("shows in a digest only the latest progress of each run, and none for a run it reports finished", async () => {
     const { room } = await warm({ threshold: 2 });
     const first = room.submit(start("r0"));
-    for (const event of [progress("r0", "1"), progress("r1", "1"), progress("r0", "2"), progress("r1", "2"), complete("r1")]) await room.submit(event);
+    for (const event of [
+      progress("r0", "1"),
+      progress("r1", "1"),
+      progress("r0", "2"),
+      progress("r1", "2"),
+      complete("r1"),
+    ])
+      await room.submit(event);
     await first;
     await until(() => sink.requests.length === 2, "the digest");
     expect(bodies()[1]).toEqual({ digest: ["progress r0 2", "complete r1"] });
@@ -83,7 +104,12 @@ describe("createDigestQueue", () => {
     const { room } = await warm({ threshold: 1, most: 4, intervalMs: 50 });
     await Promise.all(Array.from({ length: 11 }, (_, i) => room.submit(start(`r${i}`))));
     await until(() => sink.requests.length === 4, "4 messages");
-    expect(bodies()).toEqual([{ one: "start r0" }, { digest: ["start r1", "start r2", "start r3", "start r4"] }, { digest: ["start r5", "start r6", "start r7", "start r8"] }, { digest: ["start r9", "start r10"] }]);
+    expect(bodies()).toEqual([
+      { one: "start r0" },
+      { digest: ["start r1", "start r2", "start r3", "start r4"] },
+      { digest: ["start r5", "start r6", "start r7", "start r8"] },
+      { digest: ["start r9", "start r10"] },
+    ]);
     await room.close();
   });
 
@@ -97,9 +123,21 @@ describe("createDigestQueue", () => {
     // The digest of r1 and r2 met 503s until the lane gave up (5 attempts), one more when tried again later, then a 400.
     expect(sink.requests.map((r) => r.status)).toEqual([200, 503, 503, 503, 503, 503, 503, 400, 200]);
     expect(bodies().at(-1)).toEqual({ one: "start r3" });
-    expect(logger.records.some((r) => r.msg === "a message to the room failed; its notifications wait and are tried again" && r.code === "ERR_UNAVAILABLE")).toBe(true);
+    expect(
+      logger.records.some(
+        (r) =>
+          r.msg === "a message to the room failed; its notifications wait and are tried again"
+          && r.code === "ERR_UNAVAILABLE",
+      ),
+    ).toBe(true);
     const dropped = logger.records.find((r) => r.msg.startsWith("notifications dropped"));
-    expect(dropped).toMatchObject({ level: "error", room: "test: room", code: "ERR_INVALID_ARGUMENT", starts: 2, runIds: ["start r1", "start r2"] });
+    expect(dropped).toMatchObject({
+      level: "error",
+      room: "test: room",
+      code: "ERR_INVALID_ARGUMENT",
+      starts: 2,
+      runIds: ["start r1", "start r2"],
+    });
     await room.close();
   });
 
@@ -112,7 +150,9 @@ describe("createDigestQueue", () => {
     expect((await first.catch((error) => error)).code).toBe("ERR_UNAVAILABLE");
     const refused = await room.submit(start("r2")).catch((error) => error);
     expect(refused).toMatchObject({ code: "ERR_UNAVAILABLE" });
-    expect(refused.message).toMatch(/^test: room is failing, so the notification was not queued; its last message failed: .*503/);
+    expect(refused.message).toMatch(
+      /^test: room is failing, so the notification was not queued; its last message failed: .*503/,
+    );
     sink.behave({});
     await until(() => sink.requests.some((r) => r.status === 200), "the platform back");
     expect(bodies().at(-1)).toEqual({ one: "start r1" });
@@ -134,14 +174,34 @@ describe("createDigestQueue", () => {
     await paced.room.submit(start("b"));
     await expect(paced.room.submit(start("c"))).resolves.toEqual({});
     await paced.room.close();
-    expect(paced.logger.records.find((r) => r.msg.startsWith("notifications lost"))).toMatchObject({ level: "error", starts: 2, runIds: ["start b", "start c"] });
+    expect(paced.logger.records.find((r) => r.msg.startsWith("notifications lost"))).toMatchObject({
+      level: "error",
+      starts: 2,
+      runIds: ["start b", "start c"],
+    });
     await expect(paced.room.submit(start("d"))).rejects.toMatchObject({ code: "ERR_CANCELLED" });
   });
 });
 
 describe("coalesceProgress", () => {
   it("keeps the latest progress of each run, none for a run that completes, and every start and completion", () => {
-    const events = [progress("a", "1"), start("b"), progress("a", "2"), progress("", "x"), progress("", "y"), progress("b", "3"), progress("c", "4"), complete("a")];
-    expect(coalesceProgress(events).map(({ event, index }) => `${index}: ${label(event)}`)).toEqual(["1: start b", "3: progress  x", "4: progress  y", "5: progress b 3", "6: progress c 4", "7: complete a"]);
+    const events = [
+      progress("a", "1"),
+      start("b"),
+      progress("a", "2"),
+      progress("", "x"),
+      progress("", "y"),
+      progress("b", "3"),
+      progress("c", "4"),
+      complete("a"),
+    ];
+    expect(coalesceProgress(events).map(({ event, index }) => `${index}: ${label(event)}`)).toEqual([
+      "1: start b",
+      "3: progress  x",
+      "4: progress  y",
+      "5: progress b 3",
+      "6: progress c 4",
+      "7: complete a",
+    ]);
   });
 });

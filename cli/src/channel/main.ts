@@ -18,7 +18,11 @@ export async function main(argv: string[]): Promise<number> {
   guardStdio();
   const [own, command] = splitCommand(argv);
   let exitCode = 0;
-  const program = new Command("channel").description("Test, lint and send to Errand notification channel plugins.").version(CLI_VERSION).exitOverride().showHelpAfterError();
+  const program = new Command("channel")
+    .description("Test, lint and send to Errand notification channel plugins.")
+    .version(CLI_VERSION)
+    .exitOverride()
+    .showHelpAfterError();
 
   program
     .command("test")
@@ -29,7 +33,11 @@ export async function main(argv: string[]): Promise<number> {
     .option("--junit <file>", "write a JUnit XML report")
     .option("--only <ids>", "comma-separated check ids or groups to run")
     .option("--skip <ids>", "comma-separated check ids or groups to skip")
-    .option("--start-timeout <ms>", "time allowed for the handshake line, 1 to 600000 (default 10000)", parseStartTimeout)
+    .option(
+      "--start-timeout <ms>",
+      "time allowed for the handshake line, 1 to 600000 (default 10000)",
+      parseStartTimeout,
+    )
     .option("--concurrency <n>", "checks run at once, 1 to 32 (default 4)", parseConcurrency)
     .addHelpText(
       "after",
@@ -50,8 +58,15 @@ export async function main(argv: string[]): Promise<number> {
     .option("--config <file>", "channel config JSON (the object of notifications.channels[].config)")
     .option("--secrets <file>", "secrets JSON (name → value)")
     .option("--timeout <ms>", "call deadline in milliseconds", parseTimeoutMs, 5000)
-    .option("--start-timeout <ms>", "time allowed for the plugin to start, 1 to 600000 (default 10000)", parseStartTimeout)
-    .addHelpText("after", "\nExample:\n  channel send start --ticket ticket.json --config config.json --secrets secrets.json -- node dist/bin.js")
+    .option(
+      "--start-timeout <ms>",
+      "time allowed for the plugin to start, 1 to 600000 (default 10000)",
+      parseStartTimeout,
+    )
+    .addHelpText(
+      "after",
+      "\nExample:\n  channel send start --ticket ticket.json --config config.json --secrets secrets.json -- node dist/bin.js",
+    )
     .action(async (kind: string, options) => {
       exitCode = await sendCommand(kind, command, options);
     });
@@ -61,7 +76,10 @@ export async function main(argv: string[]): Promise<number> {
     .description("check a plugin package before npm publish")
     .argument("[dir]", "plugin package directory", ".")
     .option("--json", "print the findings as JSON")
-    .addHelpText("after", "\nExit codes: 0 ready to publish (warnings allowed), 1 an error was found, 2 no package to lint, 130/143 stopped by Ctrl-C/SIGTERM.")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 ready to publish (warnings allowed), 1 an error was found, 2 no package to lint, 130/143 stopped by Ctrl-C/SIGTERM.",
+    )
     .action(async (dir: string, options) => {
       exitCode = await stoppingPluginsOnSignal("lint", () => lintCommand(dir, options));
     });
@@ -70,7 +88,9 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(own, { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0 ? 0 : 2;
+      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0
+        ? 0
+        : 2;
     }
     throw error;
   }

@@ -62,8 +62,10 @@ export async function sendCommand(kind: string, command: string[], options: Send
     process.stderr.write(`${chalk.red("channel send:")} ${message}\n`);
     return code;
   };
-  if (!["start", "complete", "notify"].includes(kind)) return fail(`unknown kind "${kind}": use start, complete or notify`, 2);
-  if (command.length === 0) return fail('give the plugin command after "--", for example: channel send start -- node dist/bin.js', 2);
+  if (!["start", "complete", "notify"].includes(kind))
+    return fail(`unknown kind "${kind}": use start, complete or notify`, 2);
+  if (command.length === 0)
+    return fail('give the plugin command after "--", for example: channel send start -- node dist/bin.js', 2);
   let timeoutMs: number;
   try {
     timeoutMs = typeof options.timeout === "number" ? options.timeout : parseTimeoutMs(String(options.timeout));
@@ -105,12 +107,16 @@ export async function sendCommand(kind: string, command: string[], options: Send
           ? await channel.notifyComplete(ticket, result, { timeoutMs })
           : await channel.notify(options.message, ticket, { timeoutMs });
     const ms = Math.round(performance.now() - started);
-    process.stdout.write(`${chalk.green("✓")} ${channel.name} ${channel.version}: ${kind} delivered in ${ms} ms${outcome.deliveryId ? ` (delivery id ${outcome.deliveryId})` : ""}\n`);
+    process.stdout.write(
+      `${chalk.green("✓")} ${channel.name} ${channel.version}: ${kind} delivered in ${ms} ms${outcome.deliveryId ? ` (delivery id ${outcome.deliveryId})` : ""}\n`,
+    );
     return 0;
   } catch (error) {
     const ms = Math.round(performance.now() - started);
     const text = isChannelError(error) ? `${error.code}: ${error.describe()}` : (error as Error).message;
-    process.stdout.write(`${chalk.red("✗")} ${channel.name} ${channel.version}: ${kind} failed after ${ms} ms\n  ${text}\n`);
+    process.stdout.write(
+      `${chalk.red("✗")} ${channel.name} ${channel.version}: ${kind} failed after ${ms} ms\n  ${text}\n`,
+    );
     return 1;
   } finally {
     await channel.close();

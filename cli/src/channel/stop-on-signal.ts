@@ -18,7 +18,9 @@ export async function stoppingPluginsOnSignal(command: string, work: () => Promi
     }
     stopping = true;
     const count = livePluginCount();
-    process.stderr.write(`\nchannel ${command}: ${signal}: stopping${count ? ` ${count} plugin process${count === 1 ? "" : "es"}` : ""}\n`);
+    process.stderr.write(
+      `\nchannel ${command}: ${signal}: stopping${count ? ` ${count} plugin process${count === 1 ? "" : "es"}` : ""}\n`,
+    );
     void stopAllPlugins().finally(() => process.exit(code));
   };
   for (const signal of STOP_SIGNALS) process.on(signal, onSignal);

@@ -58,7 +58,8 @@ export async function loadConformanceConfig(file: string): Promise<ConformanceCo
 
 /** Validates a parsed conformance config; messages name the field to fix. */
 export function parseConformanceConfig(raw: unknown, source: string): ConformanceConfig {
-  const bad = (what: string) => new ConformanceConfigError(`${source}: ${what} (see docs/conformance.md, "The conformance config")`);
+  const bad = (what: string) =>
+    new ConformanceConfigError(`${source}: ${what} (see docs/conformance.md, "The conformance config")`);
   if (!isObject(raw)) throw bad("the file must hold a JSON object");
   const known = new Set(["$schema", "config", "secrets", "env", "sink", "rate", "startTimeoutMs"]);
   for (const key of Object.keys(raw)) if (!known.has(key)) throw bad(`unknown field "${key}"`);
@@ -92,7 +93,10 @@ export function parseConformanceConfig(raw: unknown, source: string): Conformanc
     }
     rate = { perKey: r.perKey as number, intervalMs: r.intervalMs as number };
   }
-  if (raw.startTimeoutMs !== undefined && !(isPositiveInt(raw.startTimeoutMs) && raw.startTimeoutMs <= MAX_START_TIMEOUT_MS)) {
+  if (
+    raw.startTimeoutMs !== undefined
+    && !(isPositiveInt(raw.startTimeoutMs) && raw.startTimeoutMs <= MAX_START_TIMEOUT_MS)
+  ) {
     throw bad(`"startTimeoutMs" must be a whole number of milliseconds from 1 to ${MAX_START_TIMEOUT_MS}`);
   }
   return {

@@ -1,4 +1,9 @@
-import { CALL_TARGET_MS, type HandshakeResponse, type PartialNotificationCall, sendNotification } from "@errand/channel-sdk/protocol";
+import {
+  CALL_TARGET_MS,
+  type HandshakeResponse,
+  type PartialNotificationCall,
+  sendNotification,
+} from "@errand/channel-sdk/protocol";
 import { type Sink, startSink } from "@errand/channel-sdk/testing";
 import { status as GrpcStatus } from "@grpc/grpc-js";
 import { type CheckEnvironment, CheckFailure } from "./check.js";
@@ -58,7 +63,11 @@ export async function pluginInputs(env: CheckEnvironment, defer: (f: () => unkno
 }
 
 /** Spawns the plugin for a check with the config's environment; it is stopped when the check ends. */
-export async function startPlugin(env: CheckEnvironment, defer: (f: () => unknown) => void, options: { cookie?: boolean } = {}): Promise<{ session: PluginSession; inputs: PluginInputs }> {
+export async function startPlugin(
+  env: CheckEnvironment,
+  defer: (f: () => unknown) => void,
+  options: { cookie?: boolean } = {},
+): Promise<{ session: PluginSession; inputs: PluginInputs }> {
   const inputs = await pluginInputs(env, defer);
   const session = PluginSession.spawn(env.target, { env: inputs.env, cookie: options.cookie });
   defer(() => session.kill());
@@ -67,10 +76,17 @@ export async function startPlugin(env: CheckEnvironment, defer: (f: () => unknow
 
 /** The fix for a failed Handshake, by what the status says went wrong. */
 function handshakeFix(env: CheckEnvironment, code: number | undefined): string {
-  if (code === GrpcStatus.FAILED_PRECONDITION || code === GrpcStatus.INVALID_ARGUMENT || code === GrpcStatus.UNAUTHENTICATED) {
-    return env.conformance ? `check that ${env.conformance.source} gives every config field and secret the channel needs` : "the channel needs config: add errand-conformance.json (docs/conformance.md) or pass --config";
+  if (
+    code === GrpcStatus.FAILED_PRECONDITION
+    || code === GrpcStatus.INVALID_ARGUMENT
+    || code === GrpcStatus.UNAUTHENTICATED
+  ) {
+    return env.conformance
+      ? `check that ${env.conformance.source} gives every config field and secret the channel needs`
+      : "the channel needs config: add errand-conformance.json (docs/conformance.md) or pass --config";
   }
-  if (code === GrpcStatus.UNIMPLEMENTED) return "register the errand.v1.NotificationChannel service on the gRPC server (the SDK's serve() does this)";
+  if (code === GrpcStatus.UNIMPLEMENTED)
+    return "register the errand.v1.NotificationChannel service on the gRPC server (the SDK's serve() does this)";
   if (code === undefined || code === GrpcStatus.UNAVAILABLE || code === GrpcStatus.DEADLINE_EXCEEDED) {
     return "the plugin must serve gRPC on the address its handshake line names, until it is told to stop; see its stderr for why it does not";
   }
@@ -121,11 +137,19 @@ const TASK_RUN_ID = "conformance-run-1";
 const DEFAULT_ENGINE = "claude-code";
 
 /** Sends one notification (the SDK's call, its run id and engine filled in when left out) with a deadline and reports how it went; never throws. */
-export async function timedCall(open: OpenChannel, call: PartialNotificationCall, timeoutMs = CALL_TARGET_MS): Promise<TimedCall> {
+export async function timedCall(
+  open: OpenChannel,
+  call: PartialNotificationCall,
+  timeoutMs = CALL_TARGET_MS,
+): Promise<TimedCall> {
   const started = Date.now();
   const filled = call.kind === "notifyStart" ? { ...call, engine: call.engine ?? DEFAULT_ENGINE } : call;
   try {
-    await sendNotification(open.session.clients.channel, { ...filled, taskRunId: call.taskRunId ?? TASK_RUN_ID }, { timeoutMs });
+    await sendNotification(
+      open.session.clients.channel,
+      { ...filled, taskRunId: call.taskRunId ?? TASK_RUN_ID },
+      { timeoutMs },
+    );
     const endedAt = Date.now();
     return { ok: true, code: 0, text: "OK", ms: endedAt - started, endedAt };
   } catch (error) {

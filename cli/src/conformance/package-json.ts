@@ -50,7 +50,14 @@ const SHAPES: Record<string, [string, (v: unknown) => boolean]> = {
   peerDependencies: ["an object of strings", isStringMap],
 };
 
-const kindOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : `the ${typeof v} ${JSON.stringify(v)}`);
+const kindOf = (v: unknown) =>
+  v === null
+    ? "null"
+    : Array.isArray(v)
+      ? "a list"
+      : typeof v === "object"
+        ? "an object"
+        : `the ${typeof v} ${JSON.stringify(v)}`;
 
 /** Keeps the fields of the expected types; a hand-edited package.json may hold anything. */
 export function parsePackageJson(raw: unknown, file: string): PackageJson {

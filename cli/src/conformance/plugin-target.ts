@@ -37,7 +37,9 @@ export async function targetFromPackage(dirArg: string, usage = TEST_USAGE): Pro
   const bin = pickBin(pkg);
   if (!bin) {
     const badBin = pkg.problems.find((p) => p.startsWith('"bin"'));
-    throw new TargetError(`${file} declares no "bin" that serves the channel${badBin ? ` (${badBin})` : ""}; add "bin": { "<name>": "dist/bin.js" }`);
+    throw new TargetError(
+      `${file} declares no "bin" that serves the channel${badBin ? ` (${badBin})` : ""}; add "bin": { "<name>": "dist/bin.js" }`,
+    );
   }
   const path = join(dir, bin);
   if (!existsSync(path)) {

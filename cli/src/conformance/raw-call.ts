@@ -16,10 +16,19 @@ export interface RawCallOutcome {
  * *plugin* ends a call at its deadline (grpc-js clients cancel locally and
  * would hide it). Gives up after `waitMs`.
  */
-export function rawUnaryCall(line: HandshakeLine, path: string, message: Buffer, timeoutMs: number, waitMs: number): Promise<RawCallOutcome> {
+export function rawUnaryCall(
+  line: HandshakeLine,
+  path: string,
+  message: Buffer,
+  timeoutMs: number,
+  waitMs: number,
+): Promise<RawCallOutcome> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const session = line.network === "unix" ? http2Connect("http://localhost", { createConnection: () => netConnect(line.address) }) : http2Connect(`http://${line.address}`);
+    const session =
+      line.network === "unix"
+        ? http2Connect("http://localhost", { createConnection: () => netConnect(line.address) })
+        : http2Connect(`http://${line.address}`);
     let done = false;
     const finish = (status: number | undefined) => {
       if (done) return;

@@ -19,7 +19,13 @@ export function summarize(results: CheckResult[], durationMs: number): JsonRepor
 }
 
 /** Builds the `--json` report. */
-export function jsonReport(target: PluginTarget, results: CheckResult[], durationMs: number, version: string, observed: { name?: string; version?: string } = {}): JsonReport {
+export function jsonReport(
+  target: PluginTarget,
+  results: CheckResult[],
+  durationMs: number,
+  version: string,
+  observed: { name?: string; version?: string } = {},
+): JsonReport {
   return {
     tool: "channel test",
     version,
@@ -46,7 +52,11 @@ export function formatResult(result: CheckResult): string {
 /** The closing summary line. */
 export function formatSummary(results: CheckResult[], durationMs: number): string {
   const s = summarize(results, durationMs);
-  const parts = [chalk.green(`${s.passed} passed`), s.failed ? chalk.red(`${s.failed} failed`) : "", s.skipped ? chalk.yellow(`${s.skipped} skipped`) : ""];
+  const parts = [
+    chalk.green(`${s.passed} passed`),
+    s.failed ? chalk.red(`${s.failed} failed`) : "",
+    s.skipped ? chalk.yellow(`${s.skipped} skipped`) : "",
+  ];
   return `\n${parts.filter(Boolean).join(", ")} in ${(durationMs / 1000).toFixed(1)} s`;
 }
 

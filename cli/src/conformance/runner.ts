@@ -33,7 +33,13 @@ export async function runConformance(env: CheckEnvironment, options: RunOptions 
         if ((options.only && !matches(check.id, options.only)) || (options.skip && matches(check.id, options.skip))) {
           result = { id: check.id, title: check.title, status: "skipped", durationMs: 0, reason: "not selected" };
         } else if (gateFailed) {
-          result = { id: check.id, title: check.title, status: "skipped", durationMs: 0, reason: `${gateFailed} failed` };
+          result = {
+            id: check.id,
+            title: check.title,
+            status: "skipped",
+            durationMs: 0,
+            reason: `${gateFailed} failed`,
+          };
         } else {
           result = await runOne(check.id, check.title, env, check.run);
         }
@@ -46,7 +52,12 @@ export async function runConformance(env: CheckEnvironment, options: RunOptions 
   return PHASES.flatMap((p) => p.checks.map((c) => results.get(c.id)!));
 }
 
-async function runOne(id: string, title: string, env: CheckEnvironment, run: (env: CheckEnvironment, defer: (f: () => unknown) => void) => Promise<void>): Promise<CheckResult> {
+async function runOne(
+  id: string,
+  title: string,
+  env: CheckEnvironment,
+  run: (env: CheckEnvironment, defer: (f: () => unknown) => void) => Promise<void>,
+): Promise<CheckResult> {
   const cleanups: (() => unknown)[] = [];
   const started = performance.now();
   let result: CheckResult;

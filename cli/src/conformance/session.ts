@@ -63,7 +63,12 @@ export class PluginSession {
     // As the SDK's host does: a plugin that had to be SIGKILLed (one that ignores Shutdown and SIGTERM) leaves nothing.
     const socketDir = lendSocketDir("unix", env);
     // Its own process group, so that stopping it also stops what it started (a shell script's children).
-    this.child = spawn(target.command, target.args, { cwd: target.cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    this.child = spawn(target.command, target.args, {
+      cwd: target.cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     this.exited = new Promise((resolve) => {
       this.child.once("exit", (code, signal) => {
         removeSocketDir(socketDir);
@@ -126,7 +131,11 @@ export class PluginSession {
     const first = await this.firstLine(timeoutMs);
     if (first === undefined) {
       if (this.spawnError) throw new Error(`the plugin could not be started: ${this.spawnError.message}`);
-      throw new Error(this.exit ? `the plugin exited (code ${this.exit.code}, signal ${this.exit.signal}) without printing a handshake line` : `no line on stdout within ${timeoutMs} ms`);
+      throw new Error(
+        this.exit
+          ? `the plugin exited (code ${this.exit.code}, signal ${this.exit.signal}) without printing a handshake line`
+          : `no line on stdout within ${timeoutMs} ms`,
+      );
     }
     this.line = parseHandshakeLine(first);
     return this.line;
@@ -135,13 +144,33 @@ export class PluginSession {
   /** gRPC clients on the plugin's address (after {@link handshakeLine}). */
   get clients(): PluginClients {
     if (!this.line) throw new Error("no handshake line yet");
-    this.clientsCache ??= createClients(this.line.network === "unix" ? `unix:${this.line.address}` : this.line.address, credentials.createInsecure());
+    this.clientsCache ??= createClients(
+      this.line.network === "unix" ? `unix:${this.line.address}` : this.line.address,
+      credentials.createInsecure(),
+    );
     return this.clientsCache;
   }
 
   /** Calls Handshake. Rejects with the raw ServiceError. */
-  handshake(config: Record<string, unknown>, secrets: Record<string, string>, interfaceVersion = 1, timeoutMs = CALL_TARGET_MS): Promise<HandshakeResponse> {
-    return unaryCall(this.clients.channel, "handshake", { interfaceVersion, supportedVersions: [interfaceVersion], config, secrets, hostName: "channel-test", hostVersion: "0.1.0" }, { timeoutMs });
+  handshake(
+    config: Record<string, unknown>,
+    secrets: Record<string, string>,
+    interfaceVersion = 1,
+    timeoutMs = CALL_TARGET_MS,
+  ): Promise<HandshakeResponse> {
+    return unaryCall(
+      this.clients.channel,
+      "handshake",
+      {
+        interfaceVersion,
+        supportedVersions: [interfaceVersion],
+        config,
+        secrets,
+        hostName: "channel-test",
+        hostVersion: "0.1.0",
+      },
+      { timeoutMs },
+    );
   }
 
   /** Resolves true when the process has exited within `ms`. */

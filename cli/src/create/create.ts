@@ -32,7 +32,12 @@ const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${
  * template's files written over the files of the same paths, and the
  * install then runs in it, so that npm deals with what is there.
  */
-export async function createChannel(answers: Answers, flags: CreateFlags, interruption: Interruption, fail: (message: string, code?: number) => number): Promise<number> {
+export async function createChannel(
+  answers: Answers,
+  flags: CreateFlags,
+  interruption: Interruption,
+  fail: (message: string, code?: number) => number,
+): Promise<number> {
   const exitCode = () => exitCodeFor(interruption.signal);
   const target = resolve(answers.dir);
   // Checked again here: the folder may have changed while the questions were answered.
@@ -52,7 +57,9 @@ export async function createChannel(answers: Answers, flags: CreateFlags, interr
       install = await installDependencies(staging.dir, interruption.aborter.signal);
       if (interruption.signal) return exitCode();
       // A failed install leaves a partial node_modules that would only mislead; the scaffold itself is kept.
-      if (!install.ok) for (const junk of ["node_modules", "package-lock.json"]) await rm(join(staging.dir, junk), { recursive: true, force: true });
+      if (!install.ok)
+        for (const junk of ["node_modules", "package-lock.json"])
+          await rm(join(staging.dir, junk), { recursive: true, force: true });
     }
     if (interruption.signal) return exitCode();
     // From here the files are the user's: a signal lets the move (and an install in place) finish or stop, then says where things are.
@@ -60,7 +67,10 @@ export async function createChannel(answers: Answers, flags: CreateFlags, interr
     if (inPlace) {
       const conflicts = await forceConflicts(target, files);
       if (conflicts.length > 0) {
-        return fail(`--force writes only files, but in ${answers.dir} these are in the way (a folder where a file goes, or the reverse): ${conflicts.join(", ")}; nothing was changed`, 2);
+        return fail(
+          `--force writes only files, but in ${answers.dir} these are in the way (a folder where a file goes, or the reverse): ${conflicts.join(", ")}; nothing was changed`,
+          2,
+        );
       }
       await moveOver(staging, files);
     } else {
@@ -80,7 +90,9 @@ export async function createChannel(answers: Answers, flags: CreateFlags, interr
       }
     }
     placed = true;
-    say(`${chalk.green("✓")} created ${target}${inPlace ? " (the template's files written over, every other file kept)" : ""}`);
+    say(
+      `${chalk.green("✓")} created ${target}${inPlace ? " (the template's files written over, every other file kept)" : ""}`,
+    );
     const cd = relative(process.cwd(), target) || ".";
     const cdStep = cd === "." ? [] : [`cd ${shellWord(cd)}`];
     if (flags.install && inPlace) {
@@ -88,11 +100,15 @@ export async function createChannel(answers: Answers, flags: CreateFlags, interr
       install = await installDependencies(target, interruption.aborter.signal);
     }
     if (interruption.signal) {
-      process.stderr.write(`create-channel: interrupted; the channel's files are in ${target}: finish with ${[...cdStep, "npm install"].join(" && ")}\n`);
+      process.stderr.write(
+        `create-channel: interrupted; the channel's files are in ${target}: finish with ${[...cdStep, "npm install"].join(" && ")}\n`,
+      );
       return exitCode();
     }
     if (install && !install.ok) {
-      fail(`npm install failed: ${install.reason}\nThe channel's files are in place in ${target}. Finish with:\n  ${[...cdStep, "npm install"].join(" && ")}\n(create-channel --no-install skips this step, to install later.)`);
+      fail(
+        `npm install failed: ${install.reason}\nThe channel's files are in place in ${target}. Finish with:\n  ${[...cdStep, "npm install"].join(" && ")}\n(create-channel --no-install skips this step, to install later.)`,
+      );
     }
     sayNextSteps(cdStep, install?.ok === true, answers.name);
     return install && !install.ok ? 1 : 0;
@@ -106,20 +122,49 @@ export async function createChannel(answers: Answers, flags: CreateFlags, interr
 }
 
 /** Writes the template's files into `dir` with the answers, and the record `update` needs; returns the files written. */
-async function scaffoldInto(dir: string, kind: (typeof TEMPLATES)[number], answers: Answers, flags: CreateFlags): Promise<string[]> {
+async function scaffoldInto(
+  dir: string,
+  kind: (typeof TEMPLATES)[number],
+  answers: Answers,
+  flags: CreateFlags,
+): Promise<string[]> {
   const root = templatesRoot();
   const versions = templateVersions(root);
   const { name, packageName, description, author, license } = answers;
-  const recorded = { name, packageName, description, author, license, year: String(new Date().getUTCFullYear()), ...(flags.sdk === undefined ? {} : { sdkSpec: flags.sdk }) };
+  const recorded = {
+    name,
+    packageName,
+    description,
+    author,
+    license,
+    year: String(new Date().getUTCFullYear()),
+    ...(flags.sdk === undefined ? {} : { sdkSpec: flags.sdk }),
+  };
   const files = await scaffold(root, kind, dir, valuesFor(recorded, versions));
   // What update needs to tell the user's changes from the template's.
-  await writeRecord(dir, { template: kind.id, version: versions.cli, answers: recorded, files: await hashFiles(dir, files) });
+  await writeRecord(dir, {
+    template: kind.id,
+    version: versions.cli,
+    answers: recorded,
+    files: await hashFiles(dir, files),
+  });
   files.push(RECORD_FILE);
-  say(`${chalk.green("✓")} ${kind.id} template: ${files.length} files for channel ${chalk.bold(answers.name)} (${answers.packageName})`);
+  say(
+    `${chalk.green("✓")} ${kind.id} template: ${files.length} files for channel ${chalk.bold(answers.name)} (${answers.packageName})`,
+  );
   return files;
 }
 
 function sayNextSteps(cdStep: string[], installed: boolean, name: string): void {
-  const steps = [...cdStep, ...(installed ? [] : ["npm install"]), "npm run build", "npm test", "npm run conformance     # channel test: the conformance checks", "npx --no-install channel lint && npm publish"];
-  say(`\nNext steps:\n${steps.map((s) => `  ${s}`).join("\n")}\n\nThen add it to the controller:\n  notifications:\n    channels:\n      - backend: ${name}\n        config: { ... }   # see README.md`);
+  const steps = [
+    ...cdStep,
+    ...(installed ? [] : ["npm install"]),
+    "npm run build",
+    "npm test",
+    "npm run conformance     # channel test: the conformance checks",
+    "npx --no-install channel lint && npm publish",
+  ];
+  say(
+    `\nNext steps:\n${steps.map((s) => `  ${s}`).join("\n")}\n\nThen add it to the controller:\n  notifications:\n    channels:\n      - backend: ${name}\n        config: { ... }   # see README.md`,
+  );
 }

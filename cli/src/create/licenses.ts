@@ -14,7 +14,8 @@ export const LICENSES_FOLDER = "licenses";
 export const isLicense = (id: string): id is LicenseId => (LICENSES as readonly string[]).includes(id);
 
 /** Who a scaffold's LICENSE names as the copyright holder: the author, or the package's authors when none was given. */
-export const copyrightHolder = (author: string, packageName: string): string => author.trim() || `the ${packageName} authors`;
+export const copyrightHolder = (author: string, packageName: string): string =>
+  author.trim() || `the ${packageName} authors`;
 
 /** The text of the LICENSE file, with the year and copyright holder filled in. */
 export async function licenseText(templatesRoot: string, id: LicenseId, year: string, holder: string): Promise<string> {

@@ -48,26 +48,35 @@ export async function main(argv: string[]): Promise<number> {
       return fail(`unknown template "${flags.template}": choose one of ${TEMPLATE_IDS.join(", ")}`, 2);
     }
     if (flags.license !== undefined && !isLicense(flags.license)) {
-      return fail(`unknown license "${flags.license}": choose one of ${LICENSES.join(", ")} (SPDX ids, spelled as here)`, 2);
+      return fail(
+        `unknown license "${flags.license}": choose one of ${LICENSES.join(", ")} (SPDX ids, spelled as here)`,
+        2,
+      );
     }
     // The folder is checked before any question, so that nobody answers them all to be refused at the end.
     const dirProblem = flags.dir === undefined ? undefined : targetProblem(flags.dir, flags.force);
     if (dirProblem) return fail(dirProblem, 2);
     const givenName = flags.name === undefined ? undefined : validateChannelName(flags.name);
-    const nameProblem = givenName ?? (flags.packageName === undefined ? undefined : validatePackageName(flags.packageName));
+    const nameProblem =
+      givenName ?? (flags.packageName === undefined ? undefined : validatePackageName(flags.packageName));
     if (nameProblem) return fail(`${nameProblem}\nfix it with --name / --package-name`, 2);
     let answers: Answers;
     if (flags.yes) {
       answers = defaultAnswers(flags);
       const folder = basename(resolve(answers.dir));
       if (flags.name === undefined && answers.name !== folder) {
-        process.stdout.write(`channel name ${chalk.bold(answers.name)}: made from the folder name "${folder}" (pass --name to choose another)\n`);
+        process.stdout.write(
+          `channel name ${chalk.bold(answers.name)}: made from the folder name "${folder}" (pass --name to choose another)\n`,
+        );
       }
     } else {
       const open = unanswered(flags);
       // Prompts on a pipe would only print escape codes into a log and wait for input that never comes.
       if (open.length > 0 && !process.stdin.isTTY) {
-        return fail(`stdin is not a terminal, so nobody can answer the questions (${open.join(", ")}); pass --yes to take the defaults, with --name, --template, ... for what you want to choose`, 2);
+        return fail(
+          `stdin is not a terminal, so nobody can answer the questions (${open.join(", ")}); pass --yes to take the defaults, with --name, --template, ... for what you want to choose`,
+          2,
+        );
       }
       try {
         answers = await ask(flags, interruption.aborter.signal, flags.force);

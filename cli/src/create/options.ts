@@ -45,7 +45,11 @@ export function parseCreateArgs(argv: string[], env: NodeJS.ProcessEnv = process
     .option("--template <id>", `starting point: ${TEMPLATE_IDS.join(", ")}`)
     .option("-y, --yes", "ask nothing; use defaults for what is not given", false)
     .option("--no-install", "do not run npm install")
-    .option("--force", "write into a non-empty directory: the template's files replace files of the same paths; every other file (.git too) is kept", false)
+    .option(
+      "--force",
+      "write into a non-empty directory: the template's files replace files of the same paths; every other file (.git too) is kept",
+      false,
+    )
     .option("--sdk <spec>", "npm spec of the @errand/channel-sdk dependency (a version range, file: path or tarball)")
     .addHelpText(
       "after",

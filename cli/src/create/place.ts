@@ -25,7 +25,10 @@ const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
 export async function makeStaging(target: string): Promise<Staging> {
   const parent = dirname(target);
   let createdRoot: string | undefined;
-  const unwritable = (error: unknown) => new PlacementError(`cannot write in ${parent} (${code(error) ?? (error as Error).message}); choose a directory you can write to`);
+  const unwritable = (error: unknown) =>
+    new PlacementError(
+      `cannot write in ${parent} (${code(error) ?? (error as Error).message}); choose a directory you can write to`,
+    );
   if (!existsSync(parent)) {
     let top = parent;
     while (!existsSync(dirname(top))) top = dirname(top);

@@ -64,7 +64,10 @@ const isText = (value: unknown): value is string => typeof value === "string";
 export async function readRecord(dir: string): Promise<ScaffoldRecord | undefined> {
   const file = join(dir, RECORD_FILE);
   if (!existsSync(file)) return undefined;
-  const problem = (what: string) => new ScaffoldRecordError(`${file} ${what}; restore it from version control, or delete it to update as if every file had been changed by you`);
+  const problem = (what: string) =>
+    new ScaffoldRecordError(
+      `${file} ${what}; restore it from version control, or delete it to update as if every file had been changed by you`,
+    );
   let record: Partial<ScaffoldRecord>;
   try {
     record = JSON.parse(await readFile(file, "utf8")) as Partial<ScaffoldRecord>;
@@ -73,9 +76,16 @@ export async function readRecord(dir: string): Promise<ScaffoldRecord | undefine
   }
   const answers = record?.answers as Partial<RecordedAnswers> | undefined;
   if (!isText(record?.template) || !isText(record.version)) throw problem("lacks its template or version");
-  if (!answers || ![answers.name, answers.packageName, answers.description, answers.author, answers.license, answers.year].every(isText)) throw problem("lacks some of its answers");
+  if (
+    !answers
+    || ![answers.name, answers.packageName, answers.description, answers.author, answers.license, answers.year].every(
+      isText,
+    )
+  )
+    throw problem("lacks some of its answers");
   if (answers.sdkSpec !== undefined && !isText(answers.sdkSpec)) throw problem("has an sdkSpec that is not a string");
   const files = record.files;
-  if (typeof files !== "object" || files === null || !Object.values(files).every(isText)) throw problem("lacks the hashes of its files");
+  if (typeof files !== "object" || files === null || !Object.values(files).every(isText))
+    throw problem("lacks the hashes of its files");
   return record as ScaffoldRecord;
 }

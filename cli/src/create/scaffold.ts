@@ -55,7 +55,12 @@ const RENAMES: Record<string, string> = { _gitignore: ".gitignore" };
  * fills in the values and writes LICENSE; returns the files written, sorted.
  * (A scaffold made before LICENSE existed may name another license: it gets no LICENSE.)
  */
-export async function scaffold(templatesRoot: string, kind: TemplateKind, dir: string, values: ScaffoldValues): Promise<string[]> {
+export async function scaffold(
+  templatesRoot: string,
+  kind: TemplateKind,
+  dir: string,
+  values: ScaffoldValues,
+): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   // Layered like grafana's create-plugin: the kind's files win over common ones.
   await cp(join(templatesRoot, "common"), dir, { recursive: true });
@@ -72,7 +77,9 @@ export async function scaffold(templatesRoot: string, kind: TemplateKind, dir: s
     const path = join(dir, file);
     const text = await readFile(path, "utf8");
     // Only known names are replaced: {{sink_url}} stays for channel test.
-    const filled = text.replace(/\{\{(\w+)\}\}/g, (match, key: string) => (key in vars ? (file.endsWith(".json") ? JSON.stringify(vars[key]).slice(1, -1) : vars[key]!) : match));
+    const filled = text.replace(/\{\{(\w+)\}\}/g, (match, key: string) =>
+      key in vars ? (file.endsWith(".json") ? JSON.stringify(vars[key]).slice(1, -1) : vars[key]!) : match,
+    );
     if (filled !== text) await writeFile(path, filled);
     const base = file.split("/").pop()!;
     if (RENAMES[base]) {
@@ -84,7 +91,10 @@ export async function scaffold(templatesRoot: string, kind: TemplateKind, dir: s
     }
   }
   if (isLicense(values.license)) {
-    await writeFile(join(dir, "LICENSE"), await licenseText(templatesRoot, values.license, values.year, copyrightHolder(values.author, values.packageName)));
+    await writeFile(
+      join(dir, "LICENSE"),
+      await licenseText(templatesRoot, values.license, values.year, copyrightHolder(values.author, values.packageName)),
+    );
     written.push("LICENSE");
   }
   return written.sort();

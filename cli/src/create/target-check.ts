@@ -9,7 +9,8 @@ import { resolve } from "node:path";
 export function targetProblem(dir: string, force: boolean): string | undefined {
   const target = resolve(dir);
   if (!existsSync(target)) return undefined;
-  if (!statSync(target).isDirectory()) return `${dir} is a file, not a folder; choose another directory for the channel`;
+  if (!statSync(target).isDirectory())
+    return `${dir} is a file, not a folder; choose another directory for the channel`;
   if (!force && readdirSync(target).length > 0) {
     return `${dir} is not empty; choose another directory, or pass --force to write the template's files into it (replacing files of the same names, keeping every other file)`;
   }

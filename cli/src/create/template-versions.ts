@@ -57,7 +57,9 @@ export function installedToolchain(from = cliDir): Record<ToolchainPackage, stri
         break;
       }
       if (dirname(dir) === dir) {
-        throw new TemplateVersionsError(`${name} is not installed above ${from}; run npm install in the Errand checkout before scaffolding from it`);
+        throw new TemplateVersionsError(
+          `${name} is not installed above ${from}; run npm install in the Errand checkout before scaffolding from it`,
+        );
       }
     }
   }
@@ -83,8 +85,14 @@ export function templateVersions(templatesRoot: string): TemplateVersions {
   const manifest = readManifest(join(cliDir, "package.json"));
   const sdk = manifest.dependencies?.["@errand/channel-sdk"];
   if (typeof sdk !== "string" || typeof manifest.version !== "string") {
-    throw new TemplateVersionsError(`${join(cliDir, "package.json")} lacks its version or its @errand/channel-sdk dependency; reinstall @errand/cli`);
+    throw new TemplateVersionsError(
+      `${join(cliDir, "package.json")} lacks its version or its @errand/channel-sdk dependency; reinstall @errand/cli`,
+    );
   }
   const record = join(templatesRoot, VERSIONS_FILE);
-  return { sdk, cli: manifest.version, toolchain: existsSync(record) ? recordedToolchain(record) : installedToolchain() };
+  return {
+    sdk,
+    cli: manifest.version,
+    toolchain: existsSync(record) ? recordedToolchain(record) : installedToolchain(),
+  };
 }

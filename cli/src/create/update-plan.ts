@@ -63,7 +63,11 @@ const text = (value: unknown) => (typeof value === "string" ? value : "");
 /** What a scaffold without a record was made from, read from its package.json (`errand.template`, `<id>@<version>`). */
 async function baselineFromManifest(dir: string): Promise<Omit<ScaffoldRecord, "files">> {
   const file = join(dir, "package.json");
-  const notScaffold = (why: string) => new UpdateError("ERR_NOT_A_SCAFFOLD", `${dir} is not a channel create-channel made: ${why}; run update in the folder of a scaffold`);
+  const notScaffold = (why: string) =>
+    new UpdateError(
+      "ERR_NOT_A_SCAFFOLD",
+      `${dir} is not a channel create-channel made: ${why}; run update in the folder of a scaffold`,
+    );
   if (!existsSync(file)) throw notScaffold("it has no package.json");
   let pkg: Manifest;
   try {
@@ -73,7 +77,10 @@ async function baselineFromManifest(dir: string): Promise<Omit<ScaffoldRecord, "
   }
   const match = /^([\w-]+)@(\S+)$/.exec(text(pkg?.errand?.template));
   if (!match) throw notScaffold('its package.json has no "errand.template" of the form <template>@<version>');
-  const author = typeof pkg.author === "object" && pkg.author !== null ? text((pkg.author as { name?: unknown }).name) : text(pkg.author);
+  const author =
+    typeof pkg.author === "object" && pkg.author !== null
+      ? text((pkg.author as { name?: unknown }).name)
+      : text(pkg.author);
   const answers: RecordedAnswers = {
     name: text(pkg.errand?.channel),
     packageName: text(pkg.name),
@@ -92,9 +99,17 @@ async function currentHash(path: string): Promise<string | undefined | "folder">
 }
 
 /** Renders this CLI's template with the scaffold's answers into memory, through a temporary folder. */
-async function render(templatesRoot: string, baseline: Omit<ScaffoldRecord, "files">, versions: TemplateVersions): Promise<Map<string, Buffer>> {
+async function render(
+  templatesRoot: string,
+  baseline: Omit<ScaffoldRecord, "files">,
+  versions: TemplateVersions,
+): Promise<Map<string, Buffer>> {
   const kind = TEMPLATES.find((t) => t.id === baseline.template);
-  if (!kind) throw new UpdateError("ERR_UNKNOWN_TEMPLATE", `the scaffold was made from the template "${baseline.template}", which this create-channel does not have (${TEMPLATE_IDS.join(", ")})`);
+  if (!kind)
+    throw new UpdateError(
+      "ERR_UNKNOWN_TEMPLATE",
+      `the scaffold was made from the template "${baseline.template}", which this create-channel does not have (${TEMPLATE_IDS.join(", ")})`,
+    );
   const scratch = await mkdtemp(join(tmpdir(), "create-channel-update-"));
   try {
     const files = await scaffold(templatesRoot, kind, scratch, valuesFor(baseline.answers, versions));

@@ -21,7 +21,10 @@ function parseUpdateArgs(argv: string[]): UpdateFlags {
     .argument("[dir]", "the channel's folder", ".")
     .option("--dry-run", "say what would change; write nothing", false)
     .option("--json", "print the plan as JSON on stdout", false)
-    .addHelpText("after", "\nExit codes: 0 updated (files left for you to merge are listed), 1 failed, 2 not a scaffold or invalid input.")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 updated (files left for you to merge are listed), 1 failed, 2 not a scaffold or invalid input.",
+    )
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   program.parse(argv, { from: "user" });
@@ -71,13 +74,20 @@ const LABELS: Record<FileChange["action"], (c: FileChange) => string> = {
 };
 
 function report(dir: string, plan: UpdatePlan, dryRun: boolean): string {
-  const lines = [`${dryRun ? "create-channel update --dry-run (nothing written)" : "create-channel update"}: ${dir}, template ${plan.template} ${plan.from} → ${plan.to}`];
+  const lines = [
+    `${dryRun ? "create-channel update --dry-run (nothing written)" : "create-channel update"}: ${dir}, template ${plan.template} ${plan.from} → ${plan.to}`,
+  ];
   if (!plan.recorded) {
-    lines.push(`  no ${RECORD_FILE} (made before update existed): every file that differs from the template counts as changed by you`);
+    lines.push(
+      `  no ${RECORD_FILE} (made before update existed): every file that differs from the template counts as changed by you`,
+    );
   }
-  for (const change of plan.changes) if (change.action !== "unchanged") lines.push(`  ${change.path}: ${LABELS[change.action](change)}`);
+  for (const change of plan.changes)
+    if (change.action !== "unchanged") lines.push(`  ${change.path}: ${LABELS[change.action](change)}`);
   const count = (action: FileChange["action"]) => plan.changes.filter((c) => c.action === action).length;
-  lines.push(`${count("updated")} updated, ${count("added")} added, ${count("modified")} changed by you, ${count("unchanged")} unchanged`);
+  lines.push(
+    `${count("updated")} updated, ${count("added")} added, ${count("modified")} changed by you, ${count("unchanged")} unchanged`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -87,7 +97,8 @@ export async function updateMain(argv: string[]): Promise<number> {
   try {
     flags = parseUpdateArgs(argv);
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 || error.code === "commander.helpDisplayed" ? 0 : 2;
+    if (error instanceof CommanderError)
+      return error.exitCode === 0 || error.code === "commander.helpDisplayed" ? 0 : 2;
     throw error;
   }
   const dir = resolve(flags.dir);
@@ -96,7 +107,11 @@ export async function updateMain(argv: string[]): Promise<number> {
     const plan = await planUpdate(dir, root, templateVersions(root));
     if (!flags.dryRun) await applyUpdate(dir, plan);
     const { template, from, to, recorded, changes } = plan;
-    process.stdout.write(flags.json ? `${JSON.stringify({ dir, dryRun: flags.dryRun, template, from, to, recorded, files: changes }, null, 2)}\n` : report(flags.dir, plan, flags.dryRun));
+    process.stdout.write(
+      flags.json
+        ? `${JSON.stringify({ dir, dryRun: flags.dryRun, template, from, to, recorded, files: changes }, null, 2)}\n`
+        : report(flags.dir, plan, flags.dryRun),
+    );
     return 0;
   } catch (error) {
     const invalid = error instanceof UpdateError || error instanceof ScaffoldRecordError;

@@ -13,11 +13,16 @@ export function lintBuildBeforePack(pkg: PackageJson, add: AddFinding): void {
   if (typeof pkg.scripts?.build !== "string") return;
   const lifecycle = BEFORE_PACK.filter((name) => typeof pkg.scripts?.[name] === "string");
   if (lifecycle.some((name) => BUILDS.test(pkg.scripts![name]!))) return;
-  const present = lifecycle.length === 0 ? "there is no prepack, prepare or prepublishOnly script" : `${lifecycle.map((n) => `"${n}"`).join(" and ")} ${lifecycle.length === 1 ? "does" : "do"} not run it`;
+  const present =
+    lifecycle.length === 0
+      ? "there is no prepack, prepare or prepublishOnly script"
+      : `${lifecycle.map((n) => `"${n}"`).join(" and ")} ${lifecycle.length === 1 ? "does" : "do"} not run it`;
   add(
     "build",
     "error",
     `npm publish would pack without building: the package has a "build" script, but ${present}, so a publish from a fresh clone ships without its built files`,
-    lifecycle.includes("prepack") ? 'run the build in "prepack" too (for example "npm run build && <what it does now>")' : 'add "prepack": "npm run build" to "scripts"',
+    lifecycle.includes("prepack")
+      ? 'run the build in "prepack" too (for example "npm run build && <what it does now>")'
+      : 'add "prepack": "npm run build" to "scripts"',
   );
 }

@@ -24,15 +24,28 @@ export function localSpecProblem(spec: string): string | undefined {
  * devDependencies (only the package's contributors install those).
  */
 export function lintDependencySpecs(pkg: PackageJson, add: AddFinding): void {
-  const fix = (name: string) => `depend on a published version instead (for example "${name}": "^1.0.0"); to try unreleased packages, publish them to a local registry first (docs/publishing.md)`;
+  const fix = (name: string) =>
+    `depend on a published version instead (for example "${name}": "^1.0.0"); to try unreleased packages, publish them to a local registry first (docs/publishing.md)`;
   for (const field of INSTALLED_FIELDS) {
     for (const [name, spec] of Object.entries(pkg[field] ?? {})) {
       const problem = localSpecProblem(spec);
-      if (problem) add("dependencies", "error", `${field}["${name}"] is "${spec}": ${problem}, so installing the published package fails`, fix(name));
+      if (problem)
+        add(
+          "dependencies",
+          "error",
+          `${field}["${name}"] is "${spec}": ${problem}, so installing the published package fails`,
+          fix(name),
+        );
     }
   }
   for (const [name, spec] of Object.entries(pkg.devDependencies ?? {})) {
     const problem = localSpecProblem(spec);
-    if (problem) add("dependencies", "warning", `devDependencies["${name}"] is "${spec}": ${problem}; installers are not affected, but a clone of the package does not install`, fix(name));
+    if (problem)
+      add(
+        "dependencies",
+        "warning",
+        `devDependencies["${name}"] is "${spec}": ${problem}; installers are not affected, but a clone of the package does not install`,
+        fix(name),
+      );
   }
 }

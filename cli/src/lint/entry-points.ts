@@ -17,7 +17,8 @@ const clean = (path: string) => normalize(path).replace(/^\.\//, "").replace(/\\
 function exportTargets(value: unknown, subpath: string, out: EntryPoint[]): void {
   if (typeof value === "string") {
     // Patterns ("./lib/*") name no single file; package.json is always packed.
-    if (value.startsWith("./") && !value.includes("*") && clean(value) !== "package.json") out.push({ field: `exports "${subpath}"`, path: clean(value) });
+    if (value.startsWith("./") && !value.includes("*") && clean(value) !== "package.json")
+      out.push({ field: `exports "${subpath}"`, path: clean(value) });
   } else if (Array.isArray(value)) {
     for (const item of value) exportTargets(item, subpath, out);
   } else if (typeof value === "object" && value !== null) {
@@ -29,7 +30,8 @@ function exportTargets(value: unknown, subpath: string, out: EntryPoint[]): void
 export function entryPoints(pkg: PackageJson): EntryPoint[] {
   const out: EntryPoint[] = [];
   if (typeof pkg.bin === "string") out.push({ field: "bin", path: clean(pkg.bin) });
-  for (const [name, path] of Object.entries(typeof pkg.bin === "object" ? pkg.bin : {})) out.push({ field: `bin "${name}"`, path: clean(path) });
+  for (const [name, path] of Object.entries(typeof pkg.bin === "object" ? pkg.bin : {}))
+    out.push({ field: `bin "${name}"`, path: clean(path) });
   if (pkg.main) out.push({ field: "main", path: clean(pkg.main) });
   exportTargets(pkg.exports, ".", out);
   return out;
@@ -75,12 +77,22 @@ export function lintEntryPoints(dir: string, pkg: PackageJson, packed: Set<strin
   for (const entry of entryPoints(pkg)) {
     if (!existsSync(join(dir, entry.path))) {
       if (filesInclude(pkg.files, entry.path) === false) {
-        add("files", "error", `${entry.field} points at ${entry.path}, which does not exist and which "files" does not include`, `build it ("npm run build") and add its folder to "files" (for example "${topFolder(entry.path)}")`);
+        add(
+          "files",
+          "error",
+          `${entry.field} points at ${entry.path}, which does not exist and which "files" does not include`,
+          `build it ("npm run build") and add its folder to "files" (for example "${topFolder(entry.path)}")`,
+        );
       } else {
         unbuilt.push(entry);
       }
     } else if (packed && !packed.has(entry.path)) {
-      add("files", "error", `${entry.field} points at ${entry.path}, which exists but is not in the packed files`, `add its folder to "files" (for example "${topFolder(entry.path)}")`);
+      add(
+        "files",
+        "error",
+        `${entry.field} points at ${entry.path}, which exists but is not in the packed files`,
+        `add its folder to "files" (for example "${topFolder(entry.path)}")`,
+      );
     } else if (packed) {
       const missing = missingImports(dir, entry.path, packed);
       if (missing.length > 0) {
@@ -89,12 +101,22 @@ export function lintEntryPoints(dir: string, pkg: PackageJson, packed: Set<strin
           .map((m) => `${m.missing} (imported by ${m.from})`)
           .join(", ");
         const folders = [...new Set(missing.map((m) => `"${topFolder(m.missing)}"`))].join(", ");
-        add("files", "error", `${entry.field} points at ${entry.path}, which is packed without what it imports: ${list}${missing.length > 5 ? ", …" : ""}`, `add ${folders} to "files"`);
+        add(
+          "files",
+          "error",
+          `${entry.field} points at ${entry.path}, which is packed without what it imports: ${list}${missing.length > 5 ? ", …" : ""}`,
+          `add ${folders} to "files"`,
+        );
       }
     }
   }
   if (unbuilt.length > 0) {
     const list = unbuilt.map((e) => `${e.field} → ${e.path}`).join(", ");
-    add("build", "error", `the package is not built: ${list} ${unbuilt.length === 1 ? "does" : "do"} not exist`, 'run "npm run build", then channel lint again (npm publish builds first when a "prepack" script runs the build)');
+    add(
+      "build",
+      "error",
+      `the package is not built: ${list} ${unbuilt.length === 1 ? "does" : "do"} not exist`,
+      'run "npm run build", then channel lint again (npm publish builds first when a "prepack" script runs the build)',
+    );
   }
 }

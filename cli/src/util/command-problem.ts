@@ -18,7 +18,8 @@ function problemOf(path: string): string | undefined {
     return "does not exist";
   }
   if (stat.isDirectory()) return "is a directory, not a program";
-  if (!executable(path)) return `is not executable: make it so (chmod +x ${path}) or run it through its interpreter (-- node ${path})`;
+  if (!executable(path))
+    return `is not executable: make it so (chmod +x ${path}) or run it through its interpreter (-- node ${path})`;
   return undefined;
 }
 

@@ -7,7 +7,11 @@ export function npmReason(output: string): string | undefined {
     .split("\n")
     .map((line) => line.trim())
     .filter(Boolean);
-  const errors = all.filter((line) => /^npm (error|ERR!)/.test(line)).map((line) => line.replace(/^npm (error|ERR!)\s*/, ""));
-  const lines = (errors.length > 0 ? errors : all).filter((line) => line && !/complete log of this run|[/\\]_logs[/\\]/i.test(line));
+  const errors = all
+    .filter((line) => /^npm (error|ERR!)/.test(line))
+    .map((line) => line.replace(/^npm (error|ERR!)\s*/, ""));
+  const lines = (errors.length > 0 ? errors : all).filter(
+    (line) => line && !/complete log of this run|[/\\]_logs[/\\]/i.test(line),
+  );
   return lines.length > 0 ? [...new Set(lines)].slice(0, 8).join("; ") : undefined;
 }

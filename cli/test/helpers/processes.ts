@@ -12,7 +12,11 @@ export interface RunningCli {
 }
 
 /** Starts a built bin with piped stdout/stderr; `detached` gives it its own process group, like a shell job. */
-export function startCli(name: "channel" | "create-channel", args: string[], options: { cwd?: string; env?: Record<string, string>; detached?: boolean } = {}): RunningCli {
+export function startCli(
+  name: "channel" | "create-channel",
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; detached?: boolean } = {},
+): RunningCli {
   const child = spawn(process.execPath, [cliBin(name), ...args], {
     cwd: options.cwd,
     env: { ...process.env, FORCE_COLOR: "0", ...options.env },
@@ -23,7 +27,9 @@ export function startCli(name: "channel" | "create-channel", args: string[], opt
   let err = "";
   child.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal, at: Date.now() })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal, at: Date.now() })),
+  );
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 

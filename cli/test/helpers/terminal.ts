@@ -16,7 +16,12 @@ const shellWord = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
  * at a terminal would, typing each answer once its prompt is on screen.
  * An answer ends with Enter; "\u0015" first clears what is typed.
  */
-export function runInTerminal(name: "create-channel", args: string[], cwd: string, answers: Array<[RegExp, string]>): Promise<TerminalSession> {
+export function runInTerminal(
+  name: "create-channel",
+  args: string[],
+  cwd: string,
+  answers: Array<[RegExp, string]>,
+): Promise<TerminalSession> {
   const command = [process.execPath, cliBin(name), ...args].map(shellWord).join(" ");
   const child = spawn("script", ["-qfec", command, "/dev/null"], { cwd, env: { ...process.env, FORCE_COLOR: "0" } });
   const pending = [...answers];
@@ -34,5 +39,7 @@ export function runInTerminal(name: "create-channel", args: string[], cwd: strin
   };
   child.stdout.on("data", onData);
   child.stderr.on("data", onData);
-  return new Promise((resolve) => child.once("close", (code) => resolve({ screen, code, unanswered: pending.map(([p]) => p) })));
+  return new Promise((resolve) =>
+    child.once("close", (code) => resolve({ screen, code, unanswered: pending.map(([p]) => p) })),
+  );
 }

@@ -19,7 +19,10 @@ export async function bareLoop(engine, total, concurrency) {
   let failed = 0;
   const cpuBefore = cpuSeconds(process.pid);
   const started = performance.now();
-  const ticker = setInterval(() => progress(`bare loop: ${done}/${total} (${(done / ((performance.now() - started) / 1000)).toFixed(0)}/s)`), 2000);
+  const ticker = setInterval(
+    () => progress(`bare loop: ${done}/${total} (${(done / ((performance.now() - started) / 1000)).toFixed(0)}/s)`),
+    2000,
+  );
   const worker = async () => {
     while (next < total) {
       const file = join(dir, `${next++}.json`);

@@ -11,7 +11,13 @@ import { accessSync, closeSync, constants, mkdtempSync, openSync, rmSync, statfs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const FS_TYPES = { 16914836: "tmpfs", 61267: "ext2/3/4", 1481003842: "xfs", 2435016766: "btrfs", 2035054128: "overlayfs" };
+const FS_TYPES = {
+  16914836: "tmpfs",
+  61267: "ext2/3/4",
+  1481003842: "xfs",
+  2435016766: "btrfs",
+  2035054128: "overlayfs",
+};
 
 /** A full run stores ~10,000 logs and runs per installation; a container's /dev/shm (64 MiB by default) is too small. */
 const NEEDED_BYTES = 2 * 1024 ** 3;
@@ -46,5 +52,9 @@ export function describeBenchDir() {
   rmSync(dir, { recursive: true, force: true });
   costs.sort((a, b) => a - b);
   const type = statfsSync(BENCH_DIR).type;
-  return { dir: BENCH_DIR, fsType: FS_TYPES[type] ?? `type 0x${type.toString(16)}`, newFileUs: costs[costs.length >> 1] };
+  return {
+    dir: BENCH_DIR,
+    fsType: FS_TYPES[type] ?? `type 0x${type.toString(16)}`,
+    newFileUs: costs[costs.length >> 1],
+  };
 }

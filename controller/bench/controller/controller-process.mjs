@@ -42,7 +42,8 @@ export async function startController(installation, nodeArgs = extraNodeArgs()) 
   let gone = false;
   void exited.then(() => (gone = true));
   for (;;) {
-    if (gone) throw new Error(`errand run exited with ${await exited} before it was ready; see ${installation.logFile}`);
+    if (gone)
+      throw new Error(`errand run exited with ${await exited} before it was ready; see ${installation.logFile}`);
     if ((await readyz(installation.opsPort)) === 200) break;
     await new Promise((r) => setTimeout(r, 2));
   }

@@ -78,5 +78,12 @@ ops:
   log_level: info
 `,
   );
-  return { dir, configFile, webhookPort, opsPort, storePath: join(dir, "errand.db"), logFile: join(dir, "controller.log") };
+  return {
+    dir,
+    configFile,
+    webhookPort,
+    opsPort,
+    storePath: join(dir, "errand.db"),
+    logFile: join(dir, "controller.log"),
+  };
 }

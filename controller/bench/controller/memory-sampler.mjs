@@ -21,7 +21,9 @@ if (file) {
   }).observe({ entryTypes: ["gc"] });
   const sample = () => {
     const m = process.memoryUsage();
-    const spaces = Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, [MiB(s.space_used_size), MiB(s.space_size)]]));
+    const spaces = Object.fromEntries(
+      getHeapSpaceStatistics().map((s) => [s.space_name, [MiB(s.space_used_size), MiB(s.space_size)]]),
+    );
     const status = readFileSync("/proc/self/status", "utf8");
     const kB = (key) => Math.round(Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1]) / 102.4) / 10;
     // The main thread's malloc heap (brk): SQLite's page cache and other native allocations live there.

@@ -12,8 +12,19 @@ import { fileURLToPath } from "node:url";
 import { connectChannel, silentLogger } from "@errand/channel-sdk/host";
 import { request } from "undici";
 
-const PLUGIN = fileURLToPath(new URL("../../../examples/webhook-post/bin/errand-channel-webhook-post.js", import.meta.url));
-const TICKET = { id: "1", title: "floor", description: "", ticketType: "issue", repoUrl: "", externalUrl: "", labels: [], source: "bench" };
+const PLUGIN = fileURLToPath(
+  new URL("../../../examples/webhook-post/bin/errand-channel-webhook-post.js", import.meta.url),
+);
+const TICKET = {
+  id: "1",
+  title: "floor",
+  description: "",
+  ticketType: "issue",
+  repoUrl: "",
+  externalUrl: "",
+  labels: [],
+  source: "bench",
+};
 const CONCURRENCY = 16;
 
 /** User + system CPU ms of another process (/proc, 10 ms ticks). */
@@ -63,14 +74,31 @@ async function perCall(call, count, pid) {
 export async function notifyFloor(count = 4000) {
   const chat = await listen((body) => JSON.stringify({ ok: true, channel: JSON.parse(body).channel, ts: "1.000001" }));
   const hook = await listen(() => JSON.stringify({ received: true }));
-  const channel = await connectChannel({ command: process.execPath, args: [PLUGIN], config: { url: `${hook.url}/hook` }, logger: silentLogger });
+  const channel = await connectChannel({
+    command: process.execPath,
+    args: [PLUGIN],
+    config: { url: `${hook.url}/hook` },
+    logger: silentLogger,
+  });
   try {
-    const body = JSON.stringify({ channel: "C0BENCH0001", text: "Run started", blocks: [{ type: "section", text: { type: "mrkdwn", text: "Run started" } }] });
+    const body = JSON.stringify({
+      channel: "C0BENCH0001",
+      text: "Run started",
+      blocks: [{ type: "section", text: { type: "mrkdwn", text: "Run started" } }],
+    });
     const chatA = await perCall(async () => {
-      const res = await request(`${chat.url}/api/chat.postMessage`, { method: "POST", headers: { "content-type": "application/json; charset=utf-8", authorization: "Bearer x" }, body });
+      const res = await request(`${chat.url}/api/chat.postMessage`, {
+        method: "POST",
+        headers: { "content-type": "application/json; charset=utf-8", authorization: "Bearer x" },
+        body,
+      });
       await res.body.json();
     }, count);
-    const plugin = await perCall((i) => channel.notifyStart(TICKET, { taskRunId: `run-${i}`, engine: "instant", timeoutMs: 5000 }), count, channel.pid);
+    const plugin = await perCall(
+      (i) => channel.notifyStart(TICKET, { taskRunId: `run-${i}`, engine: "instant", timeoutMs: 5000 }),
+      count,
+      channel.pid,
+    );
     const chatAMs = chatA.ownMs;
     const pluginMs = plugin.ownMs + plugin.otherMs;
     return { count, chatAMs, pluginMs, pluginProcessMs: plugin.otherMs, perRunMs: 2 * (chatAMs + pluginMs) };

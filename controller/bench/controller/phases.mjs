@@ -48,7 +48,9 @@ export async function saturate(installation, total, label) {
   };
   client.close();
   await reader.close();
-  note(`${label}: ${total} runs in ${seconds.toFixed(1)} s = ${result.perSecond.toFixed(1)}/s; peak RSS ${result.memory.peak.toFixed(0)} MiB; states ${JSON.stringify(result.states)}`);
+  note(
+    `${label}: ${total} runs in ${seconds.toFixed(1)} s = ${result.perSecond.toFixed(1)}/s; peak RSS ${result.memory.peak.toFixed(0)} MiB; states ${JSON.stringify(result.states)}`,
+  );
   return { running, result };
 }
 
@@ -95,7 +97,9 @@ export async function latency(installation, running, rate, seconds, storedBefore
   };
   client.close();
   await reader.close();
-  note(`latency: 200 → Running p50 ${result.p50} ms, p99 ${result.p99} ms, max ${result.max} ms over ${result.measured} runs`);
+  note(
+    `latency: 200 → Running p50 ${result.p50} ms, p99 ${result.p99} ms, max ${result.max} ms over ${result.measured} runs`,
+  );
   return result;
 }
 
@@ -105,6 +109,9 @@ export async function startParts(installation) {
   await run(process.execPath, ["-e", "0"]);
   const nodeMs = performance.now() - t;
   const script = fileURLToPath(new URL("./restart-parts.mjs", import.meta.url));
-  const { stdout } = await run(process.execPath, [script, installation.configFile], { cwd: installation.dir, env: { ...process.env, ...SECRET_ENV } });
+  const { stdout } = await run(process.execPath, [script, installation.configFile], {
+    cwd: installation.dir,
+    env: { ...process.env, ...SECRET_ENV },
+  });
   return { nodeMs, ...JSON.parse(stdout) };
 }

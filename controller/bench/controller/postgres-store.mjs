@@ -14,7 +14,8 @@ import { latency, saturate } from "./phases.mjs";
 export function storeOption(argv = process.argv) {
   const i = argv.indexOf("--store");
   const value = i === -1 ? "both" : argv[i + 1];
-  if (!["sqlite", "postgres", "both"].includes(value)) throw new Error(`--store takes sqlite, postgres or both, got ${value}`);
+  if (!["sqlite", "postgres", "both"].includes(value))
+    throw new Error(`--store takes sqlite, postgres or both, got ${value}`);
   return { sqlite: value !== "postgres", postgres: value !== "sqlite" };
 }
 
@@ -24,7 +25,8 @@ function postgresBin() {
   const versions = readdirSync("/usr/lib/postgresql")
     .filter((v) => /^\d+$/.test(v))
     .sort((a, b) => Number(b) - Number(a));
-  if (versions.length === 0) throw new Error("no PostgreSQL server binaries: apt-get install postgresql, or set ERRAND_PG_BIN");
+  if (versions.length === 0)
+    throw new Error("no PostgreSQL server binaries: apt-get install postgresql, or set ERRAND_PG_BIN");
   return `/usr/lib/postgresql/${versions[0]}/bin`;
 }
 
@@ -44,7 +46,10 @@ export async function createPostgresInstallation(options, url, schema) {
   const schemaUrl = `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   // `errand run` reads the secret store.url_secret names from its environment (inherited).
   process.env.ERRAND_SECRET_BENCH_PG_URL = schemaUrl;
-  const config = readFileSync(installation.configFile, "utf8").replace(/^store:\n {2}path: .*$/m, "store:\n  backend: postgres\n  url_secret: bench-pg-url");
+  const config = readFileSync(installation.configFile, "utf8").replace(
+    /^store:\n {2}path: .*$/m,
+    "store:\n  backend: postgres\n  url_secret: bench-pg-url",
+  );
   writeFileSync(installation.configFile, config);
   return { ...installation, openReader: () => openPostgresReader(schemaUrl) };
 }
@@ -56,7 +61,10 @@ export async function openPostgresReader(url) {
   const one = async (text, params) => (await client.query(text, params)).rows;
   return {
     finished: async () => Number((await one("SELECT COUNT(*) AS n FROM task_runs WHERE finished_at IS NOT NULL"))[0].n),
-    states: async () => Object.fromEntries((await one("SELECT state, COUNT(*) AS n FROM task_runs GROUP BY state")).map((r) => [r.state, Number(r.n)])),
+    states: async () =>
+      Object.fromEntries(
+        (await one("SELECT state, COUNT(*) AS n FROM task_runs GROUP BY state")).map((r) => [r.state, Number(r.n)]),
+      ),
     window: async () => {
       const [row] = await one("SELECT MIN(started_at) AS first, MAX(finished_at) AS last FROM task_runs");
       return { firstStart: Number(row.first), lastFinish: Number(row.last) };
@@ -98,7 +106,11 @@ export async function postgresPhases({ total, concurrency, latencySeconds, phase
 /** The two stores side by side, after the main report. */
 export function printStoreComparison({ sqlite, postgres }) {
   const f1 = (v) => v.toFixed(1);
-  const row = (name, r) => (r ? `| ${name} | ${f1(r.sat.perSecond)} runs/s | p50 ${r.lat.p50} ms, p99 ${r.lat.p99} ms, max ${r.lat.max} ms (at ${f1(r.lat.rate)} tickets/s) | ${JSON.stringify(r.sat.states)} |` : undefined);
+  const row = (name, r) =>
+    r
+      ? `| ${name} | ${f1(r.sat.perSecond)} runs/s | p50 ${r.lat.p50} ms, p99 ${r.lat.p99} ms, max ${r.lat.max} ms (at ${f1(r.lat.rate)} tickets/s) | ${JSON.stringify(r.sat.states)} |`
+      : undefined;
   console.log("\n| store | throughput (full path) | 200 → Running | run states |\n|---|---|---|---|");
-  for (const line of [row("SQLite (WAL file)", sqlite), row("PostgreSQL (local server, fsync off)", postgres)]) if (line) console.log(line);
+  for (const line of [row("SQLite (WAL file)", sqlite), row("PostgreSQL (local server, fsync off)", postgres)])
+    if (line) console.log(line);
 }

@@ -10,7 +10,8 @@ const f1 = (v) => v.toFixed(1);
 /** The commit measured (and whether controller/ had changes not committed), for the record. */
 export function commitOf() {
   try {
-    const git = (...args) => execFileSync("git", args, { cwd: new URL("../..", import.meta.url).pathname, encoding: "utf8" }).trim();
+    const git = (...args) =>
+      execFileSync("git", args, { cwd: new URL("../..", import.meta.url).pathname, encoding: "utf8" }).trim();
     return `${git("rev-parse", "--short", "HEAD")}${git("status", "--porcelain", "--", ".") === "" ? "" : " + changes"}`;
   } catch {
     return "unknown";
@@ -18,30 +19,71 @@ export function commitOf() {
 }
 
 /** Prints the results as a Markdown table with PASS/MISS per target, then the figures that explain them. */
-export function printReport({ place, commit, total, concurrency, loads, bare, sat, restart, lat, parts, ch, received, chat, pluginErrors }) {
+export function printReport({
+  place,
+  commit,
+  total,
+  concurrency,
+  loads,
+  bare,
+  sat,
+  restart,
+  lat,
+  parts,
+  ch,
+  received,
+  chat,
+  pluginErrors,
+}) {
   const ratio = sat.perSecond / bare.perSecond;
   const cost = 1 - ch.perSecond / sat.perSecond;
   const restartMedian = median(restart.readyMs);
   const peak = mb(Math.max(sat.memory.peak, lat.memory.peak));
   const rows = [
-    ["bare loop: node:child_process spawns of the engine", `${f1(bare.perSecond)} runs/s (halves: ${bare.halves.map((h) => f1(h.perSecond)).join(", ")})`, "the limit", ""],
-    ["controller: full path, throughput", `${f1(sat.perSecond)} runs/s = **${ratio.toFixed(2)}** × bare`, "≥ 0.8 × bare", verdict(ratio >= 0.8)],
-    [`200 → Running at ${f1(lat.rate)} tickets/s (0.5 × saturated)`, `p50 ${lat.p50} ms, **p99 ${lat.p99} ms**, max ${lat.max} ms`, "p99 < 50 ms", verdict(lat.p99 < 50)],
+    [
+      "bare loop: node:child_process spawns of the engine",
+      `${f1(bare.perSecond)} runs/s (halves: ${bare.halves.map((h) => f1(h.perSecond)).join(", ")})`,
+      "the limit",
+      "",
+    ],
+    [
+      "controller: full path, throughput",
+      `${f1(sat.perSecond)} runs/s = **${ratio.toFixed(2)}** × bare`,
+      "≥ 0.8 × bare",
+      verdict(ratio >= 0.8),
+    ],
+    [
+      `200 → Running at ${f1(lat.rate)} tickets/s (0.5 × saturated)`,
+      `p50 ${lat.p50} ms, **p99 ${lat.p99} ms**, max ${lat.max} ms`,
+      "p99 < 50 ms",
+      verdict(lat.p99 < 50),
+    ],
     [
       `peak RSS of errand run, ${total} TaskRuns stored`,
       `**${mb(sat.memory.peak).toFixed(0)} MB** (${mb(lat.memory.peak).toFixed(0)} MB after a restart and ${lat.stored} runs); its engine spawner ${mb(Math.max(sat.memory.helperPeak, lat.memory.helperPeak)).toFixed(0)} MB`,
       "< 150 MB",
       verdict(peak < 150),
     ],
-    [`restart with ${total} TaskRuns stored: spawn → /readyz 200`, `median **${restartMedian.toFixed(0)} ms** (${restart.readyMs.map((v) => v.toFixed(0)).join(", ")})`, "< 1000 ms", verdict(restartMedian < 1000)],
-    ["controller with 2 channels (chat_a in-process, webhook_post plugin)", `${f1(ch.perSecond)} runs/s: notifier cost **${(cost * 100).toFixed(1)} %**`, "≤ 10 %", verdict(cost <= 0.1)],
+    [
+      `restart with ${total} TaskRuns stored: spawn → /readyz 200`,
+      `median **${restartMedian.toFixed(0)} ms** (${restart.readyMs.map((v) => v.toFixed(0)).join(", ")})`,
+      "< 1000 ms",
+      verdict(restartMedian < 1000),
+    ],
+    [
+      "controller with 2 channels (chat_a in-process, webhook_post plugin)",
+      `${f1(ch.perSecond)} runs/s: notifier cost **${(cost * 100).toFixed(1)} %**`,
+      "≤ 10 %",
+      verdict(cost <= 0.1),
+    ],
   ];
   console.log(
     `\nCommit ${commit} (at start; ${commitOf()} at end). Node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}); ${total} tickets; max_concurrent_jobs ${concurrency}; installations in ${place.dir} (${place.fsType}; a new file there: ${place.newFileUs.toFixed(0)} µs); load average by phase: ${loads.join(", ")}; at end ${loadavg()[0].toFixed(2)}\n`,
   );
   console.log("| measure | figure | target | verdict |\n|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
-  const cpu = (r) => `${r.cpuMsPerRun.toFixed(2)} ms${r.spawnerCpuMsPerRun === undefined ? "" : ` + spawner ${r.spawnerCpuMsPerRun.toFixed(2)} ms`} + engine ${r.engineCpuMsPerRun.toFixed(2)} ms`;
+  const cpu = (r) =>
+    `${r.cpuMsPerRun.toFixed(2)} ms${r.spawnerCpuMsPerRun === undefined ? "" : ` + spawner ${r.spawnerCpuMsPerRun.toFixed(2)} ms`} + engine ${r.engineCpuMsPerRun.toFixed(2)} ms`;
   const p = parts;
   console.log(`
 CPU per run (user + system; the engine's from its parent's waited-for children): bare loop ${cpu(bare)}; controller ${cpu(sat)}; with channels ${cpu(ch)}. Peak RSS with channels ${mb(ch.memory.peak).toFixed(0)} MB.

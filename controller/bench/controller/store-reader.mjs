@@ -38,7 +38,8 @@ export async function waitFinished(reader, total, label, timeoutMs = 60_000) {
     const seconds = (performance.now() - start) / 1000;
     progress(`${label}: ${n}/${total} runs finished after ${seconds.toFixed(0)} s`);
     if (n >= total) return;
-    if (performance.now() - lastChange > timeoutMs) throw new Error(`${label}: no run finished for ${timeoutMs / 1000} s (${n}/${total})`);
+    if (performance.now() - lastChange > timeoutMs)
+      throw new Error(`${label}: no run finished for ${timeoutMs / 1000} s (${n}/${total})`);
     await new Promise((r) => setTimeout(r, 1000));
   }
 }

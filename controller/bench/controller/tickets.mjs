@@ -29,7 +29,11 @@ export function createTicketClient(port, sockets) {
           method: "POST",
           path: "/webhooks/generic",
           agent,
-          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-webhook-signature": signature },
+          headers: {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+            "x-webhook-signature": signature,
+          },
         },
         (res) => {
           const at = Date.now();

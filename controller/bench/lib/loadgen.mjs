@@ -109,7 +109,17 @@ function shellTimeUs(text) {
  */
 export function wrkLoad(port, seconds) {
   const prefix = `wrk-${process.pid}-${seq++}`;
-  const args = ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", wrkScript(), `http://127.0.0.1:${port}${PATH}`, "--", prefix];
+  const args = [
+    "-t1",
+    `-c${CONNECTIONS}`,
+    `-d${seconds}s`,
+    "--latency",
+    "-s",
+    wrkScript(),
+    `http://127.0.0.1:${port}${PATH}`,
+    "--",
+    prefix,
+  ];
   return new Promise((resolve, reject) => {
     execFile("sh", ["-c", 'wrk "$@" && times', "sh", ...args], (error, stdout) => {
       if (error) return reject(error);

@@ -11,7 +11,9 @@ import { createLogger } from "@errand/channel-sdk/host";
 import { Registry } from "prom-client";
 
 // BENCH_CONTROLLER_DIST: another build's dist folder to compare against (cpu.bench.mjs's BENCH_VARIANTS).
-const distDir = process.env.BENCH_CONTROLLER_DIST ? `${process.env.BENCH_CONTROLLER_DIST.replace(/\/$/, "")}/` : new URL("../../dist/", import.meta.url).pathname;
+const distDir = process.env.BENCH_CONTROLLER_DIST
+  ? `${process.env.BENCH_CONTROLLER_DIST.replace(/\/$/, "")}/`
+  : new URL("../../dist/", import.meta.url).pathname;
 const dist = (path) => import(`${distDir}${path}`);
 const { createBufferedWriter } = await dist("logging/index.js");
 const { parseWebhookConfig } = await dist("config/index.js");
@@ -21,7 +23,10 @@ const { createBatchedSink } = await dist("intake/batched-sink.js");
 
 const secret = process.env.BENCH_SECRET;
 const dir = mkdtempSync(join(tmpdir(), "errand-bench-durable-"));
-const { config } = parseWebhookConfig({ webhook: { host: "127.0.0.1", port: 0, secrets: { codehost_a: secret } } }, { env: {}, baseDir: "." });
+const { config } = parseWebhookConfig(
+  { webhook: { host: "127.0.0.1", port: 0, secrets: { codehost_a: secret } } },
+  { env: {}, baseDir: "." },
+);
 const write = createBufferedWriter();
 const logger = createLogger({ fields: { component: "webhook" }, secrets: [secret], write });
 const store = await createSqliteStore({ path: join(dir, "errand.db") });

@@ -5,13 +5,18 @@
 // The webhook server is internal to the package (not in its entry point), so it is loaded from the build's files.
 import { createLogger } from "@errand/channel-sdk/host";
 
-const distDir = process.env.BENCH_CONTROLLER_DIST ? `${process.env.BENCH_CONTROLLER_DIST.replace(/\/$/, "")}/` : new URL("../../dist/", import.meta.url).pathname;
+const distDir = process.env.BENCH_CONTROLLER_DIST
+  ? `${process.env.BENCH_CONTROLLER_DIST.replace(/\/$/, "")}/`
+  : new URL("../../dist/", import.meta.url).pathname;
 const dist = (path) => import(`${distDir}${path}`);
 const { createWebhookServer } = await dist("webhook/index.js");
 const { parseWebhookConfig } = await dist("config/index.js");
 const { createBufferedWriter } = await dist("logging/index.js");
 const secret = process.env.BENCH_SECRET;
-const { config } = parseWebhookConfig({ webhook: { host: "127.0.0.1", port: 0, secrets: { codehost_a: secret } } }, { env: {}, baseDir: "." });
+const { config } = parseWebhookConfig(
+  { webhook: { host: "127.0.0.1", port: 0, secrets: { codehost_a: secret } } },
+  { env: {}, baseDir: "." },
+);
 const write = createBufferedWriter();
 const logger = createLogger({ fields: { component: "webhook" }, secrets: [secret], write });
 let tickets = 0;

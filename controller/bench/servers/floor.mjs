@@ -16,7 +16,10 @@ const server = createServer((req, res) => {
     const ok = given.length === expected.length && timingSafeEqual(given, expected);
     const id = ok ? String(JSON.parse(body.toString("utf8")).issue.number) : "";
     const out = ok ? `{"status":"accepted","tickets":["${id}"]}` : "{}";
-    res.writeHead(ok ? 200 : 401, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(out) });
+    res.writeHead(ok ? 200 : 401, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(out),
+    });
     res.end(out);
   });
 });

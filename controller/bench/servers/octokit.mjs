@@ -8,7 +8,10 @@ let tickets = 0;
 webhooks.on(["issues.opened", "issues.labeled"], async () => {
   tickets++;
 });
-const middleware = createNodeMiddleware(webhooks, { path: "/webhooks/github", log: { debug() {}, info() {}, warn() {}, error() {} } });
+const middleware = createNodeMiddleware(webhooks, {
+  path: "/webhooks/github",
+  log: { debug() {}, info() {}, warn() {}, error() {} },
+});
 const server = createServer(middleware);
 server.listen(0, "127.0.0.1", () => process.stdout.write(`ready ${server.address().port}\n`));
 // Exit normally on SIGTERM so `--cpu-prof` can write its profile.

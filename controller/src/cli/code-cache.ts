@@ -56,8 +56,12 @@ export function runBundle(bundleFile: string, mode: CodeCacheMode): CodeCacheSta
   // The wrapper Node's CommonJS loader uses, plus import.meta.url, which the bundle reads as __importMetaUrl.
   const wrapper = `(function (exports, require, module, __filename, __dirname, __importMetaUrl) {${source}\n})`;
   const script = new Script(wrapper, { filename: bundleFile, ...(cachedData === undefined ? {} : { cachedData }) });
-  const state: CodeCacheState = mode === "off" ? "off" : cachedData === undefined ? "missing" : script.cachedDataRejected ? "rejected" : "accepted";
-  if (mode === "report") process.stderr.write(`${JSON.stringify({ "@level": "debug", "@message": "code cache", "@module": "errand", state, bundle: bundleFile })}\n`);
+  const state: CodeCacheState =
+    mode === "off" ? "off" : cachedData === undefined ? "missing" : script.cachedDataRejected ? "rejected" : "accepted";
+  if (mode === "report")
+    process.stderr.write(
+      `${JSON.stringify({ "@level": "debug", "@message": "code cache", "@module": "errand", state, bundle: bundleFile })}\n`,
+    );
   if (mode === "write" && cacheFile !== undefined) {
     // At exit, so the cache holds every function this run compiled, not just the top level.
     process.once("exit", () => {
@@ -65,12 +69,22 @@ export function runBundle(bundleFile: string, mode: CodeCacheMode): CodeCacheSta
         writeFileSync(cacheFile, script.createCachedData());
       } catch (error) {
         // errand works without it: say why, keep the exit code the command chose.
-        process.stderr.write(`${JSON.stringify({ "@level": "warn", "@message": "could not write the code cache", "@module": "errand", file: cacheFile, error: (error as Error).message })}\n`);
+        process.stderr.write(
+          `${JSON.stringify({ "@level": "warn", "@message": "could not write the code cache", "@module": "errand", file: cacheFile, error: (error as Error).message })}\n`,
+        );
       }
     });
   }
   const module = { exports: {} };
   const run = script.runInThisContext() as (...args: unknown[]) => void;
-  run.call(module.exports, module.exports, createRequire(bundleFile), module, bundleFile, dirname(bundleFile), pathToFileURL(bundleFile).href);
+  run.call(
+    module.exports,
+    module.exports,
+    createRequire(bundleFile),
+    module,
+    bundleFile,
+    dirname(bundleFile),
+    pathToFileURL(bundleFile).href,
+  );
   return state;
 }

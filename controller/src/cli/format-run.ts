@@ -39,7 +39,14 @@ export function clock(at: number): string {
 /** One table of runs, newest first. */
 export function formatRunTable(runs: readonly TaskRun[], paint: ReturnType<typeof painter>, now: number): string {
   if (runs.length === 0) return "no runs\n";
-  const rows = runs.map((r) => [r.id, r.state, `${r.ticket.source}:${r.ticket.id}`, r.engine, `${formatDuration(now - r.updatedAt)} ago`, r.reason]);
+  const rows = runs.map((r) => [
+    r.id,
+    r.state,
+    `${r.ticket.source}:${r.ticket.id}`,
+    r.engine,
+    `${formatDuration(now - r.updatedAt)} ago`,
+    r.reason,
+  ]);
   const head = ["RUN", "STATE", "TICKET", "ENGINE", "UPDATED", "REASON"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] as string).length)));
   const line = (cells: string[], state?: RunState) =>
@@ -55,7 +62,10 @@ export function formatRunTable(runs: readonly TaskRun[], paint: ReturnType<typeo
 
 /** One timeline line: `12:00:01.234  Queued → Running  started on local with engine demo`. */
 export function formatTransition(t: Transition, paint: ReturnType<typeof painter>): string {
-  const move = t.from === undefined ? paint(STATE_STYLE[t.to], t.to) : `${paint(STATE_STYLE[t.from], t.from)} → ${paint(STATE_STYLE[t.to], t.to)}`;
+  const move =
+    t.from === undefined
+      ? paint(STATE_STYLE[t.to], t.to)
+      : `${paint(STATE_STYLE[t.from], t.from)} → ${paint(STATE_STYLE[t.to], t.to)}`;
   return `  ${paint("dim", clock(t.at))}  ${move}  ${t.reason}`;
 }
 
@@ -69,33 +79,50 @@ function logLines(log: string, view: LogView, paint: ReturnType<typeof painter>)
 }
 
 /** `errand runs show`: ticket, timeline, result, log tail. */
-export function formatRunDetail(run: TaskRun, ticket: Ticket | undefined, transitions: readonly Transition[], log: string | undefined, paint: ReturnType<typeof painter>, view: LogView = "steps"): string {
+export function formatRunDetail(
+  run: TaskRun,
+  ticket: Ticket | undefined,
+  transitions: readonly Transition[],
+  log: string | undefined,
+  paint: ReturnType<typeof painter>,
+  view: LogView = "steps",
+): string {
   const out: string[] = [];
-  out.push(`${paint("bold", run.id)}  ${paint(STATE_STYLE[run.state], run.state)}  attempt ${run.attempt}, engine ${run.engine}${run.backend ? ` on ${run.backend}` : ""}`);
+  out.push(
+    `${paint("bold", run.id)}  ${paint(STATE_STYLE[run.state], run.state)}  attempt ${run.attempt}, engine ${run.engine}${run.backend ? ` on ${run.backend}` : ""}`,
+  );
   out.push("", paint("bold", "Ticket"));
   out.push(`  ${run.ticket.source}:${run.ticket.id}  ${ticket?.title ?? "(not stored)"}`);
   if (ticket?.externalUrl) out.push(`  ${ticket.externalUrl}`);
   if (ticket?.repoUrl) out.push(`  repository ${ticket.repoUrl}`);
   out.push("", paint("bold", "Timeline"));
   for (const t of transitions) out.push(formatTransition(t, paint));
-  if (run.cancelRequestedAt !== undefined && run.state === "Running") out.push(`  ${paint("dim", clock(run.cancelRequestedAt))}  cancel requested`);
+  if (run.cancelRequestedAt !== undefined && run.state === "Running")
+    out.push(`  ${paint("dim", clock(run.cancelRequestedAt))}  cancel requested`);
   const r = run.result;
   if (r !== undefined) {
     out.push("", paint("bold", "Result"));
-    out.push(`  ${r.success ? paint("green", "success") : paint("red", "failure")}${r.failureReason ? `: ${r.failureReason}` : ""}`);
+    out.push(
+      `  ${r.success ? paint("green", "success") : paint("red", "failure")}${r.failureReason ? `: ${r.failureReason}` : ""}`,
+    );
     if (r.pullRequestUrl) out.push(`  pull request ${r.pullRequestUrl}`);
     if (r.summary) out.push(...r.summary.split("\n").map((l) => `  ${l}`));
     const facts = [
       r.costUsd === undefined ? undefined : `cost $${r.costUsd.toFixed(2)}`,
       r.durationMs === undefined ? undefined : `took ${formatDuration(r.durationMs)}`,
-      r.tokenUsage === undefined ? undefined : `${r.tokenUsage.inputTokens} tokens in, ${r.tokenUsage.outputTokens} out`,
+      r.tokenUsage === undefined
+        ? undefined
+        : `${r.tokenUsage.inputTokens} tokens in, ${r.tokenUsage.outputTokens} out`,
     ].filter((f) => f !== undefined);
     if (facts.length > 0) out.push(`  ${facts.join(", ")}`);
   } else if (run.costUsd !== undefined) {
     out.push("", `  cost so far $${run.costUsd.toFixed(2)}`);
   }
   if (log !== undefined) {
-    out.push("", paint("bold", `Log (${run.logRef ?? "log"}, last ${view === "raw" ? "lines" : "steps; --raw for the lines"})`));
+    out.push(
+      "",
+      paint("bold", `Log (${run.logRef ?? "log"}, last ${view === "raw" ? "lines" : "steps; --raw for the lines"})`),
+    );
     out.push(...logLines(log, view, paint).map((l) => `  ${l}`));
   }
   return `${out.join("\n")}\n`;

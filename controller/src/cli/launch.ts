@@ -15,7 +15,9 @@ try {
 }
 const bundle = fileURLToPath(new URL("errand.cjs", import.meta.url));
 if (!existsSync(bundle)) {
-  process.stderr.write(`errand: ${bundle} is missing: the controller is not built; run \`npm run build -w @errand/controller\` in the repository\n`);
+  process.stderr.write(
+    `errand: ${bundle} is missing: the controller is not built; run \`npm run build -w @errand/controller\` in the repository\n`,
+  );
   process.exit(1);
 }
 runBundle(bundle, mode);

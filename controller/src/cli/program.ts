@@ -25,7 +25,9 @@ export function createProgram(): Command {
     .enablePositionalOptions();
   program.addCommand(createRunCommand());
   program.addCommand(createConfigCommand());
-  program.addCommand(createChannelsCommand({ loadConfig: async (file) => (await import("./load-for-cli.js")).loadForCli(file, true) }));
+  program.addCommand(
+    createChannelsCommand({ loadConfig: async (file) => (await import("./load-for-cli.js")).loadForCli(file, true) }),
+  );
   program.addCommand(createRunsCommand());
   program.addCommand(createTicketsCommand());
   program.addCommand(createWebhookCommand());

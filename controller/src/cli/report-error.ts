@@ -4,7 +4,8 @@ import { ControllerError } from "../errors.js";
 export function reportError(error: unknown): number {
   if (error instanceof ControllerError) {
     process.stderr.write(`errand: ${error.message}\n`);
-    if (error.hint !== undefined && !error.message.includes(error.hint)) process.stderr.write(`  hint: ${error.hint}\n`);
+    if (error.hint !== undefined && !error.message.includes(error.hint))
+      process.stderr.write(`  hint: ${error.hint}\n`);
     return 1;
   }
   throw error;

@@ -14,7 +14,13 @@ export type WebhookMode = "serve" | "controller";
 export type ControllerWebhookConfig = WebhookConfig & { allowUnsignedTrackerB: boolean };
 
 /** Turns the validated section and its resolved secrets into the settings the server reads. */
-export function buildWebhookConfig(section: WebhookSection, values: WebhookSecretValues, mode: WebhookMode, problems: PathProblem[], warnings: string[]): ControllerWebhookConfig {
+export function buildWebhookConfig(
+  section: WebhookSection,
+  values: WebhookSecretValues,
+  mode: WebhookMode,
+  problems: PathProblem[],
+  warnings: string[],
+): ControllerWebhookConfig {
   const allowUnsigned = section.tracker_b.allow_unsigned;
   const config: ControllerWebhookConfig = {
     enabled: section.enabled,
@@ -34,8 +40,10 @@ export function buildWebhookConfig(section: WebhookSection, values: WebhookSecre
     metrics: section.metrics,
     allowUnsignedTrackerB: allowUnsigned,
   };
-  if (section.shortcut_target_state_id !== undefined) config.shortcutTargetStateId = String(section.shortcut_target_state_id);
-  const generic = section.generic === undefined ? undefined : buildGeneric(section.generic, values.generic, mode, problems, warnings);
+  if (section.shortcut_target_state_id !== undefined)
+    config.shortcutTargetStateId = String(section.shortcut_target_state_id);
+  const generic =
+    section.generic === undefined ? undefined : buildGeneric(section.generic, values.generic, mode, problems, warnings);
   if (generic !== undefined) config.generic = generic;
 
   const trackerSecret = config.secrets.tracker_b !== undefined;
@@ -46,9 +54,13 @@ export function buildWebhookConfig(section: WebhookSection, values: WebhookSecre
       fix: "remove allow_unsigned (the secret is checked), or remove the secret",
     });
   } else if (allowUnsigned) {
-    warnings.push("webhook.tracker_b.allow_unsigned is true: the tracker route accepts unsigned requests; set webhook.secrets.tracker_b in production");
+    warnings.push(
+      "webhook.tracker_b.allow_unsigned is true: the tracker route accepts unsigned requests; set webhook.secrets.tracker_b in production",
+    );
   } else if (!trackerSecret && mode === "serve") {
-    warnings.push("webhook.secrets.tracker_b is not set: the tracker route accepts unsigned requests; set it (or webhook.secrets.shortcut) in production");
+    warnings.push(
+      "webhook.secrets.tracker_b is not set: the tracker route accepts unsigned requests; set it (or webhook.secrets.shortcut) in production",
+    );
   } else if (!trackerSecret && config.shortcutTargetStateId !== undefined) {
     problems.push({
       path: ["webhook", "shortcut_target_state_id"],
@@ -57,20 +69,36 @@ export function buildWebhookConfig(section: WebhookSection, values: WebhookSecre
     });
   }
   if (mode === "controller") {
-    const sources = Object.keys(config.secrets).length + (config.generic === undefined ? 0 : 1) + (allowUnsigned ? 1 : 0);
+    const sources =
+      Object.keys(config.secrets).length + (config.generic === undefined ? 0 : 1) + (allowUnsigned ? 1 : 0);
     if (config.enabled === undefined) config.enabled = sources > 0;
-    else if (config.enabled && sources === 0) warnings.push("webhook.enabled is true but no source is configured: every webhook route answers 404; set webhook.secrets.<source> or webhook.generic");
+    else if (config.enabled && sources === 0)
+      warnings.push(
+        "webhook.enabled is true but no source is configured: every webhook route answers 404; set webhook.secrets.<source> or webhook.generic",
+      );
     for (const key of values.inline) {
-      warnings.push(`${key} is written in the file itself: anyone who can read it can forge requests; keep it in a secret and write { secret: NAME }`);
+      warnings.push(
+        `${key} is written in the file itself: anyone who can read it can forge requests; keep it in a secret and write { secret: NAME }`,
+      );
     }
   }
   return config;
 }
 
-function buildGeneric(raw: NonNullable<WebhookSection["generic"]>, secret: string | undefined, mode: WebhookMode, problems: PathProblem[], warnings: string[]): GenericConfig {
-  const generic: GenericConfig = { authMode: raw.auth_mode ?? "none", signatureHeader: raw.signature_header.toLowerCase() };
+function buildGeneric(
+  raw: NonNullable<WebhookSection["generic"]>,
+  secret: string | undefined,
+  mode: WebhookMode,
+  problems: PathProblem[],
+  warnings: string[],
+): GenericConfig {
+  const generic: GenericConfig = {
+    authMode: raw.auth_mode ?? "none",
+    signatureHeader: raw.signature_header.toLowerCase(),
+  };
   if (secret !== undefined) generic.secret = secret;
-  if (raw.field_mapping !== undefined) generic.fieldMapping = Object.entries(raw.field_mapping) as Array<[string, TicketField]>;
+  if (raw.field_mapping !== undefined)
+    generic.fieldMapping = Object.entries(raw.field_mapping) as Array<[string, TicketField]>;
   if (raw.auth_mode === undefined && raw.secret === undefined) {
     if (mode === "controller") {
       problems.push({
@@ -79,10 +107,14 @@ function buildGeneric(raw: NonNullable<WebhookSection["generic"]>, secret: strin
         fix: "set auth_mode to hmac, bearer or standard_webhooks with a secret, or to none to accept unauthenticated requests on purpose",
       });
     } else {
-      warnings.push("webhook.generic has no auth_mode: the generic source accepts unauthenticated requests; set webhook.generic.auth_mode and secret in production");
+      warnings.push(
+        "webhook.generic has no auth_mode: the generic source accepts unauthenticated requests; set webhook.generic.auth_mode and secret in production",
+      );
     }
   } else if (raw.auth_mode === "none" && raw.secret === undefined) {
-    warnings.push("webhook.generic has auth_mode none: the generic source accepts unauthenticated requests; set webhook.generic.auth_mode and secret in production");
+    warnings.push(
+      "webhook.generic has auth_mode none: the generic source accepts unauthenticated requests; set webhook.generic.auth_mode and secret in production",
+    );
   }
   return generic;
 }

@@ -28,7 +28,8 @@ interface Row {
 }
 
 /** Marks the generated part of docs/configuration.md. */
-export const REFERENCE_BEGIN = "<!-- BEGIN GENERATED REFERENCE: controller/scripts/gen-config-docs.mjs writes this part from the schema; do not edit -->";
+export const REFERENCE_BEGIN =
+  "<!-- BEGIN GENERATED REFERENCE: controller/scripts/gen-config-docs.mjs writes this part from the schema; do not edit -->";
 /** End of the generated part. */
 export const REFERENCE_END = "<!-- END GENERATED REFERENCE -->";
 
@@ -42,7 +43,9 @@ export function renderConfigReference(schema: Schema = controllerConfigJsonSchem
     const section = unwrap(raw);
     const rows: Row[] = [];
     walk(section.node, name, rows, false);
-    parts.push(`### \`${name}\`\n\n${oneLine(section.description ?? "")}\n\n| Key | Type | Default | Meaning |\n|---|---|---|---|\n${rows.map(format).join("\n")}\n`);
+    parts.push(
+      `### \`${name}\`\n\n${oneLine(section.description ?? "")}\n\n| Key | Type | Default | Meaning |\n|---|---|---|---|\n${rows.map(format).join("\n")}\n`,
+    );
   }
   return parts.join("\n");
 }
@@ -70,7 +73,13 @@ function walk(node: Schema, key: string, rows: Row[], required: boolean, descrip
     return;
   }
   const isSection = node.type === "object" && node.properties !== undefined && Object.keys(node.properties).length > 0;
-  if (!isSection || description !== undefined) rows.push({ key, type: typeOf(node), fallback: fallbackOf(node, required), meaning: description ?? node.description ?? "" });
+  if (!isSection || description !== undefined)
+    rows.push({
+      key,
+      type: typeOf(node),
+      fallback: fallbackOf(node, required),
+      meaning: description ?? node.description ?? "",
+    });
   if (node.type === "object" && node.properties !== undefined) {
     for (const [name, raw] of Object.entries(node.properties)) {
       const child = unwrap(raw);
@@ -78,7 +87,13 @@ function walk(node: Schema, key: string, rows: Row[], required: boolean, descrip
     }
   }
   if (typeof node.additionalProperties === "object" && node.additionalProperties.properties !== undefined) {
-    walk(node.additionalProperties, `${key}.<name>`, rows, false, node.additionalProperties.description ?? "One entry, keyed by a name you choose.");
+    walk(
+      node.additionalProperties,
+      `${key}.<name>`,
+      rows,
+      false,
+      node.additionalProperties.description ?? "One entry, keyed by a name you choose.",
+    );
   }
   if (node.type === "array" && node.items?.type === "object" && node.items.properties !== undefined) {
     for (const [name, raw] of Object.entries(node.items.properties)) {
@@ -112,9 +127,13 @@ function typeOf(node: Schema): string {
   if (node.const !== undefined) return `\`${String(node.const)}\``;
   if (node.enum !== undefined) return node.enum.map((v) => `\`${String(v)}\``).join(" \\| ");
   if (node.type === "integer") return `integer${range(node)}`;
-  if (node.type === "number") return node.exclusiveMinimum !== undefined ? `number > ${node.exclusiveMinimum}` : "number";
+  if (node.type === "number")
+    return node.exclusiveMinimum !== undefined ? `number > ${node.exclusiveMinimum}` : "number";
   if (node.type === "string") return node.pattern === "^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$" ? "secret name" : "string";
-  if (node.type === "array") return node.items?.type === "object" ? "list of mappings" : `list of ${node.items === undefined ? "values" : typeOf(node.items)}`;
+  if (node.type === "array")
+    return node.items?.type === "object"
+      ? "list of mappings"
+      : `list of ${node.items === undefined ? "values" : typeOf(node.items)}`;
   if (node.type === "object") return "mapping";
   return node.type ?? "any";
 }

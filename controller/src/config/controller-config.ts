@@ -9,7 +9,17 @@ import type { TicketingConfig } from "../sources/ticketing-schema.js";
 import type { StoreConfig } from "../store/store-schema.js";
 import type { WebhookConfig } from "./webhook-config.js";
 
-export type { ChannelEntryConfig, EngineConfig, ExecutionConfig, GuardrailsConfig, NotificationsConfig, OpsConfig, SecretsConfig, StoreConfig, TicketingConfig };
+export type {
+  ChannelEntryConfig,
+  EngineConfig,
+  ExecutionConfig,
+  GuardrailsConfig,
+  NotificationsConfig,
+  OpsConfig,
+  SecretsConfig,
+  StoreConfig,
+  TicketingConfig,
+};
 
 /** The whole `errand.yaml`, validated, with defaults applied and paths made absolute. */
 export interface ControllerConfig {

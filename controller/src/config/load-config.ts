@@ -16,5 +16,10 @@ export interface LoadConfigOptions {
 export async function loadWebhookConfig(file: string, options: LoadConfigOptions = {}): Promise<ParsedWebhookConfig> {
   const path = resolve(file);
   const source = await readConfigFile(path);
-  return parseWebhookConfig(source.value, { env: options.env ?? process.env, baseDir: dirname(path) }, path, source.locate);
+  return parseWebhookConfig(
+    source.value,
+    { env: options.env ?? process.env, baseDir: dirname(path) },
+    path,
+    source.locate,
+  );
 }

@@ -18,10 +18,24 @@ export interface LoadControllerConfigOptions {
  * Throws ConfigError (every problem, with keys and lines) when the file
  * cannot be used. Named secrets are resolved separately (resolveSecrets).
  */
-export async function loadControllerConfig(file: string | undefined, options: LoadControllerConfigOptions = {}): Promise<LoadedControllerConfig> {
+export async function loadControllerConfig(
+  file: string | undefined,
+  options: LoadControllerConfigOptions = {},
+): Promise<LoadedControllerConfig> {
   const cwd = options.cwd ?? process.cwd();
-  if (file === undefined) return parseControllerConfig(null, { baseDir: cwd, env: options.env, skipWebhookSecrets: options.skipWebhookSecrets });
+  if (file === undefined)
+    return parseControllerConfig(null, {
+      baseDir: cwd,
+      env: options.env,
+      skipWebhookSecrets: options.skipWebhookSecrets,
+    });
   const path = resolve(cwd, file);
   const source = await readConfigFile(path);
-  return parseControllerConfig(source.value, { file: path, baseDir: dirname(path), env: options.env, locate: source.locate, skipWebhookSecrets: options.skipWebhookSecrets });
+  return parseControllerConfig(source.value, {
+    file: path,
+    baseDir: dirname(path),
+    env: options.env,
+    locate: source.locate,
+    skipWebhookSecrets: options.skipWebhookSecrets,
+  });
 }

@@ -61,5 +61,7 @@ export function printableConfig(document: ControllerDocument, config: Controller
 function withoutUndefined(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutUndefined);
   if (!isMapping(value)) return value;
-  return Object.fromEntries(Object.entries(value).flatMap(([k, v]) => (v === undefined ? [] : [[k, withoutUndefined(v)]])));
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([k, v]) => (v === undefined ? [] : [[k, withoutUndefined(v)]])),
+  );
 }

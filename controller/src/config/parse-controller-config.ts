@@ -50,7 +50,16 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   const locate = ctx.locate ?? plainLocator;
   const env = ctx.env ?? process.env;
   if (document !== null && document !== undefined && (typeof document !== "object" || Array.isArray(document))) {
-    throw new ConfigError([{ key: "(top level)", message: "is not a mapping", fix: "start the file with top-level keys such as webhook: and engines:" }], ctx.file);
+    throw new ConfigError(
+      [
+        {
+          key: "(top level)",
+          message: "is not a mapping",
+          fix: "start the file with top-level keys such as webhook: and engines:",
+        },
+      ],
+      ctx.file,
+    );
   }
   const root = (document ?? {}) as Record<string, unknown>;
   const problems: PathProblem[] = [];
@@ -65,13 +74,21 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   const secretsDir = secrets?.dir;
   const store = createSecretStore({ env, dir: secretsDir });
   const missing: MissingSecret[] = [];
-  const values = resolveWebhookSecrets(root.webhook, { env, baseDir: ctx.baseDir, store, missing, skip: ctx.skipWebhookSecrets === true }, problems, warnings);
+  const values = resolveWebhookSecrets(
+    root.webhook,
+    { env, baseDir: ctx.baseDir, store, missing, skip: ctx.skipWebhookSecrets === true },
+    problems,
+    warnings,
+  );
   const webhook = doc.webhook && buildWebhookConfig(doc.webhook, values, "controller", problems, warnings);
   const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
   const engines = doc.engines && resolved(enginesConfig(ctx.baseDir, templates), doc.engines);
   if (engines !== undefined) problems.push(...promptTemplateProblems(engines.byName));
   if (engines !== undefined && Object.keys(engines.byName).length === 0 && doc.engines !== undefined) {
-    const inputs = [webhook?.enabled ? "the webhook" : undefined, root.ticketing != null ? "ticketing" : undefined].filter(Boolean);
+    const inputs = [
+      webhook?.enabled ? "the webhook" : undefined,
+      root.ticketing != null ? "ticketing" : undefined,
+    ].filter(Boolean);
     if (inputs.length > 0) {
       problems.push({
         path: ["engines"],
@@ -81,13 +98,23 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     }
   }
   if (webhook?.enabled && doc.ops !== undefined && clash(webhook.host, webhook.port, doc.ops.host, doc.ops.port)) {
-    problems.push({ path: ["ops", "port"], message: `is ${doc.ops.port}, the port the webhook server listens on too`, fix: "give ops.port and webhook.port different ports (defaults: 9090 and 8080)" });
+    problems.push({
+      path: ["ops", "port"],
+      message: `is ${doc.ops.port}, the port the webhook server listens on too`,
+      fix: "give ops.port and webhook.port different ports (defaults: 9090 and 8080)",
+    });
   }
   if (doc.guardrails?.allowed_repos.length === 0) {
-    warnings.push("guardrails.allowed_repos is empty: runs may target every repository; list the repositories (or globs) agents may work on");
+    warnings.push(
+      "guardrails.allowed_repos is empty: runs may target every repository; list the repositories (or globs) agents may work on",
+    );
   }
   if (problems.length === 0 && (!parsed.success || webhook === undefined || engines === undefined)) {
-    problems.push({ path: [], message: "could not be read as a configuration", fix: "run errand config check and see docs/configuration.md" });
+    problems.push({
+      path: [],
+      message: "could not be read as a configuration",
+      fix: "run errand config check and see docs/configuration.md",
+    });
   }
   if (problems.length > 0 || !parsed.success || webhook === undefined || engines === undefined) {
     // Missing named secrets join the other problems; without other problems, resolveSecrets reports them with the rest.

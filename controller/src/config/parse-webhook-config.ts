@@ -38,9 +38,17 @@ const SERVE_SCHEMA = z.looseObject({ webhook: withDefaults(webhookSchema), secre
  * problem. Unlike the controller, it serves the tracker B route without a
  * secret and a generic source without auth_mode, with a warning.
  */
-export function parseWebhookConfig(document: unknown, ctx: SecretContext, file?: string, locate: ProblemLocator = plainLocator): ParsedWebhookConfig {
+export function parseWebhookConfig(
+  document: unknown,
+  ctx: SecretContext,
+  file?: string,
+  locate: ProblemLocator = plainLocator,
+): ParsedWebhookConfig {
   if (document !== null && document !== undefined && (typeof document !== "object" || Array.isArray(document))) {
-    throw new ConfigError([{ key: "(top level)", message: "is not a mapping", fix: "start the file with webhook: and indented keys" }], file);
+    throw new ConfigError(
+      [{ key: "(top level)", message: "is not a mapping", fix: "start the file with webhook: and indented keys" }],
+      file,
+    );
   }
   const root = (document ?? {}) as Record<string, unknown>;
   const problems: PathProblem[] = [];
@@ -51,7 +59,9 @@ export function parseWebhookConfig(document: unknown, ctx: SecretContext, file?:
   const dir = SECRETS_SCHEMA.safeParse(root.secrets).data?.dir;
   const store = createSecretStore({ env: ctx.env, dir: resolveFrom(ctx.baseDir, dir) });
   const values = resolveWebhookSecrets(root.webhook, { ...ctx, store }, problems, warnings);
-  const config = parsed.success ? buildWebhookConfig(parsed.data.webhook, values, "serve", problems, warnings) : undefined;
+  const config = parsed.success
+    ? buildWebhookConfig(parsed.data.webhook, values, "serve", problems, warnings)
+    : undefined;
   if (problems.length > 0 || config === undefined) throw new ConfigError(inFileOrder(problems.map(locate)), file);
   const { allowUnsignedTrackerB: _, ...webhook } = config;
   return { config: webhook, warnings };

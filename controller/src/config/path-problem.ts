@@ -21,7 +21,8 @@ export function issueProblems(issues: readonly z.core.$ZodIssue[], base: Propert
     const source = issue.code === "invalid_key" && issue.issues[0] !== undefined ? issue.issues[0] : issue;
     const decoded = decodeProblems(source.message);
     if (decoded !== undefined) {
-      for (const p of decoded) out.push({ path: p.under === undefined ? path : [...path, p.under], message: p.message, fix: p.fix });
+      for (const p of decoded)
+        out.push({ path: p.under === undefined ? path : [...path, p.under], message: p.message, fix: p.fix });
     } else if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) out.push({ path: [...path, key], message: "is not a known key", fix: DOCS_FIX });
     } else if (issue.code === "invalid_union" && issue.errors.length > 0 && issue.errors.every((e) => e.length > 0)) {
@@ -38,12 +39,18 @@ export function issueProblems(issues: readonly z.core.$ZodIssue[], base: Propert
 export type ProblemLocator = (problem: PathProblem) => ConfigProblem;
 
 /** A locator without a file: dotted keys, no lines. */
-export const plainLocator: ProblemLocator = (problem) => ({ key: configKey(problem.path), message: problem.message, fix: problem.fix });
+export const plainLocator: ProblemLocator = (problem) => ({
+  key: configKey(problem.path),
+  message: problem.message,
+  fix: problem.fix,
+});
 
 /** Problems in file order (by line; those without a line last), each group in the order found. */
 export function inFileOrder(problems: readonly ConfigProblem[]): ConfigProblem[] {
   return problems
     .map((problem, i) => ({ problem, i }))
-    .sort((a, b) => (a.problem.line ?? Number.MAX_SAFE_INTEGER) - (b.problem.line ?? Number.MAX_SAFE_INTEGER) || a.i - b.i)
+    .sort(
+      (a, b) => (a.problem.line ?? Number.MAX_SAFE_INTEGER) - (b.problem.line ?? Number.MAX_SAFE_INTEGER) || a.i - b.i,
+    )
     .map((x) => x.problem);
 }

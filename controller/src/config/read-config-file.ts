@@ -12,7 +12,11 @@ export async function readConfigFile(path: string): Promise<YamlSource> {
     text = await readFile(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    throw new ConfigError([{ key: "(file)", message: `cannot be read (${code})`, fix: "check the path given to --config" }], path, { cause: error });
+    throw new ConfigError(
+      [{ key: "(file)", message: `cannot be read (${code})`, fix: "check the path given to --config" }],
+      path,
+      { cause: error },
+    );
   }
   const source = parseYamlSource(text);
   if (source.syntaxProblems.length > 0) throw new ConfigError(source.syntaxProblems, path);

@@ -7,7 +7,11 @@ import { resolveFrom } from "./resolve-from.js";
  * to `baseDir`), so that a missing file is reported with the other problems
  * even when the entry has some of its own. Returns the templates by engine name.
  */
-export function readPromptTemplates(engines: unknown, baseDir: string, problems: PathProblem[]): Record<string, string> {
+export function readPromptTemplates(
+  engines: unknown,
+  baseDir: string,
+  problems: PathProblem[],
+): Record<string, string> {
   const templates: Record<string, string> = {};
   if (typeof engines !== "object" || engines === null) return templates;
   for (const [name, entry] of Object.entries(engines)) {
@@ -23,10 +27,18 @@ function readTemplate(full: string, path: PropertyKey[], problems: PathProblem[]
   try {
     const text = readFileSync(full, "utf8");
     if (text.trim() !== "") return text;
-    problems.push({ path, message: `refers to the file ${full}, which is empty`, fix: "write the prompt template into the file" });
+    problems.push({
+      path,
+      message: `refers to the file ${full}, which is empty`,
+      fix: "write the prompt template into the file",
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    problems.push({ path, message: `refers to the file ${full}, which cannot be read (${code})`, fix: "create the file or fix the path (relative paths start at the config file's folder)" });
+    problems.push({
+      path,
+      message: `refers to the file ${full}, which cannot be read (${code})`,
+      fix: "create the file or fix the path (relative paths start at the config file's folder)",
+    });
   }
   return undefined;
 }

@@ -48,7 +48,12 @@ const isMapping = (v: unknown): v is Mapping => typeof v === "object" && v !== n
  * or file is reported together with every other problem of the file; values
  * that are malformed are left to the schema's problems.
  */
-export function resolveWebhookSecrets(webhook: unknown, ctx: SecretRefContext, problems: PathProblem[], warnings: string[]): WebhookSecretValues {
+export function resolveWebhookSecrets(
+  webhook: unknown,
+  ctx: SecretRefContext,
+  problems: PathProblem[],
+  warnings: string[],
+): WebhookSecretValues {
   const out: WebhookSecretValues = { secrets: {}, generic: undefined, inline: [] };
   if (!isMapping(webhook)) return out;
   const read = (value: unknown, path: string[]) => resolveRef(value, ["webhook", ...path], ctx, problems, out.inline);
@@ -57,24 +62,39 @@ export function resolveWebhookSecrets(webhook: unknown, ctx: SecretRefContext, p
     const neutral = read(secrets[source], ["secrets", source]);
     const vendor = read(secrets[alias], ["secrets", alias]);
     if (neutral !== undefined && vendor !== undefined && neutral !== vendor) {
-      problems.push({ path: ["webhook", "secrets", alias], message: `and webhook.secrets.${source} name the same source with different secrets`, fix: "keep only one of the two keys" });
+      problems.push({
+        path: ["webhook", "secrets", alias],
+        message: `and webhook.secrets.${source} name the same source with different secrets`,
+        fix: "keep only one of the two keys",
+      });
     }
     const value = neutral ?? vendor;
     if (value !== undefined) out.secrets[source] = value;
   }
   const legacy = isMapping(webhook.shortcut) ? webhook.shortcut.secret : undefined;
   if (legacy !== undefined) {
-    warnings.push("webhook.shortcut.secret is deprecated: move it to webhook.secrets.tracker_b (or webhook.secrets.shortcut)");
+    warnings.push(
+      "webhook.shortcut.secret is deprecated: move it to webhook.secrets.tracker_b (or webhook.secrets.shortcut)",
+    );
     const value = read(legacy, ["shortcut", "secret"]);
     if (out.secrets.tracker_b !== undefined && value !== undefined && value !== out.secrets.tracker_b) {
-      problems.push({ path: ["webhook", "shortcut", "secret"], message: "differs from webhook.secrets.tracker_b", fix: "remove the deprecated key" });
+      problems.push({
+        path: ["webhook", "shortcut", "secret"],
+        message: "differs from webhook.secrets.tracker_b",
+        fix: "remove the deprecated key",
+      });
     } else if (value !== undefined) {
       out.secrets.tracker_b = value;
     }
   }
   if (isMapping(webhook.generic)) {
     out.generic = read(webhook.generic.secret, ["generic", "secret"]);
-    if (webhook.generic.auth_mode === "standard_webhooks" && out.generic !== undefined && out.generic !== UNRESOLVED_SECRET && !isWhsec(out.generic)) {
+    if (
+      webhook.generic.auth_mode === "standard_webhooks"
+      && out.generic !== undefined
+      && out.generic !== UNRESOLVED_SECRET
+      && !isWhsec(out.generic)
+    ) {
       problems.push({
         path: ["webhook", "generic", "secret"],
         message: "is not a Standard Webhooks secret",
@@ -85,7 +105,13 @@ export function resolveWebhookSecrets(webhook: unknown, ctx: SecretRefContext, p
   return out;
 }
 
-function resolveRef(value: unknown, path: string[], ctx: SecretRefContext, problems: PathProblem[], inline: string[]): string | undefined {
+function resolveRef(
+  value: unknown,
+  path: string[],
+  ctx: SecretRefContext,
+  problems: PathProblem[],
+  inline: string[],
+): string | undefined {
   const parsed = REF.safeParse(value);
   if (value === undefined || !parsed.success) return undefined;
   const ref = parsed.data;
@@ -112,7 +138,11 @@ function resolveRef(value: unknown, path: string[], ctx: SecretRefContext, probl
   if (ref.env !== undefined) {
     const found = ctx.env[ref.env];
     if (found === undefined || found === "") {
-      problems.push({ path, message: `refers to the environment variable ${ref.env}, which is not set`, fix: `export ${ref.env} before starting` });
+      problems.push({
+        path,
+        message: `refers to the environment variable ${ref.env}, which is not set`,
+        fix: `export ${ref.env} before starting`,
+      });
       return undefined;
     }
     return found;
@@ -127,12 +157,20 @@ function fromFile(file: string, path: string[], ctx: SecretRefContext, problems:
     text = readFileSync(full, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
-    problems.push({ path, message: `refers to the file ${full}, which cannot be read (${code})`, fix: "create the file or fix the path (relative paths start at the config file's folder)" });
+    problems.push({
+      path,
+      message: `refers to the file ${full}, which cannot be read (${code})`,
+      fix: "create the file or fix the path (relative paths start at the config file's folder)",
+    });
     return undefined;
   }
   const value = text.replace(/\r?\n$/, "");
   if (value === "") {
-    problems.push({ path, message: `refers to the file ${full}, which is empty`, fix: "write the secret into the file" });
+    problems.push({
+      path,
+      message: `refers to the file ${full}, which is empty`,
+      fix: "write the secret into the file",
+    });
     return undefined;
   }
   return value;

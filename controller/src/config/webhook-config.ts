@@ -11,10 +11,20 @@ export const SOURCE_IDS: readonly SourceId[] = WEBHOOK_VENDORS.map((v) => v.id);
 export type SecretSourceId = Extract<WebhookVendor, { webhook: { alias: string } }>["id"];
 
 /** Vendor names accepted beside the neutral `webhook.secrets.<source>` keys. */
-export const SECRET_KEY_ALIASES = Object.fromEntries(WEBHOOK_VENDORS.flatMap((v) => ("alias" in v.webhook ? [[v.id, v.webhook.alias]] : []))) as Readonly<Record<SecretSourceId, string>>;
+export const SECRET_KEY_ALIASES = Object.fromEntries(
+  WEBHOOK_VENDORS.flatMap((v) => ("alias" in v.webhook ? [[v.id, v.webhook.alias]] : [])),
+) as Readonly<Record<SecretSourceId, string>>;
 
 /** Ticket fields a generic field mapping may target. */
-export const TICKET_FIELDS = ["id", "title", "description", "ticket_type", "repo_url", "external_url", "labels"] as const;
+export const TICKET_FIELDS = [
+  "id",
+  "title",
+  "description",
+  "ticket_type",
+  "repo_url",
+  "external_url",
+  "labels",
+] as const;
 
 /** One of {@link TICKET_FIELDS}. */
 export type TicketField = (typeof TICKET_FIELDS)[number];

@@ -51,10 +51,16 @@ export async function startDemoTargets(token: string, onMessage: (m: DemoMessage
   const server = createServer((req, res) => {
     void readJson(req).then((body) => {
       if (req.method === "POST" && req.url === "/api/chat.postMessage") {
-        if (req.headers.authorization !== `Bearer ${token}`) return reply(res, 200, { ok: false, error: "invalid_auth" });
-        if (body === undefined || typeof body.channel !== "string") return reply(res, 200, { ok: false, error: "invalid_arguments" });
+        if (req.headers.authorization !== `Bearer ${token}`)
+          return reply(res, 200, { ok: false, error: "invalid_auth" });
+        if (body === undefined || typeof body.channel !== "string")
+          return reply(res, 200, { ok: false, error: "invalid_arguments" });
         onMessage({ target: "chat_a", text: String(body.text ?? ""), blocks: body.blocks });
-        return reply(res, 200, { ok: true, channel: body.channel, ts: `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, "0")}` });
+        return reply(res, 200, {
+          ok: true,
+          channel: body.channel,
+          ts: `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, "0")}`,
+        });
       }
       if (req.method === "POST" && req.url === "/hook") {
         if (body === undefined) return reply(res, 400, { error: "body is not JSON" });

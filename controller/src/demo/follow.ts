@@ -8,11 +8,17 @@ export interface ControllerPorts {
 }
 
 /** Reads the controller's JSON log lines until it reports both ports, or fails with its last lines. */
-export function waitForControllerLogs(child: ChildProcessByStdio<null, null, Readable>, timeoutMs: number): Promise<ControllerPorts> {
+export function waitForControllerLogs(
+  child: ChildProcessByStdio<null, null, Readable>,
+  timeoutMs: number,
+): Promise<ControllerPorts> {
   return new Promise((resolve, reject) => {
     let text = "";
     let webhook: number | undefined;
-    const timer = setTimeout(() => done(new Error(`the controller did not start within ${timeoutMs / 1000} s`)), timeoutMs);
+    const timer = setTimeout(
+      () => done(new Error(`the controller did not start within ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     const done = (error?: Error, ports?: ControllerPorts) => {
       clearTimeout(timer);
       child.stderr.off("data", onData);

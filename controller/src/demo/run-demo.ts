@@ -31,7 +31,10 @@ function writeDemoConfig(dir: string, targets: { chatApiUrl: string; hookUrl: st
   writeFileSync(resolve(dir, "secrets/demo-chat-token"), `${CHAT_TOKEN}\n`, { mode: 0o600 });
   doc.set("secrets", { dir: "secrets" });
   const file = resolve(dir, "errand.yaml");
-  writeFileSync(file, doc.toString().replace("$schema=../errand.schema.json", `$schema=${resolve(packageDir, "errand.schema.json")}`));
+  writeFileSync(
+    file,
+    doc.toString().replace("$schema=../errand.schema.json", `$schema=${resolve(packageDir, "errand.schema.json")}`),
+  );
   return file;
 }
 
@@ -53,7 +56,12 @@ async function main(): Promise<number> {
   const dir = resolve(".errand-demo");
   mkdirSync(dir, { recursive: true });
   say(paint("bold", "Errand demo: a signed ticket in, a coding agent run, every chat channel told"));
-  say(paint("dim", "  no external service, no credentials: the agent is controller/demo/agent.mjs, the chat platforms are local stand-ins"));
+  say(
+    paint(
+      "dim",
+      "  no external service, no credentials: the agent is controller/demo/agent.mjs, the chat platforms are local stand-ins",
+    ),
+  );
   say();
   const show = (m: DemoMessage) => say(`              ${paint("magenta", `${m.target} ▸`)} ${m.text}`);
   let timeline: Timeline | undefined;
@@ -70,7 +78,9 @@ async function main(): Promise<number> {
   process.once("SIGINT", stopChild);
   try {
     const ports = await waitForControllerLogs(child, 60_000);
-    say(`${paint("bold", "controller")}  errand run --config ${shown}  ${paint("dim", `(webhook :${ports.webhook}, ops :${ports.ops}, log ${relative(process.cwd(), resolve(dir, "controller.log"))})`)}`);
+    say(
+      `${paint("bold", "controller")}  errand run --config ${shown}  ${paint("dim", `(webhook :${ports.webhook}, ops :${ports.ops}, log ${relative(process.cwd(), resolve(dir, "controller.log"))})`)}`,
+    );
     const { body, id } = signedTicket();
     timeline = await createTimeline({
       dbPath: resolve(dir, ".errand/errand.db"),
@@ -78,7 +88,9 @@ async function main(): Promise<number> {
       channels: ["chat_a", "webhook_post"],
       printTransition: (t) => {
         const state = t.to.padEnd(10);
-        say(`${paint("dim", clock(t.at))}  ${paint(t.to === "Succeeded" ? "green" : t.to === "Running" || t.to === "Queued" ? "cyan" : "red", state)} ${t.reason}`);
+        say(
+          `${paint("dim", clock(t.at))}  ${paint(t.to === "Succeeded" ? "green" : t.to === "Running" || t.to === "Queued" ? "cyan" : "red", state)} ${t.reason}`,
+        );
       },
       printMessage: show,
     });
@@ -88,7 +100,9 @@ async function main(): Promise<number> {
       headers: { "content-type": "application/json", "x-webhook-signature": signature },
       body,
     });
-    say(`${paint("bold", "ticket")}      POST /webhooks/generic  ${id} "Fix the flaky login test"  → ${response.status} ${response.status === 200 ? "(stored)" : await response.text()}`);
+    say(
+      `${paint("bold", "ticket")}      POST /webhooks/generic  ${id} "Fix the flaky login test"  → ${response.status} ${response.status === 200 ? "(stored)" : await response.text()}`,
+    );
     if (response.status !== 200) return 1;
     say();
     const run = await timeline.follow();
@@ -99,7 +113,9 @@ async function main(): Promise<number> {
     say();
     const r = run.result;
     if (r?.success) {
-      say(`${paint("green", "✔ run succeeded")}  ${r.pullRequestUrl}  ${[r.costUsd === undefined ? "" : `$${r.costUsd.toFixed(2)}`, r.durationMs === undefined ? "" : formatDuration(r.durationMs)].filter(Boolean).join(", ")}`);
+      say(
+        `${paint("green", "✔ run succeeded")}  ${r.pullRequestUrl}  ${[r.costUsd === undefined ? "" : `$${r.costUsd.toFixed(2)}`, r.durationMs === undefined ? "" : formatDuration(r.durationMs)].filter(Boolean).join(", ")}`,
+      );
     } else {
       say(`${paint("red", `✘ run ${run.state}`)}  ${r?.failureReason ?? run.reason}`);
     }
@@ -107,11 +123,15 @@ async function main(): Promise<number> {
     say(paint("bold", "Inspect it:"));
     say(`  npx --no-install errand runs --config ${shown}`);
     say(`  npx --no-install errand runs show ${run.id} --config ${shown}`);
-    say(`  npx --no-install errand run --config ${shown}     ${paint("dim", "# the controller on its own; stop it with Ctrl-C")}`);
+    say(
+      `  npx --no-install errand run --config ${shown}     ${paint("dim", "# the controller on its own; stop it with Ctrl-C")}`,
+    );
     return r?.success ? 0 : 1;
   } catch (error) {
     stopChild();
-    process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n  the controller's log: ${resolve(dir, "controller.log")}\n`);
+    process.stderr.write(
+      `demo failed: ${error instanceof Error ? error.message : String(error)}\n  the controller's log: ${resolve(dir, "controller.log")}\n`,
+    );
     return 1;
   } finally {
     await timeline?.close();

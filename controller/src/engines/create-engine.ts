@@ -15,7 +15,11 @@ import { createOpencodeEngine } from "./presets/opencode-engine.js";
  * without a command, a limit the kind's CLI has no flag for).
  */
 export function createEngine(config: EngineConfig, limits: EngineLimits = {}): Engine {
-  const refused = unsupportedLimits(config.kind, { max_turns: config.maxTurns, allowed_tools: config.allowedTools, disallowed_tools: config.disallowedTools });
+  const refused = unsupportedLimits(config.kind, {
+    max_turns: config.maxTurns,
+    allowed_tools: config.allowedTools,
+    disallowed_tools: config.disallowedTools,
+  });
   if (refused[0] !== undefined) {
     const { message, fix } = unsupportedLimitProblem(config.kind, refused[0]);
     throw new EngineConfigError(`engines.${config.name}.${refused[0]} ${message}`, fix);

@@ -6,7 +6,13 @@ import { defaultEngineKind, type EngineEntry, enginesSchema } from "./engines-sc
 import { checkPromptTemplate } from "./prompt.js";
 
 /** An entry resolved: its kind decided, a relative executable made absolute, the template file's text in place. */
-function resolveEntry(name: string, kind: EngineKind, entry: EngineEntry, baseDir: string, template: string | undefined) {
+function resolveEntry(
+  name: string,
+  kind: EngineKind,
+  entry: EngineEntry,
+  baseDir: string,
+  template: string | undefined,
+) {
   return {
     name,
     kind,
@@ -15,7 +21,8 @@ function resolveEntry(name: string, kind: EngineKind, entry: EngineEntry, baseDi
     /** Extra arguments appended to a preset's own. */
     args: entry.args,
     /** `auth.method`: `api_key` (the key from `auth.api_key_secret`) or `none`. */
-    authMethod: entry.auth.method ?? (entry.auth.api_key_secret === undefined ? ("none" as const) : ("api_key" as const)),
+    authMethod:
+      entry.auth.method ?? (entry.auth.api_key_secret === undefined ? ("none" as const) : ("api_key" as const)),
     /** Secret name from `auth.api_key_secret`. */
     apiKeySecret: entry.auth.api_key_secret,
     /** `command` engines: how the prompt is given (`stdin` or `file`; the file path is always in $ERRAND_PROMPT_FILE). */

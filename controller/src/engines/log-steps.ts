@@ -46,15 +46,25 @@ export function logSteps(text: string): LogStep[] {
 export function lineSteps(line: string): LogStep[] {
   const source = PREFIX.exec(line)?.[1] as LogSource;
   const body = source === undefined ? line : line.slice(source.length + 3);
-  const kept: LogStep[] = [{ source, label: undefined, text: line.length > MAX_KEPT ? `${line.slice(0, MAX_KEPT)}… (${line.length - MAX_KEPT} more characters)` : line }];
+  const kept: LogStep[] = [
+    {
+      source,
+      label: undefined,
+      text: line.length > MAX_KEPT ? `${line.slice(0, MAX_KEPT)}… (${line.length - MAX_KEPT} more characters)` : line,
+    },
+  ];
   if (source === "errand" || source === "stderr" || !body.startsWith("{")) return kept;
   const event = parseJsonObject(body);
   if (event === undefined) {
     const why = CUT_LINE.test(body) ? "cut at the log's line limit" : "not valid JSON";
     const length = body.replace(CUT_LINE, "").length;
-    return [{ source, label: undefined, text: `${source ? `[${source}] ` : ""}{…} (${length} characters of JSON, ${why})` }];
+    return [
+      { source, label: undefined, text: `${source ? `[${source}] ` : ""}{…} (${length} characters of JSON, ${why})` },
+    ];
   }
-  const steps = claudeSteps(event) ?? codexSteps(event) ?? openCodeSteps(event) ?? [step("event", short(event.type) || Object.keys(event).join(", "))];
+  const steps = claudeSteps(event)
+    ?? codexSteps(event)
+    ?? openCodeSteps(event) ?? [step("event", short(event.type) || Object.keys(event).join(", "))];
   return steps.map((s) => ({ ...s, source }));
 }
 
@@ -69,7 +79,9 @@ export function formatStep(s: LogStep, styleLabel: (label: string) => string = (
 function claudeSteps(event: Record<string, unknown>): LogStep[] | undefined {
   switch (event.type) {
     case "system":
-      return event.subtype === "init" ? [step("status", `claude started (model ${short(event.model) || "default"})`)] : [step("system", short(event.subtype))];
+      return event.subtype === "init"
+        ? [step("status", `claude started (model ${short(event.model) || "default"})`)]
+        : [step("system", short(event.subtype))];
     case "assistant":
       return asArray(asObject(event.message).content).flatMap((block) => contentStep(asObject(block)));
     case "user":
@@ -123,7 +135,12 @@ function codexSteps(event: Record<string, unknown>): LogStep[] | undefined {
   if (type === "thread.started" || type === "turn.started") return [];
   if (type === "turn.completed") {
     const usage = asObject(event.usage);
-    return [step("turn completed", `${asNumber(usage.input_tokens) ?? 0} tokens in, ${asNumber(usage.output_tokens) ?? 0} out`)];
+    return [
+      step(
+        "turn completed",
+        `${asNumber(usage.input_tokens) ?? 0} tokens in, ${asNumber(usage.output_tokens) ?? 0} out`,
+      ),
+    ];
   }
   if (type === "turn.failed") return [step("turn failed", short(asObject(event.error).message))];
   // opencode's `error` carries an object `error` instead.
@@ -138,7 +155,12 @@ function codexSteps(event: Record<string, unknown>): LogStep[] | undefined {
       return [step("thinking", short(item.text))];
     case "command_execution":
       if (started) return [step("tool", `shell: ${short(item.command)}`)];
-      return [step("tool result", `exit ${asNumber(item.exit_code) ?? "?"} (${lines(asString(item.aggregated_output) ?? "")})`)];
+      return [
+        step(
+          "tool result",
+          `exit ${asNumber(item.exit_code) ?? "?"} (${lines(asString(item.aggregated_output) ?? "")})`,
+        ),
+      ];
     case "file_change": {
       const changes = asArray(item.changes).map((c) => `${short(asObject(c).kind)} ${short(asObject(c).path)}`);
       return started ? [] : [step("files", changes.join(", "))];
@@ -166,18 +188,25 @@ function openCodeSteps(event: Record<string, unknown>): LogStep[] | undefined {
       const state = asObject(part.state);
       const call = step("tool", toolLabel(asString(part.tool) ?? "tool", state.input));
       if (state.status === "error") return [call, step("tool result", `error: ${short(state.error)}`)];
-      if (state.status === "completed") return [call, step("tool result", `ok (${lines(asString(state.output) ?? "")})`)];
+      if (state.status === "completed")
+        return [call, step("tool result", `ok (${lines(asString(state.output) ?? "")})`)];
       return [call];
     }
     case "step_finish": {
       const cost = asCost(part.cost);
       const tokens = asObject(part.tokens);
-      const facts = [short(part.reason) || "finished", cost === undefined ? undefined : `$${cost.toFixed(2)}`, `${asNumber(tokens.input) ?? 0} tokens in, ${asNumber(tokens.output) ?? 0} out`];
+      const facts = [
+        short(part.reason) || "finished",
+        cost === undefined ? undefined : `$${cost.toFixed(2)}`,
+        `${asNumber(tokens.input) ?? 0} tokens in, ${asNumber(tokens.output) ?? 0} out`,
+      ];
       return [step("step", facts.filter((f) => f !== undefined).join(", "))];
     }
     case "error": {
       const error = asObject(event.error);
-      return [step("error", [short(error.name), short(asObject(error.data).message)].filter((t) => t !== "").join(": "))];
+      return [
+        step("error", [short(error.name), short(asObject(error.data).message)].filter((t) => t !== "").join(": ")),
+      ];
     }
     case "done": {
       const rejected = asArray(event.rejected).map((r) => short(r));

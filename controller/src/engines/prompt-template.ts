@@ -1,5 +1,14 @@
 /** The placeholders a prompt template may use, each filled from the ticket (spec field names). */
-export const PROMPT_PLACEHOLDERS = ["id", "title", "description", "ticket_type", "repo_url", "external_url", "labels", "source"] as const;
+export const PROMPT_PLACEHOLDERS = [
+  "id",
+  "title",
+  "description",
+  "ticket_type",
+  "repo_url",
+  "external_url",
+  "labels",
+  "source",
+] as const;
 
 /** One of {@link PROMPT_PLACEHOLDERS}. */
 export type PromptPlaceholder = (typeof PROMPT_PLACEHOLDERS)[number];

@@ -15,7 +15,9 @@ const KNOWN: ReadonlySet<string> = new Set(PROMPT_PLACEHOLDERS);
  */
 export function buildPrompt(ticket: Ticket, template: string = DEFAULT_PROMPT_TEMPLATE): string {
   const values = placeholderValues(ticket);
-  return template.replace(PLACEHOLDER, (whole, name: string) => (KNOWN.has(name) ? values[name as PromptPlaceholder] : whole));
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    KNOWN.has(name) ? values[name as PromptPlaceholder] : whole,
+  );
 }
 
 /**
@@ -40,7 +42,8 @@ export function checkPromptTemplate(template: string): string[] {
     problems.push(`unknown placeholder {{${name}}} on line ${line}${hint}; the placeholders are ${known}`);
   }
   const unclosed = unclosedOpening(template);
-  if (unclosed !== undefined) problems.push(`"{{" on line ${lineOf(template, unclosed)} has no closing "}}"; write placeholders as {{title}}`);
+  if (unclosed !== undefined)
+    problems.push(`"{{" on line ${lineOf(template, unclosed)} has no closing "}}"; write placeholders as {{title}}`);
   return problems;
 }
 

@@ -8,8 +8,14 @@ import { createLocalBackend } from "./local-backend.js";
  * only when it is the one configured (or, for `errand runs show`, when the
  * run being shown ran there).
  */
-export async function createBackend(name: string, config: ControllerConfig, logger: Logger, secrets: readonly string[] = []): Promise<ExecutionBackend> {
-  if (name !== "kubernetes") return createLocalBackend({ config: config.execution.local, logger: logger.child({ component: "execution" }) });
+export async function createBackend(
+  name: string,
+  config: ControllerConfig,
+  logger: Logger,
+  secrets: readonly string[] = [],
+): Promise<ExecutionBackend> {
+  if (name !== "kubernetes")
+    return createLocalBackend({ config: config.execution.local, logger: logger.child({ component: "execution" }) });
   const { createKubernetesBackend } = await import("./kubernetes/kubernetes-backend.js");
   return createKubernetesBackend({
     config: config.execution.kubernetes,

@@ -56,7 +56,10 @@ export interface RunHandle {
 }
 
 /** What to do with a run left Running by a controller that died. */
-export type RecoveryPlan = { action: "reattach"; handle: RunHandle } | { action: "requeue"; reason: string } | { action: "fail"; reason: string };
+export type RecoveryPlan =
+  | { action: "reattach"; handle: RunHandle }
+  | { action: "requeue"; reason: string }
+  | { action: "fail"; reason: string };
 
 /**
  * Where agent runs execute: `local` (child processes, the default) or

@@ -44,7 +44,11 @@ export function createLocalBackend(options: LocalBackendOptions): ExecutionBacke
   return {
     name: "local",
     async start(spec, hooks) {
-      if (closed) throw new ControllerError(ControllerErrorCode.Internal, `run ${spec.run.id} was started after the local backend was closed`);
+      if (closed)
+        throw new ControllerError(
+          ControllerErrorCode.Internal,
+          `run ${spec.run.id} was started after the local backend was closed`,
+        );
       const pending = startLocalRun(context, spec, hooks);
       starting.add(pending);
       let handle: RunHandle;
@@ -64,10 +68,16 @@ export function createLocalBackend(options: LocalBackendOptions): ExecutionBacke
       return recoverLocalRun(config, logger, run, spec);
     },
     workspaceOf(run) {
-      return parseAttachment(run.attachment)?.workspace ?? (isSafeRunId(run.id) ? runPaths(config, run.id).workspace : undefined);
+      return (
+        parseAttachment(run.attachment)?.workspace
+        ?? (isSafeRunId(run.id) ? runPaths(config, run.id).workspace : undefined)
+      );
     },
     async readLog(run, maxBytes) {
-      const path = parseAttachment(run.attachment)?.logFile ?? run.logRef ?? (isSafeRunId(run.id) ? runPaths(config, run.id).log : undefined);
+      const path =
+        parseAttachment(run.attachment)?.logFile
+        ?? run.logRef
+        ?? (isSafeRunId(run.id) ? runPaths(config, run.id).log : undefined);
       return path === undefined ? undefined : readLogTail(path, maxBytes);
     },
     async close() {

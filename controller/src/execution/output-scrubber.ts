@@ -18,7 +18,9 @@ export function createScrub(secrets: Iterable<string>, workspace: string | undef
   if (relative === undefined) return mask;
   return (text) => {
     const masked = mask(text);
-    return masked.includes(relative.root) ? masked.replace(relative.pattern, (_match, slash: string | undefined) => (slash === undefined ? "." : "")) : masked;
+    return masked.includes(relative.root)
+      ? masked.replace(relative.pattern, (_match, slash: string | undefined) => (slash === undefined ? "." : ""))
+      : masked;
   };
 }
 
@@ -36,5 +38,10 @@ function workspacePattern(workspace: string): { root: string; pattern: RegExp } 
 
 /** The result with its texts scrubbed: summary, failure reason and pull request URL. */
 export function scrubResult(result: TaskResult, scrub: Scrub): TaskResult {
-  return { ...result, summary: scrub(result.summary), failureReason: scrub(result.failureReason), pullRequestUrl: scrub(result.pullRequestUrl) };
+  return {
+    ...result,
+    summary: scrub(result.summary),
+    failureReason: scrub(result.failureReason),
+    pullRequestUrl: scrub(result.pullRequestUrl),
+  };
 }

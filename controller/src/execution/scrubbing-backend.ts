@@ -13,8 +13,10 @@ import { createScrub, type Scrub, scrubResult } from "./output-scrubber.js";
  * webhook signing secrets, the store URL); each run's own API key is added.
  */
 export function scrubbingBackend(backend: ExecutionBackend, secrets: readonly string[]): ExecutionBackend {
-  const withKey = (apiKey: string | undefined) => (apiKey === undefined || apiKey === "" ? secrets : [...secrets, apiKey]);
-  const scrubFor = (run: TaskRun, apiKey: string | undefined): Scrub => createScrub(withKey(apiKey), backend.workspaceOf?.(run));
+  const withKey = (apiKey: string | undefined) =>
+    apiKey === undefined || apiKey === "" ? secrets : [...secrets, apiKey];
+  const scrubFor = (run: TaskRun, apiKey: string | undefined): Scrub =>
+    createScrub(withKey(apiKey), backend.workspaceOf?.(run));
   const scrubbed: ExecutionBackend = {
     name: backend.name,
     async start(spec: RunSpec, hooks: RunHooks): Promise<RunHandle> {
@@ -29,7 +31,9 @@ export function scrubbingBackend(backend: ExecutionBackend, secrets: readonly st
     async recover(run, hooks, spec): Promise<RecoveryPlan> {
       const scrub = scrubFor(run, spec.apiKey);
       const plan = await backend.recover(run, scrubHooks(hooks, scrub), spec);
-      return plan.action === "reattach" ? { action: "reattach", handle: scrubHandle(plan.handle, scrub) } : { ...plan, reason: scrub(plan.reason) };
+      return plan.action === "reattach"
+        ? { action: "reattach", handle: scrubHandle(plan.handle, scrub) }
+        : { ...plan, reason: scrub(plan.reason) };
     },
     async readLog(run, maxBytes) {
       const log = await backend.readLog(run, maxBytes);
@@ -37,19 +41,29 @@ export function scrubbingBackend(backend: ExecutionBackend, secrets: readonly st
     },
     close: () => backend.close(),
   };
-  if (backend.detachesOnShutdown !== undefined) Object.assign(scrubbed, { detachesOnShutdown: backend.detachesOnShutdown });
+  if (backend.detachesOnShutdown !== undefined)
+    Object.assign(scrubbed, { detachesOnShutdown: backend.detachesOnShutdown });
   if (backend.warm !== undefined) scrubbed.warm = () => backend.warm?.();
   if (backend.workspaceOf !== undefined) scrubbed.workspaceOf = (run) => backend.workspaceOf?.(run);
   return scrubbed;
 }
 
 function scrubHooks(hooks: RunHooks, scrub: Scrub): RunHooks {
-  return { onEvent: (event) => hooks.onEvent(event.kind === "progress" ? { ...event, text: scrub(event.text) } : event) };
+  return {
+    onEvent: (event) => hooks.onEvent(event.kind === "progress" ? { ...event, text: scrub(event.text) } : event),
+  };
 }
 
 function scrubHandle(handle: RunHandle, scrub: Scrub): RunHandle {
-  const done = handle.done.then((outcome): RunOutcome => (outcome.detached ? outcome : { ...outcome, result: scrubResult(outcome.result, scrub) }));
-  const scrubbed: RunHandle = { attachment: handle.attachment, logRef: handle.logRef, done, stop: (reason) => handle.stop(reason) };
+  const done = handle.done.then(
+    (outcome): RunOutcome => (outcome.detached ? outcome : { ...outcome, result: scrubResult(outcome.result, scrub) }),
+  );
+  const scrubbed: RunHandle = {
+    attachment: handle.attachment,
+    logRef: handle.logRef,
+    done,
+    stop: (reason) => handle.stop(reason),
+  };
   if (handle.detach !== undefined) scrubbed.detach = () => handle.detach?.();
   return scrubbed;
 }

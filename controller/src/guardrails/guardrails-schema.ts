@@ -6,7 +6,9 @@ import { compileRepoPattern } from "./repo-pattern.js";
 /** `guardrails` as written in errand.yaml: limits checked before and during every run. */
 export const guardrailsSection = section({
   max_concurrent_jobs: whole(1, 256, 2).default(2).meta({ description: "Runs at the same time at most." }),
-  max_job_duration_minutes: whole(1, 10_080, 60).default(60).meta({ description: "A run still going after this is stopped (TimedOut)." }),
+  max_job_duration_minutes: whole(1, 10_080, 60)
+    .default(60)
+    .meta({ description: "A run still going after this is stopped (TimedOut)." }),
   max_cost_per_job: positive("write a cost in USD such as 5 or 2.50, or remove the key for no limit").optional().meta({
     description:
       'USD. A cost an engine reports while it works stops the run (Failed, reason "cost limit") once it passes this; claude_code gets it as --max-budget-usd; a cost first known from the final result stops nothing (the run keeps its state, reason "over the cost limit"); engines that report no cost are not limited (docs/engines.md#the-cost-limit). Unset: no limit.',
@@ -17,7 +19,12 @@ export const guardrailsSection = section({
         entries.forEach((entry, i) => {
           const compiled = typeof entry === "string" ? compileRepoPattern(entry) : undefined;
           if (typeof compiled === "string") {
-            ctx.addIssue({ code: "custom", path: [i], input: entry, message: say(compiled, "e.g. acme/app, github.com/acme/* or https://github.com/acme/app") });
+            ctx.addIssue({
+              code: "custom",
+              path: [i],
+              input: entry,
+              message: say(compiled, "e.g. acme/app, github.com/acme/* or https://github.com/acme/app"),
+            });
           }
         });
       },

@@ -25,7 +25,8 @@ export function createGuardrails(config: GuardrailsConfig): Guardrails {
   const patterns: RepoPattern[] = [];
   for (const entry of config.allowedRepos) {
     const compiled = compileRepoPattern(entry);
-    if (typeof compiled === "string") throw new TypeError(`guardrails.allowed_repos entry ${JSON.stringify(entry)} ${compiled}`);
+    if (typeof compiled === "string")
+      throw new TypeError(`guardrails.allowed_repos entry ${JSON.stringify(entry)} ${compiled}`);
     patterns.push(compiled);
   }
   const max = config.maxCostPerJob;
@@ -36,13 +37,23 @@ export function createGuardrails(config: GuardrailsConfig): Guardrails {
     admit(ticket) {
       if (patterns.length === 0) return { allowed: true };
       if (ticket.repoUrl === "") {
-        return { allowed: false, reason: "refused by guardrails.allowed_repos: the ticket names no repository (repo_url is empty)" };
+        return {
+          allowed: false,
+          reason: "refused by guardrails.allowed_repos: the ticket names no repository (repo_url is empty)",
+        };
       }
       const parsed = parseRepoUrl(ticket.repoUrl);
       // Refused before any pattern is tried, even under "**": git could contact another host or path than the one matched.
-      if (!parsed.ok) return { allowed: false, reason: `refused by guardrails.allowed_repos: repo_url ${JSON.stringify(ticket.repoUrl)} ${parsed.reason}` };
+      if (!parsed.ok)
+        return {
+          allowed: false,
+          reason: `refused by guardrails.allowed_repos: repo_url ${JSON.stringify(ticket.repoUrl)} ${parsed.reason}`,
+        };
       if (patterns.some((p) => p.matches(parsed.repo))) return { allowed: true };
-      return { allowed: false, reason: `refused by guardrails.allowed_repos: ${ticket.repoUrl} matches none of ${patterns.map((p) => p.source).join(", ")}` };
+      return {
+        allowed: false,
+        reason: `refused by guardrails.allowed_repos: ${ticket.repoUrl} matches none of ${patterns.map((p) => p.source).join(", ")}`,
+      };
     },
     overCost(costUsd) {
       return max !== undefined && costUsd !== undefined && costUsd > max;

@@ -50,7 +50,8 @@ function splitPattern(entry: string): PatternParts | string {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(rest);
   if (scheme) {
     defaultPort = SCHEME_PORTS[(scheme[1] as string).toLowerCase()];
-    if (defaultPort === undefined) return `uses the scheme ${scheme[1]}, which repo_url may not (write https://, http://, ssh:// or no scheme)`;
+    if (defaultPort === undefined)
+      return `uses the scheme ${scheme[1]}, which repo_url may not (write https://, http://, ssh:// or no scheme)`;
     rest = rest.slice(scheme[0].length).replace(/^[^/@]*@/, "");
   } else if (/^[^/@]+@[^/:]+:/.test(rest)) {
     defaultPort = SCHEME_PORTS.ssh;
@@ -59,7 +60,9 @@ function splitPattern(entry: string): PatternParts | string {
   const withHost = scheme !== null || defaultPort !== undefined || looksLikeHost(rest.split("/")[0] ?? "");
   const slash = rest.indexOf("/");
   const authority = withHost ? (slash === -1 ? rest : rest.slice(0, slash)) : undefined;
-  const path = (withHost ? (slash === -1 ? "" : rest.slice(slash)) : rest).replace(/^\/+|\/+$/g, "").replace(/\.git$/i, "");
+  const path = (withHost ? (slash === -1 ? "" : rest.slice(slash)) : rest)
+    .replace(/^\/+|\/+$/g, "")
+    .replace(/\.git$/i, "");
   const portMatch = authority === undefined ? null : /:([0-9]+)$/.exec(authority);
   const host = authority?.slice(0, portMatch?.index).toLowerCase();
   const port = portMatch?.[1] === defaultPort ? undefined : portMatch?.[1];
@@ -75,9 +78,11 @@ export function compileRepoPattern(source: string): RepoPattern | string {
   if (typeof parts === "string") return parts;
   const { host, port, path } = parts;
   if (path === "") return "names no repository (write owner/repo, host/owner/repo or a URL)";
-  if (host !== undefined && !HOST_GLOB.test(host)) return `has the host ${JSON.stringify(host)}, which no accepted repo_url has (letters, digits, - and . only)`;
+  if (host !== undefined && !HOST_GLOB.test(host))
+    return `has the host ${JSON.stringify(host)}, which no accepted repo_url has (letters, digits, - and . only)`;
   const odd = path.split("/").find((s) => s === "." || s === ".." || !SEGMENT_GLOB.test(s));
-  if (odd !== undefined) return `has the path segment ${JSON.stringify(odd)}, which no accepted repo_url has (letters, digits, . _ - and the globs * ** ?)`;
+  if (odd !== undefined)
+    return `has the path segment ${JSON.stringify(odd)}, which no accepted repo_url has (letters, digits, . _ - and the globs * ** ?)`;
   const hostRegExp = host === undefined ? undefined : toRegExp(host);
   const pathRegExp = toRegExp(path);
   return {

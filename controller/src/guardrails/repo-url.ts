@@ -55,24 +55,41 @@ function characterProblem(value: string): Problem | undefined {
   const odd = /[^\x21-\x7e]/.exec(value);
   if (odd) {
     const code = odd[0].codePointAt(0) ?? 0;
-    const what = code > 0x7f ? `the non-ASCII character ${JSON.stringify(odd[0])}` : `a space or control character (U+${code.toString(16).toUpperCase().padStart(4, "0")})`;
+    const what =
+      code > 0x7f
+        ? `the non-ASCII character ${JSON.stringify(odd[0])}`
+        : `a space or control character (U+${code.toString(16).toUpperCase().padStart(4, "0")})`;
     const fix = code > 0x7f ? "write an internationalised host name in its punycode form (xn--…)" : "remove it";
     return problem("repo_url_characters", `contains ${what} at position ${odd.index + 1}; ${fix}`);
   }
-  if (value.includes("\\")) return problem("repo_url_backslash", "contains a backslash, which URL parsers read as / and git as part of the user name or host; remove it");
-  if (/[?#]/.test(value)) return problem("repo_url_query_or_fragment", "contains ? or #: a repository URL has no query or fragment, and before an @ they hide the host git contacts; remove them");
+  if (value.includes("\\"))
+    return problem(
+      "repo_url_backslash",
+      "contains a backslash, which URL parsers read as / and git as part of the user name or host; remove it",
+    );
+  if (/[?#]/.test(value))
+    return problem(
+      "repo_url_query_or_fragment",
+      "contains ? or #: a repository URL has no query or fragment, and before an @ they hide the host git contacts; remove them",
+    );
   return undefined;
 }
 
 /** `user@host:owner/repo` (git's scp-like address) as `ssh://user@host/owner/repo`; a value without `://` or that colon is refused. */
 function toUrlForm(value: string): string | Problem {
   if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value)) return value;
-  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(value)) return problem("repo_url_scheme", `uses git's transport::address form; ${EXAMPLE}`);
+  if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(value))
+    return problem("repo_url_scheme", `uses git's transport::address form; ${EXAMPLE}`);
   const colon = value.indexOf(":");
   const slash = value.indexOf("/");
-  if (colon === -1 || (slash !== -1 && slash < colon)) return problem("repo_url_scheme", `names no scheme (git would read it as a local path); ${EXAMPLE}`);
+  if (colon === -1 || (slash !== -1 && slash < colon))
+    return problem("repo_url_scheme", `names no scheme (git would read it as a local path); ${EXAMPLE}`);
   const authority = value.slice(0, colon);
-  if (Object.hasOwn(DEFAULT_PORTS, authority.toLowerCase())) return problem("repo_url_scheme", `lacks the // after ${authority}: (git would contact a host named ${authority}); ${EXAMPLE}`);
+  if (Object.hasOwn(DEFAULT_PORTS, authority.toLowerCase()))
+    return problem(
+      "repo_url_scheme",
+      `lacks the // after ${authority}: (git would contact a host named ${authority}); ${EXAMPLE}`,
+    );
   return `ssh://${authority}/${value.slice(colon + 1).replace(/^\//, "")}`;
 }
 
@@ -81,16 +98,27 @@ function readAuthority(authority: string): { host: string; port: string | undefi
   const at = authority.lastIndexOf("@");
   const userinfo = at === -1 ? undefined : authority.slice(0, at);
   if (userinfo !== undefined && !USERINFO.test(userinfo)) {
-    return problem("repo_url_userinfo", `has the user part ${JSON.stringify(userinfo)}, which may hold only one @ and letters, digits, . _ ~ + - : and %XX; remove the credentials (give them to git another way)`);
+    return problem(
+      "repo_url_userinfo",
+      `has the user part ${JSON.stringify(userinfo)}, which may hold only one @ and letters, digits, . _ ~ + - : and %XX; remove the credentials (give them to git another way)`,
+    );
   }
   const hostPort = authority.slice(at + 1);
   const portMatch = /:([^:\]]*)$/.exec(hostPort);
   const host = portMatch ? hostPort.slice(0, portMatch.index) : hostPort;
-  if (host.includes("%")) return problem("repo_url_percent_encoding", `has a percent-encoded host (${host}); write the host name as is`);
-  if (!HOST.test(host)) return problem("repo_url_host", `has the host ${JSON.stringify(host)}, which is not a host name (letters, digits and - between dots, no trailing dot) or an [IPv6] address`);
+  if (host.includes("%"))
+    return problem("repo_url_percent_encoding", `has a percent-encoded host (${host}); write the host name as is`);
+  if (!HOST.test(host))
+    return problem(
+      "repo_url_host",
+      `has the host ${JSON.stringify(host)}, which is not a host name (letters, digits and - between dots, no trailing dot) or an [IPv6] address`,
+    );
   const port = portMatch?.[1];
   if (port !== undefined && !(/^[1-9][0-9]{0,4}$/.test(port) && Number(port) <= 65_535)) {
-    return problem("repo_url_port", `has the port ${JSON.stringify(port)}; write a number from 1 to 65535 without leading zeros, or no port`);
+    return problem(
+      "repo_url_port",
+      `has the port ${JSON.stringify(port)}; write a number from 1 to 65535 without leading zeros, or no port`,
+    );
   }
   return { host, port };
 }
@@ -100,13 +128,30 @@ function readPath(rawPath: string): string | Problem {
   const segments = rawPath.slice(1).split("/");
   if (segments.length > 1 && segments.at(-1) === "") segments.pop();
   for (const segment of segments) {
-    if (segment === "") return problem("repo_url_path", `has an empty path segment (${rawPath === "/" ? "no repository path" : "//"}); ${EXAMPLE}`);
-    if (segment === "." || segment === "..") return problem("repo_url_dot_segment", `has the path segment ${JSON.stringify(segment)}, which changes the repository the URL names; write the path without . and .. segments`);
-    if (segment.includes("%")) return problem("repo_url_percent_encoding", `has percent-encoding in its path (${segment}), which servers may decode to / or ..; write the path as is`);
-    if (!SEGMENT.test(segment)) return problem("repo_url_path", `has the path segment ${JSON.stringify(segment)}; repository paths hold only letters, digits, . _ and -`);
+    if (segment === "")
+      return problem(
+        "repo_url_path",
+        `has an empty path segment (${rawPath === "/" ? "no repository path" : "//"}); ${EXAMPLE}`,
+      );
+    if (segment === "." || segment === "..")
+      return problem(
+        "repo_url_dot_segment",
+        `has the path segment ${JSON.stringify(segment)}, which changes the repository the URL names; write the path without . and .. segments`,
+      );
+    if (segment.includes("%"))
+      return problem(
+        "repo_url_percent_encoding",
+        `has percent-encoding in its path (${segment}), which servers may decode to / or ..; write the path as is`,
+      );
+    if (!SEGMENT.test(segment))
+      return problem(
+        "repo_url_path",
+        `has the path segment ${JSON.stringify(segment)}; repository paths hold only letters, digits, . _ and -`,
+      );
   }
   const path = segments.join("/").replace(/\.git$/i, "");
-  if (path === "" || path.endsWith("/")) return problem("repo_url_path", `names no repository after the host; ${EXAMPLE}`);
+  if (path === "" || path.endsWith("/"))
+    return problem("repo_url_path", `names no repository after the host; ${EXAMPLE}`);
   return path;
 }
 
@@ -123,7 +168,10 @@ export function parseRepoUrl(value: string): RepoUrlResult {
   if (typeof urlForm !== "string") return urlForm;
   const scheme = /^([^:]*):\/\//.exec(urlForm)?.[1] ?? "";
   if (!Object.hasOwn(DEFAULT_PORTS, scheme)) {
-    return problem("repo_url_scheme", `uses the scheme ${JSON.stringify(scheme)}; only https, http and ssh are allowed, written in lower case; ${EXAMPLE}`);
+    return problem(
+      "repo_url_scheme",
+      `uses the scheme ${JSON.stringify(scheme)}; only https, http and ssh are allowed, written in lower case; ${EXAMPLE}`,
+    );
   }
   const rest = urlForm.slice(scheme.length + 3);
   const slash = rest.indexOf("/");
@@ -135,7 +183,13 @@ export function parseRepoUrl(value: string): RepoUrlResult {
 }
 
 /** Parses with `URL` and refuses any value it reads otherwise than the checks above did (IPv4 shorthands such as 0x7f.1, for one). */
-function crossCheck(urlForm: string, scheme: Scheme, authority: { host: string; port: string | undefined }, rawPath: string, path: string): RepoUrlResult {
+function crossCheck(
+  urlForm: string,
+  scheme: Scheme,
+  authority: { host: string; port: string | undefined },
+  rawPath: string,
+  path: string,
+): RepoUrlResult {
   let url: URL;
   try {
     url = new URL(urlForm);
@@ -145,7 +199,10 @@ function crossCheck(urlForm: string, scheme: Scheme, authority: { host: string; 
   const port = authority.port === DEFAULT_PORTS[scheme] ? undefined : authority.port;
   const urlPort = url.port === "" || url.port === DEFAULT_PORTS[scheme] ? undefined : url.port;
   if (url.hostname !== authority.host.toLowerCase() || urlPort !== port || url.pathname !== rawPath) {
-    return problem("repo_url_ambiguous", `is read by URL parsers as host ${url.host}, path ${url.pathname}, which git may read otherwise; write the host and path plainly`);
+    return problem(
+      "repo_url_ambiguous",
+      `is read by URL parsers as host ${url.host}, path ${url.pathname}, which git may read otherwise; write the host and path plainly`,
+    );
   }
   return { ok: true, repo: { scheme, host: url.hostname, port, path, cloneUrl: url.href } };
 }

@@ -42,7 +42,8 @@ export function createBatchedSink(options: BatchedSinkOptions): TicketSink {
     const batch = waiting;
     waiting = [];
     const repo = options.defaultRepo;
-    const withRepo = (t: Ticket) => (repo !== undefined && t.repoUrl === "" && t.source === repo.source ? { ...t, repoUrl: repo.url } : t);
+    const withRepo = (t: Ticket) =>
+      repo !== undefined && t.repoUrl === "" && t.source === repo.source ? { ...t, repoUrl: repo.url } : t;
     const deliveries = batch.map((w): DeliveryTickets => {
       const tickets = repo === undefined ? w.tickets : w.tickets.map(withRepo);
       return w.delivery === undefined ? { tickets } : { tickets, delivery: w.delivery };

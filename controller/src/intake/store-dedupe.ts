@@ -23,7 +23,11 @@ export const DEFAULT_CLAIM_LEASE_MS = 5 * 60_000;
  * together by the sink (Store.acceptDeliveries), so each claim is a
  * transaction of its own.
  */
-export function createStoreDedupe(store: Store, ttlMs: number, claimLeaseMs: number = DEFAULT_CLAIM_LEASE_MS): DedupeStore {
+export function createStoreDedupe(
+  store: Store,
+  ttlMs: number,
+  claimLeaseMs: number = DEFAULT_CLAIM_LEASE_MS,
+): DedupeStore {
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) {
     throw new StoreError(`delivery id TTL must be a positive whole number of milliseconds, got ${ttlMs}`, {
       hint: "pass the webhook dedupe TTL in milliseconds (webhook.dedupe.ttl_seconds × 1000)",

@@ -13,9 +13,13 @@ export interface KubeClients {
 /** Makes the clients; throws an InvalidConfig error when the kubeconfig names no cluster to talk to. */
 export function makeClients(kubeConfig: KubeConfig): KubeClients {
   if (kubeConfig.getCurrentCluster() === null) {
-    throw new ControllerError(ControllerErrorCode.InvalidConfig, `execution.kubernetes: the kubeconfig's current context (${kubeConfig.getCurrentContext() || "none"}) names no cluster`, {
-      hint: "set execution.kubernetes.kubeconfig and context to a cluster, or run the controller in the cluster with a service account",
-    });
+    throw new ControllerError(
+      ControllerErrorCode.InvalidConfig,
+      `execution.kubernetes: the kubeconfig's current context (${kubeConfig.getCurrentContext() || "none"}) names no cluster`,
+      {
+        hint: "set execution.kubernetes.kubeconfig and context to a cluster, or run the controller in the cluster with a service account",
+      },
+    );
   }
   return {
     batch: kubeConfig.makeApiClient(BatchV1Api),
@@ -39,14 +43,25 @@ export interface ApiProblem {
 export function apiProblem(error: unknown): ApiProblem {
   if (error instanceof ApiException) {
     const body = statusBody(error.body);
-    const causes = (body?.details?.causes ?? []).map((c) => `${c.field ?? "(object)"}: ${c.message ?? c.reason ?? "invalid"}`);
+    const causes = (body?.details?.causes ?? []).map(
+      (c) => `${c.field ?? "(object)"}: ${c.message ?? c.reason ?? "invalid"}`,
+    );
     const message = body?.message ?? `HTTP ${error.code}`;
-    return { status: error.code, reason: body?.reason, message: causes.length > 0 && !message.includes(causes[0] as string) ? `${message} (${causes.join("; ")})` : message };
+    return {
+      status: error.code,
+      reason: body?.reason,
+      message:
+        causes.length > 0 && !message.includes(causes[0] as string) ? `${message} (${causes.join("; ")})` : message,
+    };
   }
   const { statusCode, body } = (error ?? {}) as { statusCode?: unknown; body?: unknown };
   const status = typeof statusCode === "number" ? statusCode : undefined;
   const parsed = status === undefined ? undefined : statusBody(body);
-  return { status, reason: parsed?.reason, message: parsed?.message ?? (error instanceof Error ? error.message : String(error)) };
+  return {
+    status,
+    reason: parsed?.reason,
+    message: parsed?.message ?? (error instanceof Error ? error.message : String(error)),
+  };
 }
 
 interface StatusBody {
@@ -73,10 +88,15 @@ function statusBody(body: unknown): StatusBody | undefined {
  * address of the API server.
  */
 export function apiHint(problem: ApiProblem, verb: string, resource: string, namespace: string): string {
-  if (problem.status === undefined) return "check that the Kubernetes API server is reachable (execution.kubernetes.kubeconfig, or the in-cluster service account)";
-  if (problem.status === 401) return "check the credentials of execution.kubernetes.kubeconfig (or the controller's service account token)";
-  if (problem.status === 403) return `let the controller's service account ${verb} ${resource} in namespace ${namespace} (docs/kubernetes-backend.md, "RBAC")`;
-  if (problem.status === 404 && problem.message.includes("namespace")) return `create namespace ${namespace}, or set execution.kubernetes.namespace`;
-  if (problem.status === 422) return "check the settings under execution.kubernetes and the engine's env and image; the message names the field";
+  if (problem.status === undefined)
+    return "check that the Kubernetes API server is reachable (execution.kubernetes.kubeconfig, or the in-cluster service account)";
+  if (problem.status === 401)
+    return "check the credentials of execution.kubernetes.kubeconfig (or the controller's service account token)";
+  if (problem.status === 403)
+    return `let the controller's service account ${verb} ${resource} in namespace ${namespace} (docs/kubernetes-backend.md, "RBAC")`;
+  if (problem.status === 404 && problem.message.includes("namespace"))
+    return `create namespace ${namespace}, or set execution.kubernetes.namespace`;
+  if (problem.status === 422)
+    return "check the settings under execution.kubernetes and the engine's env and image; the message names the field";
   return "see the message; docs/kubernetes-backend.md lists what the backend needs";
 }

@@ -33,7 +33,9 @@ export function jobNameFor(runId: string): string {
   const plain = `${JOB_PREFIX}${runId.toLowerCase().replace(/_/g, "-")}`;
   if (isDnsLabel(plain)) return plain;
   const hash = shortHash(runId);
-  const base = `${JOB_PREFIX}${runId.toLowerCase().replace(/[^a-z0-9-]+/g, "-")}`.slice(0, MAX_LABEL - hash.length - 1).replace(/-+$/, "");
+  const base = `${JOB_PREFIX}${runId.toLowerCase().replace(/[^a-z0-9-]+/g, "-")}`
+    .slice(0, MAX_LABEL - hash.length - 1)
+    .replace(/-+$/, "");
   return `${base}-${hash}`;
 }
 

@@ -21,17 +21,26 @@ export function loadKubeConfig(config: KubeConnection): KubeConfig {
     else kubeConfig.loadFromFile(config.kubeconfig);
   } catch (error) {
     const what = config.kubeconfig === undefined ? "the default kubeconfig" : `the kubeconfig ${config.kubeconfig}`;
-    throw new ControllerError(ControllerErrorCode.InvalidConfig, `execution.kubernetes: ${what} could not be read: ${(error as Error).message}`, {
-      cause: error,
-      hint: "set execution.kubernetes.kubeconfig to a readable kubeconfig file, or run the controller in the cluster with a service account",
-    });
+    throw new ControllerError(
+      ControllerErrorCode.InvalidConfig,
+      `execution.kubernetes: ${what} could not be read: ${(error as Error).message}`,
+      {
+        cause: error,
+        hint: "set execution.kubernetes.kubeconfig to a readable kubeconfig file, or run the controller in the cluster with a service account",
+      },
+    );
   }
   if (config.context !== undefined) {
     if (kubeConfig.getContextObject(config.context) === null) {
       const known = kubeConfig.getContexts().map((c) => c.name);
-      throw new ControllerError(ControllerErrorCode.InvalidConfig, `execution.kubernetes.context: the kubeconfig has no context "${config.context}"`, {
-        hint: known.length === 0 ? "the kubeconfig defines no context; check the file" : `use one of ${known.join(", ")}`,
-      });
+      throw new ControllerError(
+        ControllerErrorCode.InvalidConfig,
+        `execution.kubernetes.context: the kubeconfig has no context "${config.context}"`,
+        {
+          hint:
+            known.length === 0 ? "the kubeconfig defines no context; check the file" : `use one of ${known.join(", ")}`,
+        },
+      );
     }
     kubeConfig.setCurrentContext(config.context);
   }

@@ -39,9 +39,18 @@ export function createEndAnnouncer(options: EndAnnouncerOptions): EndAnnouncer {
   const take = async () => {
     try {
       for (const { run, ticket } of await store.takeUnannounced(BATCH)) {
-        logger.info("run ended before it started; telling the observers", { run_id: run.id, state: run.state, reason: run.reason });
+        logger.info("run ended before it started; telling the observers", {
+          run_id: run.id,
+          state: run.state,
+          reason: run.reason,
+        });
         // Stores write a result with every such end; the fallback only keeps a `finished` event whole.
-        const sent = dispatch.dispatch({ type: "finished", run, ticket, result: run.result ?? refusedResult(run.reason) });
+        const sent = dispatch.dispatch({
+          type: "finished",
+          run,
+          ticket,
+          result: run.result ?? refusedResult(run.reason),
+        });
         delivering.add(sent);
         void sent.finally(() => delivering.delete(sent));
       }

@@ -24,7 +24,11 @@ export interface StopContext {
   costLimitPassed: boolean;
 }
 
-const failed = (result: TaskResult, reason: string): TaskResult => ({ ...result, success: false, failureReason: reason });
+const failed = (result: TaskResult, reason: string): TaskResult => ({
+  ...result,
+  success: false,
+  failureReason: reason,
+});
 
 /** Maps a run's outcome to its final state (docs/operators-guide.md, "Run states"). */
 export function finalState(outcome: RunOutcome, guardrails: Guardrails, stop: StopContext): FinalState {
@@ -51,12 +55,20 @@ export function finalState(outcome: RunOutcome, guardrails: Guardrails, stop: St
       break;
   }
   if (!result.success) {
-    return { state: "Failed", reason: result.failureReason || "the engine reported a failure without a reason", result };
+    return {
+      state: "Failed",
+      reason: result.failureReason || "the engine reported a failure without a reason",
+      result,
+    };
   }
   const pr = result.pullRequestUrl ? `: ${result.pullRequestUrl}` : "";
   if (guardrails.overCost(result.costUsd)) {
     // The work is done (a pull request may be open): the run stays Succeeded, marked so that people see it.
-    return { state: "Succeeded", reason: `succeeded${pr}; over the cost limit: ${guardrails.describeCost(result.costUsd ?? 0)}`, result };
+    return {
+      state: "Succeeded",
+      reason: `succeeded${pr}; over the cost limit: ${guardrails.describeCost(result.costUsd ?? 0)}`,
+      result,
+    };
   }
   return { state: "Succeeded", reason: `succeeded${pr}`, result };
 }

@@ -22,11 +22,22 @@ export interface LaunchDeps {
 }
 
 /** Ends a run that cannot start (or could not): Refused by the guardrails, or Failed. */
-async function refuse(item: RunWithTicket, active: ActiveRun, reason: string, to: "Refused" | "Failed", deps: LaunchDeps, from: "Queued" | "Running" = "Queued") {
+async function refuse(
+  item: RunWithTicket,
+  active: ActiveRun,
+  reason: string,
+  to: "Refused" | "Failed",
+  deps: LaunchDeps,
+  from: "Queued" | "Running" = "Queued",
+) {
   const { store, now } = deps;
   const result = refusedResult(reason);
   const stored = await store.transition({ runId: item.run.id, from: [from], to, reason, patch: { result } });
-  deps.logger.warn(to === "Refused" ? "run refused" : "run could not start", { run_id: item.run.id, ticket: `${item.ticket.source}:${item.ticket.id}`, reason });
+  deps.logger.warn(to === "Refused" ? "run refused" : "run could not start", {
+    run_id: item.run.id,
+    ticket: `${item.ticket.source}:${item.ticket.id}`,
+    reason,
+  });
   if (stored === undefined) return;
   // errand_run_duration_seconds measures Running to the end: a run refused or failed while Queued never ran.
   if (from === "Running") deps.metrics.finished(to, (now() - (stored.startedAt ?? now())) / 1000);
@@ -48,13 +59,21 @@ async function recordStart(item: RunWithTicket, engine: Engine, deps: LaunchDeps
       patch: { backend: backend.name },
     });
   } catch (error) {
-    deps.logger.error("could not record the start of a run; it stays queued and starts again later", { run_id: item.run.id, error });
+    deps.logger.error("could not record the start of a run; it stays queued and starts again later", {
+      run_id: item.run.id,
+      error,
+    });
     throw error;
   }
 }
 
 /** Records where the engine runs; the engine is watched all the same when that fails. */
-async function recordEngine(item: RunWithTicket, startedRun: TaskRun, handle: RunHandle, deps: LaunchDeps): Promise<TaskRun> {
+async function recordEngine(
+  item: RunWithTicket,
+  startedRun: TaskRun,
+  handle: RunHandle,
+  deps: LaunchDeps,
+): Promise<TaskRun> {
   try {
     await deps.store.updateRunning(item.run.id, { logRef: handle.logRef, attachment: handle.attachment });
     return { ...startedRun, logRef: handle.logRef, attachment: handle.attachment };
@@ -72,7 +91,13 @@ export async function launchRun(item: RunWithTicket, active: ActiveRun, deps: La
   if (!verdict.allowed) return refuse(item, active, verdict.reason, "Refused", deps);
   const engine = deps.engines.get(item.run.engine);
   if (engine === undefined) {
-    return refuse(item, active, `engine "${item.run.engine}" is not configured any more; add it under engines: or retry the run after changing engines.default`, "Failed", deps);
+    return refuse(
+      item,
+      active,
+      `engine "${item.run.engine}" is not configured any more; add it under engines: or retry the run after changing engines.default`,
+      "Failed",
+      deps,
+    );
   }
   const spec = deps.spec(item.run, item.ticket, engine);
   let startedRun = await recordStart(item, engine, deps);
@@ -93,7 +118,12 @@ export async function launchRun(item: RunWithTicket, active: ActiveRun, deps: La
   Object.assign(active.run, startedRun);
   deps.metrics.started();
   deps.metrics.startLatency((now() - item.run.createdAt) / 1000);
-  logger.info("run started", { run_id: item.run.id, ticket: `${item.ticket.source}:${item.ticket.id}`, engine: engine.name, backend: backend.name });
+  logger.info("run started", {
+    run_id: item.run.id,
+    ticket: `${item.ticket.source}:${item.ticket.id}`,
+    engine: engine.name,
+    backend: backend.name,
+  });
   active.announce({ type: "started", run: startedRun, ticket: item.ticket, engine: engine.name });
   await superviseRun(active, handle, startedRun.startedAt ?? now(), deps.supervise);
 }

@@ -92,14 +92,20 @@ export function createLeaderElection(options: LeaderElectionOptions): LeaderElec
     },
     async start() {
       await attempt();
-      if (!leading) logger.info("standby: another controller runs the loop; serving intake and waiting for the lead", { leader });
+      if (!leading)
+        logger.info("standby: another controller runs the loop; serving intake and waiting for the lead", { leader });
       loop();
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
       await electing?.catch(() => {});
-      if (leading) await store.resign(owner).catch((error: unknown) => logger.warn("could not give the lead up; it passes when the lease ends", { error }));
+      if (leading)
+        await store
+          .resign(owner)
+          .catch((error: unknown) =>
+            logger.warn("could not give the lead up; it passes when the lease ends", { error }),
+          );
       leading = false;
     },
   };
@@ -113,7 +119,8 @@ export function createLeaderElection(options: LeaderElectionOptions): LeaderElec
 function deadHereAndNow(leader: string): boolean {
   const slash = leader.lastIndexOf("/");
   const pid = Number(leader.slice(slash + 1));
-  if (leader.slice(0, slash) !== hostname() || !Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  if (leader.slice(0, slash) !== hostname() || !Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid)
+    return false;
   try {
     process.kill(pid, 0);
     return false;

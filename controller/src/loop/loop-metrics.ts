@@ -45,7 +45,11 @@ export function createLoopMetrics(registry: Registry, store: Store, active: () =
     buckets: [1, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600, 7200],
     registers: [registry],
   });
-  const started = new Counter({ name: "errand_runs_started_total", help: "Runs that became Running", registers: [registry] });
+  const started = new Counter({
+    name: "errand_runs_started_total",
+    help: "Runs that became Running",
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: "errand_run_start_latency_seconds",
     help: "Time from a run's creation (its ticket stored) to Running",

@@ -52,17 +52,32 @@ export function createObserverDispatch(options: ObserverDispatchOptions): Observ
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => {
-        control.abort(new DOMException(`run observer ${observer.name} did not finish within ${options.timeoutMs} ms`, "TimeoutError"));
+        control.abort(
+          new DOMException(
+            `run observer ${observer.name} did not finish within ${options.timeoutMs} ms`,
+            "TimeoutError",
+          ),
+        );
         resolve("timeout");
       }, options.timeoutMs);
     });
     try {
       const outcome = await Promise.race([observer.observe(event, signal).then(() => "done" as const), bound]);
       if (outcome === "timeout") {
-        options.logger.warn("run observer did not finish in time; moving on", { observer: observer.name, event: event.type, run_id: event.run.id, timeout_ms: options.timeoutMs });
+        options.logger.warn("run observer did not finish in time; moving on", {
+          observer: observer.name,
+          event: event.type,
+          run_id: event.run.id,
+          timeout_ms: options.timeoutMs,
+        });
       }
     } catch (error) {
-      options.logger.error("run observer failed", { observer: observer.name, event: event.type, run_id: event.run.id, error });
+      options.logger.error("run observer failed", {
+        observer: observer.name,
+        event: event.type,
+        run_id: event.run.id,
+        error,
+      });
     } finally {
       clearTimeout(timer);
       shutdown.signal.removeEventListener("abort", onShutdown);

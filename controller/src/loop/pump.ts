@@ -45,7 +45,8 @@ export function createPump(options: PumpOptions): Pump {
         const free = options.maxConcurrent - tracker.running.size;
         if (free <= 0 || stopping) break;
         const claimed = await store.claimQueued(options.owner, free, LEASE_MS);
-        for (const item of claimed) if (!tracker.running.has(item.run.id)) tracker.track(item, (active) => options.launch(item, active));
+        for (const item of claimed)
+          if (!tracker.running.has(item.run.id)) tracker.track(item, (active) => options.launch(item, active));
         if (claimed.length === free) again = true;
       } while (again && !stopping);
     } catch (error) {

@@ -65,9 +65,32 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   const supervise: SuperviseDeps = { store, guardrails: options.guardrails, logger, metrics: options.metrics, now };
   const announcer = createEndAnnouncer({ store, dispatch: options.dispatch, logger });
   const tracker = createRunTracker({ dispatch: options.dispatch, deps: supervise, logger, onFree: () => pump.wake() });
-  const spec = (run: TaskRun, ticket: Ticket, engine: Engine): RunSpec => ({ run, ticket, engine, prompt: options.prompt(engine.name, ticket), apiKey: options.apiKey(engine.name) });
-  const launch: LaunchDeps = { store, backend, engines: options.engines, guardrails: options.guardrails, spec, logger, metrics: options.metrics, supervise, now };
-  const pump = createPump({ store, tracker, launch: (item, active) => launchRun(item, active, launch), maxConcurrent: options.maxConcurrent, owner: options.owner, logger });
+  const spec = (run: TaskRun, ticket: Ticket, engine: Engine): RunSpec => ({
+    run,
+    ticket,
+    engine,
+    prompt: options.prompt(engine.name, ticket),
+    apiKey: options.apiKey(engine.name),
+  });
+  const launch: LaunchDeps = {
+    store,
+    backend,
+    engines: options.engines,
+    guardrails: options.guardrails,
+    spec,
+    logger,
+    metrics: options.metrics,
+    supervise,
+    now,
+  };
+  const pump = createPump({
+    store,
+    tracker,
+    launch: (item, active) => launchRun(item, active, launch),
+    maxConcurrent: options.maxConcurrent,
+    owner: options.owner,
+    logger,
+  });
   let poller: NodeJS.Timeout | undefined;
 
   return {

@@ -32,7 +32,13 @@ export async function recoverRuns(deps: RecoveryDeps): Promise<void> {
     const engine = deps.engines.get(run.engine);
     if (ticket === undefined || engine === undefined) {
       const reason = `controller restarted while the run was running; ${ticket === undefined ? "its ticket is missing" : `engine "${run.engine}" is not configured any more`}`;
-      await store.transition({ runId: run.id, from: ["Running"], to: "Failed", reason, patch: { result: refusedResult(reason) } });
+      await store.transition({
+        runId: run.id,
+        from: ["Running"],
+        to: "Failed",
+        reason,
+        patch: { result: refusedResult(reason) },
+      });
       continue;
     }
     const spec = deps.spec(run, ticket, engine);
@@ -41,7 +47,13 @@ export async function recoverRuns(deps: RecoveryDeps): Promise<void> {
 }
 
 /** Acts on the backend's plan for one run left Running. */
-async function recoverOne(run: TaskRun, ticket: Ticket, spec: RunSpec, active: ActiveRun, deps: RecoveryDeps): Promise<void> {
+async function recoverOne(
+  run: TaskRun,
+  ticket: Ticket,
+  spec: RunSpec,
+  active: ActiveRun,
+  deps: RecoveryDeps,
+): Promise<void> {
   const { store, logger } = deps;
   const plan = await deps.backend.recover(run, { onEvent: (e) => active.onEvent(e) }, spec);
   if (plan.action === "reattach") {
@@ -55,7 +67,17 @@ async function recoverOne(run: TaskRun, ticket: Ticket, spec: RunSpec, active: A
     return;
   }
   const result = refusedResult(plan.reason);
-  const stored = await store.transition({ runId: run.id, from: ["Running"], to: "Failed", reason: plan.reason, patch: { result } });
-  logger.warn("run left running by the previous controller resolved", { run_id: run.id, state: "Failed", reason: plan.reason });
+  const stored = await store.transition({
+    runId: run.id,
+    from: ["Running"],
+    to: "Failed",
+    reason: plan.reason,
+    patch: { result },
+  });
+  logger.warn("run left running by the previous controller resolved", {
+    run_id: run.id,
+    state: "Failed",
+    reason: plan.reason,
+  });
   if (stored !== undefined) active.events.push({ type: "finished", run: stored, ticket, result });
 }

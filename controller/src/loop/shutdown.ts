@@ -22,7 +22,9 @@ export async function stopWithGrace(graceMs: number, deps: ShutdownDeps): Promis
   clearTimeout(timer);
   if (first === "done") return;
   // Runs that outlive the controller (Kubernetes Jobs) are left running, and Running, for the next controller.
-  const action = deps.detaches ? "leaving the runs still running to the next controller" : "stopping the runs still running";
+  const action = deps.detaches
+    ? "leaving the runs still running to the next controller"
+    : "stopping the runs still running";
   logger.warn(`grace period over; ${action}`, { runs: tracker.running.size, grace_ms: graceMs });
   for (const active of tracker.running.values()) {
     active.stop.shutdownReason = `the controller shut down before the run finished (grace period of ${Math.round(graceMs / 1000)} s ended)`;

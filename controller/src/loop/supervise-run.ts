@@ -103,11 +103,17 @@ export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain
         const at = deps.now();
         if (at - lastCostWrite >= COST_WRITE_INTERVAL_MS) {
           lastCostWrite = at;
-          deps.store.updateRunning(run.id, { costUsd: event.usd }).catch((error: unknown) => deps.logger.warn("could not store the run's cost", { run_id: run.id, error }));
+          deps.store
+            .updateRunning(run.id, { costUsd: event.usd })
+            .catch((error: unknown) => deps.logger.warn("could not store the run's cost", { run_id: run.id, error }));
         }
         // A final cost comes once the engine has finished: stopping it then would only lose its work.
         if (event.final !== true && deps.guardrails.overCost(event.usd)) {
-          deps.logger.warn("run passed the cost limit; stopping it", { run_id: run.id, cost_usd: event.usd, max_cost_usd: deps.guardrails.maxCostUsd });
+          deps.logger.warn("run passed the cost limit; stopping it", {
+            run_id: run.id,
+            cost_usd: event.usd,
+            max_cost_usd: deps.guardrails.maxCostUsd,
+          });
           active.stop.costLimitPassed = true;
           active.halt("cost");
         }
@@ -122,7 +128,12 @@ export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain
  * transition with its result; the `finished` event is queued, not awaited. `startedAt` is when
  * the run became Running (for a re-attached run, its stored start).
  */
-export async function superviseRun(active: ActiveRun, handle: RunHandle, startedAt: number, deps: SuperviseDeps): Promise<void> {
+export async function superviseRun(
+  active: ActiveRun,
+  handle: RunHandle,
+  startedAt: number,
+  deps: SuperviseDeps,
+): Promise<void> {
   active.handle = handle;
   if (active.haltedFor !== undefined) void handle.stop(active.haltedFor);
   else if (active.leaving) {
@@ -148,13 +159,22 @@ export async function superviseRun(active: ActiveRun, handle: RunHandle, started
       patch: { result: end.result, ...(end.result.costUsd === undefined ? {} : { costUsd: end.result.costUsd }) },
     });
   } catch (error) {
-    deps.logger.error("could not store the end of a run; it stays Running until the next start resolves it", { run_id: active.run.id, state: end.state, error });
+    deps.logger.error("could not store the end of a run; it stays Running until the next start resolves it", {
+      run_id: active.run.id,
+      state: end.state,
+      error,
+    });
   }
   if (stored === undefined) {
     deps.logger.error("run was no longer Running when it ended", { run_id: active.run.id, state: end.state });
     stored = { ...active.run, state: end.state, reason: end.reason, result: end.result };
   }
   deps.metrics.finished(end.state, (deps.now() - startedAt) / 1000);
-  deps.logger.info("run ended", { run_id: active.run.id, state: end.state, reason: end.reason, cost_usd: end.result.costUsd });
+  deps.logger.info("run ended", {
+    run_id: active.run.id,
+    state: end.state,
+    reason: end.reason,
+    cost_usd: end.result.costUsd,
+  });
   active.events.push({ type: "finished", run: stored, ticket: active.ticket, result: end.result });
 }

@@ -10,7 +10,10 @@ export interface CallReport {
 }
 
 function isTimeout(reason: unknown): boolean {
-  return (reason as { name?: unknown })?.name === "TimeoutError" || (reason as { code?: unknown })?.code === ErrorCode.DeadlineExceeded;
+  return (
+    (reason as { name?: unknown })?.name === "TimeoutError"
+    || (reason as { code?: unknown })?.code === ErrorCode.DeadlineExceeded
+  );
 }
 
 /**
@@ -18,7 +21,10 @@ function isTimeout(reason: unknown): boolean {
  * aborts, and settles by then whatever `run` does: a channel that ignores
  * its signal is left behind, not waited for. Never rejects.
  */
-export async function boundedCall(run: (signal: AbortSignal) => Promise<unknown>, options: { timeoutMs: number; signal?: AbortSignal }): Promise<CallReport> {
+export async function boundedCall(
+  run: (signal: AbortSignal) => Promise<unknown>,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<CallReport> {
   const started = performance.now();
   // One controller, aborted by the bound's timer or by the caller's signal (not AbortSignal.any: see linked-signal.ts).
   const bound = new AbortController();
@@ -27,14 +33,21 @@ export async function boundedCall(run: (signal: AbortSignal) => Promise<unknown>
   if (outer?.aborted) bound.abort(outer.reason);
   else if (outer && onOuterAbort) outer.addEventListener("abort", onOuterAbort, { once: true });
   const signal = bound.signal;
-  const timer = setTimeout(() => bound.abort(new DeadlineExceededError(`no answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+  const timer = setTimeout(
+    () => bound.abort(new DeadlineExceededError(`no answer within ${options.timeoutMs} ms`)),
+    options.timeoutMs,
+  );
   let onAbort: (() => void) | undefined;
   const abandoned = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason);
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
   });
-  const done = (outcome: CallOutcome, error?: ChannelError): CallReport => ({ outcome, error, durationMs: performance.now() - started });
+  const done = (outcome: CallOutcome, error?: ChannelError): CallReport => ({
+    outcome,
+    error,
+    durationMs: performance.now() - started,
+  });
   try {
     const pending = Promise.resolve().then(() => run(signal));
     // The call may still settle after the bound; its late answer is dropped.
@@ -43,7 +56,10 @@ export async function boundedCall(run: (signal: AbortSignal) => Promise<unknown>
     return done("ok");
   } catch (error) {
     const channelError = toChannelError(error);
-    if (signal.aborted) return isTimeout(signal.reason) ? done("timeout", toChannelError(signal.reason)) : done("cancelled", channelError);
+    if (signal.aborted)
+      return isTimeout(signal.reason)
+        ? done("timeout", toChannelError(signal.reason))
+        : done("cancelled", channelError);
     return done(channelError.code === ErrorCode.DeadlineExceeded ? "timeout" : "error", channelError);
   } finally {
     clearTimeout(timer);

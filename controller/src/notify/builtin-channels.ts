@@ -23,6 +23,12 @@ function builtin(packageName: string, definition: () => Promise<ChannelDefinitio
  * that a controller without that channel never needs (docs/benchmarks.md).
  */
 export const BUILTIN_CHANNELS: Readonly<Record<string, BuiltinChannel>> = {
-  chat_a: builtin("@errand/channel-chat-a", async () => (await import("@errand/channel-chat-a")).chatA as ChannelDefinition<unknown>),
-  chat_b: builtin("@errand/channel-chat-b", async () => (await import("@errand/channel-chat-b")).chatB as ChannelDefinition<unknown>),
+  chat_a: builtin(
+    "@errand/channel-chat-a",
+    async () => (await import("@errand/channel-chat-a")).chatA as ChannelDefinition<unknown>,
+  ),
+  chat_b: builtin(
+    "@errand/channel-chat-b",
+    async () => (await import("@errand/channel-chat-b")).chatB as ChannelDefinition<unknown>,
+  ),
 };

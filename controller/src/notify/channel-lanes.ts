@@ -96,7 +96,9 @@ export function createChannelLanes(slots: readonly ChannelSlot[], context: Deliv
     push(runId, job) {
       let lanes = runs.get(runId);
       if (lanes === undefined) {
-        lanes = slots.map((): Lane => ({ busy: false, ended: false, start: undefined, progress: [], complete: undefined }));
+        lanes = slots.map(
+          (): Lane => ({ busy: false, ended: false, start: undefined, progress: [], complete: undefined }),
+        );
         runs.set(runId, lanes);
       }
       const operation = job.delivery.operation;

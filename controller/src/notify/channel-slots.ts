@@ -42,7 +42,9 @@ export interface SlotOptions {
   controllerDir: string | undefined;
 }
 
-const HOST_VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+const HOST_VERSION = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 /**
  * Resolves every entry (nothing is started yet) and collects every problem:
@@ -73,7 +75,8 @@ export function createChannelSlots(options: SlotOptions): { slots: ChannelSlot[]
     }
     const secrets: Record<string, string> = {};
     const missing = entry.secretNames.filter((name) => options.secrets[name] === undefined);
-    for (const name of entry.secretNames) if (options.secrets[name] !== undefined) secrets[name] = options.secrets[name];
+    for (const name of entry.secretNames)
+      if (options.secrets[name] !== undefined) secrets[name] = options.secrets[name];
     if (missing.length > 0) {
       problems.push({
         entry: describeEntry(entry),
@@ -88,9 +91,21 @@ export function createChannelSlots(options: SlotOptions): { slots: ChannelSlot[]
   return { slots, problems };
 }
 
-function createSlot(entry: ChannelEntryConfig, source: ChannelSource, secrets: Record<string, string>, options: SlotOptions): ChannelSlot {
+function createSlot(
+  entry: ChannelEntryConfig,
+  source: ChannelSource,
+  secrets: Record<string, string>,
+  options: SlotOptions,
+): ChannelSlot {
   const logger = options.logger.child({ channel: entry.label, backend: entry.backend });
-  const open = createChannelOpener({ entry, source, secrets, logger, startTimeoutMs: options.startTimeoutMs, hostVersion: HOST_VERSION });
+  const open = createChannelOpener({
+    entry,
+    source,
+    secrets,
+    logger,
+    startTimeoutMs: options.startTimeoutMs,
+    hostVersion: HOST_VERSION,
+  });
   const supervised = new SupervisedChannel({
     label: entry.label,
     kind: source.kind === "builtin" ? "in-process" : "plugin",
@@ -100,10 +115,24 @@ function createSlot(entry: ChannelEntryConfig, source: ChannelSource, secrets: R
     onRestart: () => options.metrics.restarted(entry.label),
   });
   let prober: ChannelProber | undefined;
-  const health = createChannelHealth({ label: entry.label, unhealthyAfter: options.unhealthyAfter, logger, metrics: options.metrics, onUnhealthy: () => prober?.start() });
+  const health = createChannelHealth({
+    label: entry.label,
+    unhealthyAfter: options.unhealthyAfter,
+    logger,
+    metrics: options.metrics,
+    onUnhealthy: () => prober?.start(),
+  });
   // A built-in runs in-process: it has no health service, and its process is the controller's, so only a delivery tells.
   if (source.kind !== "builtin") {
-    prober = createChannelProber({ label: entry.label, supervised, health, logger, metrics: options.metrics, signal: options.signal, ...options.probe });
+    prober = createChannelProber({
+      label: entry.label,
+      supervised,
+      health,
+      logger,
+      metrics: options.metrics,
+      signal: options.signal,
+      ...options.probe,
+    });
   }
   return { entry, source, supervised, health, prober, logger };
 }

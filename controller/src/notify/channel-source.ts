@@ -5,7 +5,14 @@ export type ChannelSource =
   /** Shipped with the controller, loaded in-process. */
   | { kind: "builtin"; packageName: string; builtin: BuiltinChannel }
   /** An installed package found by its `errand.channel`; its bin runs as a plugin process. */
-  | { kind: "package"; packageName: string; packageVersion: string | undefined; dir: string; command: string; args: string[] }
+  | {
+      kind: "package";
+      packageName: string;
+      packageVersion: string | undefined;
+      dir: string;
+      command: string;
+      args: string[];
+    }
   /** An explicit `command` from the config: any executable, in any language. */
   | { kind: "command"; command: string; args: string[] };
 

@@ -48,7 +48,9 @@ export function checkChannels(input: ChannelsInput, label?: string): Promise<Che
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ")).join("\n");
+  return rows
+    .map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  "))
+    .join("\n");
 }
 
 /** `errand channels list` as a table: label, backend, where found, versions, state and health. */
@@ -56,7 +58,15 @@ export function formatChannelList(statuses: readonly ChannelStatus[]): string {
   const rows = [["LABEL", "BACKEND", "VERSION", "INTERFACE", "STATE", "HEALTH", "FOUND"]];
   for (const s of statuses) {
     const health = s.healthy ? "healthy" : `unhealthy (${s.consecutiveFailures} failures)`;
-    rows.push([s.label, s.backend, s.version ?? "-", s.interfaceVersion === undefined ? "-" : String(s.interfaceVersion), s.state, health, s.source.where]);
+    rows.push([
+      s.label,
+      s.backend,
+      s.version ?? "-",
+      s.interfaceVersion === undefined ? "-" : String(s.interfaceVersion),
+      s.state,
+      health,
+      s.source.where,
+    ]);
   }
   const notes = statuses.filter((s) => s.downReason !== undefined).map((s) => `${s.label}: ${s.downReason}`);
   return `${table(rows)}\n${notes.map((n) => `\n${n}`).join("")}${notes.length ? "\n" : ""}`;
@@ -71,6 +81,8 @@ export function formatCheckResults(results: readonly CheckResult[]): string {
     if (r.error?.hint) lines.push(`        hint: ${r.error.hint}`);
   }
   const failed = results.filter((r) => !r.ok).length;
-  lines.push(`${results.length} channel${results.length === 1 ? "" : "s"} checked: ${results.length - failed} ok, ${failed} failed`);
+  lines.push(
+    `${results.length} channel${results.length === 1 ? "" : "s"} checked: ${results.length - failed} ok, ${failed} failed`,
+  );
   return `${lines.join("\n")}\n`;
 }

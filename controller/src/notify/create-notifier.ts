@@ -51,7 +51,12 @@ export function createNotifier(options: NotifierOptions): Notifier {
     flush: (runId, held) => {
       if (shutdown.signal.aborted) return;
       // Nobody waits for a held message: close() waits for the lanes instead.
-      lanes.push(runId, { delivery: progress(runId, held.ticket, held.message), signal: shutdown.signal, remaining: slots.length, done: undefined });
+      lanes.push(runId, {
+        delivery: progress(runId, held.ticket, held.message),
+        signal: shutdown.signal,
+        remaining: slots.length,
+        done: undefined,
+      });
     },
   });
 
@@ -61,15 +66,33 @@ export function createNotifier(options: NotifierOptions): Notifier {
     const { run, ticket } = event;
     if (event.type === "started") {
       const engine = event.engine;
-      return send({ operation: "notify_start", runId: run.id, ticketId: ticket.id, invoke: (channel, o) => channel.notifyStart(ticket, { ...o, engine }) }, signal);
+      return send(
+        {
+          operation: "notify_start",
+          runId: run.id,
+          ticketId: ticket.id,
+          invoke: (channel, o) => channel.notifyStart(ticket, { ...o, engine }),
+        },
+        signal,
+      );
     }
     if (event.type === "progress") {
-      return gate.offer(run.id, { ticket, message: event.message }) ? send(progress(run.id, ticket, event.message), signal) : Promise.resolve();
+      return gate.offer(run.id, { ticket, message: event.message })
+        ? send(progress(run.id, ticket, event.message), signal)
+        : Promise.resolve();
     }
     // A message the rate limit still holds back is stale now: it goes nowhere.
     gate.finish(run.id);
     const result = event.result;
-    return send({ operation: "notify_complete", runId: run.id, ticketId: ticket.id, invoke: (channel, o) => channel.notifyComplete(ticket, result, o) }, signal);
+    return send(
+      {
+        operation: "notify_complete",
+        runId: run.id,
+        ticketId: ticket.id,
+        invoke: (channel, o) => channel.notifyComplete(ticket, result, o),
+      },
+      signal,
+    );
   };
 
   const close = (): Promise<void> => {
@@ -98,7 +121,13 @@ export function createNotifier(options: NotifierOptions): Notifier {
 }
 
 /** The channels' setup: each supervised with the notifier's back-off, health rule and probes. */
-function slotOptions(options: NotifierOptions, settings: NotifierSettings, logger: Logger, metrics: NotifierMetrics, signal: AbortSignal): SlotOptions {
+function slotOptions(
+  options: NotifierOptions,
+  settings: NotifierSettings,
+  logger: Logger,
+  metrics: NotifierMetrics,
+  signal: AbortSignal,
+): SlotOptions {
   return {
     channels: options.channels,
     secrets: options.secrets,
@@ -116,7 +145,12 @@ function slotOptions(options: NotifierOptions, settings: NotifierSettings, logge
 
 /** The delivery of one progress message of a run. */
 function progress(runId: string, ticket: Ticket, message: string): Delivery {
-  return { operation: "notify", runId, ticketId: ticket.id, invoke: (channel, o) => channel.notify(message, ticket, o) };
+  return {
+    operation: "notify",
+    runId,
+    ticketId: ticket.id,
+    invoke: (channel, o) => channel.notify(message, ticket, o),
+  };
 }
 
 /** Starts every channel in parallel; configuration problems (all of them) stop everything and reject. */
@@ -128,7 +162,13 @@ async function startAll(slots: ChannelSlot[], resolveProblems: ChannelSetupProbl
       if (outcome.status === "fulfilled") return;
       const error = toChannelError(outcome.reason);
       const entry = slots[i]!.entry;
-      problems.push({ entry: describeEntry(entry), label: entry.label, message: error.message, fix: error.hint ?? "check the entry's config against the channel's documentation", channelCode: error.code });
+      problems.push({
+        entry: describeEntry(entry),
+        label: entry.label,
+        message: error.message,
+        fix: error.hint ?? "check the entry's config against the channel's documentation",
+        channelCode: error.code,
+      });
     });
   }
   if (problems.length === 0) return;

@@ -32,19 +32,35 @@ export interface DeliveryContext {
  * error, and the channel's health updated (a cancelled call says nothing
  * about the channel and leaves its health alone).
  */
-export async function deliver(slot: ChannelSlot, delivery: Delivery, context: DeliveryContext, signal: AbortSignal | undefined): Promise<CallReport> {
+export async function deliver(
+  slot: ChannelSlot,
+  delivery: Delivery,
+  context: DeliveryContext,
+  signal: AbortSignal | undefined,
+): Promise<CallReport> {
   const channel = slot.supervised.current;
   let deliveryId: string | undefined;
   const report: CallReport = channel
     ? await boundedCall(
         async (callSignal) => {
-          deliveryId = (await delivery.invoke(channel, { signal: callSignal, timeoutMs: context.timeoutMs, taskRunId: delivery.runId })).deliveryId;
+          deliveryId = (
+            await delivery.invoke(channel, {
+              signal: callSignal,
+              timeoutMs: context.timeoutMs,
+              taskRunId: delivery.runId,
+            })
+          ).deliveryId;
         },
         { timeoutMs: context.timeoutMs, signal },
       )
     : { outcome: "error", error: slot.supervised.downError(), durationMs: 0 };
   context.metrics.call(slot.entry.label, delivery.operation, report.outcome, report.durationMs / 1000);
-  const fields = { operation: delivery.operation, run_id: delivery.runId, ticket_id: delivery.ticketId, duration_ms: Math.round(report.durationMs) };
+  const fields = {
+    operation: delivery.operation,
+    run_id: delivery.runId,
+    ticket_id: delivery.ticketId,
+    duration_ms: Math.round(report.durationMs),
+  };
   if (report.outcome === "ok") {
     slot.health.succeeded();
     slot.logger.debug("notification delivered", { ...fields, delivery_id: deliveryId });
@@ -53,7 +69,13 @@ export async function deliver(slot: ChannelSlot, delivery: Delivery, context: De
   } else {
     const error = report.error!;
     slot.health.failed(error.code, error.message);
-    slot.logger.warn("notification failed", { ...fields, outcome: report.outcome, code: error.code, error_message: error.message, hint: error.hint });
+    slot.logger.warn("notification failed", {
+      ...fields,
+      outcome: report.outcome,
+      code: error.code,
+      error_message: error.message,
+      hint: error.hint,
+    });
   }
   return report;
 }

@@ -57,10 +57,13 @@ function entries(dir: string): Dirent[] {
 function packageDirs(root: string): string[] {
   const dirs: string[] = [];
   for (const entry of entries(root)) {
-    if (entry.name.startsWith(".") || entry.name === "node_modules" || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
+    if (entry.name.startsWith(".") || entry.name === "node_modules" || !(entry.isDirectory() || entry.isSymbolicLink()))
+      continue;
     const path = join(root, entry.name);
     if (!entry.name.startsWith("@")) dirs.push(path);
-    else for (const scoped of entries(path)) if (scoped.isDirectory() || scoped.isSymbolicLink()) dirs.push(join(path, scoped.name));
+    else
+      for (const scoped of entries(path))
+        if (scoped.isDirectory() || scoped.isSymbolicLink()) dirs.push(join(path, scoped.name));
   }
   return dirs;
 }

@@ -21,30 +21,49 @@ function checkSecretKeys(value: unknown, path: PropertyKey[], ctx: z.RefinementC
       checkSecretKeys(inner, [...path, key], ctx);
       continue;
     }
-    const problem = typeof inner === "string" ? secretNameProblem(inner) : { message: `must be the name of a secret, got ${show(inner)}`, fix: "write the secret's name, e.g. chat-a-token (keys ending in _secret name secrets)" };
-    if (problem !== undefined) ctx.addIssue({ code: "custom", path: [...path, key], input: inner, message: say(problem.message, problem.fix) });
+    const problem =
+      typeof inner === "string"
+        ? secretNameProblem(inner)
+        : {
+            message: `must be the name of a secret, got ${show(inner)}`,
+            fix: "write the secret's name, e.g. chat-a-token (keys ending in _secret name secrets)",
+          };
+    if (problem !== undefined)
+      ctx.addIssue({ code: "custom", path: [...path, key], input: inner, message: say(problem.message, problem.fix) });
   }
 }
 
 const channelConfig = z
-  .record(z.string(), z.unknown(), { error: errorFor(() => "must be a mapping", "write config: with the channel's keys below it") })
+  .record(z.string(), z.unknown(), {
+    error: errorFor(() => "must be a mapping", "write config: with the channel's keys below it"),
+  })
   .superRefine((config, ctx) => checkSecretKeys(config, [], ctx))
   .meta({
-    description: "The channel's own settings, handed over in the Handshake. Keys ending in `_secret` name secrets; the controller resolves them at start and hands the values over.",
+    description:
+      "The channel's own settings, handed over in the Handshake. Keys ending in `_secret` name secrets; the controller resolves them at start and hands the values over.",
     patternProperties: { _secret$: { type: "string", pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$" } },
   });
 
 const channel = section(
   {
     backend: text({ pattern: NAME, fix: NAME_FIX }).meta({
-      description: "The channel: a built-in (`chat_a`, `chat_b`), an installed plugin's channel name, or the name a `command` plugin reports.",
+      description:
+        "The channel: a built-in (`chat_a`, `chat_b`), an installed plugin's channel name, or the name a `command` plugin reports.",
     }),
     name: text({ pattern: NAME, fix: NAME_FIX }).optional().meta({
-      description: "Label in logs and metrics. Default: the backend; a repeated backend gets `backend#2`, `backend#3`, ... in file order.",
+      description:
+        "Label in logs and metrics. Default: the backend; a repeated backend gets `backend#2`, `backend#3`, ... in file order.",
     }),
     command: z
-      .array(text(), { error: errorFor((input) => `must be a list of strings, got ${show(input)}`, "write the executable and its arguments, e.g. [node, ./my-channel.js]") })
-      .min(1, { error: say("is an empty list", "write the executable and its arguments, e.g. [node, ./my-channel.js]") })
+      .array(text(), {
+        error: errorFor(
+          (input) => `must be a list of strings, got ${show(input)}`,
+          "write the executable and its arguments, e.g. [node, ./my-channel.js]",
+        ),
+      })
+      .min(1, {
+        error: say("is an empty list", "write the executable and its arguments, e.g. [node, ./my-channel.js]"),
+      })
       .optional()
       .meta({ description: "An explicit plugin executable and its arguments (any language)." }),
     config: channelConfig.nullish().transform((v) => v ?? {}),
@@ -55,7 +74,12 @@ const channel = section(
 /** The `notifications` section: chat channels and how they are called. */
 export const notificationsSchema = section({
   channels: z
-    .array(channel, { error: errorFor(() => "must be a list of channels", "write channels: with one '- backend: ...' entry per channel") })
+    .array(channel, {
+      error: errorFor(
+        () => "must be a list of channels",
+        "write channels: with one '- backend: ...' entry per channel",
+      ),
+    })
     .default([])
     .superRefine((entries, ctx) => {
       for (const [first, later] of channelLabels(entries).clashes) {
@@ -72,14 +96,20 @@ export const notificationsSchema = section({
       }
     })
     .meta({ description: "Chat channels; every channel receives every event (docs/notifications.md)." }),
-  call_timeout_ms: whole(100, 5000, 5000).default(5000).meta({ description: "Bound of each notification call, in ms (at most 5 s). A call that takes longer counts as failed." }),
-  unhealthy_after: whole(1, 1000, 3).default(3).meta({ description: "Consecutive failures after which a channel is marked unhealthy." }),
-  probe_interval_ms: whole(1000, 3_600_000, 30_000)
-    .default(30_000)
-    .meta({ description: "Mean time between health checks of an unhealthy plugin channel, in ms (±25 % jitter); a check that answers SERVING marks it healthy again." }),
-  progress_per_minute: whole(0, 60, 6)
-    .default(6)
-    .meta({ description: "Progress messages per run: a run may send this many at once, then one more every 60 / progress_per_minute seconds; the latest of those held back goes when one is allowed (0: none)." }),
+  call_timeout_ms: whole(100, 5000, 5000).default(5000).meta({
+    description: "Bound of each notification call, in ms (at most 5 s). A call that takes longer counts as failed.",
+  }),
+  unhealthy_after: whole(1, 1000, 3)
+    .default(3)
+    .meta({ description: "Consecutive failures after which a channel is marked unhealthy." }),
+  probe_interval_ms: whole(1000, 3_600_000, 30_000).default(30_000).meta({
+    description:
+      "Mean time between health checks of an unhealthy plugin channel, in ms (±25 % jitter); a check that answers SERVING marks it healthy again.",
+  }),
+  progress_per_minute: whole(0, 60, 6).default(6).meta({
+    description:
+      "Progress messages per run: a run may send this many at once, then one more every 60 / progress_per_minute seconds; the latest of those held back goes when one is allowed (0: none).",
+  }),
 }).meta({ description: "Notification channels (docs/notifications.md)." });
 
 /** `notifications` with defaults. */

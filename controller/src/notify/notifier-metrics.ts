@@ -22,8 +22,18 @@ export interface NotifierMetrics {
  */
 export function createNotifierMetrics(registry: Registry): NotifierMetrics {
   const registers = [registry];
-  const errors = new Counter({ name: "agent_plugin_errors_total", help: "Failed notification calls (errors and timeouts), by channel label.", labelNames: ["plugin"], registers });
-  const calls = new Counter({ name: "agent_plugin_calls_total", help: "Notification calls, by channel label, operation and outcome.", labelNames: ["plugin", "operation", "outcome"], registers });
+  const errors = new Counter({
+    name: "agent_plugin_errors_total",
+    help: "Failed notification calls (errors and timeouts), by channel label.",
+    labelNames: ["plugin"],
+    registers,
+  });
+  const calls = new Counter({
+    name: "agent_plugin_calls_total",
+    help: "Notification calls, by channel label, operation and outcome.",
+    labelNames: ["plugin", "operation", "outcome"],
+    registers,
+  });
   const duration = new Histogram({
     name: "agent_plugin_call_duration_seconds",
     help: "Time a notification call took, by channel label and operation.",
@@ -31,9 +41,24 @@ export function createNotifierMetrics(registry: Registry): NotifierMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers,
   });
-  const healthy = new Gauge({ name: "agent_plugin_healthy", help: "1 while a channel is healthy, 0 after too many failures in a row.", labelNames: ["plugin"], registers });
-  const restarts = new Counter({ name: "agent_plugin_restarts_total", help: "Plugin processes started again after a crash.", labelNames: ["plugin"], registers });
-  const probes = new Counter({ name: "agent_plugin_probes_total", help: "Health checks of unhealthy plugin channels, by channel label and outcome (ok, failed).", labelNames: ["plugin", "outcome"], registers });
+  const healthy = new Gauge({
+    name: "agent_plugin_healthy",
+    help: "1 while a channel is healthy, 0 after too many failures in a row.",
+    labelNames: ["plugin"],
+    registers,
+  });
+  const restarts = new Counter({
+    name: "agent_plugin_restarts_total",
+    help: "Plugin processes started again after a crash.",
+    labelNames: ["plugin"],
+    registers,
+  });
+  const probes = new Counter({
+    name: "agent_plugin_probes_total",
+    help: "Health checks of unhealthy plugin channels, by channel label and outcome (ok, failed).",
+    labelNames: ["plugin", "outcome"],
+    registers,
+  });
   return {
     call(plugin, operation, outcome, seconds) {
       calls.labels(plugin, operation, outcome).inc();

@@ -16,9 +16,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 function integer(value: number | undefined, name: string, min: number, max: number, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ControllerError(ControllerErrorCode.InvalidConfig, `createNotifier: ${name} must be an integer from ${min} to ${max}, got ${String(value)}`, {
-      hint: `leave ${name} out for its default (${fallback})`,
-    });
+    throw new ControllerError(
+      ControllerErrorCode.InvalidConfig,
+      `createNotifier: ${name} must be an integer from ${min} to ${max}, got ${String(value)}`,
+      {
+        hint: `leave ${name} out for its default (${fallback})`,
+      },
+    );
   }
   return value;
 }
@@ -33,6 +37,9 @@ export function checkNotifierOptions(options: NotifierOptions): NotifierSettings
     startTimeoutMs: integer(options.startTimeoutMs, "startTimeoutMs", 1, MAX_TIMER_MS, 10_000),
     // At most 2^31-1 / 1.25: the jitter may lengthen an interval by a quarter.
     probeIntervalMs: integer(options.probeIntervalMs, "probeIntervalMs", 1, Math.floor(MAX_TIMER_MS / 1.25), 30_000),
-    backoff: { initialMs, maxMs: integer(options.backoff?.maxMs, "backoff.maxMs", initialMs, MAX_TIMER_MS, Math.max(initialMs, 30_000)) },
+    backoff: {
+      initialMs,
+      maxMs: integer(options.backoff?.maxMs, "backoff.maxMs", initialMs, MAX_TIMER_MS, Math.max(initialMs, 30_000)),
+    },
   };
 }

@@ -80,7 +80,17 @@ export interface CheckResult {
 export interface NotifierHealth {
   /** `ok` when every channel is healthy, else `degraded`. */
   status: "ok" | "degraded";
-  channels: Record<string, { healthy: boolean; state: ChannelState; consecutiveFailures: number; lastFailure?: FailureInfo | undefined; probing: boolean; onProbation: boolean }>;
+  channels: Record<
+    string,
+    {
+      healthy: boolean;
+      state: ChannelState;
+      consecutiveFailures: number;
+      lastFailure?: FailureInfo | undefined;
+      probing: boolean;
+      onProbation: boolean;
+    }
+  >;
 }
 
 /** Tells every configured channel about runs. */

@@ -20,7 +20,14 @@ export interface OpenerOptions {
  * unlucky: reported at start-up and never retried. Anything else (a plugin
  * that crashed or hung while starting) is retried by the supervisor.
  */
-const SETUP_CODES: ReadonlySet<string> = new Set([ErrorCode.InvalidConfig, ErrorCode.InvalidArgument, ErrorCode.VersionMismatch, ErrorCode.Unauthenticated, ErrorCode.PermissionDenied, ErrorCode.NotFound]);
+const SETUP_CODES: ReadonlySet<string> = new Set([
+  ErrorCode.InvalidConfig,
+  ErrorCode.InvalidArgument,
+  ErrorCode.VersionMismatch,
+  ErrorCode.Unauthenticated,
+  ErrorCode.PermissionDenied,
+  ErrorCode.NotFound,
+]);
 
 /** True when a failed start is a configuration problem (see {@link SETUP_CODES}). */
 export function isSetupFailure(error: unknown): boolean {
@@ -55,7 +62,8 @@ function keepingLabel(logger: Logger, label: string): Logger {
 export function createChannelOpener(options: OpenerOptions): () => Promise<Channel> {
   const { entry, source, secrets, logger } = options;
   const start = (): Promise<Channel> => {
-    if (source.kind === "builtin") return source.builtin.load({ config: entry.config, secrets, logger: keepingLabel(logger, entry.label) });
+    if (source.kind === "builtin")
+      return source.builtin.load({ config: entry.config, secrets, logger: keepingLabel(logger, entry.label) });
     return connectChannel({
       command: source.command,
       args: source.args,
@@ -76,6 +84,8 @@ export function createChannelOpener(options: OpenerOptions): () => Promise<Chann
       source.kind === "package"
         ? `the package ${source.packageName} declares errand.channel "${entry.backend}" but serves "${channel.name}"; reinstall a fixed release (npx --package @errand/cli channel lint ${source.dir} shows the mismatch)`
         : `set backend: ${channel.name} if this is the plugin you meant, or point command at the "${entry.backend}" plugin`;
-    throw new InvalidConfigError(`the plugin reports the channel name "${channel.name}", not "${entry.backend}"`, { hint: fix });
+    throw new InvalidConfigError(`the plugin reports the channel name "${channel.name}", not "${entry.backend}"`, {
+      hint: fix,
+    });
   };
 }

@@ -53,7 +53,8 @@ export function createProgressGate<T>(options: ProgressGateOptions<T>): Progress
   };
   // A run whose allowance is whole again with nothing held is as good as new; forgetting it bounds the map.
   const sweep = (now: number) => {
-    for (const [runId, slot] of runs) if (slot.held === undefined && slot.allowance + (now - slot.at) / intervalMs >= capacity) runs.delete(runId);
+    for (const [runId, slot] of runs)
+      if (slot.held === undefined && slot.allowance + (now - slot.at) / intervalMs >= capacity) runs.delete(runId);
   };
 
   return {

@@ -21,12 +21,22 @@ const JS_EXTENSIONS = new Set([".js", ".mjs", ".cjs"]);
  * {@link pluginSearchRoots} for the order). Reads the file system only.
  */
 export function resolveChannel(entry: ChannelEntryConfig, finder: PluginFinder): Resolution {
-  const problem = (message: string, fix: string): Resolution => ({ problem: { entry: describeEntry(entry), label: entry.label, message, fix } });
+  const problem = (message: string, fix: string): Resolution => ({
+    problem: { entry: describeEntry(entry), label: entry.label, message, fix },
+  });
   if (entry.command !== undefined) {
     const [command, ...args] = entry.command;
-    if (command === undefined || command === "") return problem("command is empty", "give the plugin executable and its arguments, e.g. command: [/opt/plugins/team-alerts, --verbose]");
+    if (command === undefined || command === "")
+      return problem(
+        "command is empty",
+        "give the plugin executable and its arguments, e.g. command: [/opt/plugins/team-alerts, --verbose]",
+      );
     const why = executableProblem(command);
-    if (why) return problem(`the command ${JSON.stringify(command)} ${why}`, "install the plugin or fix the path (an absolute path is safest), and make it executable");
+    if (why)
+      return problem(
+        `the command ${JSON.stringify(command)} ${why}`,
+        "install the plugin or fix the path (an absolute path is safest), and make it executable",
+      );
     return { source: { kind: "command", command, args } };
   }
   const builtin = BUILTIN_CHANNELS[entry.backend];
@@ -35,7 +45,10 @@ export function resolveChannel(entry: ChannelEntryConfig, finder: PluginFinder):
   const result = finder.find(entry.backend);
   if (result.kind === "ambiguous") {
     const dirs = result.manifests.map((m) => `${m.packageName} (${m.dir})`).join(" and ");
-    return problem(`more than one installed package serves the channel "${entry.backend}" in ${result.root}: ${dirs}`, "uninstall all but one, or run the one you mean with command: [...]");
+    return problem(
+      `more than one installed package serves the channel "${entry.backend}" in ${result.root}: ${dirs}`,
+      "uninstall all but one, or run the one you mean with command: [...]",
+    );
   }
   if (result.kind === "missing") {
     const builtins = Object.keys(BUILTIN_CHANNELS).join(", ");
@@ -58,10 +71,36 @@ function fromPackage(manifest: PluginManifest, problem: (message: string, fix: s
   const path = join(manifest.dir, manifest.bin);
   // A JavaScript bin runs through this Node, as npm's shim would; anything else must be executable itself.
   if (JS_EXTENSIONS.has(extname(path))) {
-    if (!existsSync(path)) return problem(`the bin ${manifest.bin} of ${where} does not exist`, "the package is not built or not fully installed; reinstall it (a package from a source checkout needs npm run build)");
-    return { source: { kind: "package", packageName: manifest.packageName, packageVersion: manifest.packageVersion, dir: manifest.dir, command: process.execPath, args: [path] } };
+    if (!existsSync(path))
+      return problem(
+        `the bin ${manifest.bin} of ${where} does not exist`,
+        "the package is not built or not fully installed; reinstall it (a package from a source checkout needs npm run build)",
+      );
+    return {
+      source: {
+        kind: "package",
+        packageName: manifest.packageName,
+        packageVersion: manifest.packageVersion,
+        dir: manifest.dir,
+        command: process.execPath,
+        args: [path],
+      },
+    };
   }
   const why = executableProblem(path);
-  if (why) return problem(`the bin ${manifest.bin} of ${where} ${why}`, "reinstall the package; its bin must be an executable file");
-  return { source: { kind: "package", packageName: manifest.packageName, packageVersion: manifest.packageVersion, dir: manifest.dir, command: path, args: [] } };
+  if (why)
+    return problem(
+      `the bin ${manifest.bin} of ${where} ${why}`,
+      "reinstall the package; its bin must be an executable file",
+    );
+  return {
+    source: {
+      kind: "package",
+      packageName: manifest.packageName,
+      packageVersion: manifest.packageVersion,
+      dir: manifest.dir,
+      command: path,
+      args: [],
+    },
+  };
 }

@@ -1,4 +1,10 @@
-import { type ChannelError, type Logger, PluginExitedError, toChannelError, UnavailableError } from "@errand/channel-sdk";
+import {
+  type ChannelError,
+  type Logger,
+  PluginExitedError,
+  toChannelError,
+  UnavailableError,
+} from "@errand/channel-sdk";
 import { type Channel, type PluginExit, RemoteChannel } from "@errand/channel-sdk/host";
 import type { Backoff } from "./backoff.js";
 import { isSetupFailure } from "./open-channel.js";
@@ -93,7 +99,10 @@ export class SupervisedChannel {
   checkHealth(timeoutMs: number, signal: AbortSignal): Promise<void> {
     const channel = this.current;
     if (channel === undefined) return Promise.reject(this.downError());
-    if (!(channel instanceof RemoteChannel)) return Promise.reject(new UnavailableError(`channel "${this.options.label}" runs in-process and has no health check`));
+    if (!(channel instanceof RemoteChannel))
+      return Promise.reject(
+        new UnavailableError(`channel "${this.options.label}" runs in-process and has no health check`),
+      );
     return channel.checkHealth(timeoutMs, signal);
   }
 
@@ -114,7 +123,9 @@ export class SupervisedChannel {
     await this.pending;
     const channel = this.channel;
     this.channel = undefined;
-    await channel?.close().catch((error: unknown) => this.options.logger.warn("channel did not close cleanly", { error }));
+    await channel
+      ?.close()
+      .catch((error: unknown) => this.options.logger.warn("channel did not close cleanly", { error }));
   }
 
   private use(channel: Channel): Promise<void> | void {
@@ -146,7 +157,11 @@ export class SupervisedChannel {
 
   private scheduleRestart(): void {
     const delay = this.options.backoff.delay(this.attempt++);
-    this.options.logger.warn("restarting notification channel", { restart_in_ms: delay, attempt: this.attempt, reason: this.downReason });
+    this.options.logger.warn("restarting notification channel", {
+      restart_in_ms: delay,
+      attempt: this.attempt,
+      reason: this.downReason,
+    });
     // Unref'd: a pending restart never keeps a finished process (a CLI command) alive.
     this.timer = setTimeout(() => this.restart(), delay).unref();
   }

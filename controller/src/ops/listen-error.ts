@@ -13,8 +13,12 @@ const WHY: Readonly<Record<string, string>> = {
 export function listenError(error: unknown, what: string, key: string, host: string, port: number): unknown {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === undefined || WHY[code] === undefined) return error;
-  return new ControllerError(ControllerErrorCode.InvalidConfig, `the ${what} cannot listen on ${host}:${port} (${code}: ${WHY[code]})`, {
-    cause: error,
-    hint: `set ${key} to a free port (0 picks one), or stop the other process`,
-  });
+  return new ControllerError(
+    ControllerErrorCode.InvalidConfig,
+    `the ${what} cannot listen on ${host}:${port} (${code}: ${WHY[code]})`,
+    {
+      cause: error,
+      hint: `set ${key} to a free port (0 picks one), or stop the other process`,
+    },
+  );
 }

@@ -46,7 +46,12 @@ export function createOpsServer(options: OpsServerOptions): OpsServer {
         try {
           return { name: c.name, critical: c.critical, ...(await c.check()) };
         } catch (error) {
-          return { name: c.name, critical: c.critical, ok: false, detail: error instanceof Error ? error.message : String(error) };
+          return {
+            name: c.name,
+            critical: c.critical,
+            ok: false,
+            detail: error instanceof Error ? error.message : String(error),
+          };
         }
       }),
     );
@@ -71,7 +76,12 @@ export function createOpsServer(options: OpsServerOptions): OpsServer {
     } else if (path === "/metrics") {
       options.registry.metrics().then(
         (text) => send(200, options.registry.contentType, text),
-        (error: unknown) => send(500, "text/plain; charset=utf-8", `metrics failed: ${error instanceof Error ? error.message : String(error)}\n`),
+        (error: unknown) =>
+          send(
+            500,
+            "text/plain; charset=utf-8",
+            `metrics failed: ${error instanceof Error ? error.message : String(error)}\n`,
+          ),
       );
     } else {
       send(404, "text/plain; charset=utf-8", "not found: try /healthz, /readyz or /metrics\n");

@@ -11,7 +11,13 @@ export const RUN_STATES = ["Queued", "Running", "Succeeded", "Failed", "TimedOut
 export type RunState = (typeof RUN_STATES)[number];
 
 /** States a run never leaves. */
-export const TERMINAL_STATES: ReadonlySet<RunState> = new Set(["Succeeded", "Failed", "TimedOut", "Cancelled", "Refused"]);
+export const TERMINAL_STATES: ReadonlySet<RunState> = new Set([
+  "Succeeded",
+  "Failed",
+  "TimedOut",
+  "Cancelled",
+  "Refused",
+]);
 
 /** True when `state` is final. */
 export function isTerminal(state: RunState): boolean {

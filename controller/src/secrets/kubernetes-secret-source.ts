@@ -1,11 +1,22 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import { apiProblem, makeClients } from "../kube/kube-api.js";
 import { jobNamespace, type KubeConnection, loadKubeConfig } from "../kube/load-kube-config.js";
-import { DEFAULT_SECRET_LAYOUT, describeLocation, type KubernetesSecretLayout, secretLocation, secretLocationProblem } from "../kube/secret-location.js";
+import {
+  DEFAULT_SECRET_LAYOUT,
+  describeLocation,
+  type KubernetesSecretLayout,
+  secretLocation,
+  secretLocationProblem,
+} from "../kube/secret-location.js";
 import type { SecretStore } from "./secret-store.js";
 
 // `execution.kubernetes` configured with nothing: the default cluster and namespace, each secret in a Secret of its name.
-const NO_KUBERNETES_CONFIG = { kubeconfig: undefined, context: undefined, namespace: undefined, secrets: DEFAULT_SECRET_LAYOUT };
+const NO_KUBERNETES_CONFIG = {
+  kubeconfig: undefined,
+  context: undefined,
+  namespace: undefined,
+  secrets: DEFAULT_SECRET_LAYOUT,
+};
 
 /** Options of {@link createKubernetesSecretSource}. */
 export interface KubernetesSecretSourceOptions {
@@ -94,7 +105,9 @@ export function createKubernetesSecretSource(options: KubernetesSecretSourceOpti
       }
       return {
         resolve: (name) => found.get(name)?.value,
-        describe: (name) => [`${describeLocation(namespace, secretLocation(name, layout))} (${found.get(name)?.status ?? "not loaded"})`],
+        describe: (name) => [
+          `${describeLocation(namespace, secretLocation(name, layout))} (${found.get(name)?.status ?? "not loaded"})`,
+        ],
       };
     },
   };

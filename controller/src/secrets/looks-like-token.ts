@@ -37,7 +37,12 @@ export function looksLikeToken(value: string): string | undefined {
     if (lower.startsWith(prefix) && value.length > prefix.length) return what;
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return "a URL (which may carry a credential)";
-  if (value.length >= MIN_RANDOM_LENGTH && /[0-9]/.test(value) && /[A-Za-z]/.test(value) && switchScore(value) >= MIN_SWITCH_SCORE) {
+  if (
+    value.length >= MIN_RANDOM_LENGTH
+    && /[0-9]/.test(value)
+    && /[A-Za-z]/.test(value)
+    && switchScore(value) >= MIN_SWITCH_SCORE
+  ) {
     return "a random token";
   }
   return undefined;

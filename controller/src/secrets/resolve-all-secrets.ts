@@ -11,10 +11,17 @@ import { createSecretStore } from "./secret-store.js";
  * Throws one SecretNotFoundError listing every missing secret and where it
  * was looked for.
  */
-export async function resolveAllSecrets(config: ControllerConfig, env: NodeJS.ProcessEnv, kubeConfig?: KubeConfig): Promise<ResolvedSecrets> {
+export async function resolveAllSecrets(
+  config: ControllerConfig,
+  env: NodeJS.ProcessEnv,
+  kubeConfig?: KubeConfig,
+): Promise<ResolvedSecrets> {
   if (config.execution.backend !== "kubernetes") return resolveSecrets(config, { env });
   const { createKubernetesSecretSource } = await import("./kubernetes-secret-source.js");
   const names = [...new Set(secretReferences(config).map((r) => r.name))];
-  const cluster = await createKubernetesSecretSource({ config: config.execution.kubernetes, ...(kubeConfig ? { kubeConfig } : {}) }).load(names);
+  const cluster = await createKubernetesSecretSource({
+    config: config.execution.kubernetes,
+    ...(kubeConfig ? { kubeConfig } : {}),
+  }).load(names);
   return resolveSecrets(config, createSecretStore({ env, dir: config.secrets.dir, sources: [cluster] }));
 }

@@ -11,7 +11,10 @@ export type ResolvedSecrets = Record<string, string>;
  * from `store`, or from a store over `{ env }` and the config's `secrets.dir`.
  * Throws one {@link SecretNotFoundError} listing every missing secret.
  */
-export function resolveSecrets(config: ControllerConfig, store: SecretStore | Omit<SecretStoreOptions, "dir"> = {}): ResolvedSecrets {
+export function resolveSecrets(
+  config: ControllerConfig,
+  store: SecretStore | Omit<SecretStoreOptions, "dir"> = {},
+): ResolvedSecrets {
   const source = isSecretStore(store) ? store : createSecretStore({ env: store.env, dir: config.secrets.dir });
   const resolved: ResolvedSecrets = {};
   // The webhook's missing secrets come first: they were looked for while the file was read.

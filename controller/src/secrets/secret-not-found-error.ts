@@ -23,9 +23,13 @@ export class SecretNotFoundError extends ControllerError {
   constructor(missing: readonly MissingSecret[]) {
     const count = missing.length === 1 ? "a secret" : `${missing.length} secrets`;
     const lines = missing.map((m) => `  - ${describeMissingSecret(m)}`);
-    super(ControllerErrorCode.SecretNotFound, `${count} named in the configuration ${missing.length === 1 ? "was" : "were"} not found:\n${lines.join("\n")}`, {
-      hint: "give each secret as the environment variable shown, or as a file in the secrets folder (secrets.dir); see docs/configuration.md#secrets",
-    });
+    super(
+      ControllerErrorCode.SecretNotFound,
+      `${count} named in the configuration ${missing.length === 1 ? "was" : "were"} not found:\n${lines.join("\n")}`,
+      {
+        hint: "give each secret as the environment variable shown, or as a file in the secrets folder (secrets.dir); see docs/configuration.md#secrets",
+      },
+    );
     this.missing = missing;
   }
 }

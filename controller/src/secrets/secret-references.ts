@@ -14,9 +14,11 @@ export function secretReferences(config: ControllerConfig): SecretReference[] {
   for (const channel of config.notifications.channels) {
     collectSecretKeys(channel.config, `notifications.channels[${channel.index}].config`, refs);
   }
-  if (config.ticketing?.tokenSecret !== undefined) refs.push({ name: config.ticketing.tokenSecret, key: "ticketing.config.token_secret" });
+  if (config.ticketing?.tokenSecret !== undefined)
+    refs.push({ name: config.ticketing.tokenSecret, key: "ticketing.config.token_secret" });
   for (const engine of Object.values(config.engines.byName)) {
-    if (engine.apiKeySecret !== undefined) refs.push({ name: engine.apiKeySecret, key: `engines.${engine.name}.auth.api_key_secret` });
+    if (engine.apiKeySecret !== undefined)
+      refs.push({ name: engine.apiKeySecret, key: `engines.${engine.name}.auth.api_key_secret` });
   }
   if (config.store.backend === "postgres") refs.push({ name: config.store.urlSecret, key: "store.url_secret" });
   return refs;

@@ -56,7 +56,9 @@ export function createSecretStore(options: SecretStoreOptions = {}): SecretStore
     describe(name) {
       const variable = secretEnvName(name);
       const value = env[variable];
-      const places = [`environment variable ${variable} (${value === undefined ? "not set" : value === "" ? "empty" : "set"})`];
+      const places = [
+        `environment variable ${variable} (${value === undefined ? "not set" : value === "" ? "empty" : "set"})`,
+      ];
       if (dir === undefined) places.push("no secrets folder (secrets.dir is not set)");
       else places.push(`file ${join(dir, name)} (${fromFile(name).status})`);
       for (const source of options.sources ?? []) places.push(...source.describe(name));

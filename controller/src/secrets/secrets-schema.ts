@@ -4,7 +4,9 @@ import { filePath, section } from "../config/schema/kit.js";
 
 /** `secrets` as written in errand.yaml: where named secrets are found. */
 export const secretsSection = section({
-  dir: filePath("Folder with one file per secret (`<dir>/<name>`), as Kubernetes mounts a Secret. Unset: the environment only.").optional(),
+  dir: filePath(
+    "Folder with one file per secret (`<dir>/<name>`), as Kubernetes mounts a Secret. Unset: the environment only.",
+  ).optional(),
 }).meta({ description: "The secret store (see Secrets below)." });
 
 /** `secrets`, resolved: the folder made absolute against `baseDir` (the config file's folder). */

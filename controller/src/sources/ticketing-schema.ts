@@ -13,7 +13,8 @@ export const ticketingSchema = z
   .discriminatedUnion("backend", BRANCHES, {
     error: (iss: { input?: unknown; code?: string }) => {
       const input = iss.input as { backend?: unknown } | null | undefined;
-      if (typeof input !== "object" || input === null) return say("must be a mapping", "write ticketing: with backend, poll_interval and config below it");
+      if (typeof input !== "object" || input === null)
+        return say("must be a mapping", "write ticketing: with backend, poll_interval and config below it");
       if (input.backend === undefined) return say("is required", `write backend: with one of ${BACKENDS.join(", ")}`);
       return say(`is ${show(input.backend)}`, `use one of ${BACKENDS.join(", ")}`);
     },
@@ -33,7 +34,13 @@ type TicketingBranch = z.output<typeof ticketingSchema>;
  */
 export type TicketingConfig = TicketingBranch extends infer T
   ? T extends TicketingBranch
-    ? { backend: T["backend"]; pollIntervalMs: number; tokenSecret: T["config"]["token_secret"]; repoUrl: string | undefined; config: T["config"] }
+    ? {
+        backend: T["backend"];
+        pollIntervalMs: number;
+        tokenSecret: T["config"]["token_secret"];
+        repoUrl: string | undefined;
+        config: T["config"];
+      }
     : never
   : never;
 

@@ -23,7 +23,9 @@ export interface WebhookSourceOptions {
  * of its event-loop turn), so no crash stores the tickets without their
  * id; only deliveries without tickets (approvals) claim their id first.
  */
-export function createWebhookSource(options: WebhookSourceOptions): TicketSource & { readonly server: WebhookServer | undefined } {
+export function createWebhookSource(
+  options: WebhookSourceOptions,
+): TicketSource & { readonly server: WebhookServer | undefined } {
   const ttlMs = options.config.dedupe.ttlSeconds * 1000;
   let server: WebhookServer | undefined;
   let listening = false;
@@ -45,12 +47,19 @@ export function createWebhookSource(options: WebhookSourceOptions): TicketSource
             return { deliveryCommitted: false };
           }
           const stored = await sink.acceptDelivery(tickets, { key: ctx.deliveryKey, ttlMs });
-          return stored.delivery === "new" ? { deliveryCommitted: true } : { deliveryCommitted: false, seen: stored.delivery };
+          return stored.delivery === "new"
+            ? { deliveryCommitted: true }
+            : { deliveryCommitted: false, seen: stored.delivery };
         },
         onApprovals: (approvals, ctx) => {
           // Approvals belong to a separate approval interface (spec 1.3); the controller records that one came.
           for (const a of approvals) {
-            options.logger.info("approval callback received", { source: ctx.source, delivery_id: ctx.deliveryId, action_id: a.actionId, user_id: a.userId });
+            options.logger.info("approval callback received", {
+              source: ctx.source,
+              delivery_id: ctx.deliveryId,
+              action_id: a.actionId,
+              user_id: a.userId,
+            });
           }
         },
       });

@@ -30,10 +30,13 @@ export function serializeTickets(tickets: readonly Ticket[], batch = "the batch"
     try {
       return ticketJson(ticket);
     } catch (error) {
-      throw new StoreError(`ticket ${index} of ${batch} (${ticket.source} ${ticket.id}) cannot be stored as JSON: ${(error as Error).message}`, {
-        cause: error,
-        hint: "a ticket's rawEvent must be plain JSON data (no cycles, no BigInt)",
-      });
+      throw new StoreError(
+        `ticket ${index} of ${batch} (${ticket.source} ${ticket.id}) cannot be stored as JSON: ${(error as Error).message}`,
+        {
+          cause: error,
+          hint: "a ticket's rawEvent must be plain JSON data (no cycles, no BigInt)",
+        },
+      );
     }
   });
 }
@@ -72,7 +75,9 @@ export function serializeDeliveries(deliveries: readonly DeliveryTickets[]): str
   return deliveries.map((d, index) => {
     const where = `delivery ${index} of the batch`;
     if (!Array.isArray(d?.tickets)) {
-      throw new StoreError(`${where} must be { tickets, delivery? } with a tickets array`, { hint: "this is a bug in the caller of the store" });
+      throw new StoreError(`${where} must be { tickets, delivery? } with a tickets array`, {
+        hint: "this is a bug in the caller of the store",
+      });
     }
     if (d.delivery !== undefined) {
       requireText(d.delivery?.key, `${where}: delivery key`);

@@ -84,7 +84,14 @@ export function toTaskRun(row: RunRow): TaskRun {
 
 /** The Transition a row holds. */
 export function toTransition(row: TransitionRow): Transition {
-  return { runId: row.run_id, seq: row.seq, from: opt(row.from_state), to: row.to_state, at: row.at, reason: row.reason };
+  return {
+    runId: row.run_id,
+    seq: row.seq,
+    from: opt(row.from_state),
+    to: row.to_state,
+    at: row.at,
+    reason: row.reason,
+  };
 }
 
 /** The Ticket stored as JSON. */

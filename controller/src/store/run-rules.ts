@@ -4,7 +4,9 @@ import type { TaskRun } from "../runs/task-run.js";
 
 /** The error every store throws for a run id it does not hold. */
 export function runNotFound(runId: string): NotFoundError {
-  return new NotFoundError(`no run with id ${runId}`, { hint: "list the runs with `errand runs` and copy an id from there" });
+  return new NotFoundError(`no run with id ${runId}`, {
+    hint: "list the runs with `errand runs` and copy an id from there",
+  });
 }
 
 /** The error of `retry` on a run that has not finished. */

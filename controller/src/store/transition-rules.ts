@@ -12,7 +12,9 @@ const KNOWN: ReadonlySet<string> = new Set(RUN_STATES);
 export function checkTransitionRequest(req: TransitionRequest): void {
   const where = `transition of run ${req.runId} to ${String(req.to)}`;
   if (!KNOWN.has(req.to)) {
-    throw new StoreError(`${where}: "${String(req.to)}" is not a run state`, { hint: `use one of ${RUN_STATES.join(", ")}` });
+    throw new StoreError(`${where}: "${String(req.to)}" is not a run state`, {
+      hint: `use one of ${RUN_STATES.join(", ")}`,
+    });
   }
   if (req.from.length === 0) {
     throw new StoreError(`${where}: no state to move from was given`, { hint: "name the state(s) the run must be in" });

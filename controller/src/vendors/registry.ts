@@ -14,12 +14,20 @@ export const VENDORS = [
   {
     id: "codehost_a",
     name: "code host A",
-    webhook: { route: "codehost-a", alias: "github", enableHint: "set webhook.secrets.codehost_a (or webhook.secrets.github)" },
+    webhook: {
+      route: "codehost-a",
+      alias: "github",
+      enableHint: "set webhook.secrets.codehost_a (or webhook.secrets.github)",
+    },
   },
   {
     id: "codehost_b",
     name: "code host B",
-    webhook: { route: "codehost-b", alias: "gitlab", enableHint: "set webhook.secrets.codehost_b (or webhook.secrets.gitlab)" },
+    webhook: {
+      route: "codehost-b",
+      alias: "gitlab",
+      enableHint: "set webhook.secrets.codehost_b (or webhook.secrets.gitlab)",
+    },
   },
   { id: "tracker_a", name: "tracker A" },
   {
@@ -28,12 +36,21 @@ export const VENDORS = [
     webhook: {
       route: "tracker",
       alias: "shortcut",
-      enableHint: "set webhook.secrets.tracker_b (or webhook.secrets.shortcut), or webhook.tracker_b.allow_unsigned: true to take unsigned requests",
+      enableHint:
+        "set webhook.secrets.tracker_b (or webhook.secrets.shortcut), or webhook.tracker_b.allow_unsigned: true to take unsigned requests",
     },
   },
-  { id: "chat_a", name: "chat A", webhook: { route: "chat", alias: "slack", enableHint: "set webhook.secrets.chat_a (or webhook.secrets.slack)" } },
+  {
+    id: "chat_a",
+    name: "chat A",
+    webhook: { route: "chat", alias: "slack", enableHint: "set webhook.secrets.chat_a (or webhook.secrets.slack)" },
+  },
   // No alias: the generic source's secret lives in its own section, webhook.generic.
-  { id: "generic", name: "generic", webhook: { route: "generic", enableHint: "set webhook.generic (auth_mode, secret and optionally field_mapping)" } },
+  {
+    id: "generic",
+    name: "generic",
+    webhook: { route: "generic", enableHint: "set webhook.generic (auth_mode, secret and optionally field_mapping)" },
+  },
 ] as const;
 
 /** A vendor that sends webhooks. */

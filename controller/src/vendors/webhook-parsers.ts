@@ -19,7 +19,8 @@ export type WebhookParserFactory = (config: WebhookConfig) => WebhookSource | un
  * configuration's issue label rules when it has them.
  */
 export const WEBHOOK_PARSERS: Readonly<Record<SourceId, WebhookParserFactory>> = {
-  codehost_a: ({ secrets, codehostARules }) => (secrets.codehost_a ? createCodehostASource(secrets.codehost_a, codehostARules) : undefined),
+  codehost_a: ({ secrets, codehostARules }) =>
+    secrets.codehost_a ? createCodehostASource(secrets.codehost_a, codehostARules) : undefined,
   codehost_b: ({ secrets }) => (secrets.codehost_b ? createCodehostBSource(secrets.codehost_b) : undefined),
   tracker_b: ({ secrets, shortcutTargetStateId, allowUnsignedTrackerB }) => {
     if (!secrets.tracker_b && allowUnsignedTrackerB === false) return undefined;

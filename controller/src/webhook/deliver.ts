@@ -26,8 +26,14 @@ export type DeliverCallback = (error: WebhookError | undefined, reply?: WebhookR
 const DUPLICATE: WebhookReply = { status: "duplicate" };
 const TIMED_OUT = "webhook handler timed out";
 
-const unavailable = () => new WebhookError(503, WebhookErrorCode.Unavailable, "the event could not be handed on; retry later", { "retry-after": "5" });
-const inProgress = () => new WebhookError(503, WebhookErrorCode.DeliveryInProgress, "this delivery id is being handled; retry later", { "retry-after": "1" });
+const unavailable = () =>
+  new WebhookError(503, WebhookErrorCode.Unavailable, "the event could not be handed on; retry later", {
+    "retry-after": "5",
+  });
+const inProgress = () =>
+  new WebhookError(503, WebhookErrorCode.DeliveryInProgress, "this delivery id is being handled; retry later", {
+    "retry-after": "1",
+  });
 
 function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
@@ -85,7 +91,11 @@ async function runBoth(outcome: SourceOutcome, ctx: DeliveryContext, deps: Deliv
   return result;
 }
 
-function runHandlers(outcome: SourceOutcome, ctx: DeliveryContext, deps: DeliverDeps): HandlerResult | PromiseLike<HandlerResult> {
+function runHandlers(
+  outcome: SourceOutcome,
+  ctx: DeliveryContext,
+  deps: DeliverDeps,
+): HandlerResult | PromiseLike<HandlerResult> {
   if (outcome.approvals.length > 0) return runBoth(outcome, ctx, deps);
   return outcome.tickets.length > 0 ? deps.onTickets(outcome.tickets, ctx) : undefined;
 }
@@ -93,7 +103,9 @@ function runHandlers(outcome: SourceOutcome, ctx: DeliveryContext, deps: Deliver
 function acceptedReply(outcome: SourceOutcome): WebhookReply {
   const tickets = new Array<string>(outcome.tickets.length);
   for (let i = 0; i < tickets.length; i++) tickets[i] = (outcome.tickets[i] as { id: string }).id;
-  return outcome.approvals.length > 0 ? { status: "accepted", tickets, approvals: outcome.approvals.length } : { status: "accepted", tickets };
+  return outcome.approvals.length > 0
+    ? { status: "accepted", tickets, approvals: outcome.approvals.length }
+    : { status: "accepted", tickets };
 }
 
 /**
@@ -109,9 +121,17 @@ function acceptedReply(outcome: SourceOutcome): WebhookReply {
  * answers a known id. Synchronous stores and handlers are followed
  * without a promise hop.
  */
-export function deliver(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "deliveryKey">, deps: DeliverDeps, done: DeliverCallback): void {
+export function deliver(
+  outcome: SourceOutcome,
+  ctx: Omit<DeliveryContext, "signal" | "deliveryKey">,
+  deps: DeliverDeps,
+  done: DeliverCallback,
+): void {
   if (outcome.approvals.length > 0 && !deps.onApprovals) {
-    deps.logger.warn("approval callback dropped: no approval handler is configured", { source: ctx.source, delivery_id: ctx.deliveryId });
+    deps.logger.warn("approval callback dropped: no approval handler is configured", {
+      source: ctx.source,
+      delivery_id: ctx.deliveryId,
+    });
     done(undefined, { status: "ignored", reason: "no approval handler is configured" });
     return;
   }
@@ -140,7 +160,14 @@ export function deliver(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "sign
 }
 
 /** `claimed`: the server holds a claim on `key` (released if the handlers fail); else the ticket handler checks the id. */
-function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "deliveryKey">, key: string | undefined, claimed: boolean, deps: DeliverDeps, done: DeliverCallback): void {
+function handOff(
+  outcome: SourceOutcome,
+  ctx: Omit<DeliveryContext, "signal" | "deliveryKey">,
+  key: string | undefined,
+  claimed: boolean,
+  deps: DeliverDeps,
+  done: DeliverCallback,
+): void {
   // No closure below refers to the outcome: a closure that outlives the
   // request (a promise reaction, a deadline) would keep the parsed event alive.
   const reply = acceptedReply(outcome);
@@ -199,7 +226,11 @@ function handOff(outcome: SourceOutcome, ctx: Omit<DeliveryContext, "signal" | "
   deadline = deps.deadlines.add(() => {
     timedOut = true;
     full.timeOut();
-    deps.logger.error("handler timed out", { source: ctx.source, delivery_id: ctx.deliveryId, timeout_ms: deps.deadlines.ms });
+    deps.logger.error("handler timed out", {
+      source: ctx.source,
+      delivery_id: ctx.deliveryId,
+      timeout_ms: deps.deadlines.ms,
+    });
     // The hand-off goes on without its request; shutdown waits for it.
     const tracked = new Promise<void>((resolve) => (lateSettled = resolve));
     deps.pending.add(tracked);

@@ -39,8 +39,15 @@ function mediaTypeOf(req: IncomingMessage): string {
  * handler's own (and the dedupe store's, if it is asynchronous).
  */
 export function createRequestHandler(deps: RequestDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const finish = (source: string, outcome: Outcome, started: number, tickets: number, fields: Record<string, unknown>) => finishRequest(deps, source, outcome, started, tickets, fields);
-  const fail = (req: IncomingMessage, res: ServerResponse, source: string, error: unknown, started: number) => failRequest(deps, req, res, source, error, started);
+  const finish = (
+    source: string,
+    outcome: Outcome,
+    started: number,
+    tickets: number,
+    fields: Record<string, unknown>,
+  ) => finishRequest(deps, source, outcome, started, tickets, fields);
+  const fail = (req: IncomingMessage, res: ServerResponse, source: string, error: unknown, started: number) =>
+    failRequest(deps, req, res, source, error, started);
 
   const serveSource = (req: IncomingMessage, res: ServerResponse, sourceId: SourceId, started: number) => {
     const source = deps.sources.get(sourceId);
@@ -60,13 +67,23 @@ export function createRequestHandler(deps: RequestDeps): (req: IncomingMessage, 
         if (bodyFailure !== undefined) throw unauthenticated(bodyFailure);
         const mediaType = mediaTypeOf(req);
         if (!source.mediaTypes.includes(mediaType)) {
-          throw new WebhookError(415, WebhookErrorCode.UnsupportedMediaType, `content type ${mediaType} is not accepted; send ${source.mediaTypes.join(" or ")}`);
+          throw new WebhookError(
+            415,
+            WebhookErrorCode.UnsupportedMediaType,
+            `content type ${mediaType} is not accepted; send ${source.mediaTypes.join(" or ")}`,
+          );
         }
         const outcome = source.map(body, mediaType, headers);
         const deliveryId = firstHeader(headers, source.deliveryHeaders);
         if (outcome.ignored !== undefined) {
           sendJson(res, 200, { status: "ignored", reason: outcome.ignored }, undefined, deps.stopping());
-          finish(sourceId, "ignored", started, 0, { source: sourceId, outcome: "ignored", delivery_id: deliveryId, status: 200, reason: outcome.ignored });
+          finish(sourceId, "ignored", started, 0, {
+            source: sourceId,
+            outcome: "ignored",
+            delivery_id: deliveryId,
+            status: 200,
+            reason: outcome.ignored,
+          });
           return;
         }
         const approvals = outcome.approvals.length || undefined;
@@ -75,7 +92,14 @@ export function createRequestHandler(deps: RequestDeps): (req: IncomingMessage, 
             if (reply === undefined) throw error;
             sendJson(res, 200, undefined, undefined, deps.stopping(), replyJson(reply));
             const tickets = reply.status === "accepted" ? reply.tickets : [];
-            finish(sourceId, reply.status, started, tickets.length, { source: sourceId, outcome: reply.status, delivery_id: deliveryId, status: 200, tickets, approvals });
+            finish(sourceId, reply.status, started, tickets.length, {
+              source: sourceId,
+              outcome: reply.status,
+              delivery_id: deliveryId,
+              status: 200,
+              tickets,
+              approvals,
+            });
           } catch (failure) {
             fail(req, res, sourceId, failure, started);
           }
@@ -100,7 +124,13 @@ export function createRequestHandler(deps: RequestDeps): (req: IncomingMessage, 
       return fail(req, res, NO_SOURCE, new WebhookError(404, WebhookErrorCode.NotFound, message), started);
     }
     if (method !== "POST") {
-      return fail(req, res, sourceId, new WebhookError(405, WebhookErrorCode.MethodNotAllowed, `${path} accepts POST only`, { allow: "POST" }), started);
+      return fail(
+        req,
+        res,
+        sourceId,
+        new WebhookError(405, WebhookErrorCode.MethodNotAllowed, `${path} accepts POST only`, { allow: "POST" }),
+        started,
+      );
     }
     try {
       serveSource(req, res, sourceId, started);
@@ -111,7 +141,14 @@ export function createRequestHandler(deps: RequestDeps): (req: IncomingMessage, 
 }
 
 /** Counts and logs one answered request. */
-function finishRequest(deps: RequestDeps, source: string, outcome: Outcome, started: number, tickets: number, fields: Record<string, unknown>): void {
+function finishRequest(
+  deps: RequestDeps,
+  source: string,
+  outcome: Outcome,
+  started: number,
+  tickets: number,
+  fields: Record<string, unknown>,
+): void {
   const seconds = (performance.now() - started) / 1000;
   deps.metrics.observe(source, outcome, seconds, tickets);
   fields.duration_ms = Math.round(seconds * 1e4) / 10;
@@ -119,7 +156,14 @@ function finishRequest(deps: RequestDeps, source: string, outcome: Outcome, star
 }
 
 /** Answers a failed request with its error (an unexpected one as a 500), or only records it when the client is gone. */
-function failRequest(deps: RequestDeps, req: IncomingMessage, res: ServerResponse, source: string, error: unknown, started: number): void {
+function failRequest(
+  deps: RequestDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  source: string,
+  error: unknown,
+  started: number,
+): void {
   const deliveryId = deliveryIdOf(req, deps.sources, source);
   if (error instanceof ClientGoneError) {
     finishRequest(deps, source, "client_gone", started, 0, { source, outcome: "client_gone", delivery_id: deliveryId });
@@ -131,14 +175,30 @@ function failRequest(deps: RequestDeps, req: IncomingMessage, res: ServerRespons
   // A refused body that was not read leaves the connection unusable: close it.
   sendError(res, failure, deps.stopping() || failure.status === 413 || !req.complete);
   const outcome = outcomeOfStatus(failure.status, failure.code);
-  finishRequest(deps, source, outcome, started, 0, { source, outcome, delivery_id: deliveryId, status: failure.status, error: failure.code, message: failure.message });
+  finishRequest(deps, source, outcome, started, 0, {
+    source,
+    outcome,
+    delivery_id: deliveryId,
+    status: failure.status,
+    error: failure.code,
+    message: failure.message,
+  });
 }
 
 /** `/healthz` and `/metrics`. */
-async function serveOther(deps: RequestDeps, req: IncomingMessage, res: ServerResponse, path: string, method: string, started: number): Promise<void> {
+async function serveOther(
+  deps: RequestDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  method: string,
+  started: number,
+): Promise<void> {
   try {
     if (method !== "GET" && method !== "HEAD") {
-      throw new WebhookError(405, WebhookErrorCode.MethodNotAllowed, `${path} answers GET and HEAD only`, { allow: "GET, HEAD" });
+      throw new WebhookError(405, WebhookErrorCode.MethodNotAllowed, `${path} answers GET and HEAD only`, {
+        allow: "GET, HEAD",
+      });
     }
     if (path === "/healthz") return sendText(res, 200, "ok", undefined, method === "HEAD");
     const text = await deps.metrics.registry.metrics();
@@ -148,7 +208,11 @@ async function serveOther(deps: RequestDeps, req: IncomingMessage, res: ServerRe
   }
 }
 
-function deliveryIdOf(req: IncomingMessage, sources: ReadonlyMap<SourceId, WebhookSource>, source: string): string | undefined {
+function deliveryIdOf(
+  req: IncomingMessage,
+  sources: ReadonlyMap<SourceId, WebhookSource>,
+  source: string,
+): string | undefined {
   const found = sources.get(source as SourceId);
   return found ? firstHeader(req.headers, found.deliveryHeaders) : undefined;
 }

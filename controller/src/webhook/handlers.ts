@@ -42,7 +42,10 @@ export interface TicketHandlerResult {
  * the returned promise resolved; a rejection (or a timeout) answers 503 so
  * the sender retries. Make it resolve once the tickets are stored durably.
  */
-export type TicketHandler = (tickets: Ticket[], ctx: DeliveryContext) => void | TicketHandlerResult | Promise<void | TicketHandlerResult>;
+export type TicketHandler = (
+  tickets: Ticket[],
+  ctx: DeliveryContext,
+) => void | TicketHandlerResult | Promise<void | TicketHandlerResult>;
 
 /** Receives chat A approval callbacks; same contract as {@link TicketHandler}. */
 export type ApprovalHandler = (approvals: ApprovalCallback[], ctx: DeliveryContext) => void | Promise<void>;

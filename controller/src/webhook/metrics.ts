@@ -35,7 +35,12 @@ export interface WebhookMetrics {
  */
 export function createWebhookMetrics(registry: Registry = new Registry()): WebhookMetrics {
   const labelNames = ["source", "outcome"] as const;
-  const requests = new Counter({ name: "errand_webhook_requests_total", help: "Webhook requests by source and outcome.", labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: "errand_webhook_requests_total",
+    help: "Webhook requests by source and outcome.",
+    labelNames,
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: "errand_webhook_request_duration_seconds",
     help: "Time from request to answer, by source and outcome.",
@@ -43,16 +48,28 @@ export function createWebhookMetrics(registry: Registry = new Registry()): Webho
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const tickets = new Counter({ name: "errand_webhook_tickets_total", help: "Tickets handed on, by source.", labelNames: ["source"], registers: [registry] });
+  const tickets = new Counter({
+    name: "errand_webhook_tickets_total",
+    help: "Tickets handed on, by source.",
+    labelNames: ["source"],
+    registers: [registry],
+  });
   // Label lookups cost more than the increments; cache the children.
-  const children = new Map<string, { count: { inc(): void }; time: { observe(v: number): void }; tickets: { inc(n: number): void } }>();
+  const children = new Map<
+    string,
+    { count: { inc(): void }; time: { observe(v: number): void }; tickets: { inc(n: number): void } }
+  >();
   return {
     registry,
     observe(source, outcome, seconds, count) {
       const key = `${source}\u0000${outcome}`;
       let child = children.get(key);
       if (!child) {
-        child = { count: requests.labels(source, outcome), time: duration.labels(source, outcome), tickets: tickets.labels(source) };
+        child = {
+          count: requests.labels(source, outcome),
+          time: duration.labels(source, outcome),
+          tickets: tickets.labels(source),
+        };
         children.set(key, child);
       }
       child.count.inc();

@@ -12,9 +12,14 @@ export type BodyCallback = (error: WebhookError | ClientGoneError | undefined, b
 const NO_BODY = Buffer.alloc(0);
 
 function tooLarge(limit: number): WebhookError {
-  return new WebhookError(413, WebhookErrorCode.PayloadTooLarge, `body is larger than webhook.max_body_bytes (${limit} bytes)`, {
-    connection: "close",
-  });
+  return new WebhookError(
+    413,
+    WebhookErrorCode.PayloadTooLarge,
+    `body is larger than webhook.max_body_bytes (${limit} bytes)`,
+    {
+      connection: "close",
+    },
+  );
 }
 
 /**

@@ -2,7 +2,10 @@ import type { ServerResponse } from "node:http";
 import type { WebhookError } from "./errors.js";
 
 /** Body of a 200 answer: the stable response shapes of the webhook API. */
-export type WebhookReply = { status: "accepted"; tickets: string[]; approvals?: number } | { status: "ignored"; reason: string } | { status: "duplicate" };
+export type WebhookReply =
+  | { status: "accepted"; tickets: string[]; approvals?: number }
+  | { status: "ignored"; reason: string }
+  | { status: "duplicate" };
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -19,7 +22,14 @@ export function replyJson(reply: WebhookReply): string {
 }
 
 /** Sends a JSON body (a value, or its JSON text), unless the connection is already gone or answered. */
-export function sendJson(res: ServerResponse, status: number, payload: unknown, headers?: Readonly<Record<string, string>>, close = false, text?: string): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  payload: unknown,
+  headers?: Readonly<Record<string, string>>,
+  close = false,
+  text?: string,
+): void {
   if (res.headersSent || res.destroyed) return;
   const body = text ?? JSON.stringify(payload);
   // One writeHead call with every header is the cheapest path through node:http.
@@ -36,7 +46,13 @@ export function sendError(res: ServerResponse, error: WebhookError, close = fals
 }
 
 /** Sends a plain-text body (health checks, metrics). */
-export function sendText(res: ServerResponse, status: number, body: string, contentType = "text/plain; charset=utf-8", headOnly = false): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  contentType = "text/plain; charset=utf-8",
+  headOnly = false,
+): void {
   if (res.headersSent || res.destroyed) return;
   res.statusCode = status;
   res.setHeader("content-type", contentType);

@@ -6,11 +6,16 @@ export const PATH_PREFIX = "/webhooks";
 
 /** Route path to source: the spec's neutral paths and the real vendors' names, from vendors/registry.ts. */
 export const ROUTES: ReadonlyMap<string, SourceId> = new Map<string, SourceId>(
-  WEBHOOK_VENDORS.flatMap(({ id, webhook }) => [[`${PATH_PREFIX}/${webhook.route}`, id], ...("alias" in webhook ? [[`${PATH_PREFIX}/${webhook.alias}`, id] as const] : [])]),
+  WEBHOOK_VENDORS.flatMap(({ id, webhook }) => [
+    [`${PATH_PREFIX}/${webhook.route}`, id],
+    ...("alias" in webhook ? [[`${PATH_PREFIX}/${webhook.alias}`, id] as const] : []),
+  ]),
 );
 
 /** What to set so that a source is served; sent in the 404 for a source that is off. */
-export const ENABLE_HINT = Object.fromEntries(WEBHOOK_VENDORS.map((v) => [v.id, v.webhook.enableHint])) as Readonly<Record<SourceId, string>>;
+export const ENABLE_HINT = Object.fromEntries(WEBHOOK_VENDORS.map((v) => [v.id, v.webhook.enableHint])) as Readonly<
+  Record<SourceId, string>
+>;
 
 const ABSOLUTE_FORM = /^https?:\/\/[^/?#]*/i;
 

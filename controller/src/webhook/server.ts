@@ -118,7 +118,11 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
         server.listen(port, config.host, () => {
           server.off("error", reject);
           const address = server.address() as AddressInfo;
-          logger.info("webhook server listening", { host: address.address, port: address.port, sources: [...sources.keys()] });
+          logger.info("webhook server listening", {
+            host: address.address,
+            port: address.port,
+            sources: [...sources.keys()],
+          });
           resolve(address);
         });
       });
@@ -131,7 +135,11 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
 }
 
 /** Closes the server, then waits for the hand-offs under way; after `shutdownMs` in all, connections are cut and it resolves. */
-async function closeGracefully(server: Server, pending: ReadonlySet<Promise<unknown>>, shutdownMs: number): Promise<void> {
+async function closeGracefully(
+  server: Server,
+  pending: ReadonlySet<Promise<unknown>>,
+  shutdownMs: number,
+): Promise<void> {
   const started = Date.now();
   const force = setTimeout(() => server.closeAllConnections(), shutdownMs);
   let wait: NodeJS.Timeout | undefined;
@@ -144,7 +152,10 @@ async function closeGracefully(server: Server, pending: ReadonlySet<Promise<unkn
     // Hand-offs whose client went away still finish, so nothing half-done is left behind.
     const left = Math.max(0, shutdownMs - (Date.now() - started));
     if (pending.size > 0) {
-      await Promise.race([Promise.allSettled([...pending]), new Promise((resolve) => (wait = setTimeout(resolve, left)))]);
+      await Promise.race([
+        Promise.allSettled([...pending]),
+        new Promise((resolve) => (wait = setTimeout(resolve, left))),
+      ]);
     }
   } finally {
     clearTimeout(force);

@@ -14,7 +14,8 @@ import type { Store } from "../store/store.js";
 /** The engines of `engines`, by name, each with the cost limit of the guardrails. */
 export function createConfiguredEngines(config: ControllerConfig): Map<string, Engine> {
   const engines = new Map<string, Engine>();
-  for (const [name, engineConfig] of Object.entries(config.engines.byName)) engines.set(name, createEngine(engineConfig, { maxCostUsd: config.guardrails.maxCostPerJob }));
+  for (const [name, engineConfig] of Object.entries(config.engines.byName))
+    engines.set(name, createEngine(engineConfig, { maxCostUsd: config.guardrails.maxCostPerJob }));
   return engines;
 }
 

@@ -9,7 +9,13 @@ import { createWebhookSource } from "../sources/webhook-source.js";
 import type { Store } from "../store/store.js";
 
 /** The poller of `ticketing`, when one is configured. */
-export async function createConfiguredPolling(config: ControllerConfig, secrets: Readonly<Record<string, string>>, logger: Logger, registry: Registry, adapter?: PollAdapter): Promise<PollingSource | undefined> {
+export async function createConfiguredPolling(
+  config: ControllerConfig,
+  secrets: Readonly<Record<string, string>>,
+  logger: Logger,
+  registry: Registry,
+  adapter?: PollAdapter,
+): Promise<PollingSource | undefined> {
   if (config.ticketing === undefined) return undefined;
   return createPollingSource({
     adapter: adapter ?? (await createPollAdapter(config.ticketing, secrets)),
@@ -20,10 +26,18 @@ export async function createConfiguredPolling(config: ControllerConfig, secrets:
 }
 
 /** The ticket sources: the webhook intake when it has something to receive, then the poller. */
-export function createTicketSources(config: ControllerConfig, store: Store, polling: PollingSource | undefined, logger: Logger, registry: Registry): TicketSource[] {
+export function createTicketSources(
+  config: ControllerConfig,
+  store: Store,
+  polling: PollingSource | undefined,
+  logger: Logger,
+  registry: Registry,
+): TicketSource[] {
   const sources: TicketSource[] = [];
   if (config.webhook.enabled !== false && hasWebhookSource(config)) {
-    sources.push(createWebhookSource({ config: config.webhook, store, logger: logger.child({ component: "webhook" }), registry }));
+    sources.push(
+      createWebhookSource({ config: config.webhook, store, logger: logger.child({ component: "webhook" }), registry }),
+    );
   }
   if (polling) sources.push(polling);
   return sources;

@@ -25,9 +25,23 @@ export function readinessChecks(parts: ReadinessParts): ReadinessCheck[] {
     {
       name: "loop",
       critical: true,
-      check: () => ({ ok: parts.started(), detail: !parts.started() ? "starting" : election.leading ? `leading, ${loop.active} running` : `standby; ${election.leader ?? "another controller"} leads` }),
+      check: () => ({
+        ok: parts.started(),
+        detail: !parts.started()
+          ? "starting"
+          : election.leading
+            ? `leading, ${loop.active} running`
+            : `standby; ${election.leader ?? "another controller"} leads`,
+      }),
     },
-    { name: "store", critical: true, check: async () => ({ ok: true, detail: `${store.kind} at ${store.location}, ${(await store.countRuns()).Queued} queued` }) },
+    {
+      name: "store",
+      critical: true,
+      check: async () => ({
+        ok: true,
+        detail: `${store.kind} at ${store.location}, ${(await store.countRuns()).Queued} queued`,
+      }),
+    },
     ...parts.sources.map((s) => ({
       name: `source:${s.name}`,
       critical: true,

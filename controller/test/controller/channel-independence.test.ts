@@ -19,7 +19,9 @@ function testPlugin(name: string, config: Record<string, unknown>): string {
 
 /** When the loop logged that the run started: it is Running and its engine exists. */
 function announcedAt(logs: string[], runId: string): number {
-  const line = logs.map((l) => JSON.parse(l) as Record<string, string>).find((l) => l["@message"] === "run started" && l.run_id === runId);
+  const line = logs
+    .map((l) => JSON.parse(l) as Record<string, string>)
+    .find((l) => l["@message"] === "run started" && l.run_id === runId);
   return Date.parse(line!["@timestamp"]!);
 }
 
@@ -40,7 +42,11 @@ ${testPlugin("stuck", { hang: true })}${testPlugin("healthy", { record: healthy.
     const run = await finished(c.controller.store, id);
     expect(run.state).toBe("Succeeded");
     const entries = () => healthy.entries() as Array<{ kind: string; at: number; message?: string }>;
-    const complete = await eventually("the completion on the healthy channel", () => entries().find((e) => e.kind === "notifyComplete"), 20_000);
+    const complete = await eventually(
+      "the completion on the healthy channel",
+      () => entries().find((e) => e.kind === "notifyComplete"),
+      20_000,
+    );
     // Long enough for a held or queued progress line to show up late (one a second at this rate).
     await sleep(1_500);
     const got = entries();
@@ -58,6 +64,10 @@ ${testPlugin("stuck", { hang: true })}${testPlugin("healthy", { record: healthy.
     for (const e of progress) expect(e.at).toBeLessThanOrEqual(run.finishedAt!);
     // The stuck channel really was stuck: its start ran into the 5 s bound.
     const timedOut = /agent_plugin_calls_total\{plugin="stuck",operation="notify_start",outcome="timeout"\} 1/;
-    await eventually("the stuck channel's start timed out", async () => (timedOut.test(await c.controller.registry.metrics()) ? true : undefined), 10_000);
+    await eventually(
+      "the stuck channel's start timed out",
+      async () => (timedOut.test(await c.controller.registry.metrics()) ? true : undefined),
+      10_000,
+    );
   }, 60_000);
 });

@@ -36,7 +36,9 @@ describe("errand run: bad input gives one clear error and a non-zero exit", () =
     const port = (holder.address() as { port: number }).port;
     try {
       const h = createHarness({ engine: "ok.sh" });
-      const file = writeConfig(readFileSync(h.configFile, "utf8").replace("  port: 0\n  generic", `  port: ${port}\n  generic`));
+      const file = writeConfig(
+        readFileSync(h.configFile, "utf8").replace("  port: 0\n  generic", `  port: ${port}\n  generic`),
+      );
       const r = errand(["run", "--config", file], SECRET_ENV);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`the webhook server cannot listen on 127.0.0.1:${port} (EADDRINUSE`);
@@ -63,7 +65,12 @@ notifications:
     const r = errand(["config", "check", "--config", file]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/ops\.port.*9191, the port the webhook server listens on too/);
-    const channel = errand(["config", "check", "--config", writeConfig(readFileSync(file, "utf8").replace("port: 9191\nnotifications", "port: 9192\nnotifications"))]);
+    const channel = errand([
+      "config",
+      "check",
+      "--config",
+      writeConfig(readFileSync(file, "utf8").replace("port: 9191\nnotifications", "port: 9192\nnotifications")),
+    ]);
     expect(channel.code).toBe(1);
     expect(channel.stderr).toMatch(/notifications\.channels\[0\].*chat_c/);
   });
@@ -102,7 +109,9 @@ describe("errand runs", () => {
       const table = errand(["runs", "--config", h.configFile, "--state", "succeeded"]);
       expect(table.stdout).toMatch(new RegExp(`${run.id}\\s+Succeeded\\s+generic:${id}`));
       expect(errand(["runs", "--config", h.configFile, "--state", "Running"]).stdout).toBe("no runs\n");
-      expect(errand(["runs", "--config", h.configFile, "--state", "bogus"]).stderr).toMatch(/unknown state "bogus"; use one of Queued/);
+      expect(errand(["runs", "--config", h.configFile, "--state", "bogus"]).stderr).toMatch(
+        /unknown state "bogus"; use one of Queued/,
+      );
 
       const show = errand(["runs", "show", run.id, "--config", h.configFile]);
       expect(show.code).toBe(0);

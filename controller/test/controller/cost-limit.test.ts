@@ -15,12 +15,20 @@ afterEach(async () => {
 });
 
 /** Runs one ticket on the preset's fake, replaying `scenario`, under a $1.00 cost limit; returns the ended run and the fake's argv. */
-async function runPreset(kind: Exclude<EngineConfig["kind"], "command">, scenario: string): Promise<{ run: TaskRun; argv: string[] }> {
+async function runPreset(
+  kind: Exclude<EngineConfig["kind"], "command">,
+  scenario: string,
+): Promise<{ run: TaskRun; argv: string[] }> {
   const h = createHarness({ engine: "ok.sh", guardrails: LIMIT });
   const record = join(h.dir, "record.json");
   const usePreset = (config: ControllerConfig) => {
     const fixture = config.engines.byName.fixture as EngineConfig;
-    config.engines.byName.fixture = { ...fixture, kind, command: [join(FAKES, kind === "claude_code" ? "claude" : kind)], env: { FAKE_CLI_RECORD: record } };
+    config.engines.byName.fixture = {
+      ...fixture,
+      kind,
+      command: [join(FAKES, kind === "claude_code" ? "claude" : kind)],
+      env: { FAKE_CLI_RECORD: record },
+    };
   };
   const c = await startInProcess(h, usePreset);
   started.push(c);
@@ -33,15 +41,22 @@ async function runPreset(kind: Exclude<EngineConfig["kind"], "command">, scenari
 describe("the cost limit, the same rule for every preset", () => {
   it("claude_code gets the limit as --max-budget-usd; stopping itself there fails the run for the cost limit", async () => {
     const { run, argv } = await runPreset("claude_code", "budget");
-    expect(argv.slice(argv.indexOf("--max-budget-usd"), argv.indexOf("--max-budget-usd") + 2)).toEqual(["--max-budget-usd", "1"]);
+    expect(argv.slice(argv.indexOf("--max-budget-usd"), argv.indexOf("--max-budget-usd") + 2)).toEqual([
+      "--max-budget-usd",
+      "1",
+    ]);
     expect(run.state).toBe("Failed");
-    expect(run.reason).toBe("cost limit: claude stopped itself at its budget of $1.00 (guardrails.max_cost_per_job) after spending $0.52 (error_max_budget_usd)");
+    expect(run.reason).toBe(
+      "cost limit: claude stopped itself at its budget of $1.00 (guardrails.max_cost_per_job) after spending $0.52 (error_max_budget_usd)",
+    );
   });
 
   it("claude_code: a success whose final cost is over the limit is not stopped and stays Succeeded", async () => {
     const { run } = await runPreset("claude_code", "expensive");
     expect(run.state).toBe("Succeeded");
-    expect(run.reason).toBe("succeeded: https://github.com/acme/widgets/pull/42; over the cost limit: cost $4.50 passed guardrails.max_cost_per_job ($1.00)");
+    expect(run.reason).toBe(
+      "succeeded: https://github.com/acme/widgets/pull/42; over the cost limit: cost $4.50 passed guardrails.max_cost_per_job ($1.00)",
+    );
     expect(run.result).toMatchObject({ success: true, costUsd: 4.5 });
   });
 
@@ -63,10 +78,13 @@ describe("the cost limit, the same rule for every preset", () => {
     expect(run.reason).toBe("cost limit: stopped, cost $2.50 passed guardrails.max_cost_per_job ($1.00)");
   });
 
-  it.each(["codex", "gemini"] as const)("%s reports no cost: the limit cannot act and the run ends on its own", async (kind) => {
-    const { run } = await runPreset(kind, "success");
-    expect(run.state).toBe("Succeeded");
-    expect(run.reason).not.toContain("cost limit");
-    expect(run.result?.costUsd).toBeUndefined();
-  });
+  it.each(["codex", "gemini"] as const)(
+    "%s reports no cost: the limit cannot act and the run ends on its own",
+    async (kind) => {
+      const { run } = await runPreset(kind, "success");
+      expect(run.state).toBe("Succeeded");
+      expect(run.reason).not.toContain("cost limit");
+      expect(run.result?.costUsd).toBeUndefined();
+    },
+  );
 });

@@ -3,7 +3,16 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type Sink, startSink } from "@errand/channel-sdk/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHarness, eventually, finished, type InProcess, postTicket, SECRET_ENV, startInProcess, ticketBody } from "./harness.js";
+import {
+  createHarness,
+  eventually,
+  finished,
+  type InProcess,
+  postTicket,
+  SECRET_ENV,
+  startInProcess,
+  ticketBody,
+} from "./harness.js";
 
 const BIN = resolve(import.meta.dirname, "../../../node_modules/.bin/errand");
 /** The engine's API key, which the fixture engine (leak.sh) prints back in everything it reports. */
@@ -15,7 +24,11 @@ afterEach(async () => {
 });
 
 function errand(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(BIN, args, { env: { ...process.env, ...SECRET_ENV, ERRAND_SECRET_ENGINE_KEY: KEY }, encoding: "utf8", timeout: 20_000 });
+  const r = spawnSync(BIN, args, {
+    env: { ...process.env, ...SECRET_ENV, ERRAND_SECRET_ENGINE_KEY: KEY },
+    encoding: "utf8",
+    timeout: 20_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -35,7 +48,13 @@ describe("engine output enters the controller scrubbed: no secret, no absolute w
       engine: "leak.sh",
       extra: `notifications:\n  progress_per_minute: 60\n  channels:\n    - backend: webhook_post\n      config: { url: "${sink.url}/hook" }\n`,
     });
-    writeFileSync(h.configFile, readFileSync(h.configFile, "utf8").replace("    kind: command\n", "    kind: command\n    auth: { api_key_secret: engine-key }\n"));
+    writeFileSync(
+      h.configFile,
+      readFileSync(h.configFile, "utf8").replace(
+        "    kind: command\n",
+        "    kind: command\n    auth: { api_key_secret: engine-key }\n",
+      ),
+    );
     const c: InProcess = await startInProcess(h, undefined, { ERRAND_SECRET_ENGINE_KEY: KEY });
     open.push({ close: () => c.stop() });
 
@@ -45,16 +64,23 @@ describe("engine output enters the controller scrubbed: no secret, no absolute w
     expect((await postTicket(c.webhookPort, bad.body)).status).toBe(200);
     const succeeded = await finished(c.controller.store, ok.id);
     const failed = await finished(c.controller.store, bad.id);
-    await eventually("both completions on the channel", () => (sink.requests.filter((r) => (r.json as { event?: string }).event === "complete").length === 2 ? true : undefined));
+    await eventually("both completions on the channel", () =>
+      sink.requests.filter((r) => (r.json as { event?: string }).event === "complete").length === 2 ? true : undefined,
+    );
 
     // The engine did print the key and its workspace: what the controller kept has neither.
     const workspace = join(h.dir, "ws", succeeded.id);
     expect(succeeded.state).toBe("Succeeded");
-    expect(succeeded.result).toMatchObject({ summary: "used [redacted]; changed src/x.ts", pullRequestUrl: "https://x:[redacted]@github.com/acme/shop/pull/7" });
+    expect(succeeded.result).toMatchObject({
+      summary: "used [redacted]; changed src/x.ts",
+      pullRequestUrl: "https://x:[redacted]@github.com/acme/shop/pull/7",
+    });
     expect(failed.state).toBe("Failed");
     expect(failed.result?.failureReason).toBe("auth [redacted] rejected at src/x.ts");
     expect(failed.reason).toBe("auth [redacted] rejected at src/x.ts");
-    const progress = sink.requests.map((r) => r.json as { event?: string; message?: string }).filter((m) => m.event === "notify");
+    const progress = sink.requests
+      .map((r) => r.json as { event?: string; message?: string })
+      .filter((m) => m.event === "notify");
     expect(progress.map((m) => m.message)).toContain("key [redacted]; editing src/x.ts in .");
 
     const channel = sink.requests.map((r) => r.body).join("\n");
@@ -79,7 +105,9 @@ describe("engine output enters the controller scrubbed: no secret, no absolute w
     }
     expect(list.stdout).not.toContain(KEY);
     // The attachment keeps the workspace for the backend; what the engine said does not.
-    const results = (JSON.parse(list.stdout) as Array<{ reason: string; result: unknown }>).map((r) => JSON.stringify([r.reason, r.result]));
+    const results = (JSON.parse(list.stdout) as Array<{ reason: string; result: unknown }>).map((r) =>
+      JSON.stringify([r.reason, r.result]),
+    );
     expect(results.join("\n")).not.toContain(workspace);
 
     await c.stop();

@@ -101,13 +101,21 @@ export interface InProcess {
 }
 
 /** Loads the harness config (optionally edited) and starts a controller in-process. */
-export async function startInProcess(h: Harness, edit?: (config: ControllerConfig) => void, env: Record<string, string> = {}): Promise<InProcess> {
+export async function startInProcess(
+  h: Harness,
+  edit?: (config: ControllerConfig) => void,
+  env: Record<string, string> = {},
+): Promise<InProcess> {
   const allEnv = { ...SECRET_ENV, ...env };
   const { config } = await loadControllerConfig(h.configFile, { env: allEnv });
   edit?.(config);
   const secrets = resolveSecrets(config, { env: allEnv });
   const logs: string[] = [];
-  const logger: Logger = createLogger({ level: "debug", write: (line) => logs.push(line), secrets: Object.values(secrets) });
+  const logger: Logger = createLogger({
+    level: "debug",
+    write: (line) => logs.push(line),
+    secrets: Object.values(secrets),
+  });
   const controller = await createController({ config, secrets, logger });
   await controller.start();
   const source = controller.sources[0] as { server?: { address?: { port: number } } };
@@ -119,21 +127,42 @@ let counter = 0;
 /** A generic ticket body with a fresh id (or the given one). */
 export function ticketBody(fields: Record<string, unknown> = {}): { id: string; body: string } {
   const id = (fields.id as string | undefined) ?? `T-${process.pid}-${++counter}-${Date.now()}`;
-  return { id, body: JSON.stringify({ id, title: `Ticket ${id}`, description: "Make the tests pass.", repo_url: "https://github.com/acme/shop", ...fields }) };
+  return {
+    id,
+    body: JSON.stringify({
+      id,
+      title: `Ticket ${id}`,
+      description: "Make the tests pass.",
+      repo_url: "https://github.com/acme/shop",
+      ...fields,
+    }),
+  };
 }
 
 /** POSTs a signed generic ticket; returns the status and body. */
-export async function postTicket(port: number, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+export async function postTicket(
+  port: number,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const response = await fetch(`http://127.0.0.1:${port}/webhooks/generic`, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-webhook-signature": `sha256=${hmacHex(WEBHOOK_SECRET, body)}`, ...headers },
+    headers: {
+      "content-type": "application/json",
+      "x-webhook-signature": `sha256=${hmacHex(WEBHOOK_SECRET, body)}`,
+      ...headers,
+    },
     body,
   });
   return { status: response.status, text: await response.text() };
 }
 
 /** Polls until `check` returns a value, or fails after `ms` with `what`. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 15_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  ms = 15_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await check();
@@ -145,7 +174,9 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
 
 /** The runs of a generic ticket, oldest attempt first. */
 export async function runsOf(store: Store, id: string): Promise<TaskRun[]> {
-  return (await store.listRuns({ ticket: { source: "generic", id }, limit: 100 })).sort((a, b) => a.attempt - b.attempt);
+  return (await store.listRuns({ ticket: { source: "generic", id }, limit: 100 })).sort(
+    (a, b) => a.attempt - b.attempt,
+  );
 }
 
 /** Waits until the ticket's latest run is in a final state. */
@@ -164,7 +195,9 @@ export function finished(store: Store, id: string, ms?: number): Promise<TaskRun
 /** Waits until the ticket's run is Running. */
 export function running(store: Store, id: string): Promise<TaskRun> {
   // Running is recorded before the engine starts; its engine is recorded (the attachment) once it exists.
-  return eventually(`${id} to run`, async () => (await runsOf(store, id)).find((r) => r.state === "Running" && r.attachment !== undefined));
+  return eventually(`${id} to run`, async () =>
+    (await runsOf(store, id)).find((r) => r.state === "Running" && r.attachment !== undefined),
+  );
 }
 
 /** True while a process with this pid exists. */

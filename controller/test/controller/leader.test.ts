@@ -7,7 +7,13 @@ describe("several controllers on one store: one loop at a time", () => {
     const h = createHarness({ engine: "ok.sh", extra: "" });
     // A short lease keeps the take-over quick in a test; the default is 15 s.
     const { readFileSync, writeFileSync } = await import("node:fs");
-    writeFileSync(h.configFile, readFileSync(h.configFile, "utf8").replace("shutdown_grace_seconds: 2", "shutdown_grace_seconds: 2\n  leader_lease_seconds: 2"));
+    writeFileSync(
+      h.configFile,
+      readFileSync(h.configFile, "utf8").replace(
+        "shutdown_grace_seconds: 2",
+        "shutdown_grace_seconds: 2\n  leader_lease_seconds: 2",
+      ),
+    );
     const first = runCli(["run", "--config", h.configFile], { env: SECRET_ENV });
     await first.ready;
     await first.waitForStderr(/"@message":"controller started".*"leading":true/);

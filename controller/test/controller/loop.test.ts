@@ -1,6 +1,17 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { alive, createHarness, eventually, finished, type InProcess, postTicket, running, runsOf, startInProcess, ticketBody } from "./harness.js";
+import {
+  alive,
+  createHarness,
+  eventually,
+  finished,
+  type InProcess,
+  postTicket,
+  running,
+  runsOf,
+  startInProcess,
+  ticketBody,
+} from "./harness.js";
 
 const started: InProcess[] = [];
 afterEach(async () => {
@@ -21,7 +32,12 @@ describe("controller loop, in-process with real engine processes", () => {
     expect(answer.status).toBe(200);
     const run = await finished(c.controller.store, id);
     expect(run.state).toBe("Succeeded");
-    expect(run.result).toMatchObject({ success: true, summary: "Fixed it.", pullRequestUrl: "https://github.com/acme/shop/pull/7", costUsd: 0.12 });
+    expect(run.result).toMatchObject({
+      success: true,
+      summary: "Fixed it.",
+      pullRequestUrl: "https://github.com/acme/shop/pull/7",
+      costUsd: 0.12,
+    });
     expect(run.result?.tokenUsage).toEqual({ inputTokens: 1200, outputTokens: 300, cachedInputTokens: 0 });
     const steps = await c.controller.store.transitions(run.id);
     expect(steps.map((s) => [s.from, s.to])).toEqual([
@@ -86,7 +102,9 @@ describe("controller loop, in-process with real engine processes", () => {
     await postTicket(c.webhookPort, ok.body);
     expect((await finished(c.controller.store, ok.id)).state).toBe("Succeeded");
     const durations = (await c.controller.registry.getSingleMetric("errand_run_duration_seconds")?.get())?.values ?? [];
-    const counts = durations.filter((v) => (v as { metricName?: string }).metricName === "errand_run_duration_seconds_count").map((v) => [v.labels.state, v.value]);
+    const counts = durations
+      .filter((v) => (v as { metricName?: string }).metricName === "errand_run_duration_seconds_count")
+      .map((v) => [v.labels.state, v.value]);
     expect(counts).toEqual([["Succeeded", 1]]);
   });
 
@@ -201,7 +219,9 @@ describe("controller loop, in-process with real engine processes", () => {
     });
     const ids = [ticketBody(), ticketBody(), ticketBody()];
     for (const t of ids) expect((await postTicket(c.webhookPort, t.body)).status).toBe(200);
-    await eventually("two running", async () => ((await c.controller.store.countRuns()).Running === 2 ? true : undefined));
+    await eventually("two running", async () =>
+      (await c.controller.store.countRuns()).Running === 2 ? true : undefined,
+    );
     await new Promise((r) => setTimeout(r, 300));
     const counts = await c.controller.store.countRuns();
     expect(counts.Running).toBe(2);

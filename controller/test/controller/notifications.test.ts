@@ -5,29 +5,51 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FAKE_CHAT_A_TOKEN, type FakeChatA, startFakeChatA } from "../notify/helpers/fake-chat-a.js";
 import { recordFile } from "../notify/helpers/fixtures.js";
 import { buildPythonPlugin, pythonPluginRunnable } from "../notify/helpers/python-plugin.js";
-import { createHarness, eventually, finished, type InProcess, postTicket, startInProcess, ticketBody } from "./harness.js";
+import {
+  createHarness,
+  eventually,
+  finished,
+  type InProcess,
+  postTicket,
+  startInProcess,
+  ticketBody,
+} from "./harness.js";
 
 const open: Array<{ close(): Promise<void> | void }> = [];
 afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
 
-const CHANNEL_ENV = { ERRAND_SECRET_CHAT_TOKEN: FAKE_CHAT_A_TOKEN, ERRAND_SECRET_PY_TOKEN: "py-plugin-secret-value-4242" };
+const CHANNEL_ENV = {
+  ERRAND_SECRET_CHAT_TOKEN: FAKE_CHAT_A_TOKEN,
+  ERRAND_SECRET_PY_TOKEN: "py-plugin-secret-value-4242",
+};
 
-async function startController(extra: string, env: Record<string, string> = CHANNEL_ENV, engine = "ok.sh", slots?: number): Promise<InProcess> {
+async function startController(
+  extra: string,
+  env: Record<string, string> = CHANNEL_ENV,
+  engine = "ok.sh",
+  slots?: number,
+): Promise<InProcess> {
   const h = createHarness({ engine, extra });
-  const c = await startInProcess(h, slots === undefined ? undefined : (config) => void (config.guardrails.maxConcurrentJobs = slots), env);
+  const c = await startInProcess(
+    h,
+    slots === undefined ? undefined : (config) => void (config.guardrails.maxConcurrentJobs = slots),
+    env,
+  );
   open.push({ close: () => c.stop() });
   return c;
 }
 
-describe.runIf(pythonPluginRunnable)("the controller tells every channel about a run (built-in, npm plugin, Python plugin)", () => {
-  it("each channel receives started (with the engine), progress and the completion with the PR link", async () => {
-    const fake: FakeChatA = await startFakeChatA();
-    const sink: Sink = await startSink();
-    open.push(fake, sink);
-    const python = recordFile();
-    const c = await startController(`notifications:
+describe.runIf(pythonPluginRunnable)(
+  "the controller tells every channel about a run (built-in, npm plugin, Python plugin)",
+  () => {
+    it("each channel receives started (with the engine), progress and the completion with the PR link", async () => {
+      const fake: FakeChatA = await startFakeChatA();
+      const sink: Sink = await startSink();
+      open.push(fake, sink);
+      const python = recordFile();
+      const c = await startController(`notifications:
   progress_per_minute: 60
   channels:
     - backend: chat_a
@@ -38,32 +60,44 @@ describe.runIf(pythonPluginRunnable)("the controller tells every channel about a
       command: ${JSON.stringify(buildPythonPlugin())}
       config: { record: "${python.path}", token_secret: py-token }
 `);
-    const { id, body } = ticketBody({ title: "Fix the flaky login test" });
-    expect((await postTicket(c.webhookPort, body)).status).toBe(200);
-    const run = await finished(c.controller.store, id);
-    expect(run.state).toBe("Succeeded");
-    await eventually("the completion on every channel", () =>
-      fake.accepted.some((m) => /Completed/.test(m.text)) && sink.requests.some((r) => (r.json as { event?: string } | undefined)?.event === "complete") && python.entries().some((e) => e.kind === "notifyComplete")
-        ? true
-        : undefined,
-    );
-    expect(fake.accepted.map((m) => m.text)).toEqual([
-      expect.stringMatching(/started working on.*Fix the flaky login test.*fixture/i),
-      expect.stringContaining("reading the ticket"),
-      expect.stringMatching(/Completed.*Fix the flaky login test.*pull\/7/s),
-    ]);
-    expect(sink.requests.map((r) => r.json)).toEqual([
-      expect.objectContaining({ event: "start", engine: "fixture", task_run_id: run.id }),
-      expect.objectContaining({ event: "notify", message: "reading the ticket", task_run_id: run.id }),
-      expect.objectContaining({ event: "complete", result: expect.objectContaining({ success: true, pull_request_url: "https://github.com/acme/shop/pull/7" }) }),
-    ]);
-    expect(python.entries()).toEqual([
-      expect.objectContaining({ kind: "notifyStart", ticket: id, taskRunId: run.id, engine: "fixture", secrets: { "py-token": "py-plugin-secret-value-4242" } }),
-      expect.objectContaining({ kind: "notify", message: "reading the ticket" }),
-      expect.objectContaining({ kind: "notifyComplete", success: true, summary: "Fixed it." }),
-    ]);
-  });
-});
+      const { id, body } = ticketBody({ title: "Fix the flaky login test" });
+      expect((await postTicket(c.webhookPort, body)).status).toBe(200);
+      const run = await finished(c.controller.store, id);
+      expect(run.state).toBe("Succeeded");
+      await eventually("the completion on every channel", () =>
+        fake.accepted.some((m) => /Completed/.test(m.text))
+        && sink.requests.some((r) => (r.json as { event?: string } | undefined)?.event === "complete")
+        && python.entries().some((e) => e.kind === "notifyComplete")
+          ? true
+          : undefined,
+      );
+      expect(fake.accepted.map((m) => m.text)).toEqual([
+        expect.stringMatching(/started working on.*Fix the flaky login test.*fixture/i),
+        expect.stringContaining("reading the ticket"),
+        expect.stringMatching(/Completed.*Fix the flaky login test.*pull\/7/s),
+      ]);
+      expect(sink.requests.map((r) => r.json)).toEqual([
+        expect.objectContaining({ event: "start", engine: "fixture", task_run_id: run.id }),
+        expect.objectContaining({ event: "notify", message: "reading the ticket", task_run_id: run.id }),
+        expect.objectContaining({
+          event: "complete",
+          result: expect.objectContaining({ success: true, pull_request_url: "https://github.com/acme/shop/pull/7" }),
+        }),
+      ]);
+      expect(python.entries()).toEqual([
+        expect.objectContaining({
+          kind: "notifyStart",
+          ticket: id,
+          taskRunId: run.id,
+          engine: "fixture",
+          secrets: { "py-token": "py-plugin-secret-value-4242" },
+        }),
+        expect.objectContaining({ kind: "notify", message: "reading the ticket" }),
+        expect.objectContaining({ kind: "notifyComplete", success: true, summary: "Fixed it." }),
+      ]);
+    });
+  },
+);
 
 describe("the controller with channels that fail", () => {
   it("every channel down: runs still complete and are recorded, and each failed call is counted per channel", async () => {
@@ -85,8 +119,17 @@ describe("the controller with channels that fail", () => {
     for (const t of tickets) expect((await postTicket(c.webhookPort, t.body)).status).toBe(200);
     for (const t of tickets) expect((await finished(c.controller.store, t.id, 30_000)).state).toBe("Succeeded");
     // Two runs, three events each (started, one progress, finished): six failed calls per channel, never retried.
-    const errors = async (label: string) => Number(new RegExp(`agent_plugin_errors_total\\{plugin="${label}"\\} (\\d+)`).exec(await c.controller.registry.metrics())?.[1] ?? 0);
-    await eventually("every failed call counted", async () => ((await errors("chat_a")) === 6 && (await errors("hook")) === 6 ? true : undefined), 20_000);
+    const errors = async (label: string) =>
+      Number(
+        new RegExp(`agent_plugin_errors_total\\{plugin="${label}"\\} (\\d+)`).exec(
+          await c.controller.registry.metrics(),
+        )?.[1] ?? 0,
+      );
+    await eventually(
+      "every failed call counted",
+      async () => ((await errors("chat_a")) === 6 && (await errors("hook")) === 6 ? true : undefined),
+      20_000,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     expect([await errors("chat_a"), await errors("hook")]).toEqual([6, 6]);
     expect(c.logs.some((l) => l.includes('"chat_a"') && /error|fail/i.test(l))).toBe(true);
@@ -107,7 +150,10 @@ describe("the controller with channels that fail", () => {
     expect([health.status, await health.text()]).toEqual([200, "ok"]);
     const ready = await eventually("chat_a unhealthy in /readyz", async () => {
       const r = await fetch(`http://127.0.0.1:${ops}/readyz`);
-      const json = (await r.json()) as { ready: boolean; checks: Array<{ name: string; ok: boolean; critical: boolean; detail: unknown }> };
+      const json = (await r.json()) as {
+        ready: boolean;
+        checks: Array<{ name: string; ok: boolean; critical: boolean; detail: unknown }>;
+      };
       return json.checks.find((k) => k.name === "notifications")?.ok === false ? { status: r.status, json } : undefined;
     });
     expect(ready.status).toBe(200);

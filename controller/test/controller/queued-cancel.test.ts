@@ -2,7 +2,17 @@ import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { type Sink, startSink } from "@errand/channel-sdk/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { createHarness, eventually, type Harness, type InProcess, postTicket, running, runsOf, startInProcess, ticketBody } from "./harness.js";
+import {
+  createHarness,
+  eventually,
+  type Harness,
+  type InProcess,
+  postTicket,
+  running,
+  runsOf,
+  startInProcess,
+  ticketBody,
+} from "./harness.js";
 
 // The linked bin (build first): the cancel comes from another process, as an operator's does.
 const BIN = resolve(import.meta.dirname, "../../../node_modules/.bin/errand");
@@ -45,12 +55,16 @@ function cancel(h: Harness, runId: string): void {
 
 /** The events (start, notify, complete) the sink received for one run, in order. */
 function eventsOf(s: Sink, runId: string): Array<{ event: string; result?: Record<string, unknown> }> {
-  return s.requests.map((r) => r.json as { event: string; task_run_id: string; result?: Record<string, unknown> }).filter((j) => j.task_run_id === runId);
+  return s.requests
+    .map((r) => r.json as { event: string; task_run_id: string; result?: Record<string, unknown> })
+    .filter((j) => j.task_run_id === runId);
 }
 
 /** Waits until the run's completion reached the sink, then long enough for a second one to come (the loop polls every second). */
 async function onlyCompletion(s: Sink, runId: string) {
-  await eventually(`the completion of ${runId}`, () => (eventsOf(s, runId).some((e) => e.event === "complete") ? true : undefined));
+  await eventually(`the completion of ${runId}`, () =>
+    eventsOf(s, runId).some((e) => e.event === "complete") ? true : undefined,
+  );
   await new Promise((r) => setTimeout(r, 2500));
   return eventsOf(s, runId);
 }
@@ -75,7 +89,13 @@ describe("a Queued run cancelled with errand runs cancel", () => {
     const runId = await queueBehindASlowRun(c);
     cancel(h, runId);
     expect(await onlyCompletion(s, runId)).toEqual([
-      { event: "complete", task_run_id: runId, text: expect.stringContaining(REASON), ticket: expect.any(Object), result: expect.objectContaining({ success: false, failure_reason: REASON }) },
+      {
+        event: "complete",
+        task_run_id: runId,
+        text: expect.stringContaining(REASON),
+        ticket: expect.any(Object),
+        result: expect.objectContaining({ success: false, failure_reason: REASON }),
+      },
     ]);
     expect((await c.controller.store.getRun(runId))?.state).toBe("Cancelled");
     expect(h.executions()).not.toContain(runId);

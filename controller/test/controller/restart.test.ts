@@ -1,7 +1,17 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { alive, createHarness, eventually, finished, postTicket, running, runsOf, SECRET_ENV, ticketBody } from "./harness.js";
+import {
+  alive,
+  createHarness,
+  eventually,
+  finished,
+  postTicket,
+  running,
+  runsOf,
+  SECRET_ENV,
+  ticketBody,
+} from "./harness.js";
 
 /** True once the process is gone or only a zombie waiting for init to reap it. */
 function exitedOrZombie(pid: number): boolean {
@@ -118,7 +128,9 @@ describe("errand run across restarts (real processes, SIGKILL)", () => {
       const r = await running(store, id);
       first.child.kill("SIGKILL");
       await first.exited;
-      await eventually("the engine to finish on its own", () => (existsSync(`${h.pidDir}/${r.id}.done`) ? true : undefined));
+      await eventually("the engine to finish on its own", () =>
+        existsSync(`${h.pidDir}/${r.id}.done`) ? true : undefined,
+      );
       const main = Number(readFileSync(`${h.pidDir}/${r.id}.main`, "utf8"));
       await eventually("the engine process to exit", () => (exitedOrZombie(main) ? true : undefined));
       const second = startCli(h.configFile);

@@ -14,7 +14,9 @@ describe("the demo (npm start)", () => {
     const cwd = tempDir("errand-demo-");
     const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
     const { stdout } = await run(process.execPath, [DEMO], { cwd, env, timeout: 60_000 });
-    expect(stdout).toMatch(/ticket {6}POST \/webhooks\/generic {2}DEMO-\d+ "Fix the flaky login test" {2}→ 200 \(stored\)/);
+    expect(stdout).toMatch(
+      /ticket {6}POST \/webhooks\/generic {2}DEMO-\d+ "Fix the flaky login test" {2}→ 200 \(stored\)/,
+    );
     const states = [...stdout.matchAll(/^\d\d:\d\d:\d\d\.\d{3} {2}(\w+)/gm)].map((m) => m[1]);
     expect(states).toEqual(["Queued", "Running", "Succeeded"]);
     expect(stdout).toMatch(/chat_a ▸ Agent started working on: DEMO-\d+/);
@@ -28,7 +30,13 @@ describe("the demo (npm start)", () => {
       expect(index, `a line matching ${pattern}`).toBeGreaterThanOrEqual(0);
       return index;
     };
-    const steps = ["cloning https://github.com/acme/shop", "reading the code around the problem", "making the change: Fix the flaky login test", "running the tests (all green)", "opening a pull request"];
+    const steps = [
+      "cloning https://github.com/acme/shop",
+      "reading the code around the problem",
+      "making the change: Fix the flaky login test",
+      "running the tests (all green)",
+      "opening a pull request",
+    ];
     for (const target of ["chat_a", "webhook_post"]) {
       const order = [
         at(/^\d\d:\d\d:\d\d\.\d{3} {2}Running/),
@@ -42,7 +50,11 @@ describe("the demo (npm start)", () => {
     // The "Inspect it" commands name a real run in the demo's store.
     const runId = /errand runs show (run_\w+) --config \.errand-demo\/errand\.yaml/.exec(stdout)?.[1];
     expect(runId).toBeDefined();
-    const shown = await run(process.execPath, [ERRAND, "runs", "show", runId as string, "--config", ".errand-demo/errand.yaml", "--json"], { cwd, env, timeout: 30_000 });
+    const shown = await run(
+      process.execPath,
+      [ERRAND, "runs", "show", runId as string, "--config", ".errand-demo/errand.yaml", "--json"],
+      { cwd, env, timeout: 30_000 },
+    );
     expect(JSON.parse(shown.stdout)).toMatchObject({ run: { id: runId, state: "Succeeded" } });
   }, 90_000);
 });

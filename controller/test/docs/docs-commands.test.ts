@@ -19,7 +19,9 @@ const FILES = [
 /** `errand --help` from the bin, as a user sees it. */
 function topHelp(): Promise<string> {
   return new Promise((done, fail) => {
-    execFile(process.execPath, [BIN, "--help"], (error, stdout, stderr) => (error ? fail(new Error(`errand --help: ${stderr}`)) : done(stdout)));
+    execFile(process.execPath, [BIN, "--help"], (error, stdout, stderr) =>
+      error ? fail(new Error(`errand --help: ${stderr}`)) : done(stdout),
+    );
   });
 }
 
@@ -44,21 +46,37 @@ const where = (m: CommandMention) => `${m.file}:${m.line}`;
 describe("every errand command the docs name exists", () => {
   it("finds the commands the guides name", () => {
     const named = new Set(mentions.map((m) => `${m.command} ${m.sub ?? ""}`.trim()));
-    for (const expected of ["run", "runs show", "runs cancel", "runs retry", "config check", "config schema", "channels list", "channels check"]) {
+    for (const expected of [
+      "run",
+      "runs show",
+      "runs cancel",
+      "runs retry",
+      "config check",
+      "config schema",
+      "channels list",
+      "channels check",
+    ]) {
       expect(named, `no doc names errand ${expected}`).toContain(expected);
     }
   });
 
   it("lists each named command in errand --help, and each named subcommand in errand <command> --help", async () => {
     const top = commandsIn(await topHelp());
-    const unknown = mentions.filter((m) => !top.has(m.command)).map((m) => `${where(m)}: errand ${m.command} is not in errand --help (${[...top].join(", ")})`);
-    const parents = [...new Set(mentions.filter((m) => top.has(m.command) && m.sub !== undefined).map((m) => m.command))];
+    const unknown = mentions
+      .filter((m) => !top.has(m.command))
+      .map((m) => `${where(m)}: errand ${m.command} is not in errand --help (${[...top].join(", ")})`);
+    const parents = [
+      ...new Set(mentions.filter((m) => top.has(m.command) && m.sub !== undefined).map((m) => m.command)),
+    ];
     const subs = new Map(parents.map((p) => [p, commandsIn(commandHelp(p))] as const));
     for (const m of mentions) {
       const known = subs.get(m.command);
       // A command without subcommands takes arguments, not subcommands: only a command that has them is checked.
       if (m.sub === undefined || known === undefined || known.size === 0) continue;
-      if (!known.has(m.sub)) unknown.push(`${where(m)}: errand ${m.command} ${m.sub}: ${m.sub} is not a subcommand (${[...known].join(", ")})`);
+      if (!known.has(m.sub))
+        unknown.push(
+          `${where(m)}: errand ${m.command} ${m.sub}: ${m.sub} is not a subcommand (${[...known].join(", ")})`,
+        );
     }
     expect(unknown).toEqual([]);
   });

@@ -10,8 +10,17 @@ import { placeholdersFor } from "./helpers/placeholders.js";
 
 // The built bin, as a user runs it (build first: npm run build -w controller).
 const BIN = resolve(REPO_ROOT, "controller/bin/errand.cjs");
-const DOCS = ["docs/operators-guide.md", "docs/configuration.md", "docs/notifications.md", "docs/engines.md", "docs/author-guide.md", "docs/protocol.md"];
-const SECTIONS = new Set(Object.keys((controllerConfigJsonSchema() as { properties: Record<string, unknown> }).properties));
+const DOCS = [
+  "docs/operators-guide.md",
+  "docs/configuration.md",
+  "docs/notifications.md",
+  "docs/engines.md",
+  "docs/author-guide.md",
+  "docs/protocol.md",
+];
+const SECTIONS = new Set(
+  Object.keys((controllerConfigJsonSchema() as { properties: Record<string, unknown> }).properties),
+);
 
 /** `text` written as errand.yaml in a fresh folder, with what it needs around it (placeholders.ts). */
 function prepare(text: string): { dir: string; file: string; env: Record<string, string> } {
@@ -25,9 +34,14 @@ function prepare(text: string): { dir: string; file: string; env: Record<string,
 function checkWithBin(text: string): Promise<CommandOutput> {
   const { dir, file, env } = prepare(text);
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, "config", "check", "--json", "--config", file], { cwd: dir, env }, (error, stdout, stderr) => {
-      done({ exitCode: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, "config", "check", "--json", "--config", file],
+      { cwd: dir, env },
+      (error, stdout, stderr) => {
+        done({ exitCode: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -46,7 +60,9 @@ function problemsOf(out: CommandOutput): string {
   }
 }
 
-const configs: FencedBlock[] = DOCS.flatMap(fencedBlocks).filter((b) => b.lang === "yaml" && isWholeConfig(b.text, SECTIONS));
+const configs: FencedBlock[] = DOCS.flatMap(fencedBlocks).filter(
+  (b) => b.lang === "yaml" && isWholeConfig(b.text, SECTIONS),
+);
 
 describe("every errand.yaml in the docs passes errand config check", () => {
   it("finds the configurations of each guide", () => {
@@ -59,7 +75,8 @@ describe("every errand.yaml in the docs passes errand config check", () => {
 
   // A doc's channels name plugins the reader installs (team_alerts, /opt/plugins/...): config check reports that
   // they are not installed here, which is right on this machine and not a fault of the document.
-  const notInstalledHere = (p: { key: string; message: string }) => /^notifications\.channels\[\d+\]$/.test(p.key) && /unknown backend|does not exist/.test(p.message);
+  const notInstalledHere = (p: { key: string; message: string }) =>
+    /^notifications\.channels\[\d+\]$/.test(p.key) && /unknown backend|does not exist/.test(p.message);
 
   it.each(configs.map((b) => [`${b.file}:${b.line}`, b] as const))("%s", async (_name, block) => {
     const out = await check(block.text);
@@ -69,7 +86,10 @@ describe("every errand.yaml in the docs passes errand config check", () => {
   });
 
   it("gives the same verdicts through the errand bin, and can fail", async () => {
-    const [good, bad] = await Promise.all([checkWithBin((configs[0] as FencedBlock).text), checkWithBin("webhok:\n  port: 8080\n")]);
+    const [good, bad] = await Promise.all([
+      checkWithBin((configs[0] as FencedBlock).text),
+      checkWithBin("webhok:\n  port: 8080\n"),
+    ]);
     expect(good.exitCode, problemsOf(good)).toBe(0);
     expect(bad.exitCode).toBe(1);
     expect(problemsOf(bad)).toContain("did you mean webhook?");

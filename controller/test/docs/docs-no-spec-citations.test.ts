@@ -18,12 +18,16 @@ function markdownUnder(dir: string): string[] {
 
 /** Each spec citation in `text`, with the line it starts on. */
 function citations(text: string): string[] {
-  return [...text.matchAll(CITATION)].map((m) => `line ${text.slice(0, m.index).split("\n").length}: ${text.slice(m.index, m.index + 40).replace(/\s+/g, " ")}`);
+  return [...text.matchAll(CITATION)].map(
+    (m) =>
+      `line ${text.slice(0, m.index).split("\n").length}: ${text.slice(m.index, m.index + 40).replace(/\s+/g, " ")}`,
+  );
 }
 
 describe("user-facing text cites no spec sections", () => {
   it("finds a citation when there is one", () => {
-    const text = "ok\nBound of each call (spec 8: under 5 s)\nretries (spec §7)\nThe spec (section 2.5, 8) names\nchannel (spec\nsections 1.3-1.5)\nthe spec's field names\n";
+    const text =
+      "ok\nBound of each call (spec 8: under 5 s)\nretries (spec §7)\nThe spec (section 2.5, 8) names\nchannel (spec\nsections 1.3-1.5)\nthe spec's field names\n";
     expect(citations(text).map((c) => c.slice(0, 7))).toEqual(["line 2:", "line 3:", "line 4:", "line 5:", "line 7:"]);
     expect(citations("a specific spectrum; the speculation")).toEqual([]);
   });
@@ -33,16 +37,34 @@ describe("user-facing text cites no spec sections", () => {
     expect(citations(readFileSync(join(REPO_ROOT, "controller/errand.schema.json"), "utf8"))).toEqual([]);
   });
 
-  const readmes = ["README.md", "CONTRIBUTING.md", "proto/README.md", "sdk/README.md", "controller/README.md", "cli/README.md", "cli/create-channel/README.md"].map((f) => join(REPO_ROOT, f));
-  it.each([...markdownUnder("docs"), ...readmes].map((file) => [file.slice(REPO_ROOT.length + 1), file]))("%s", (_name, file) => {
-    expect(citations(readFileSync(file, "utf8"))).toEqual([]);
-  });
+  const readmes = [
+    "README.md",
+    "CONTRIBUTING.md",
+    "proto/README.md",
+    "sdk/README.md",
+    "controller/README.md",
+    "cli/README.md",
+    "cli/create-channel/README.md",
+  ].map((f) => join(REPO_ROOT, f));
+  it.each([...markdownUnder("docs"), ...readmes].map((file) => [file.slice(REPO_ROOT.length + 1), file]))(
+    "%s",
+    (_name, file) => {
+      expect(citations(readFileSync(file, "utf8"))).toEqual([]);
+    },
+  );
 
   it("errand config check's output, valid and not", async () => {
     const dir = tempDir("errand-citations-");
     const bad = join(dir, "bad.yaml");
-    writeFileSync(bad, "webhook:\n  port: 80800\nnotifications:\n  call_timeout_ms: 9000\nticketing:\n  backend: codehost_a\n  poll_interval: 0\n");
-    const outputs = await Promise.all([runConfigCheck({ cwd: dir, env: {} }), runConfigCheck({ cwd: dir, config: bad, env: {} }), runConfigCheck({ cwd: dir, config: bad, env: {}, json: true })]);
+    writeFileSync(
+      bad,
+      "webhook:\n  port: 80800\nnotifications:\n  call_timeout_ms: 9000\nticketing:\n  backend: codehost_a\n  poll_interval: 0\n",
+    );
+    const outputs = await Promise.all([
+      runConfigCheck({ cwd: dir, env: {} }),
+      runConfigCheck({ cwd: dir, config: bad, env: {} }),
+      runConfigCheck({ cwd: dir, config: bad, env: {}, json: true }),
+    ]);
     expect(outputs[1]?.exitCode).toBe(1);
     expect(outputs.flatMap((o) => citations(`${o.stdout}${o.stderr}`))).toEqual([]);
   });

@@ -3,18 +3,41 @@ import { describe, expect, test } from "vitest";
 import { createEngine } from "../../src/engines/create-engine.js";
 import { engineConfig, FIXTURES, progressOf, runEngine } from "./helpers/run-engine.js";
 
-const claude = (extra: Parameters<typeof engineConfig>[1] = {}) => createEngine(engineConfig("claude_code", { command: [join(FIXTURES, "claude")], ...extra }));
+const claude = (extra: Parameters<typeof engineConfig>[1] = {}) =>
+  createEngine(engineConfig("claude_code", { command: [join(FIXTURES, "claude")], ...extra }));
 const scenario = (name: string) => ({ env: { FAKE_CLI_SCENARIO: name } });
 
 describe("claude_code engine", () => {
   test("runs claude -p with stream-json, the prompt on stdin and the key in ANTHROPIC_API_KEY", async () => {
-    const engine = claude({ authMethod: "api_key", apiKeySecret: "anthropic", model: "opus", args: ["--max-turns", "30"] });
+    const engine = claude({
+      authMethod: "api_key",
+      apiKeySecret: "anthropic",
+      model: "opus",
+      args: ["--max-turns", "30"],
+    });
     expect(engine.apiKeyEnv).toBe("ANTHROPIC_API_KEY");
     const run = await runEngine(engine, { apiKey: "sk-ant-test", prompt: "Fix it, please." });
-    expect(run.record?.argv).toEqual(["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "bypassPermissions", "--model", "opus", "--max-turns", "30"]);
+    expect(run.record?.argv).toEqual([
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--permission-mode",
+      "bypassPermissions",
+      "--model",
+      "opus",
+      "--max-turns",
+      "30",
+    ]);
     expect(run.record?.stdin).toBe("Fix it, please.");
     expect(run.record?.cwd).toBe(run.workspace);
-    expect(run.record?.env).toMatchObject({ ANTHROPIC_API_KEY: "sk-ant-test", ERRAND_PROMPT_FILE: run.files.prompt, ERRAND_TICKET_FILE: run.files.ticket, ERRAND_RESULT_FILE: run.files.result, ERRAND_WORKSPACE: run.workspace });
+    expect(run.record?.env).toMatchObject({
+      ANTHROPIC_API_KEY: "sk-ant-test",
+      ERRAND_PROMPT_FILE: run.files.prompt,
+      ERRAND_TICKET_FILE: run.files.ticket,
+      ERRAND_RESULT_FILE: run.files.result,
+      ERRAND_WORKSPACE: run.workspace,
+    });
   });
 
   test("a successful run gives its summary, pull request, cost and tokens, and reports its steps", async () => {
@@ -60,7 +83,10 @@ describe("claude_code engine", () => {
     ["execution_error", "claude failed during execution (error_during_execution): API Error: 529 Overloaded"],
     ["is_error", "claude reported an error: Invalid API key · Please run /login"],
     ["no_result", "claude exited without a result message"],
-    ["crash", "claude exited with code 1 (stderr: TypeError: Cannot read properties of undefined (reading 'content') | at file:///cli.js:1:2) without a result message"],
+    [
+      "crash",
+      "claude exited with code 1 (stderr: TypeError: Cannot read properties of undefined (reading 'content') | at file:///cli.js:1:2) without a result message",
+    ],
     [
       "root",
       'claude exited with code 1 (stderr: --dangerously-skip-permissions cannot be used with root/sudo privileges for security reasons) without a result message; claude refuses bypassPermissions as root: run the controller as an ordinary user, or set IS_SANDBOX: "1" in engines.<name>.env when the engine runs in a disposable container',
@@ -75,9 +101,14 @@ describe("claude_code engine", () => {
   });
 
   test("a run that stopped at --max-budget-usd fails for the cost limit", async () => {
-    const run = await runEngine(createEngine(engineConfig("claude_code", { command: [join(FIXTURES, "claude")] }), { maxCostUsd: 0.5 }), scenario("budget"));
+    const run = await runEngine(
+      createEngine(engineConfig("claude_code", { command: [join(FIXTURES, "claude")] }), { maxCostUsd: 0.5 }),
+      scenario("budget"),
+    );
     expect(run.result).toMatchObject({ success: false, costUsd: 0.52 });
-    expect(run.result.failureReason).toBe("cost limit: claude stopped itself at its budget of $0.50 (guardrails.max_cost_per_job) after spending $0.52 (error_max_budget_usd)");
+    expect(run.result.failureReason).toBe(
+      "cost limit: claude stopped itself at its budget of $0.50 (guardrails.max_cost_per_job) after spending $0.52 (error_max_budget_usd)",
+    );
   });
 
   test("the result's cost is final: the agent has finished when it comes", async () => {
@@ -94,7 +125,11 @@ describe("claude_code engine", () => {
 
   test("invalid lines and fields are read as nothing, and the result still counts", async () => {
     const run = await runEngine(claude(), scenario("malformed_then_success"));
-    expect(run.result).toMatchObject({ success: true, pullRequestUrl: "https://github.com/acme/widgets/pull/42", costUsd: undefined });
+    expect(run.result).toMatchObject({
+      success: true,
+      pullRequestUrl: "https://github.com/acme/widgets/pull/42",
+      costUsd: undefined,
+    });
     expect(run.result.tokenUsage).toEqual({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
   });
 });

@@ -6,7 +6,13 @@ import { engineConfig } from "./helpers/run-engine.js";
 
 describe("createEngine", () => {
   test.each(ENGINE_KINDS.map((kind) => [kind]))("%s keeps its name, kind and image", (kind) => {
-    const engine = createEngine(engineConfig(kind, { name: `my_${kind}`, command: kind === "command" ? ["./agent.sh"] : undefined, image: "ghcr.io/acme/agent:1" }));
+    const engine = createEngine(
+      engineConfig(kind, {
+        name: `my_${kind}`,
+        command: kind === "command" ? ["./agent.sh"] : undefined,
+        image: "ghcr.io/acme/agent:1",
+      }),
+    );
     expect(engine).toMatchObject({ name: `my_${kind}`, kind, image: "ghcr.io/acme/agent:1" });
   });
 
@@ -18,14 +24,32 @@ describe("createEngine", () => {
     ["aider", "gpt-4o", "OPENAI_API_KEY"],
     ["command", undefined, "ERRAND_API_KEY"],
   ] as const)("%s (model %s) passes an api_key in %s", (kind, model, env) => {
-    const engine = createEngine(engineConfig(kind, { authMethod: "api_key", apiKeySecret: "k", model, command: kind === "command" ? ["./agent.sh"] : undefined }));
+    const engine = createEngine(
+      engineConfig(kind, {
+        authMethod: "api_key",
+        apiKeySecret: "k",
+        model,
+        command: kind === "command" ? ["./agent.sh"] : undefined,
+      }),
+    );
     expect(engine.apiKeyEnv).toBe(env);
   });
 
   test("a preset's command replaces the executable and may add leading arguments", () => {
     const engine = createEngine(engineConfig("codex", { command: ["npx", "-y", "@openai/codex"] }));
-    const input = { ticket: {} as never, runId: "r", prompt: "p", workspace: "/w", files: { prompt: "/p", ticket: "/t", result: "/r" }, apiKey: undefined };
-    expect(engine.invocation(input)).toMatchObject({ command: "npx", args: ["-y", "@openai/codex", "exec", "--json", "--sandbox", "danger-full-access", "--skip-git-repo-check", "-"], stdin: "p" });
+    const input = {
+      ticket: {} as never,
+      runId: "r",
+      prompt: "p",
+      workspace: "/w",
+      files: { prompt: "/p", ticket: "/t", result: "/r" },
+      apiKey: undefined,
+    };
+    expect(engine.invocation(input)).toMatchObject({
+      command: "npx",
+      args: ["-y", "@openai/codex", "exec", "--json", "--sandbox", "danger-full-access", "--skip-git-repo-check", "-"],
+      stdin: "p",
+    });
   });
 });
 

@@ -9,7 +9,10 @@ const fast = { DEMO_AGENT_DELAY_MS: "0" };
 
 describe("demo agent", () => {
   test("reports its steps and writes a plausible result with a pull request on the ticket's repository", async () => {
-    const run = await runEngine(demo, { ticket: sampleTicket({ repoUrl: "https://github.com/acme/widgets.git" }), env: fast });
+    const run = await runEngine(demo, {
+      ticket: sampleTicket({ repoUrl: "https://github.com/acme/widgets.git" }),
+      env: fast,
+    });
     expect(run.result).toMatchObject({ success: true, failureReason: "" });
     expect(run.result.pullRequestUrl).toMatch(/^https:\/\/github\.com\/acme\/widgets\/pull\/\d{3}$/);
     expect(run.result.summary).toContain("Parser crashes on empty input");
@@ -33,6 +36,9 @@ describe("demo agent", () => {
 
   test("a ticket without a repository fails with a reason", async () => {
     const run = await runEngine(demo, { ticket: sampleTicket({ repoUrl: "" }), env: fast });
-    expect(run.result).toMatchObject({ success: false, failureReason: "the ticket names no repository (repo_url is empty), so there is nothing to change" });
+    expect(run.result).toMatchObject({
+      success: false,
+      failureReason: "the ticket names no repository (repo_url is empty), so there is nothing to change",
+    });
   });
 });

@@ -6,7 +6,11 @@ import { FIXTURES } from "./helpers/run-engine.js";
 
 // The fake CLIs replay each engine's documented JSON Lines; a run log holds them as `[stdout] <line>`.
 async function logOf(cli: string, args: string[], scenario: string): Promise<string> {
-  const run = await execa(join(FIXTURES, cli), args, { input: "Fix it.", env: { FAKE_CLI_SCENARIO: scenario }, reject: false });
+  const run = await execa(join(FIXTURES, cli), args, {
+    input: "Fix it.",
+    env: { FAKE_CLI_SCENARIO: scenario },
+    reject: false,
+  });
   return `${run.stdout
     .split("\n")
     .map((line) => `[stdout] ${line}`)
@@ -44,7 +48,9 @@ describe("a run log as readable steps", () => {
       "turn completed: 24763 tokens in, 122 out",
       "[errand] exited with code 0",
     ]);
-    expect(rendered(await logOf("codex", ["exec", "--json", "-"], "turn_failed"))).toContain("turn failed: unexpected status 401 Unauthorized: Incorrect API key provided");
+    expect(rendered(await logOf("codex", ["exec", "--json", "-"], "turn_failed"))).toContain(
+      "turn failed: unexpected status 401 Unauthorized: Incorrect API key provided",
+    );
   });
 
   it("opencode's run --format json: text, tools with their outcome, steps with cost, errors", async () => {
@@ -61,7 +67,9 @@ describe("a run log as readable steps", () => {
       "done: idle",
       "[errand] exited with code 0",
     ]);
-    expect(rendered(await logOf("opencode", ["run", "--format", "json", "Fix it."], "error"))).toContain("error: ProviderAuthError: Invalid API key");
+    expect(rendered(await logOf("opencode", ["run", "--format", "json", "Fix it."], "error"))).toContain(
+      "error: ProviderAuthError: Invalid API key",
+    );
   });
 
   it("keeps text lines as they are and shortens JSON it cannot read, whatever a malformed output holds", async () => {
@@ -73,13 +81,20 @@ describe("a run log as readable steps", () => {
     // The 5 MiB line of text is cut; --raw still shows it.
     expect(steps[3]).toMatch(/^\[stdout\] x{991}… \(\d{7} more characters\)$/);
     expect(steps.every((s) => s.length < 1100)).toBe(true);
-    expect(rendered('[stdout] {"type":"x","a":1 [line truncated: 9000 bytes]')).toEqual(["[stdout] {…} (17 characters of JSON, cut at the log's line limit)"]);
-    expect(rendered('[stderr] {"type":"result"}\n::progress:: cloning\n')).toEqual(['[stderr] {"type":"result"}', "::progress:: cloning"]);
+    expect(rendered('[stdout] {"type":"x","a":1 [line truncated: 9000 bytes]')).toEqual([
+      "[stdout] {…} (17 characters of JSON, cut at the log's line limit)",
+    ]);
+    expect(rendered('[stderr] {"type":"result"}\n::progress:: cloning\n')).toEqual([
+      '[stderr] {"type":"result"}',
+      "::progress:: cloning",
+    ]);
   });
 
   it("cuts long texts to one short line", () => {
     const text = `${"word ".repeat(100)}\n\nmore`;
-    const [s] = lineSteps(`[stdout] ${JSON.stringify({ type: "assistant", message: { content: [{ type: "text", text }] } })}`);
+    const [s] = lineSteps(
+      `[stdout] ${JSON.stringify({ type: "assistant", message: { content: [{ type: "text", text }] } })}`,
+    );
     const shown = formatStep(s!);
     expect(shown).toMatch(/^assistant: word word .*…$/);
     expect(shown.length).toBeLessThanOrEqual("assistant: ".length + 201);

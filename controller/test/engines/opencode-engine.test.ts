@@ -3,7 +3,8 @@ import { describe, expect, test } from "vitest";
 import { createEngine } from "../../src/engines/create-engine.js";
 import { engineConfig, FIXTURES, progressOf, runEngine } from "./helpers/run-engine.js";
 
-const opencode = (extra: Parameters<typeof engineConfig>[1] = {}) => createEngine(engineConfig("opencode", { command: [join(FIXTURES, "opencode")], ...extra }));
+const opencode = (extra: Parameters<typeof engineConfig>[1] = {}) =>
+  createEngine(engineConfig("opencode", { command: [join(FIXTURES, "opencode")], ...extra }));
 const scenario = (name: string) => ({ env: { FAKE_CLI_SCENARIO: name } });
 
 describe("opencode engine", () => {
@@ -40,7 +41,10 @@ describe("opencode engine", () => {
     ["error", "opencode reported an error: Invalid API key"],
     ["rejected", "opencode exited with code 1 (permissions it refused: external_directory)"],
     ["no_steps", "opencode exited without finishing a step (no step_finish event)"],
-    ["malformed", "opencode exited without finishing a step (no step_finish event); 1 output line(s) longer than 4 MiB were not read"],
+    [
+      "malformed",
+      "opencode exited without finishing a step (no step_finish event); 1 output line(s) longer than 4 MiB were not read",
+    ],
   ])("%s fails with a clear reason", async (name, reason) => {
     const run = await runEngine(opencode(), scenario(name));
     expect(run.result.success).toBe(false);

@@ -24,13 +24,18 @@ describe("buildPrompt", () => {
   });
 
   test("empty values read (none)", () => {
-    const prompt = buildPrompt(sampleTicket({ description: "  ", labels: [], externalUrl: "" }), "{{description}}|{{labels}}|{{external_url}}");
+    const prompt = buildPrompt(
+      sampleTicket({ description: "  ", labels: [], externalUrl: "" }),
+      "{{description}}|{{labels}}|{{external_url}}",
+    );
     expect(prompt).toBe("(none)|(none)|(none)");
   });
 
   test("a user template is filled in one pass: ticket text that looks like a placeholder stays as written", () => {
     const ticket = sampleTicket({ title: "Rename {{description}} to {{ repo_url }}", description: "D" });
-    expect(buildPrompt(ticket, "{{ title }} / {{description}} / {{id}}")).toBe("Rename {{description}} to {{ repo_url }} / D / 1234");
+    expect(buildPrompt(ticket, "{{ title }} / {{description}} / {{id}}")).toBe(
+      "Rename {{description}} to {{ repo_url }} / D / 1234",
+    );
   });
 
   test("an unknown placeholder is left as written (the config check refuses it first)", () => {
@@ -39,7 +44,8 @@ describe("buildPrompt", () => {
 });
 
 describe("checkPromptTemplate", () => {
-  const known = "the placeholders are {{id}}, {{title}}, {{description}}, {{ticket_type}}, {{repo_url}}, {{external_url}}, {{labels}}, {{source}}";
+  const known =
+    "the placeholders are {{id}}, {{title}}, {{description}}, {{ticket_type}}, {{repo_url}}, {{external_url}}, {{labels}}, {{source}}";
 
   test.each([
     ["Fix {{titel}}", [`unknown placeholder {{titel}} on line 1 (did you mean {{title}}?); ${known}`]],

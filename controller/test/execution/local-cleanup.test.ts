@@ -1,5 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
@@ -9,7 +18,11 @@ import { createLocalBackend } from "../../src/execution/local-backend.js";
 import { fixtureEngine } from "./helpers/fixture-engine.js";
 import { fixture, onCleanup, recordingHooks, recordingLogger, specFor, tempDir, until } from "./helpers/local-setup.js";
 
-const SUCCESS = JSON.stringify({ success: true, summary: "done", pull_request_url: "https://codehost.example/acme/web/pull/1" });
+const SUCCESS = JSON.stringify({
+  success: true,
+  summary: "done",
+  pull_request_url: "https://codehost.example/acme/web/pull/1",
+});
 
 /** A spawner that is really stopped after the test. */
 function spawner(): Spawner {
@@ -77,7 +90,13 @@ function gatedBackend(keepWorkspaces: "on_failure" | "never" = "on_failure") {
   const logger = recordingLogger();
   const inner = spawner();
   const gated = gatedSpawner(inner);
-  const config = { workspaceDir: join(root, "workspaces"), logDir: join(root, "logs"), logMaxBytes: 1024 * 1024, killGraceMs: 300, keepWorkspaces };
+  const config = {
+    workspaceDir: join(root, "workspaces"),
+    logDir: join(root, "logs"),
+    logMaxBytes: 1024 * 1024,
+    killGraceMs: 300,
+    keepWorkspaces,
+  };
   const backend = createLocalBackend({ config, logger, spawner: gated });
   onCleanup(async () => {
     gated.release();
@@ -101,7 +120,10 @@ describe("local backend: removing a finished run's folders", () => {
 
   it("a checkout is removed by the spawner after the outcome settles; close() waits for it and the log's last line", async () => {
     const { backend, spawner } = gatedBackend();
-    const { engine, record } = fixtureEngine({ args: [fixture("write-result.mjs")], env: { FIXTURE_RESULT: SUCCESS, FIXTURE_CHECKOUT: "50" } });
+    const { engine, record } = fixtureEngine({
+      args: [fixture("write-result.mjs")],
+      env: { FIXTURE_RESULT: SUCCESS, FIXTURE_CHECKOUT: "50" },
+    });
     const handle = await backend.start(specFor(engine), recordingHooks());
     const { result } = await handle.done;
     expect(result.success).toBe(true);
@@ -129,13 +151,20 @@ describe("local backend: removing a finished run's folders", () => {
     const { backend, spawner, logger } = gatedBackend("never");
     spawner.failWith = new Error("EBUSY: resource busy or locked, rmdir '/somewhere'");
     spawner.release();
-    const { engine, record } = fixtureEngine({ args: [fixture("write-result.mjs")], env: { FIXTURE_RESULT: SUCCESS, FIXTURE_CHECKOUT: "1" } });
+    const { engine, record } = fixtureEngine({
+      args: [fixture("write-result.mjs")],
+      env: { FIXTURE_RESULT: SUCCESS, FIXTURE_CHECKOUT: "1" },
+    });
     const handle = await backend.start(specFor(engine), recordingHooks());
     await handle.done;
     await backend.close();
     const workspace = record.inputs[0]?.workspace ?? "";
-    expect(readFileSync(handle.logRef, "utf8")).toContain(`[errand] could not remove the workspace ${workspace}: EBUSY: resource busy or locked`);
-    expect(logger.records).toContainEqual(expect.objectContaining({ level: "warn", message: "could not remove the run's workspace" }));
+    expect(readFileSync(handle.logRef, "utf8")).toContain(
+      `[errand] could not remove the workspace ${workspace}: EBUSY: resource busy or locked`,
+    );
+    expect(logger.records).toContainEqual(
+      expect.objectContaining({ level: "warn", message: "could not remove the run's workspace" }),
+    );
   });
 });
 
@@ -192,7 +221,10 @@ describe("engine spawner: remove()", () => {
     const big = tree(roomyTempDir(), 6000);
     const removal = made.remove([big]);
     made.close();
-    await until(() => !existsSync(`/proc/${helper}`) || readFileSync(`/proc/${helper}/stat`, "utf8").includes(") Z "), "the helper to exit");
+    await until(
+      () => !existsSync(`/proc/${helper}`) || readFileSync(`/proc/${helper}/stat`, "utf8").includes(") Z "),
+      "the helper to exit",
+    );
     expect(existsSync(big)).toBe(false);
     // Its answer may not have come before the channel closed; then the controller removed (nothing) itself.
     expect(await removal).toBeUndefined();

@@ -15,7 +15,11 @@ describe("local backend: output and log", () => {
     const lines = readFileSync(handle.logRef, "utf8").trimEnd().split("\n");
     expect(lines[0]).toMatch(/^\[errand\] starting .*write-result\.mjs first second in \//);
     expect(lines[1]).toBe(`[errand] started: pid ${handle.attachment.pid}, process group ${handle.attachment.pid}`);
-    expect(lines.filter((l) => !l.startsWith("[errand] ")).sort()).toEqual(["[stderr] working on it", "[stdout] first", "[stdout] second"]);
+    expect(lines.filter((l) => !l.startsWith("[errand] ")).sort()).toEqual([
+      "[stderr] working on it",
+      "[stdout] first",
+      "[stdout] second",
+    ]);
     expect(lines.at(-1)).toMatch(/^\[errand\] workspace kept: /);
     expect(lines.at(-2)).toMatch(/^\[errand\] exited with code 0 after \d+ ms; failed: no result file/);
   });
@@ -96,7 +100,9 @@ describe("local backend: output and log", () => {
     expect(Buffer.byteLength(tail ?? "")).toBeLessThanOrEqual(500);
     expect(tail?.startsWith("[")).toBe(true);
     expect(readFileSync(handle.logRef, "utf8").endsWith(tail ?? "-")).toBe(true);
-    expect(await backend.readLog({ ...spec.run, id: "run_nothing", logRef: undefined, attachment: undefined }, 500)).toBeUndefined();
+    expect(
+      await backend.readLog({ ...spec.run, id: "run_nothing", logRef: undefined, attachment: undefined }, 500),
+    ).toBeUndefined();
   });
 });
 

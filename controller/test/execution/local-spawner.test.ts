@@ -6,14 +6,30 @@ import { createSpawner } from "../../src/execution/local/helper-spawner.js";
 import { SPAWNER_LOST_REASON } from "../../src/execution/local/stop-reasons.js";
 import { createLocalBackend } from "../../src/execution/local-backend.js";
 import { fixtureEngine } from "./helpers/fixture-engine.js";
-import { fixture, isDead, killQuietly, onCleanup, recordingHooks, recordingLogger, specFor, tempDir, until } from "./helpers/local-setup.js";
+import {
+  fixture,
+  isDead,
+  killQuietly,
+  onCleanup,
+  recordingHooks,
+  recordingLogger,
+  specFor,
+  tempDir,
+  until,
+} from "./helpers/local-setup.js";
 
 /** A backend whose spawner the test can reach (to kill it). */
 function backendWithSpawner() {
   const root = tempDir();
   const logger = recordingLogger();
   const spawner = createSpawner(logger);
-  const config = { workspaceDir: join(root, "workspaces"), logDir: join(root, "logs"), logMaxBytes: 1024 * 1024, killGraceMs: 300, keepWorkspaces: "on_failure" as const };
+  const config = {
+    workspaceDir: join(root, "workspaces"),
+    logDir: join(root, "logs"),
+    logMaxBytes: 1024 * 1024,
+    killGraceMs: 300,
+    keepWorkspaces: "on_failure" as const,
+  };
   const backend = createLocalBackend({ config, logger, spawner });
   onCleanup(async () => {
     await backend.close();
@@ -22,7 +38,11 @@ function backendWithSpawner() {
   return { backend, spawner, logger };
 }
 
-const SUCCESS = JSON.stringify({ success: true, summary: "done", pull_request_url: "https://codehost.example/acme/web/pull/1" });
+const SUCCESS = JSON.stringify({
+  success: true,
+  summary: "done",
+  pull_request_url: "https://codehost.example/acme/web/pull/1",
+});
 
 describe("local backend: the engine spawner process", () => {
   it("spawns engines from a process of its own, not from the controller, started by warm() or the first run", async () => {
@@ -71,7 +91,9 @@ describe("local backend: the engine spawner process", () => {
     const log = readFileSync(handle.logRef, "utf8");
     expect(log).toContain(SPAWNER_LOST_REASON);
     expect(log).toContain(`SIGTERM to process group ${engines}`);
-    expect(logger.records.some((r) => r.level === "error" && r.message.includes("engine spawner process ended"))).toBe(true);
+    expect(logger.records.some((r) => r.level === "error" && r.message.includes("engine spawner process ended"))).toBe(
+      true,
+    );
 
     const { engine: next } = fixtureEngine({ args: [fixture("write-result.mjs")], env: { FIXTURE_RESULT: SUCCESS } });
     const again = await backend.start(specFor(next), recordingHooks());
@@ -84,7 +106,10 @@ describe("local backend: the engine spawner process", () => {
     const { backend, spawner } = backendWithSpawner();
     const dir = tempDir();
     const go = join(dir, "go");
-    const { engine, record } = fixtureEngine({ args: [fixture("result-on-signal.mjs"), go], env: { FIXTURE_RESULT: SUCCESS } });
+    const { engine, record } = fixtureEngine({
+      args: [fixture("result-on-signal.mjs"), go],
+      env: { FIXTURE_RESULT: SUCCESS },
+    });
     const hooks = recordingHooks();
     const handle = await backend.start(specFor(engine), hooks);
     await hooks.progress("ready");
@@ -99,7 +124,11 @@ describe("local backend: the engine spawner process", () => {
     process.kill(helper, "SIGKILL");
 
     const { result } = await handle.done;
-    expect(result).toMatchObject({ success: true, summary: "done", pullRequestUrl: "https://codehost.example/acme/web/pull/1" });
+    expect(result).toMatchObject({
+      success: true,
+      summary: "done",
+      pullRequestUrl: "https://codehost.example/acme/web/pull/1",
+    });
     expect(record.exits[0]).toMatchObject({ exitUnknown: true, exitCode: undefined, signal: undefined });
     const log = readFileSync(handle.logRef, "utf8");
     expect(log).toContain(SPAWNER_LOST_REASON);
@@ -117,7 +146,9 @@ describe("local backend: the engine spawner process", () => {
     const starting = backend.start(specFor(engine), recordingHooks());
     await sleep(100);
     process.kill(helper, "SIGKILL");
-    await expect(starting).rejects.toThrow(/could not be started.*engine spawner process ended before the engine started/);
+    await expect(starting).rejects.toThrow(
+      /could not be started.*engine spawner process ended before the engine started/,
+    );
     const again = await backend.start(specFor(warm), recordingHooks());
     expect((await again.done).result.success).toBe(true);
   });

@@ -5,19 +5,32 @@ import { ControllerError } from "../../src/errors.js";
 import { fixtureEngine } from "./helpers/fixture-engine.js";
 import { fixture, localBackend, recordingHooks, specFor, tempDir } from "./helpers/local-setup.js";
 
-const RESULT = JSON.stringify({ success: true, summary: "Fixed it", pull_request_url: "https://codehost.example/acme/web/pull/7", cost_usd: 0.42 });
+const RESULT = JSON.stringify({
+  success: true,
+  summary: "Fixed it",
+  pull_request_url: "https://codehost.example/acme/web/pull/7",
+  cost_usd: 0.42,
+});
 
 describe("local backend: starting a run", () => {
   it("runs the engine in a fresh workspace and reads its result file", async () => {
     const { backend, config } = localBackend();
-    const { engine, record } = fixtureEngine({ args: [fixture("write-result.mjs"), "hello", "cost 0.25"], env: { FIXTURE_RESULT: RESULT } });
+    const { engine, record } = fixtureEngine({
+      args: [fixture("write-result.mjs"), "hello", "cost 0.25"],
+      env: { FIXTURE_RESULT: RESULT },
+    });
     const hooks = recordingHooks();
     const spec = specFor(engine);
     const handle = await backend.start(spec, hooks);
     const { result, stoppedFor } = await handle.done;
 
     expect(stoppedFor).toBeUndefined();
-    expect(result).toMatchObject({ success: true, summary: "Fixed it", pullRequestUrl: "https://codehost.example/acme/web/pull/7", costUsd: 0.42 });
+    expect(result).toMatchObject({
+      success: true,
+      summary: "Fixed it",
+      pullRequestUrl: "https://codehost.example/acme/web/pull/7",
+      costUsd: 0.42,
+    });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
     expect(hooks.events).toEqual([
       { kind: "progress", text: "hello", detail: "status" },
@@ -28,7 +41,12 @@ describe("local backend: starting a run", () => {
     expect(input?.workspace).toBe(join(config.workspaceDir, spec.run.id));
     expect(input?.files.result.startsWith(`${input?.workspace}/`)).toBe(false);
     expect(handle.logRef).toBe(join(config.logDir, `${spec.run.id}.log`));
-    expect(handle.attachment).toMatchObject({ pgid: handle.attachment.pid, workspace: input?.workspace, resultFile: input?.files.result, logFile: handle.logRef });
+    expect(handle.attachment).toMatchObject({
+      pgid: handle.attachment.pid,
+      workspace: input?.workspace,
+      resultFile: input?.files.result,
+      logFile: handle.logRef,
+    });
     // A successful run's workspace and run folder are removed (keep_workspaces: on_failure), after
     // its outcome; close() waits for that (local-cleanup.test.ts).
     await backend.close();
@@ -75,7 +93,21 @@ describe("local backend: starting a run", () => {
       const input = record.inputs[0];
       const optional = ["LANG", "LC_ALL"].filter((name) => (process.env[name] ?? "") !== "");
       expect(Object.keys(env).sort()).toEqual(
-        ["PATH", "HOME", "TMPDIR", "TERM", "NO_COLOR", "ENGINE_SETTING", "FIXTURE_API_KEY", ...optional, "ERRAND_RUN_ID", "ERRAND_WORKSPACE", "ERRAND_PROMPT_FILE", "ERRAND_TICKET_FILE", "ERRAND_RESULT_FILE"].sort(),
+        [
+          "PATH",
+          "HOME",
+          "TMPDIR",
+          "TERM",
+          "NO_COLOR",
+          "ENGINE_SETTING",
+          "FIXTURE_API_KEY",
+          ...optional,
+          "ERRAND_RUN_ID",
+          "ERRAND_WORKSPACE",
+          "ERRAND_PROMPT_FILE",
+          "ERRAND_TICKET_FILE",
+          "ERRAND_RESULT_FILE",
+        ].sort(),
       );
       expect(env).toMatchObject({
         PATH: process.env.PATH,
@@ -102,7 +134,10 @@ describe("local backend: starting a run", () => {
     writeFileSync(join(workspace, "someone-elses.txt"), "keep me");
     const error = await backend.start(spec, recordingHooks()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ControllerError);
-    expect(error).toMatchObject({ code: "ERR_ENGINE_START", message: expect.stringContaining(`the workspace ${workspace} already exists and is not empty`) });
+    expect(error).toMatchObject({
+      code: "ERR_ENGINE_START",
+      message: expect.stringContaining(`the workspace ${workspace} already exists and is not empty`),
+    });
     expect((error as ControllerError).hint).toContain(`remove ${workspace}`);
     expect(readFileSync(join(workspace, "someone-elses.txt"), "utf8")).toBe("keep me");
   });
@@ -124,8 +159,12 @@ describe("local backend: engines that cannot start", () => {
 
   it("names a command missing from PATH and how to fix it", async () => {
     const error = await startError("errand-no-such-agent");
-    expect(error.message).toContain('engine "claude" could not be started: the command "errand-no-such-agent" was not found on PATH');
-    expect(error.hint).toBe("install errand-no-such-agent or set engines.claude.command to the full path of the executable");
+    expect(error.message).toContain(
+      'engine "claude" could not be started: the command "errand-no-such-agent" was not found on PATH',
+    );
+    expect(error.hint).toBe(
+      "install errand-no-such-agent or set engines.claude.command to the full path of the executable",
+    );
   });
 
   it("names a missing absolute path", async () => {

@@ -2,7 +2,16 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixtureEngine } from "./helpers/fixture-engine.js";
-import { fixture, isDead, killQuietly, localBackend, onCleanup, recordingHooks, specFor, tempDir } from "./helpers/local-setup.js";
+import {
+  fixture,
+  isDead,
+  killQuietly,
+  localBackend,
+  onCleanup,
+  recordingHooks,
+  specFor,
+  tempDir,
+} from "./helpers/local-setup.js";
 
 /** Starts the stubborn fixture (leader and grandchild ignore SIGTERM) and waits until both run. */
 async function startStubborn(backend: ReturnType<typeof localBackend>["backend"]) {
@@ -38,7 +47,9 @@ describe("local backend: stopping a run", () => {
     expect(stoppedFor).toBe("timeout");
     expect(result).toMatchObject({ success: false, failureReason: "stopped: timed out" });
     const log = readFileSync(handle.logRef, "utf8");
-    expect(log.indexOf("stopping (timeout): SIGTERM to process group")).toBeLessThan(log.indexOf("SIGKILL to process group"));
+    expect(log.indexOf("stopping (timeout): SIGTERM to process group")).toBeLessThan(
+      log.indexOf("SIGKILL to process group"),
+    );
     expect(log).toContain("killed by SIGKILL");
   });
 
@@ -89,7 +100,9 @@ describe("local backend: stopping a run", () => {
     expect(stoppedFor).toBeUndefined();
     expect(existsSync(pidFile)).toBe(true);
     expect(isDead(Number(readFileSync(pidFile, "utf8")))).toBe(true);
-    expect(readFileSync(handle.logRef, "utf8")).toContain("the engine exited and left processes in its group: SIGTERM to process group");
+    expect(readFileSync(handle.logRef, "utf8")).toContain(
+      "the engine exited and left processes in its group: SIGTERM to process group",
+    );
   });
 
   it("close() stops runs still running", async () => {
@@ -98,7 +111,9 @@ describe("local backend: stopping a run", () => {
     await backend.close();
     expect((await handle.done).stoppedFor).toBe("shutdown");
     expect(isDead(leader) && isDead(grandchild)).toBe(true);
-    await expect(backend.start(specFor(fixtureEngine({}).engine), recordingHooks())).rejects.toMatchObject({ code: "ERR_INTERNAL" });
+    await expect(backend.start(specFor(fixtureEngine({}).engine), recordingHooks())).rejects.toMatchObject({
+      code: "ERR_INTERNAL",
+    });
   });
 
   it("close() also stops a run that was still starting", async () => {

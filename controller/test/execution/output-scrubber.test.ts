@@ -13,13 +13,19 @@ describe("createScrub: what an engine says, cleaned before the controller keeps 
 
   it("makes paths in the workspace relative, the workspace itself '.', and leaves other paths alone", () => {
     const scrub = createScrub([], "/var/lib/errand/ws/run_1/");
-    expect(scrub("edited /var/lib/errand/ws/run_1/src/x.ts and /var/lib/errand/ws/run_1/README.md")).toBe("edited src/x.ts and README.md");
+    expect(scrub("edited /var/lib/errand/ws/run_1/src/x.ts and /var/lib/errand/ws/run_1/README.md")).toBe(
+      "edited src/x.ts and README.md",
+    );
     expect(scrub("cd /var/lib/errand/ws/run_1; ls /var/lib/errand/ws/run_1/")).toBe("cd .; ls ./");
-    expect(scrub("other run /var/lib/errand/ws/run_10/x, nested /srv/var/lib/errand/ws/run_1/x")).toBe("other run /var/lib/errand/ws/run_10/x, nested /srv/var/lib/errand/ws/run_1/x");
+    expect(scrub("other run /var/lib/errand/ws/run_10/x, nested /srv/var/lib/errand/ws/run_1/x")).toBe(
+      "other run /var/lib/errand/ws/run_10/x, nested /srv/var/lib/errand/ws/run_1/x",
+    );
   });
 
   it("a container workspace (/workspace) does not touch look-alike paths", () => {
     const scrub = createScrub(["a-long-secret"], "/workspace");
-    expect(scrub("/workspace/a.ts /home/u/workspace/b.ts /workspace2/c.ts a-long-secret")).toBe("a.ts /home/u/workspace/b.ts /workspace2/c.ts [redacted]");
+    expect(scrub("/workspace/a.ts /home/u/workspace/b.ts /workspace2/c.ts a-long-secret")).toBe(
+      "a.ts /home/u/workspace/b.ts /workspace2/c.ts [redacted]",
+    );
   });
 });

@@ -17,6 +17,8 @@ describe("run log", () => {
     log.note("could not remove the workspace /w: EBUSY");
     log.close();
     log.note("after close: dropped");
-    expect(readFileSync(path, "utf8")).toBe("[stdout] working\n[errand] exited with code 0 after 5 ms; succeeded\n[errand] could not remove the workspace /w: EBUSY\n");
+    expect(readFileSync(path, "utf8")).toBe(
+      "[stdout] working\n[errand] exited with code 0 after 5 ms; succeeded\n[errand] could not remove the workspace /w: EBUSY\n",
+    );
   });
 });

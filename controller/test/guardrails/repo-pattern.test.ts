@@ -61,20 +61,42 @@ describe("compileRepoPattern (guardrails.allowed_repos)", () => {
 
   it("names what is wrong with an entry that can never match", () => {
     expect(compileRepoPattern("  ")).toBe("is empty");
-    expect(compileRepoPattern("https://github.com")).toBe("names no repository (write owner/repo, host/owner/repo or a URL)");
-    expect(compileRepoPattern("file:///srv/git/app")).toBe("uses the scheme file, which repo_url may not (write https://, http://, ssh:// or no scheme)");
-    expect(compileRepoPattern("github.com/acme/../evil")).toBe('has the path segment "..", which no accepted repo_url has (letters, digits, . _ - and the globs * ** ?)');
-    expect(compileRepoPattern("git%68ub.com/acme/app")).toBe('has the host "git%68ub.com", which no accepted repo_url has (letters, digits, - and . only)');
+    expect(compileRepoPattern("https://github.com")).toBe(
+      "names no repository (write owner/repo, host/owner/repo or a URL)",
+    );
+    expect(compileRepoPattern("file:///srv/git/app")).toBe(
+      "uses the scheme file, which repo_url may not (write https://, http://, ssh:// or no scheme)",
+    );
+    expect(compileRepoPattern("github.com/acme/../evil")).toBe(
+      'has the path segment "..", which no accepted repo_url has (letters, digits, . _ - and the globs * ** ?)',
+    );
+    expect(compileRepoPattern("git%68ub.com/acme/app")).toBe(
+      'has the host "git%68ub.com", which no accepted repo_url has (letters, digits, - and . only)',
+    );
   });
 });
 
 describe("guardrails.allowed_repos before a run starts", () => {
-  const ticket = (repoUrl: string) => ({ id: "1", title: "T", description: "", ticketType: "issue", repoUrl, externalUrl: "", labels: [], source: "generic" }) satisfies Ticket;
-  const guard = (allowedRepos: string[]) => createGuardrails({ maxConcurrentJobs: 1, maxJobDurationMinutes: 1, maxCostPerJob: undefined, allowedRepos });
+  const ticket = (repoUrl: string) =>
+    ({
+      id: "1",
+      title: "T",
+      description: "",
+      ticketType: "issue",
+      repoUrl,
+      externalUrl: "",
+      labels: [],
+      source: "generic",
+    }) satisfies Ticket;
+  const guard = (allowedRepos: string[]) =>
+    createGuardrails({ maxConcurrentJobs: 1, maxJobDurationMinutes: 1, maxCostPerJob: undefined, allowedRepos });
 
   it("admits every repository when the list is empty, and refuses a ticket without repo_url otherwise, even under **", () => {
     expect(guard([]).admit(ticket(""))).toEqual({ allowed: true });
-    expect(guard(["**"]).admit(ticket(""))).toEqual({ allowed: false, reason: "refused by guardrails.allowed_repos: the ticket names no repository (repo_url is empty)" });
+    expect(guard(["**"]).admit(ticket(""))).toEqual({
+      allowed: false,
+      reason: "refused by guardrails.allowed_repos: the ticket names no repository (repo_url is empty)",
+    });
   });
 
   it("admits a matching repository and names the patterns when none matches", () => {
@@ -83,16 +105,24 @@ describe("guardrails.allowed_repos before a run starts", () => {
     expect(g.admit(ticket("https://git.example/internal/tools"))).toEqual({ allowed: true });
     expect(g.admit(ticket("https://github.com/evil/shop"))).toEqual({
       allowed: false,
-      reason: "refused by guardrails.allowed_repos: https://github.com/evil/shop matches none of github.com/acme/*, internal/tools",
+      reason:
+        "refused by guardrails.allowed_repos: https://github.com/evil/shop matches none of github.com/acme/*, internal/tools",
     });
   });
 
   it("refuses a repo_url git could read otherwise than the matcher, with the reason, even under **", () => {
     expect(guard(["**"]).admit(ticket("https://github.com\\@evil.example/acme/widgets"))).toEqual({
       allowed: false,
-      reason: 'refused by guardrails.allowed_repos: repo_url "https://github.com\\\\@evil.example/acme/widgets" contains a backslash, which URL parsers read as / and git as part of the user name or host; remove it',
+      reason:
+        'refused by guardrails.allowed_repos: repo_url "https://github.com\\\\@evil.example/acme/widgets" contains a backslash, which URL parsers read as / and git as part of the user name or host; remove it',
     });
-    expect(guard(["github.com/acme/*"]).admit(ticket("https://evil.example?@github.com/acme/widgets"))).toMatchObject({ allowed: false, reason: expect.stringContaining("contains ? or #") });
-    expect(guard(["github.com/acme/**"]).admit(ticket("https://github.com/acme/x/../../evil/widgets"))).toMatchObject({ allowed: false, reason: expect.stringContaining('has the path segment ".."') });
+    expect(guard(["github.com/acme/*"]).admit(ticket("https://evil.example?@github.com/acme/widgets"))).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining("contains ? or #"),
+    });
+    expect(guard(["github.com/acme/**"]).admit(ticket("https://github.com/acme/x/../../evil/widgets"))).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('has the path segment ".."'),
+    });
   });
 });

@@ -38,7 +38,11 @@ const CORPUS: ReadonlyArray<readonly [input: string, verdict: Verdict, git: stri
   ["https://github.com/x/../../evil/widgets", "repo_url_dot_segment", "http github.com/evil/widgets"],
   ["https://github.com/acme/widgets/..", "repo_url_dot_segment", "http github.com/acme"],
   // percent-encoding: git sends it as is, URL decodes %2e, a server may decode the rest
-  ["https://github.com/acme/%2e%2e/acme/widgets", "repo_url_percent_encoding", "http github.com/acme/%2e%2e/acme/widgets"],
+  [
+    "https://github.com/acme/%2e%2e/acme/widgets",
+    "repo_url_percent_encoding",
+    "http github.com/acme/%2e%2e/acme/widgets",
+  ],
   ["https://github.com/acme%2Fwidgets", "repo_url_percent_encoding", "http github.com/acme%2Fwidgets"],
   ["https://github.com/%61cme/widgets", "repo_url_percent_encoding", "http github.com/%61cme/widgets"],
   ["https://git%68ub.com/acme/widgets", "repo_url_percent_encoding", "http github.com/acme/widgets"],
@@ -80,7 +84,8 @@ const CORPUS: ReadonlyArray<readonly [input: string, verdict: Verdict, git: stri
   ["https://github.com/Acme/Widgets", "allowed", "http github.com/Acme/Widgets"],
 ];
 
-const describeContact = (c: GitContact | undefined) => (c === undefined ? "nothing" : `${c.via} ${c.host}${c.port === undefined ? "" : `:${c.port}`}/${c.path}`);
+const describeContact = (c: GitContact | undefined) =>
+  c === undefined ? "nothing" : `${c.via} ${c.host}${c.port === undefined ? "" : `:${c.port}`}/${c.path}`;
 const DEFAULT_PORTS: Record<string, string> = { http: "80", https: "443", ssh: "22" };
 
 describe("repo_url corpus: the matcher's verdict beside what git ls-remote contacts", () => {
@@ -108,6 +113,7 @@ describe("repo_url corpus: the matcher's verdict beside what git ls-remote conta
     expect(contact?.port === DEFAULT_PORTS[repo.scheme] ? undefined : contact?.port).toBe(repo.port);
     expect(contact?.path.replace(/\/$/, "").replace(/\.git$/, "")).toBe(repo.path);
     // The allowed entries that spell the path as the server does really reach github.com's copy, not evil.example's.
-    if (verdict === "allowed" && repo.scheme !== "ssh" && repo.path === "acme/widgets") expect(refs).toContain("refs/heads/github-com-acme-widgets-git");
+    if (verdict === "allowed" && repo.scheme !== "ssh" && repo.path === "acme/widgets")
+      expect(refs).toContain("refs/heads/github-com-acme-widgets-git");
   });
 });

@@ -59,7 +59,9 @@ export function runCli(args: string[], options: RunOptions = {}): CliRun {
       check();
     });
   const ready = Promise.race([
-    waitForStderr(/"@message":"webhook server listening"/, 15_000).then(() => Number(/"@message":"webhook server listening".*?"port":(\d+)/.exec(err)?.[1])),
+    waitForStderr(/"@message":"webhook server listening"/, 15_000).then(() =>
+      Number(/"@message":"webhook server listening".*?"port":(\d+)/.exec(err)?.[1]),
+    ),
     exited.then(() => Promise.reject(new Error(`exited early: ${err}`))),
   ]);
   // Runs that are meant to fail never become ready; only awaited readiness may reject a test.

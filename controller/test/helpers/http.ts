@@ -27,28 +27,36 @@ export function send(base: string, path: string, options: SendOptions = {}): Pro
   const headers: Record<string, string | number> = { ...options.headers };
   if (body !== undefined && headers["content-length"] === undefined) headers["content-length"] = body.length;
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ hostname: url.hostname, port: url.port, path, method: options.method ?? "POST", headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      { hostname: url.hostname, port: url.port, path, method: options.method ?? "POST", headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
 }
 
 /** POSTs a JSON value (or raw string) with `content-type: application/json`. */
-export function postJson(base: string, path: string, payload: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
+export function postJson(
+  base: string,
+  path: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
   const body = typeof payload === "string" ? payload : JSON.stringify(payload);
   return send(base, path, { body, headers: { "content-type": "application/json", ...headers } });
 }

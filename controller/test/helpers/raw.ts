@@ -30,7 +30,10 @@ export function rawConnect(port: number): Promise<RawClient> {
         closed,
         waitFor(predicate, ms = 5000) {
           return new Promise((ok, fail) => {
-            const timer = setTimeout(() => fail(new Error(`timed out; received: ${JSON.stringify(data.slice(0, 300))}`)), ms);
+            const timer = setTimeout(
+              () => fail(new Error(`timed out; received: ${JSON.stringify(data.slice(0, 300))}`)),
+              ms,
+            );
             const check = () => {
               if (predicate(data)) {
                 clearTimeout(timer);

@@ -1,7 +1,14 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { afterEach } from "vitest";
 import { parseWebhookConfig } from "../../src/config/index.js";
-import { type ApprovalCallback, type ApprovalHandler, createWebhookServer, type TicketHandler, type WebhookServer, type WebhookServerOptions } from "../../src/webhook/index.js";
+import {
+  type ApprovalCallback,
+  type ApprovalHandler,
+  createWebhookServer,
+  type TicketHandler,
+  type WebhookServer,
+  type WebhookServerOptions,
+} from "../../src/webhook/index.js";
 
 /** A server under test and what its handlers received. */
 export interface TestServer {
@@ -31,7 +38,10 @@ afterEach(async () => {
  * section written as in YAML; stopped after each test.
  */
 export async function startServer(webhook: Record<string, unknown>, options: StartOptions = {}): Promise<TestServer> {
-  const { config } = parseWebhookConfig({ webhook: { host: "127.0.0.1", port: 0, ...webhook } }, { env: process.env, baseDir: process.cwd() });
+  const { config } = parseWebhookConfig(
+    { webhook: { host: "127.0.0.1", port: 0, ...webhook } },
+    { env: process.env, baseDir: process.cwd() },
+  );
   const tickets: Ticket[] = [];
   const approvals: ApprovalCallback[] = [];
   const deliveries: TestServer["deliveries"] = [];
@@ -45,7 +55,12 @@ export async function startServer(webhook: Record<string, unknown>, options: Sta
     approvals.push(...batch);
   };
   const { withApprovals, ...rest } = options;
-  const server = createWebhookServer({ ...rest, config, onTickets, ...(withApprovals === false ? {} : { onApprovals: options.onApprovals ?? onApprovals }) });
+  const server = createWebhookServer({
+    ...rest,
+    config,
+    onTickets,
+    ...(withApprovals === false ? {} : { onApprovals: options.onApprovals ?? onApprovals }),
+  });
   running.push(server);
   const address = await server.start();
   return { base: `http://127.0.0.1:${address.port}`, port: address.port, server, tickets, approvals, deliveries };

@@ -43,7 +43,11 @@ describe("the batched sink", () => {
     const { store, batches } = await openStore();
     let committed = 0;
     const sink = createBatchedSink({ store, engine: "e", onCommitted: () => committed++ });
-    const [a, b, c] = await Promise.all([sink.accept([ticket("1"), ticket("2")]), sink.accept([ticket("3")]), sink.accept([ticket("1")])]);
+    const [a, b, c] = await Promise.all([
+      sink.accept([ticket("1"), ticket("2")]),
+      sink.accept([ticket("3")]),
+      sink.accept([ticket("1")]),
+    ]);
     expect(batches).toHaveLength(1);
     expect(a?.map((o) => [o.ticket.id, o.kind])).toEqual([
       ["1", "queued"],
@@ -59,7 +63,11 @@ describe("the batched sink", () => {
   it("checks and marks webhook delivery ids in the same transaction, answering each delivery on its own", async () => {
     const { store, batches } = await openStore();
     const stored: string[] = [];
-    const sink = createBatchedSink({ store, engine: "e", onCommitted: (outcomes) => stored.push(...outcomes.map((o) => o.ticket.id)) });
+    const sink = createBatchedSink({
+      store,
+      engine: "e",
+      onCommitted: (outcomes) => stored.push(...outcomes.map((o) => o.ticket.id)),
+    });
     const day = { ttlMs: 86_400_000 };
     const [first, again, polled, other] = await Promise.all([
       sink.acceptDelivery([ticket("1")], { key: "tracker_b:d1", ...day }),
@@ -74,14 +82,25 @@ describe("the batched sink", () => {
     expect(other).toMatchObject({ delivery: "new", outcomes: [{ kind: "queued", ticket: { id: "3" } }] });
     // The loop hears of every stored ticket, once.
     expect(stored).toEqual(["1", "2", "3"]);
-    expect(await sink.acceptDelivery([ticket("1")], { key: "tracker_b:d1", ...day })).toEqual({ delivery: "duplicate" });
+    expect(await sink.acceptDelivery([ticket("1")], { key: "tracker_b:d1", ...day })).toEqual({
+      delivery: "duplicate",
+    });
     expect(await store.claimDelivery("tracker_b:d3", 1000)).toBe("duplicate");
   });
 
   it("gives a tracker's tickets without a repository the configured one, and leaves the others alone", async () => {
     const { store } = await openStore();
-    const sink = createBatchedSink({ store, engine: "e", onCommitted: () => {}, defaultRepo: { source: "tracker_b", url: "https://github.com/acme/shop" } });
-    await sink.accept([ticket("1"), ticket("2", { repoUrl: "https://github.com/acme/other" }), ticket("3", { source: "generic" })]);
+    const sink = createBatchedSink({
+      store,
+      engine: "e",
+      onCommitted: () => {},
+      defaultRepo: { source: "tracker_b", url: "https://github.com/acme/shop" },
+    });
+    await sink.accept([
+      ticket("1"),
+      ticket("2", { repoUrl: "https://github.com/acme/other" }),
+      ticket("3", { source: "generic" }),
+    ]);
     expect((await store.getTicket({ source: "tracker_b", id: "1" }))?.repoUrl).toBe("https://github.com/acme/shop");
     expect((await store.getTicket({ source: "tracker_b", id: "2" }))?.repoUrl).toBe("https://github.com/acme/other");
     expect((await store.getTicket({ source: "generic", id: "3" }))?.repoUrl).toBe("");

@@ -8,7 +8,13 @@ import type { RunEvent } from "../../src/runs/run-event.js";
 import type { Store } from "../../src/store/store.js";
 import { TICKET, taskRun } from "../notify/helpers/fixtures.js";
 
-const deps = { store: {} as Store, guardrails: {} as Guardrails, logger: silentLogger, metrics: {} as LoopMetrics, now: Date.now };
+const deps = {
+  store: {} as Store,
+  guardrails: {} as Guardrails,
+  logger: silentLogger,
+  metrics: {} as LoopMetrics,
+  now: Date.now,
+};
 
 describe("a run's events", () => {
   it("tell channels it started before any progress its engine printed while the start was being recorded", async () => {
@@ -53,7 +59,12 @@ describe("a run's event chain", () => {
     chain.push({ type: "started", run, ticket: TICKET, engine: "fixture" });
     chain.progress({ type: "progress", run, ticket: TICKET, message: "one" });
     chain.progress({ type: "progress", run, ticket: TICKET, message: "two" });
-    chain.push({ type: "finished", run, ticket: TICKET, result: { success: true, summary: "", pullRequestUrl: "", failureReason: "" } });
+    chain.push({
+      type: "finished",
+      run,
+      ticket: TICKET,
+      result: { success: true, summary: "", pullRequestUrl: "", failureReason: "" },
+    });
     chain.progress({ type: "progress", run, ticket: TICKET, message: "after the end" });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(eager).toEqual(["started", "one", "two", "finished"]);

@@ -4,7 +4,9 @@ import { createBackoff } from "../../src/notify/backoff.js";
 describe("restart backoff", () => {
   it("doubles the ceiling from initialMs up to maxMs", () => {
     const top = createBackoff({ initialMs: 500, maxMs: 30_000, random: () => 0.999999 });
-    expect([0, 1, 2, 3, 4, 5, 6, 7, 50].map((n) => top.delay(n))).toEqual([499, 999, 1999, 3999, 7999, 15_999, 29_999, 29_999, 29_999]);
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 50].map((n) => top.delay(n))).toEqual([
+      499, 999, 1999, 3999, 7999, 15_999, 29_999, 29_999, 29_999,
+    ]);
   });
 
   it("spreads delays over the whole range below the ceiling (full jitter)", () => {

@@ -18,7 +18,11 @@ describe("masking logger", () => {
         msg: "token [redacted] refused",
         url: "https://hooks.example/[redacted]",
         nested: { list: ["a [redacted]", 3] },
-        error: expect.objectContaining({ code: "ERR_INVALID_CONFIG", message: "bad token [redacted]", hint: "rotate [redacted]" }),
+        error: expect.objectContaining({
+          code: "ERR_INVALID_CONFIG",
+          message: "bad token [redacted]",
+          hint: "rotate [redacted]",
+        }),
       }),
     ]);
     expect(inner.lines.join("\n")).not.toContain(SECRET);

@@ -32,18 +32,33 @@ async function eventually(check: () => boolean, what: string): Promise<void> {
 describe("a channel that stops answering", () => {
   it("cannot hold observe(): it resolves at the bound, the others were told, the timeout is counted once", async () => {
     const [stuck, fine] = [recordFile(), recordFile()];
-    const { notifier, registry } = start({ channels: [testChannelEntry(0, stuck.path, { label: "stuck" }), testChannelEntry(1, fine.path, { label: "fine", config: { inert: true } })], callTimeoutMs: 300 });
+    const { notifier, registry } = start({
+      channels: [
+        testChannelEntry(0, stuck.path, { label: "stuck" }),
+        testChannelEntry(1, fine.path, { label: "fine", config: { inert: true } }),
+      ],
+      callTimeoutMs: 300,
+    });
     await notifier.start();
     // "block" makes the stuck plugin busy-loop forever: it will never answer anything again.
     await notifier.observer.observe(events.progress("block"), NEVER);
     expect(fine.entries()).toEqual([expect.objectContaining({ kind: "notify", message: "block" })]);
-    expect(await metricValue(registry, "agent_plugin_calls_total", { plugin: "stuck", operation: "notify", outcome: "timeout" })).toBe(1);
+    expect(
+      await metricValue(registry, "agent_plugin_calls_total", {
+        plugin: "stuck",
+        operation: "notify",
+        outcome: "timeout",
+      }),
+    ).toBe(1);
     expect(await metricValue(registry, "agent_plugin_errors_total", { plugin: "stuck" })).toBe(1);
   });
 
   it("is killed at close() even with calls in flight, and close() settles", async () => {
     const record = recordFile();
-    const { notifier, logger } = start({ channels: [testChannelEntry(0, record.path, { label: "stuck" })], callTimeoutMs: 60_000 });
+    const { notifier, logger } = start({
+      channels: [testChannelEntry(0, record.path, { label: "stuck" })],
+      callTimeoutMs: 60_000,
+    });
     await notifier.start();
     const pid = notifier.list()[0]!.pid!;
     const inFlight = notifier.observer.observe(events.progress("block"), NEVER);
@@ -51,8 +66,12 @@ describe("a channel that stops answering", () => {
     await notifier.close();
     await inFlight;
     expect(() => process.kill(pid, 0)).toThrow(/ESRCH/);
-    expect(logger.records).toContainEqual(expect.objectContaining({ msg: "plugin ignored SIGTERM; sending SIGKILL", channel: "stuck" }));
-    expect(logger.records).toContainEqual(expect.objectContaining({ msg: "notification cancelled", channel: "stuck", operation: "notify" }));
+    expect(logger.records).toContainEqual(
+      expect.objectContaining({ msg: "plugin ignored SIGTERM; sending SIGKILL", channel: "stuck" }),
+    );
+    expect(logger.records).toContainEqual(
+      expect.objectContaining({ msg: "notification cancelled", channel: "stuck", operation: "notify" }),
+    );
     expect(notifier.list()[0]!.state).toBe("closed");
   }, 30_000);
 });
@@ -60,7 +79,10 @@ describe("a channel that stops answering", () => {
 describe("a channel that crashes", () => {
   it("is restarted and receives the next event; the call it crashed in counts as one error", async () => {
     const record = recordFile();
-    const { notifier, registry } = start({ channels: [testChannelEntry(0, record.path, { label: "crashy" })], backoff: { initialMs: 50, maxMs: 200 } });
+    const { notifier, registry } = start({
+      channels: [testChannelEntry(0, record.path, { label: "crashy" })],
+      backoff: { initialMs: 50, maxMs: 200 },
+    });
     await notifier.start();
     const firstPid = notifier.list()[0]!.pid;
     await notifier.observer.observe(events.started(), NEVER);
@@ -77,7 +99,10 @@ describe("a channel that crashes", () => {
 
   it("fails fast while it is down, each call counted as an error naming the exit", async () => {
     const record = recordFile();
-    const { notifier, registry, logger } = start({ channels: [testChannelEntry(0, record.path, { label: "down" })], backoff: { initialMs: 60_000, maxMs: 60_000 } });
+    const { notifier, registry, logger } = start({
+      channels: [testChannelEntry(0, record.path, { label: "down" })],
+      backoff: { initialMs: 60_000, maxMs: 60_000 },
+    });
     await notifier.start();
     await notifier.observer.observe(events.progress("crash"), NEVER);
     await eventually(() => notifier.list()[0]!.state === "down", "the exit was seen");
@@ -86,8 +111,18 @@ describe("a channel that crashes", () => {
     expect(await metricValue(registry, "agent_plugin_errors_total", { plugin: "down" })).toBe(3);
     const failures = logger.records.filter((r) => r.msg === "notification failed");
     expect(failures.slice(1)).toEqual([
-      expect.objectContaining({ channel: "down", operation: "notify_complete", code: "ERR_PLUGIN_EXITED", error_message: expect.stringMatching(/not running \(its process exited with code 3/) }),
-      expect.objectContaining({ channel: "down", operation: "notify_start", run_id: "run_02", code: "ERR_PLUGIN_EXITED" }),
+      expect.objectContaining({
+        channel: "down",
+        operation: "notify_complete",
+        code: "ERR_PLUGIN_EXITED",
+        error_message: expect.stringMatching(/not running \(its process exited with code 3/),
+      }),
+      expect.objectContaining({
+        channel: "down",
+        operation: "notify_start",
+        run_id: "run_02",
+        code: "ERR_PLUGIN_EXITED",
+      }),
     ]);
   });
 });
@@ -95,7 +130,10 @@ describe("a channel that crashes", () => {
 describe("every channel down", () => {
   it("observe() still resolves for each event, and each failed call is counted once, by label", async () => {
     const { notifier, registry } = start({
-      channels: [testChannelEntry(0, recordFile().path, { label: "a" }), testChannelEntry(1, recordFile().path, { label: "b" })],
+      channels: [
+        testChannelEntry(0, recordFile().path, { label: "a" }),
+        testChannelEntry(1, recordFile().path, { label: "b" }),
+      ],
       backoff: { initialMs: 60_000, maxMs: 60_000 },
     });
     await notifier.start();
@@ -105,9 +143,18 @@ describe("every channel down", () => {
     await notifier.observer.observe(events.finished(), NEVER);
     for (const plugin of ["a", "b"]) {
       expect(await metricValue(registry, "agent_plugin_errors_total", { plugin })).toBe(3);
-      expect(await metricValue(registry, "agent_plugin_calls_total", { plugin, operation: "notify_complete", outcome: "error" })).toBe(1);
+      expect(
+        await metricValue(registry, "agent_plugin_calls_total", {
+          plugin,
+          operation: "notify_complete",
+          outcome: "error",
+        }),
+      ).toBe(1);
     }
-    expect(notifier.health()).toMatchObject({ status: "degraded", channels: { a: { healthy: false, state: "down" }, b: { healthy: false } } });
+    expect(notifier.health()).toMatchObject({
+      status: "degraded",
+      channels: { a: { healthy: false, state: "down" }, b: { healthy: false } },
+    });
   });
 });
 
@@ -115,19 +162,33 @@ describe("health", () => {
   it("marks a channel unhealthy after N failures in a row and healthy again at its next delivery", async () => {
     const record = recordFile();
     const failFile = join(tempDir(), "target-down");
-    const { notifier, registry, logger } = start({ channels: [testChannelEntry(0, record.path, { label: "flaky", config: { fail_file: failFile } })], unhealthyAfter: 2 });
+    const { notifier, registry, logger } = start({
+      channels: [testChannelEntry(0, record.path, { label: "flaky", config: { fail_file: failFile } })],
+      unhealthyAfter: 2,
+    });
     await notifier.start();
     expect(await metricValue(registry, "agent_plugin_healthy", { plugin: "flaky" })).toBe(1);
     writeFileSync(failFile, "");
     await notifier.observer.observe(events.started(), NEVER);
-    expect(notifier.list()[0]).toMatchObject({ healthy: true, consecutiveFailures: 1, lastFailure: { code: "ERR_UNAVAILABLE" } });
+    expect(notifier.list()[0]).toMatchObject({
+      healthy: true,
+      consecutiveFailures: 1,
+      lastFailure: { code: "ERR_UNAVAILABLE" },
+    });
     await notifier.observer.observe(events.progress("one"), NEVER);
     expect(notifier.list()[0]).toMatchObject({ healthy: false, consecutiveFailures: 2 });
     expect(await metricValue(registry, "agent_plugin_healthy", { plugin: "flaky" })).toBe(0);
-    expect(notifier.health()).toMatchObject({ status: "degraded", channels: { flaky: { healthy: false, state: "up", consecutiveFailures: 2 } } });
+    expect(notifier.health()).toMatchObject({
+      status: "degraded",
+      channels: { flaky: { healthy: false, state: "up", consecutiveFailures: 2 } },
+    });
     rmSync(failFile);
     await notifier.observer.observe(events.finished(), NEVER);
-    expect(notifier.list()[0]).toMatchObject({ healthy: true, consecutiveFailures: 0, lastSuccessAt: expect.any(Number) });
+    expect(notifier.list()[0]).toMatchObject({
+      healthy: true,
+      consecutiveFailures: 0,
+      lastSuccessAt: expect.any(Number),
+    });
     expect(await metricValue(registry, "agent_plugin_healthy", { plugin: "flaky" })).toBe(1);
     expect(notifier.health().status).toBe("ok");
     expect(logger.records.filter((r) => /unhealthy|recovered/.test(r.msg)).map((r) => [r.level, r.msg])).toEqual([
@@ -139,7 +200,10 @@ describe("health", () => {
 
 describe("cancellation", () => {
   it("a call cancelled by the loop's signal is not an error and leaves health alone", async () => {
-    const { notifier, registry } = start({ channels: [testChannelEntry(0, recordFile().path, { label: "slow" })], callTimeoutMs: 60_000 });
+    const { notifier, registry } = start({
+      channels: [testChannelEntry(0, recordFile().path, { label: "slow" })],
+      callTimeoutMs: 60_000,
+    });
     await notifier.start();
     const loop = new AbortController();
     const observed = notifier.observer.observe(events.progress("block"), loop.signal);

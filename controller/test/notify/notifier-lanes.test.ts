@@ -16,7 +16,10 @@ describe("each channel's own queue", () => {
     const [prompt, slow] = [recordFile(), recordFile()];
     notifier = createNotifier({
       // Each slow call takes 800 ms of its 1 s bound: lines waiting a second or more are stale by then.
-      channels: [testChannelEntry(0, prompt.path, { label: "prompt" }), testChannelEntry(1, slow.path, { label: "slow", config: { delay_ms: 800 } })],
+      channels: [
+        testChannelEntry(0, prompt.path, { label: "prompt" }),
+        testChannelEntry(1, slow.path, { label: "slow", config: { delay_ms: 800 } }),
+      ],
       secrets: {},
       logger: captureLogger(),
       registry: new Registry(),
@@ -52,7 +55,14 @@ describe("each channel's own queue", () => {
       progressPerMinute: 60,
     });
     await notifier.start();
-    const pending = [events.started(), events.progress("p1"), events.progress("p2"), events.progress("p3"), events.finished(), events.progress("late")].map((e) => notifier!.observer.observe(e, NEVER));
+    const pending = [
+      events.started(),
+      events.progress("p1"),
+      events.progress("p2"),
+      events.progress("p3"),
+      events.finished(),
+      events.progress("late"),
+    ].map((e) => notifier!.observer.observe(e, NEVER));
     await Promise.all(pending);
     expect(slow.entries().map((e) => e.message ?? e.kind)).toEqual(["notifyStart", "p3", "notifyComplete"]);
   });

@@ -7,12 +7,22 @@ describe("progress gate", () => {
 
   function gate(perMinute: number) {
     const flushed: [string, string][] = [];
-    return { flushed, gate: createProgressGate<string>({ perMinute, flush: (runId, item) => flushed.push([runId, item]) }) };
+    return {
+      flushed,
+      gate: createProgressGate<string>({ perMinute, flush: (runId, item) => flushed.push([runId, item]) }),
+    };
   }
 
   it("lets a minute's worth through at once, then coalesces to the latest, sent as soon as one more is allowed", () => {
     const { gate: g, flushed } = gate(6);
-    expect(["a", "b", "c", "d", "e", "f"].map((m) => g.offer("run_1", m))).toEqual([true, true, true, true, true, true]);
+    expect(["a", "b", "c", "d", "e", "f"].map((m) => g.offer("run_1", m))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(["g", "h", "i"].map((m) => g.offer("run_1", m))).toEqual([false, false, false]);
     vi.advanceTimersByTime(9_999);
     expect(flushed).toEqual([]);
@@ -27,7 +37,15 @@ describe("progress gate", () => {
     ]);
     // A quiet minute refills it.
     vi.advanceTimersByTime(60_000);
-    expect(["k", "l", "m", "n", "o", "p", "q"].map((m) => g.offer("run_1", m))).toEqual([true, true, true, true, true, true, false]);
+    expect(["k", "l", "m", "n", "o", "p", "q"].map((m) => g.offer("run_1", m))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 
   it("60 a minute lets five steps 400 ms apart through, each at once", () => {

@@ -8,15 +8,25 @@ import { entry, PLUGINS_DIR, tempDir } from "./helpers/fixtures.js";
 const CONTROLLER_DIR = resolve(import.meta.dirname, "../..");
 
 /** A package folder serving `channel`, with a JavaScript bin. */
-function writePackage(dir: string, name: string, channel: string, bin: Record<string, string> | string = { [name]: "bin.js" }) {
+function writePackage(
+  dir: string,
+  name: string,
+  channel: string,
+  bin: Record<string, string> | string = { [name]: "bin.js" },
+) {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name, version: "3.1.0", bin, errand: { channel, interfaceVersions: [1] } }));
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name, version: "3.1.0", bin, errand: { channel, interfaceVersions: [1] } }),
+  );
   writeFileSync(join(dir, "bin.js"), "#!/usr/bin/env node\n");
 }
 
 describe("plugin package search", () => {
   it("looks in plugins.dir/node_modules, then plugins.dir, then node_modules from the controller up", () => {
-    expect(pluginSearchRoots({ pluginsDir: "/srv/plugins", controllerDir: "/opt/app/node_modules/@errand/controller" })).toEqual([
+    expect(
+      pluginSearchRoots({ pluginsDir: "/srv/plugins", controllerDir: "/opt/app/node_modules/@errand/controller" }),
+    ).toEqual([
       "/srv/plugins/node_modules",
       "/srv/plugins",
       "/opt/app/node_modules/@errand/controller/node_modules",
@@ -28,7 +38,10 @@ describe("plugin package search", () => {
   });
 
   it("finds the example plugin installed beside the controller (the workspace's node_modules) by its errand.channel", () => {
-    const result = resolveChannel(entry(0, { backend: "webhook_post" }), createPluginFinder({ controllerDir: CONTROLLER_DIR }));
+    const result = resolveChannel(
+      entry(0, { backend: "webhook_post" }),
+      createPluginFinder({ controllerDir: CONTROLLER_DIR }),
+    );
     expect(result).toEqual({
       source: {
         kind: "package",
@@ -50,24 +63,43 @@ describe("plugin package search", () => {
     const pager = resolveChannel(entry(0, { backend: "pager" }), finder);
     expect(pager).toMatchObject({ source: { kind: "package", packageName: "@acme/errand-channel-pager" } });
     const fork = resolveChannel(entry(1, { backend: "webhook_post" }), finder);
-    expect(fork).toMatchObject({ source: { kind: "package", packageName: "webhook-post-fork", dir: join(plugins, "webhook-post-fork") } });
+    expect(fork).toMatchObject({
+      source: { kind: "package", packageName: "webhook-post-fork", dir: join(plugins, "webhook-post-fork") },
+    });
   });
 
   it("follows symlinked packages (npm link, workspaces) and reports the real folder", () => {
     const plugins = tempDir();
     mkdirSync(join(plugins, "node_modules"));
     symlinkSync(join(PLUGINS_DIR, "team-alerts"), join(plugins, "node_modules", "errand-channel-team-alerts"));
-    const result = resolveChannel(entry(0, { backend: "team_alerts" }), createPluginFinder({ pluginsDir: plugins, controllerDir: CONTROLLER_DIR }));
-    expect(result).toMatchObject({ source: { kind: "package", dir: join(PLUGINS_DIR, "team-alerts"), args: [join(PLUGINS_DIR, "team-alerts", "bin.mjs")] } });
+    const result = resolveChannel(
+      entry(0, { backend: "team_alerts" }),
+      createPluginFinder({ pluginsDir: plugins, controllerDir: CONTROLLER_DIR }),
+    );
+    expect(result).toMatchObject({
+      source: {
+        kind: "package",
+        dir: join(PLUGINS_DIR, "team-alerts"),
+        args: [join(PLUGINS_DIR, "team-alerts", "bin.mjs")],
+      },
+    });
   });
 
   it("refuses two packages serving one channel in the same folder, naming both", () => {
     const plugins = tempDir();
     writePackage(join(plugins, "a"), "errand-channel-a", "pager");
     writePackage(join(plugins, "b"), "errand-channel-b", "pager");
-    const result = resolveChannel(entry(3, { backend: "pager" }), createPluginFinder({ pluginsDir: plugins, controllerDir: CONTROLLER_DIR }));
+    const result = resolveChannel(
+      entry(3, { backend: "pager" }),
+      createPluginFinder({ pluginsDir: plugins, controllerDir: CONTROLLER_DIR }),
+    );
     expect(result).toMatchObject({
-      problem: { entry: 'notifications.channels[3] (backend "pager")', message: expect.stringMatching(/more than one installed package serves the channel "pager".*errand-channel-a.*errand-channel-b/) },
+      problem: {
+        entry: 'notifications.channels[3] (backend "pager")',
+        message: expect.stringMatching(
+          /more than one installed package serves the channel "pager".*errand-channel-a.*errand-channel-b/,
+        ),
+      },
     });
   });
 });
@@ -76,21 +108,34 @@ describe("resolveChannel", () => {
   const finder = createPluginFinder({ pluginsDir: PLUGINS_DIR, controllerDir: CONTROLLER_DIR });
 
   it("loads chat_a and chat_b in-process", () => {
-    expect(resolveChannel(entry(0, { backend: "chat_a" }), finder)).toMatchObject({ source: { kind: "builtin", packageName: "@errand/channel-chat-a" } });
-    expect(resolveChannel(entry(1, { backend: "chat_b" }), finder)).toMatchObject({ source: { kind: "builtin", packageName: "@errand/channel-chat-b" } });
+    expect(resolveChannel(entry(0, { backend: "chat_a" }), finder)).toMatchObject({
+      source: { kind: "builtin", packageName: "@errand/channel-chat-a" },
+    });
+    expect(resolveChannel(entry(1, { backend: "chat_b" }), finder)).toMatchObject({
+      source: { kind: "builtin", packageName: "@errand/channel-chat-b" },
+    });
   });
 
   it("runs an explicit command whatever the backend, also a built-in's name", () => {
-    const result = resolveChannel(entry(0, { backend: "chat_a", command: [process.execPath, "plugin.js", "--verbose"] }), finder);
-    expect(result).toEqual({ source: { kind: "command", command: process.execPath, args: ["plugin.js", "--verbose"] } });
+    const result = resolveChannel(
+      entry(0, { backend: "chat_a", command: [process.execPath, "plugin.js", "--verbose"] }),
+      finder,
+    );
+    expect(result).toEqual({
+      source: { kind: "command", command: process.execPath, args: ["plugin.js", "--verbose"] },
+    });
   });
 
   it("names the entry, the built-ins and every folder it looked in for an unknown backend", () => {
     const result = resolveChannel(entry(2, { backend: "team-alerts" }), finder);
     if (!("problem" in result)) throw new Error("expected a problem");
     expect(result.problem.entry).toBe('notifications.channels[2] (backend "team-alerts")');
-    expect(result.problem.message).toContain('unknown backend "team-alerts": it is not a built-in channel (chat_a, chat_b)');
-    expect(result.problem.message).toContain(`${PLUGINS_DIR}/node_modules (missing), ${PLUGINS_DIR}, ${CONTROLLER_DIR}/node_modules`);
+    expect(result.problem.message).toContain(
+      'unknown backend "team-alerts": it is not a built-in channel (chat_a, chat_b)',
+    );
+    expect(result.problem.message).toContain(
+      `${PLUGINS_DIR}/node_modules (missing), ${PLUGINS_DIR}, ${CONTROLLER_DIR}/node_modules`,
+    );
     expect(result.problem.fix).toMatch(/install the plugin package/);
   });
 
@@ -100,17 +145,30 @@ describe("resolveChannel", () => {
     const file = join(tempDir(), "plugin.sh");
     writeFileSync(file, "#!/bin/sh\n");
     chmodSync(file, 0o644);
-    expect(resolveChannel(entry(0, { backend: "x", command: [file] }), finder)).toMatchObject({ problem: { message: `the command "${file}" is not executable` } });
-    expect(resolveChannel(entry(0, { backend: "x", command: ["no-such-plugin-on-path"] }), finder)).toMatchObject({ problem: { message: 'the command "no-such-plugin-on-path" is not on PATH' } });
+    expect(resolveChannel(entry(0, { backend: "x", command: [file] }), finder)).toMatchObject({
+      problem: { message: `the command "${file}" is not executable` },
+    });
+    expect(resolveChannel(entry(0, { backend: "x", command: ["no-such-plugin-on-path"] }), finder)).toMatchObject({
+      problem: { message: 'the command "no-such-plugin-on-path" is not on PATH' },
+    });
   });
 
   it("refuses a package without a bin, or whose bin is missing (not built)", () => {
     const plugins = tempDir();
     mkdirSync(join(plugins, "nobin"));
-    writeFileSync(join(plugins, "nobin", "package.json"), JSON.stringify({ name: "nobin", errand: { channel: "nobin" } }));
-    cpSync(join(PLUGINS_DIR, "team-alerts", "package.json"), join(plugins, "unbuilt", "package.json"), { recursive: true });
+    writeFileSync(
+      join(plugins, "nobin", "package.json"),
+      JSON.stringify({ name: "nobin", errand: { channel: "nobin" } }),
+    );
+    cpSync(join(PLUGINS_DIR, "team-alerts", "package.json"), join(plugins, "unbuilt", "package.json"), {
+      recursive: true,
+    });
     const own = createPluginFinder({ pluginsDir: plugins, controllerDir: CONTROLLER_DIR });
-    expect(resolveChannel(entry(0, { backend: "nobin" }), own)).toMatchObject({ problem: { message: expect.stringContaining('declares no "bin" that serves the channel') } });
-    expect(resolveChannel(entry(1, { backend: "team_alerts" }), own)).toMatchObject({ problem: { message: expect.stringMatching(/the bin bin\.mjs of errand-channel-team-alerts .* does not exist/) } });
+    expect(resolveChannel(entry(0, { backend: "nobin" }), own)).toMatchObject({
+      problem: { message: expect.stringContaining('declares no "bin" that serves the channel') },
+    });
+    expect(resolveChannel(entry(1, { backend: "team_alerts" }), own)).toMatchObject({
+      problem: { message: expect.stringMatching(/the bin bin\.mjs of errand-channel-team-alerts .* does not exist/) },
+    });
   });
 });

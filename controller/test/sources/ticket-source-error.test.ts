@@ -9,8 +9,13 @@ import { toTrackerAError } from "../../src/vendors/tracker-a/tracker-a-error.js"
 import { toTrackerBError } from "../../src/vendors/tracker-b/tracker-b-api-error.js";
 
 const signal = new AbortController().signal;
-const octokit = (status: number) => Object.assign(new Error("Bad"), { status, response: { headers: {}, data: { message: "Bad" } } });
-const axios = (status: number) => ({ isAxiosError: true, message: "Bad", response: { status, data: { message: "Bad" }, headers: {} } });
+const octokit = (status: number) =>
+  Object.assign(new Error("Bad"), { status, response: { headers: {}, data: { message: "Bad" } } });
+const axios = (status: number) => ({
+  isAxiosError: true,
+  message: "Bad",
+  response: { status, data: { message: "Bad" }, headers: {} },
+});
 
 describe("every ticket source's API failures", () => {
   it("carry the one code ERR_TICKET_SOURCE and the same failure kinds", () => {

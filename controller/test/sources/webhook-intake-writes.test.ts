@@ -33,7 +33,10 @@ async function startIntake(path: string) {
       return method(...args);
     };
   }
-  const { config } = parseWebhookConfig({ webhook: { host: "127.0.0.1", port: 0, generic: { auth_mode: "bearer", secret: SECRET } } }, { env: {}, baseDir: "." });
+  const { config } = parseWebhookConfig(
+    { webhook: { host: "127.0.0.1", port: 0, generic: { auth_mode: "bearer", secret: SECRET } } },
+    { env: {}, baseDir: "." },
+  );
   const sink = createBatchedSink({ store, engine: "default", onCommitted: () => {} });
   const source = createWebhookSource({ config, store, logger: silentLogger, registry: new Registry() });
   await source.start(sink);
@@ -47,7 +50,8 @@ async function startIntake(path: string) {
   stops.push(stop);
   const base = `http://127.0.0.1:${source.server?.address?.port}`;
   const headers = (deliveryId: string) => ({ authorization: `Bearer ${SECRET}`, "idempotency-key": deliveryId });
-  const post = (id: string, deliveryId: string) => postJson(base, "/webhooks/generic", { id, title: `T ${id}` }, headers(deliveryId));
+  const post = (id: string, deliveryId: string) =>
+    postJson(base, "/webhooks/generic", { id, title: `T ${id}` }, headers(deliveryId));
   const postText = (body: string, deliveryId: string) => postJson(base, "/webhooks/generic", body, headers(deliveryId));
   return { store: real, writes, post, postText, stop };
 }
@@ -71,7 +75,11 @@ describe("the durable intake's store writes", () => {
 
   it("answers the second of two concurrent deliveries of one id as a duplicate, and starts one run", async () => {
     const intake = await startIntake(join(tempDir("errand-intake-"), "errand.db"));
-    const answers = await Promise.all([intake.post("c1", "twice"), intake.post("c1", "twice"), intake.post("c1", "twice")]);
+    const answers = await Promise.all([
+      intake.post("c1", "twice"),
+      intake.post("c1", "twice"),
+      intake.post("c1", "twice"),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     expect(answers.map((a) => a.json.status).sort()).toEqual(["accepted", "duplicate", "duplicate"]);
     expect(await intake.store.listRuns({ ticket: { source: "generic", id: "c1" } })).toHaveLength(1);
@@ -83,7 +91,9 @@ describe("the durable intake's store writes", () => {
     const body = '{ "id" : "text-1",\n  "title": "Keep \\u00fc and spacing", "big": 12345678901234567890 }';
     expect((await intake.postText(body, "d-text")).json).toEqual({ status: "accepted", tickets: ["text-1"] });
     const db = new BetterSqlite3(path, { readonly: true });
-    const { payload } = db.prepare("SELECT payload FROM tickets WHERE source = 'generic' AND id = 'text-1'").get() as { payload: string };
+    const { payload } = db.prepare("SELECT payload FROM tickets WHERE source = 'generic' AND id = 'text-1'").get() as {
+      payload: string;
+    };
     db.close();
     expect(payload).toContain(`"rawEvent":${body}`);
     expect((await intake.store.getTicket({ source: "generic", id: "text-1" }))?.rawEvent).toEqual(JSON.parse(body));

@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import type { TaskRun } from "../../src/runs/task-run.js";
 import { secretEnvName } from "../../src/secrets/secret-env-name.js";
 import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
-import { createHarness, eventually, finished, postTicket, runsOf, SECRET_ENV, ticketBody } from "../controller/harness.js";
+import {
+  createHarness,
+  eventually,
+  finished,
+  postTicket,
+  runsOf,
+  SECRET_ENV,
+  ticketBody,
+} from "../controller/harness.js";
 import { runCli } from "../helpers/cli.js";
 import { NEEDS_POSTGRES, postgresRunnable, usePostgresServer } from "./helpers/postgres-server.js";
 
@@ -28,7 +36,10 @@ describe.runIf(postgresRunnable)(`two controllers on one PostgreSQL database ${N
     try {
       const first = runCli(["run", "--config", h.configFile], { env });
       await first.ready;
-      await first.waitForStderr(/"@message":"controller started".*"leading":true.*"store":"postgres:127\.0\.0\.1:/, 15_000);
+      await first.waitForStderr(
+        /"@message":"controller started".*"leading":true.*"store":"postgres:127\.0\.0\.1:/,
+        15_000,
+      );
       const second = runCli(["run", "--config", h.configFile], { env });
       const standbyPort = await second.ready;
       await second.waitForStderr(/"@message":"controller started".*"leading":false/, 15_000);
@@ -36,7 +47,9 @@ describe.runIf(postgresRunnable)(`two controllers on one PostgreSQL database ${N
       // Six tickets through the standby's intake; the leader runs two at a time (max_concurrent_jobs: 2).
       const tickets = Array.from({ length: 6 }, () => ticketBody());
       for (const t of tickets) expect((await postTicket(standbyPort, t.body)).status).toBe(200);
-      await eventually("two runs under way on the leader", async () => ((await store.countRuns()).Running === 2 ? true : undefined));
+      await eventually("two runs under way on the leader", async () =>
+        (await store.countRuns()).Running === 2 ? true : undefined,
+      );
       const inFlight = (await store.listRuns({ states: ["Running"] })).map((r) => r.id);
       // A standby runs nothing: the two were started by the leader.
       expect(second.stderr()).not.toMatch(/"@message":"run started"/);

@@ -28,7 +28,9 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: errors say which server and 
   it("nothing listening: names host:port/database and the fix, never the password", async () => {
     const port = await closedPort();
     const { message, hint } = await openFails(`postgres://errand:s3cret-pw@127.0.0.1:${port}/errand`);
-    expect(message).toContain(`store 127.0.0.1:${port}/errand: connecting failed: nothing accepts connections at 127.0.0.1:${port}`);
+    expect(message).toContain(
+      `store 127.0.0.1:${port}/errand: connecting failed: nothing accepts connections at 127.0.0.1:${port}`,
+    );
     expect(hint).toMatch(/start PostgreSQL there.*listen_addresses/);
     expect(`${message} ${hint}`).not.toContain("s3cret-pw");
   });
@@ -40,7 +42,9 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: errors say which server and 
     expect(hint).toContain("store.url_secret");
     expect(`${message} ${hint}`).not.toContain("wrong-one");
     await server().sql("CREATE SCHEMA with_password AUTHORIZATION with_password");
-    const store = await createPostgresStore({ connectionString: server().url({ user: "with_password", password: "right-one", schema: "with_password" }) });
+    const store = await createPostgresStore({
+      connectionString: server().url({ user: "with_password", password: "right-one", schema: "with_password" }),
+    });
     await store.close();
   });
 
@@ -49,7 +53,9 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: errors say which server and 
     expect(role.message).toMatch(/refused the login of the role "ghost" \(28000: role "ghost" does not exist\)/);
     expect(role.hint).toContain("CREATE ROLE ghost LOGIN");
     const database = await openFails(server().url({ database: "missing_db" }));
-    expect(database.message).toContain(`store ${server().host}:${server().port}/missing_db: connecting failed: the database "missing_db" does not exist`);
+    expect(database.message).toContain(
+      `store ${server().host}:${server().port}/missing_db: connecting failed: the database "missing_db" does not exist`,
+    );
     expect(database.hint).toContain("CREATE DATABASE missing_db OWNER test");
   });
 
@@ -57,7 +63,9 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: errors say which server and 
     await server().role("plain");
     // PostgreSQL 15 and later let only the owner create in the schema public.
     const denied = await openFails(server().url({ user: "plain" }));
-    expect(denied.message).toMatch(/preparing the schema failed: the role "plain" lacks a privilege errand needs \(42501: permission denied for schema public/);
+    expect(denied.message).toMatch(
+      /preparing the schema failed: the role "plain" lacks a privilege errand needs \(42501: permission denied for schema public/,
+    );
     expect(denied.hint).toContain("CREATE SCHEMA errand AUTHORIZATION plain");
     await server().sql("CREATE SCHEMA errand AUTHORIZATION plain");
     const store = await createPostgresStore({ connectionString: server().url({ user: "plain", schema: "errand" }) });
@@ -77,17 +85,27 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: errors say which server and 
   it("refuses a schema a newer errand migrated, untouched", async () => {
     const { schema, url } = await server().freshSchema();
     await (await createPostgresStore({ connectionString: url })).close();
-    await server().sql(`INSERT INTO ${schema}.errand_migrations (version, name, applied_at) VALUES (99, 'from the future', 0)`);
+    await server().sql(
+      `INSERT INTO ${schema}.errand_migrations (version, name, applied_at) VALUES (99, 'from the future', 0)`,
+    );
     const { message, hint } = await openFails(url);
-    expect(message).toContain(`(schema ${schema}) has schema version 99, but this errand knows versions up to ${SCHEMA_VERSION}: a newer errand wrote it`);
+    expect(message).toContain(
+      `(schema ${schema}) has schema version 99, but this errand knows versions up to ${SCHEMA_VERSION}: a newer errand wrote it`,
+    );
     expect(hint).toMatch(/run the errand version that wrote it/);
-    expect(await server().sql(`SELECT version FROM ${schema}.errand_migrations ORDER BY version`)).toEqual([...Array.from({ length: SCHEMA_VERSION }, (_, i) => ({ version: i + 1 })), { version: 99 }]);
+    expect(await server().sql(`SELECT version FROM ${schema}.errand_migrations ORDER BY version`)).toEqual([
+      ...Array.from({ length: SCHEMA_VERSION }, (_, i) => ({ version: i + 1 })),
+      { version: 99 },
+    ]);
   });
 
   it("refuses a value PostgreSQL cannot hold, and stores none of its batch", async () => {
     const store = await createPostgresStore({ connectionString: (await server().freshSchema()).url });
     try {
-      const error = await expectCode(store.acceptTickets([ticket("fine"), ticket("nul\u0000id")], "default"), "ERR_STORE");
+      const error = await expectCode(
+        store.acceptTickets([ticket("fine"), ticket("nul\u0000id")], "default"),
+        "ERR_STORE",
+      );
       expect(error.message).toContain("a value holds a NUL character (\\u0000), which PostgreSQL text cannot store");
       expect(await store.getTicket({ source: "generic", id: "fine" })).toBeUndefined();
     } finally {
@@ -100,7 +118,9 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: errors say which server and 
     const store: Store = await createPostgresStore({ connectionString: url });
     try {
       await store.acceptTickets([ticket("before")], "default");
-      const ended = await server().sql<{ ended: boolean }>("SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'errand' AND query NOT LIKE '%pg_terminate_backend%'");
+      const ended = await server().sql<{ ended: boolean }>(
+        "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'errand' AND query NOT LIKE '%pg_terminate_backend%'",
+      );
       expect(ended.length).toBeGreaterThan(0);
       const answers: string[] = [];
       for (let i = 0; i < 3 && answers.at(-1) !== "ok"; i++) {
@@ -114,7 +134,10 @@ describe.runIf(postgresRunnable)(`PostgreSQL store: errors say which server and 
       expect(answers.at(-1)).toBe("ok");
       for (const failure of answers.slice(0, -1)) expect(failure).toMatch(/the connection to the server was lost/);
       expect((await store.acceptTickets([ticket("after")], "default"))[0]?.kind).toBe("queued");
-      expect(await server().sql(`SELECT id FROM ${schema}.tickets ORDER BY id`)).toEqual([{ id: "after" }, { id: "before" }]);
+      expect(await server().sql(`SELECT id FROM ${schema}.tickets ORDER BY id`)).toEqual([
+        { id: "after" },
+        { id: "before" },
+      ]);
     } finally {
       await store.close();
     }

@@ -19,7 +19,8 @@ function isRunning(pid: number): boolean {
 }
 
 async function until(condition: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; !condition(); await new Promise((r) => setTimeout(r, 50))) if (Date.now() > end) return false;
+  for (const end = Date.now() + ms; !condition(); await new Promise((r) => setTimeout(r, 50)))
+    if (Date.now() > end) return false;
   return true;
 }
 
@@ -31,7 +32,9 @@ describe.runIf(findPostgresBin() !== undefined)("the local PostgreSQL server of 
     try {
       const client = new pg.Client({ connectionString: `postgres://test@127.0.0.1:${server.port}/postgres` });
       await client.connect();
-      folder = dirname(((await client.query("SHOW data_directory")).rows[0] as { data_directory: string }).data_directory);
+      folder = dirname(
+        ((await client.query("SHOW data_directory")).rows[0] as { data_directory: string }).data_directory,
+      );
       await client.end();
       expect(existsSync(folder)).toBe(true);
     } finally {
@@ -54,7 +57,10 @@ describe.runIf(findPostgresBin() !== undefined)("the local PostgreSQL server of 
       process.stdout.write(readFileSync(join(process.env.TMPDIR, folder, "data", "postmaster.pid"), "utf8").split("\\n")[0]);
       process.exit(0);
     `;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { env: { ...process.env, TMPDIR: tmp }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     const code = await new Promise((resolve) => child.on("exit", resolve));

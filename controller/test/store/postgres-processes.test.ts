@@ -40,7 +40,8 @@ async function together(url: string, bodies: string[], open = true): Promise<Chi
   return children;
 }
 
-const exitCodes = (children: ChildRun[]) => Promise.all(children.map(async (c) => ((await c.exited) === 0 ? 0 : c.stderr())));
+const exitCodes = (children: ChildRun[]) =>
+  Promise.all(children.map(async (c) => ((await c.exited) === 0 ? 0 : c.stderr())));
 
 describe.runIf(postgresRunnable)(`PostgreSQL store shared by several processes ${NEEDS_POSTGRES}`, () => {
   const server = usePostgresServer();
@@ -50,7 +51,9 @@ describe.runIf(postgresRunnable)(`PostgreSQL store shared by several processes $
     const open = `const s = await store.createPostgresStore({ connectionString: ${JSON.stringify(url)} }); await s.countRuns(); await s.close();`;
     const children = await together(url, [open, open, open, open], false);
     expect(await exitCodes(children)).toEqual([0, 0, 0, 0]);
-    const applied = await server().sql<{ version: number }>(`SELECT version FROM ${schema}.errand_migrations ORDER BY version`);
+    const applied = await server().sql<{ version: number }>(
+      `SELECT version FROM ${schema}.errand_migrations ORDER BY version`,
+    );
     expect(applied.map((row) => row.version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
   });
 
@@ -82,7 +85,10 @@ describe.runIf(postgresRunnable)(`PostgreSQL store shared by several processes $
     expect((await store.countRuns()).Running).toBe(300);
     for (const [i, owner] of owners.entries()) {
       for (const runId of perOwner[i] ?? []) {
-        expect((await store.transitions(runId)).map((t) => t.reason)).toEqual(["accepted from generic", `started by ${owner}`]);
+        expect((await store.transitions(runId)).map((t) => t.reason)).toEqual([
+          "accepted from generic",
+          `started by ${owner}`,
+        ]);
       }
     }
     await store.close();
@@ -134,7 +140,10 @@ describe.runIf(postgresRunnable)(`PostgreSQL store shared by several processes $
     }
     // A batch is one transaction: the one the kill interrupted is absent as a whole.
     expect((await store.countRuns()).Queued % 10).toBe(0);
-    expect((await store.acceptTickets([ticket("0-0")], "default"))[0]).toMatchObject({ kind: "existing", runId: acknowledged[0] });
+    expect((await store.acceptTickets([ticket("0-0")], "default"))[0]).toMatchObject({
+      kind: "existing",
+      runId: acknowledged[0],
+    });
     await store.close();
   });
 });

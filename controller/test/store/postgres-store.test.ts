@@ -19,10 +19,16 @@ describe.runIf(postgresRunnable)(`PostgreSQL store ${NEEDS_POSTGRES}`, () => {
       store: await openOne(),
       reopen: openOne,
       failWrites: async (table) => {
-        await server().sql(`CREATE FUNCTION ${schema}.injected_failure() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`);
-        await server().sql(`CREATE TRIGGER injected_failure BEFORE INSERT OR UPDATE ON ${schema}.${table} FOR EACH ROW EXECUTE FUNCTION ${schema}.injected_failure()`);
+        await server().sql(
+          `CREATE FUNCTION ${schema}.injected_failure() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`,
+        );
+        await server().sql(
+          `CREATE TRIGGER injected_failure BEFORE INSERT OR UPDATE ON ${schema}.${table} FOR EACH ROW EXECUTE FUNCTION ${schema}.injected_failure()`,
+        );
         return async () => {
-          await server().sql(`DROP TRIGGER injected_failure ON ${schema}.${table}; DROP FUNCTION ${schema}.injected_failure()`);
+          await server().sql(
+            `DROP TRIGGER injected_failure ON ${schema}.${table}; DROP FUNCTION ${schema}.injected_failure()`,
+          );
         };
       },
       cleanup: async () => {

@@ -29,7 +29,12 @@ describe("newRunId", () => {
 
   it("recognises its own shape only", () => {
     expect(isRunId(newRunId())).toBe(true);
-    for (const bad of ["run_", "run_0123456789abcdefghjkmnpqrs".toUpperCase(), "run_0123456789abcdefghjkmnpqri", "job_0123456789abcdefghjkmnpqrs"]) {
+    for (const bad of [
+      "run_",
+      "run_0123456789abcdefghjkmnpqrs".toUpperCase(),
+      "run_0123456789abcdefghjkmnpqri",
+      "job_0123456789abcdefghjkmnpqrs",
+    ]) {
       expect(isRunId(bad), bad).toBe(false);
     }
   });

@@ -95,7 +95,9 @@ describe("SQLite store file", () => {
     };
     await (await createSqliteStore({ path, logger })).close();
     const first = migrations(path);
-    expect(first.map((m) => (m as { version: number }).version)).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1));
+    expect(first.map((m) => (m as { version: number }).version)).toEqual(
+      Array.from({ length: SCHEMA_VERSION }, (_, i) => i + 1),
+    );
     await (await createSqliteStore({ path, logger })).close();
     expect(migrations(path)).toEqual(first);
     expect(records).toEqual([["store schema migrated", { path, from: 0, to: SCHEMA_VERSION }]]);
@@ -105,7 +107,9 @@ describe("SQLite store file", () => {
     const path = join(tempDir(), "errand.db");
     await (await createSqliteStore({ path })).close();
     const db = new Database(path);
-    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)").run(SCHEMA_VERSION + 1);
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, 'from the future', 0)").run(
+      SCHEMA_VERSION + 1,
+    );
     db.close();
     const error = await openError(path);
     expect(error.message).toContain(path);
@@ -195,7 +199,12 @@ describe("SQLite errors", () => {
     ["SQLITE_IOERR_WRITE", /I\/O error/, /disk/],
     ["SQLITE_BUSY", /locked/, /fuser/],
   ])("explains %s with the file and a fix", (code, what, fix) => {
-    const error = toStoreError(new Database.SqliteError("low-level message", code), "/data/errand.db", "storing tickets", 5000);
+    const error = toStoreError(
+      new Database.SqliteError("low-level message", code),
+      "/data/errand.db",
+      "storing tickets",
+      5000,
+    );
     expect(error).toBeInstanceOf(StoreError);
     expect(error.message).toMatch(what);
     expect(error.message).toContain("/data/errand.db");

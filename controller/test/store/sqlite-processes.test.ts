@@ -48,7 +48,10 @@ describe("SQLite store across processes", () => {
     expect(stored).toBeGreaterThanOrEqual(acknowledged.length);
     expect(stored % 10).toBe(0);
     // A redelivery after the restart is a duplicate, not a second run.
-    expect((await store.acceptTickets([ticket("0-0")], "default"))[0]).toMatchObject({ kind: "existing", runId: acknowledged[0] });
+    expect((await store.acceptTickets([ticket("0-0")], "default"))[0]).toMatchObject({
+      kind: "existing",
+      runId: acknowledged[0],
+    });
     await store.close();
   });
 
@@ -101,7 +104,10 @@ describe("SQLite store across processes", () => {
     expect((await store.countRuns()).Running).toBe(300);
     for (const [i, owner] of ["A", "B", "C"].entries()) {
       for (const runId of perOwner[i] ?? []) {
-        expect((await store.transitions(runId)).map((t) => t.reason)).toEqual(["accepted from generic", `started by ${owner}`]);
+        expect((await store.transitions(runId)).map((t) => t.reason)).toEqual([
+          "accepted from generic",
+          `started by ${owner}`,
+        ]);
       }
     }
     await store.close();

@@ -22,7 +22,9 @@ describeStoreConformance("sqlite", async () => {
       // Another connection changes the schema; the store's statements are prepared again on their next use.
       const admin = new BetterSqlite3(path);
       const raise = "BEGIN SELECT RAISE(ABORT, 'injected failure'); END";
-      admin.exec(`CREATE TRIGGER fail_insert BEFORE INSERT ON ${table} ${raise}; CREATE TRIGGER fail_update BEFORE UPDATE ON ${table} ${raise};`);
+      admin.exec(
+        `CREATE TRIGGER fail_insert BEFORE INSERT ON ${table} ${raise}; CREATE TRIGGER fail_update BEFORE UPDATE ON ${table} ${raise};`,
+      );
       admin.close();
       return async () => {
         const again = new BetterSqlite3(path);

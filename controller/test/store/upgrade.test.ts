@@ -37,10 +37,15 @@ describe("upgrading a store to the schema with announcements", () => {
   it("sqlite: a Queued run cancelled before the upgrade is not announced by it; one cancelled after is", async () => {
     const path = join(tempDir("errand-upgrade-"), "errand.db");
     const db = new Database(path);
-    db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
+    db.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+    );
     for (const step of SQLITE_MIGRATIONS.slice(0, 2)) {
       db.exec(step.sql);
-      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)").run(step.version, step.name);
+      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)").run(
+        step.version,
+        step.name,
+      );
     }
     db.exec(OLD_ROWS);
     db.close();

@@ -31,10 +31,14 @@ describe.runIf(ready || process.env.ERRAND_REQUIRE_INTEROP === "1")("the Python 
   });
 
   it("passes channel test, every check but target.rate (it declares no rate)", async () => {
-    const { stdout } = await run(process.execPath, [channelBin, "test", "--json", "--config", "errand-conformance.json", "--", PYTHON, "plugin.py"], {
-      cwd: example,
-      env,
-    }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? "", stderr: error.stderr }));
+    const { stdout } = await run(
+      process.execPath,
+      [channelBin, "test", "--json", "--config", "errand-conformance.json", "--", PYTHON, "plugin.py"],
+      {
+        cwd: example,
+        env,
+      },
+    ).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? "", stderr: error.stderr }));
     const report = JSON.parse(stdout) as Report;
     expect(report.checks.filter((c) => c.status === "failed")).toEqual([]);
     expect(report.plugin).toMatchObject({ name: "python_webhook", version: "0.1.0" });

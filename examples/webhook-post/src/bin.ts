@@ -44,7 +44,9 @@ function runBundle(file: string, mode: string): void {
       try {
         writeFileSync(cacheFile, script.createCachedData());
       } catch (error) {
-        process.stderr.write(`could not write the code cache ${cacheFile}: ${(error as Error).message}; the plugin works without it\n`);
+        process.stderr.write(
+          `could not write the code cache ${cacheFile}: ${(error as Error).message}; the plugin works without it\n`,
+        );
       }
     });
   }
@@ -55,7 +57,9 @@ function runBundle(file: string, mode: string): void {
 
 const mode = process.env.ERRAND_PLUGIN_CODE_CACHE || "use";
 if (!["use", "off", "write", "report"].includes(mode)) {
-  process.stderr.write(`ERRAND_PLUGIN_CODE_CACHE is "${mode}"; use one of use, off, write, report (or leave it unset)\n`);
+  process.stderr.write(
+    `ERRAND_PLUGIN_CODE_CACHE is "${mode}"; use one of use, off, write, report (or leave it unset)\n`,
+  );
   process.exit(1);
 }
 const bundle = fileURLToPath(new URL("./plugin.cjs", import.meta.url));

@@ -37,7 +37,11 @@ export const webhookPostConfigSchema = z
       .string({ error: `must be a secret name: ${HOW}` })
       .min(1, `must be a secret name: ${HOW}`)
       .optional(),
-    headers: z.record(z.string(), z.string(), { error: 'must be an object of header name to string value, for example headers: { "X-Team": "platform" }' }).default({}),
+    headers: z
+      .record(z.string(), z.string(), {
+        error: 'must be an object of header name to string value, for example headers: { "X-Team": "platform" }',
+      })
+      .default({}),
   })
   // `when`: checked even when another key is wrong (but the config is an object), so every problem is listed at once.
   .refine((config) => (config.url === undefined) !== (config.url_secret === undefined), {
@@ -54,13 +58,17 @@ export function resolveWebhookUrl(settings: WebhookPostSettings, secrets: Channe
   if (urlSecret === undefined) return { url: url ?? "", urlIsSecret: false, headers };
   const value = secrets[urlSecret];
   if (value === undefined) {
-    throw new InvalidConfigError(`webhook_post: secret ${JSON.stringify(urlSecret)} (config.url_secret) was not provided`, {
-      hint: "create the secret and make it available to the controller",
-    });
+    throw new InvalidConfigError(
+      `webhook_post: secret ${JSON.stringify(urlSecret)} (config.url_secret) was not provided`,
+      {
+        hint: "create the secret and make it available to the controller",
+      },
+    );
   }
   const problem = urlProblem(value);
   // Never echo a secret URL, even a malformed one.
-  if (problem) throw new InvalidConfigError(`webhook_post: secret ${JSON.stringify(urlSecret)} ${problem}`, { hint: HOW });
+  if (problem)
+    throw new InvalidConfigError(`webhook_post: secret ${JSON.stringify(urlSecret)} ${problem}`, { hint: HOW });
   return { url: value, urlIsSecret: true, headers };
 }
 

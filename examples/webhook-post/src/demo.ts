@@ -23,7 +23,9 @@ const channel = await connectChannel({
   secrets: { "demo-webhook-url": `${sink.url}/hook` },
   logger: createLogger({ level: process.env.ERRAND_LOG_LEVEL ? undefined : "warn" }),
 });
-out(`Plugin ${channel.name} ${channel.version} (pid ${channel.pid}) ready in ${Date.now() - started} ms, interface v${channel.interfaceVersion}`);
+out(
+  `Plugin ${channel.name} ${channel.version} (pid ${channel.pid}) ready in ${Date.now() - started} ms, interface v${channel.interfaceVersion}`,
+);
 
 const ticket = fixtures.tickets.basic;
 const taskRunId = "demo-run-1";
@@ -39,7 +41,9 @@ try {
     out(`  ${body.text}`);
   }
   out();
-  out("All three notifications arrived. Next: `npm test`, or write your own channel with `npx create-channel my-channel`.");
+  out(
+    "All three notifications arrived. Next: `npm test`, or write your own channel with `npx create-channel my-channel`.",
+  );
 } finally {
   await channel.close();
   await sink.close();

@@ -1,3 +1,9 @@
 export { webhookPost } from "./channel.js";
-export { parseConfig, resolveWebhookUrl, type WebhookPostConfig, type WebhookPostSettings, webhookPostConfigSchema } from "./config.js";
+export {
+  parseConfig,
+  resolveWebhookUrl,
+  type WebhookPostConfig,
+  type WebhookPostSettings,
+  webhookPostConfigSchema,
+} from "./config.js";
 export { completePayload, notifyPayload, startPayload, type WebhookPayload } from "./payload.js";

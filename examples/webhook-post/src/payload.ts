@@ -41,11 +41,19 @@ export function startPayload(ticket: Ticket, engine: string, taskRunId: string):
 }
 
 export function notifyPayload(message: string, ticket: Ticket, taskRunId: string): WebhookPayload {
-  return { event: "notify", task_run_id: taskRunId, message, text: `${label(ticket)}: ${message}`, ticket: ticketJson(ticket) };
+  return {
+    event: "notify",
+    task_run_id: taskRunId,
+    message,
+    text: `${label(ticket)}: ${message}`,
+    ticket: ticketJson(ticket),
+  };
 }
 
 export function completePayload(ticket: Ticket, result: TaskResult, taskRunId: string): WebhookPayload {
-  const facts = [formatCost(result.costUsd), formatDuration(result.durationMs), formatTokens(result.tokenUsage)].filter(Boolean);
+  const facts = [formatCost(result.costUsd), formatDuration(result.durationMs), formatTokens(result.tokenUsage)].filter(
+    Boolean,
+  );
   const text = result.success
     ? `✅ Completed ${label(ticket)}${result.pullRequestUrl ? `: ${result.pullRequestUrl}` : ""}${facts.length ? ` (${facts.join(", ")})` : ""}`
     : `❌ Failed on ${label(ticket)}: ${result.failureReason || "no reason given"}`;

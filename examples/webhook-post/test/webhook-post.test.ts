@@ -18,36 +18,67 @@ const SECRET_PATH = "/hooks/T0KEN-s3cr3t-path";
 
 describe("webhook_post in-process", () => {
   it("POSTs start, notify and complete as JSON with the protocol's field names", async () => {
-    const channel = await loadChannel(webhookPost, { config: { url: `${sink.url}/hook`, headers: { "X-Team": "platform" } }, logger: silentLogger });
+    const channel = await loadChannel(webhookPost, {
+      config: { url: `${sink.url}/hook`, headers: { "X-Team": "platform" } },
+      logger: silentLogger,
+    });
     await channel.notifyStart(fixtures.tickets.basic, { engine: "claude-code", taskRunId: "r1" });
     await channel.notify("halfway", fixtures.tickets.minimal, { taskRunId: "r1" });
     await channel.notifyComplete(fixtures.tickets.basic, fixtures.results.failure, { taskRunId: "r1" });
     const [start, note, done] = await sink.waitForRequests(3);
     expect(start!.headers["x-team"]).toBe("platform");
     expect(start!.headers["content-type"]).toMatch(/application\/json/);
-    expect(start!.json).toMatchObject({ event: "start", engine: "claude-code", task_run_id: "r1", ticket: { id: "123", external_url: expect.any(String) } });
+    expect(start!.json).toMatchObject({
+      event: "start",
+      engine: "claude-code",
+      task_run_id: "r1",
+      ticket: { id: "123", external_url: expect.any(String) },
+    });
     expect((start!.json as { text: string }).text).toMatch(/^Agent started working on: #123 .*, using claude-code$/);
     expect(note!.json).toMatchObject({ event: "notify", message: "halfway" });
-    expect(done!.json).toMatchObject({ event: "complete", result: { success: false, failure_reason: expect.any(String) } });
+    expect(done!.json).toMatchObject({
+      event: "complete",
+      result: { success: false, failure_reason: expect.any(String) },
+    });
     expect((done!.json as { text: string }).text).toMatch(/^❌ Failed on/);
     await channel.close();
   });
 
   it("rejects bad config with the key to fix", async () => {
-    await expect(loadChannel(webhookPost, { config: {}, logger: silentLogger })).rejects.toThrow(/exactly one of config.url and config.url_secret/);
-    await expect(loadChannel(webhookPost, { config: { url: "ftp://x" }, logger: silentLogger })).rejects.toBeInstanceOf(InvalidConfigError);
-    await expect(loadChannel(webhookPost, { config: { url_secret: "missing" }, logger: silentLogger })).rejects.toThrow(/secret "missing"/);
-    await expect(loadChannel(webhookPost, { config: { url: "http://x", headers: { a: 1 } }, logger: silentLogger })).rejects.toThrow(/config.headers/);
+    await expect(loadChannel(webhookPost, { config: {}, logger: silentLogger })).rejects.toThrow(
+      /exactly one of config.url and config.url_secret/,
+    );
+    await expect(loadChannel(webhookPost, { config: { url: "ftp://x" }, logger: silentLogger })).rejects.toBeInstanceOf(
+      InvalidConfigError,
+    );
+    await expect(loadChannel(webhookPost, { config: { url_secret: "missing" }, logger: silentLogger })).rejects.toThrow(
+      /secret "missing"/,
+    );
+    await expect(
+      loadChannel(webhookPost, { config: { url: "http://x", headers: { a: 1 } }, logger: silentLogger }),
+    ).rejects.toThrow(/config.headers/);
   });
 
   it("lists every problem of the config at once, never echoing a secret URL", async () => {
-    const error = await loadChannel(webhookPost, { config: { url: "ftp://x", url_secret: "", headers: [] }, logger: silentLogger }).catch((e: unknown) => e);
+    const error = await loadChannel(webhookPost, {
+      config: { url: "ftp://x", url_secret: "", headers: [] },
+      logger: silentLogger,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidConfigError);
     expect((error as Error).message).toMatch(/^webhook_post: invalid config \(4 problems\): /);
-    for (const part of ["config.url: must use http or https, not ftp:", "config.url_secret: must be a secret name", "config.headers: must be an object", "config: webhook_post needs exactly one of"]) {
+    for (const part of [
+      "config.url: must use http or https, not ftp:",
+      "config.url_secret: must be a secret name",
+      "config.headers: must be an object",
+      "config: webhook_post needs exactly one of",
+    ]) {
       expect((error as Error).message).toContain(part);
     }
-    const secret = await loadChannel(webhookPost, { config: { url_secret: "hook" }, secrets: { hook: "not a url T0KEN-s3cr3t" }, logger: silentLogger }).catch((e: unknown) => e);
+    const secret = await loadChannel(webhookPost, {
+      config: { url_secret: "hook" },
+      secrets: { hook: "not a url T0KEN-s3cr3t" },
+      logger: silentLogger,
+    }).catch((e: unknown) => e);
     expect((secret as Error).message).toBe('webhook_post: secret "hook" is not a valid URL');
   });
 
@@ -63,7 +94,9 @@ describe("webhook_post in-process", () => {
     sink.behave({ status: 503 });
     const error = (await channel.notify("x", fixtures.tickets.basic).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(UnavailableError);
-    expect(JSON.stringify({ message: error.message, cause: String((error as { cause?: unknown }).cause) })).not.toContain("T0KEN-s3cr3t");
+    expect(
+      JSON.stringify({ message: error.message, cause: String((error as { cause?: unknown }).cause) }),
+    ).not.toContain("T0KEN-s3cr3t");
     await channel.close();
   });
 
@@ -112,7 +145,11 @@ describe("webhook_post as a plugin process", () => {
       expect(channel.name).toBe("webhook_post");
       await channel.notifyComplete(fixtures.tickets.unicode, fixtures.results.success, { taskRunId: "r2" });
       const [request] = await sink.waitForRequests(1);
-      expect(request!.json).toMatchObject({ event: "complete", task_run_id: "r2", ticket: { title: fixtures.tickets.unicode.title } });
+      expect(request!.json).toMatchObject({
+        event: "complete",
+        task_run_id: "r2",
+        ticket: { title: fixtures.tickets.unicode.title },
+      });
     } finally {
       await channel.close();
     }

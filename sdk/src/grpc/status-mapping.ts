@@ -38,7 +38,10 @@ function bound(raw: string, limit: number, what: string): string {
   if (bytes <= limit) return text;
   // A code unit is at least one byte, so the cut lies within the first `limit`
   // code units; the margin keeps the character at the cut whole.
-  return truncate(text.slice(0, limit + 64), limit, { unit: "bytes", ellipsis: `… [${what} truncated: ${bytes} bytes in all]` });
+  return truncate(text.slice(0, limit + 64), limit, {
+    unit: "bytes",
+    ellipsis: `… [${what} truncated: ${bytes} bytes in all]`,
+  });
 }
 
 /**
@@ -54,7 +57,10 @@ export function toStatus(error: ChannelError, options: ToStatusOptions = {}): Pa
   const metadata = new Metadata();
   metadata.set(CODE_KEY, error.code);
   if (error.hint) {
-    metadata.set(HINT_KEY, encodeURIComponent(bound(maskForms(String(error.hint), forms), MAX_STATUS_HINT_BYTES, "hint")));
+    metadata.set(
+      HINT_KEY,
+      encodeURIComponent(bound(maskForms(String(error.hint), forms), MAX_STATUS_HINT_BYTES, "hint")),
+    );
   }
   if (error.retryAfterMs !== undefined) metadata.set(RETRY_AFTER_KEY, String(Math.round(error.retryAfterMs)));
   const details = bound(maskForms(String(error.message), forms), MAX_STATUS_MESSAGE_BYTES, "message");

@@ -25,7 +25,13 @@ const SECRET_HEADER = /authorization|cookie|token|secret|key/i;
 const MAX_DEPTH = 32;
 
 /** Builds the redacted {@link HttpErrorResponse} of a failed answer. */
-export function redactedResponse(status: number, headers: IncomingHttpHeaders, json: unknown, truncated: boolean, secrets: readonly string[]): HttpErrorResponse {
+export function redactedResponse(
+  status: number,
+  headers: IncomingHttpHeaders,
+  json: unknown,
+  truncated: boolean,
+  secrets: readonly string[],
+): HttpErrorResponse {
   const shown: IncomingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;

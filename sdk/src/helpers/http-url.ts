@@ -48,5 +48,9 @@ function safeDecode(part: string): string {
  * header up to whole seconds (`1`).
  */
 export function retryAfterOf(headers: IncomingHttpHeaders, json: unknown): number | undefined {
-  return parseRetryAfterBody(json) ?? parseRetryAfter(headers["retry-after"]) ?? parseRetryAfter(headers["x-ratelimit-reset-after"]);
+  return (
+    parseRetryAfterBody(json)
+    ?? parseRetryAfter(headers["retry-after"])
+    ?? parseRetryAfter(headers["x-ratelimit-reset-after"])
+  );
 }

@@ -1,5 +1,13 @@
 import type { Dispatcher } from "undici";
-import { type ChannelError, InvalidArgumentError, isChannelError, RateLimitedError, RejectedError, toChannelError, UnavailableError } from "../errors.js";
+import {
+  type ChannelError,
+  InvalidArgumentError,
+  isChannelError,
+  RateLimitedError,
+  RejectedError,
+  toChannelError,
+  UnavailableError,
+} from "../errors.js";
 import { scrubError, secretForms } from "../secret-mask.js";
 import { parseJsonBody, readBody } from "./http-body.js";
 import { redactedResponse } from "./http-error-response.js";
@@ -62,7 +70,9 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
     const key = req.throttleKey;
     const throttle = key === undefined ? undefined : options.throttle;
     const attempt = (signal: AbortSignal | undefined, timeLeftMs?: () => number) =>
-      throttle && key !== undefined ? throttle.run(key, () => sendOnce<T>(options, req, prepared, signal, timeLeftMs), signal) : sendOnce<T>(options, req, prepared, signal, timeLeftMs);
+      throttle && key !== undefined
+        ? throttle.run(key, () => sendOnce<T>(options, req, prepared, signal, timeLeftMs), signal)
+        : sendOnce<T>(options, req, prepared, signal, timeLeftMs);
     if (retryOptions === false) return attempt(req.signal);
     let paused: ChannelError | undefined;
     const shouldRetry = retryOptions.shouldRetry ?? ((error: ChannelError) => error.retryable);
@@ -71,10 +81,13 @@ export function createHttpClient(options: HttpClientOptions = {}): HttpClient {
         const waitMs = throttle && key !== undefined ? throttle.msUntilSlot(key) : 0;
         if (waitMs > 0 && waitMs >= timeLeftMs()) {
           // Waiting out a long pause (a 429's Retry-After) would only end in a deadline error.
-          paused = new RateLimitedError(`${prepared.method} ${prepared.shownUrl} is rate-limited for another ${waitMs} ms, longer than the call may wait (${timeLeftMs()} ms left)`, {
-            retryAfterMs: waitMs,
-            hint: "the target asked to slow down; the request was not sent",
-          });
+          paused = new RateLimitedError(
+            `${prepared.method} ${prepared.shownUrl} is rate-limited for another ${waitMs} ms, longer than the call may wait (${timeLeftMs()} ms left)`,
+            {
+              retryAfterMs: waitMs,
+              hint: "the target asked to slow down; the request was not sent",
+            },
+          );
           throw paused;
         }
         return { ...(await attempt(signal, timeLeftMs)), attempts: n };
@@ -118,12 +131,21 @@ function secretsFor(options: HttpClientOptions, req: HttpRequest, url: URL, secr
 }
 
 /** One attempt of a request: sent, read within the attempt's timeout, answered or turned into a typed error. */
-async function sendOnce<T>(options: HttpClientOptions, req: HttpRequest, { method, url, secrets, shownUrl }: Prepared, signal: AbortSignal | undefined, timeLeftMs?: () => number): Promise<HttpResponse<T>> {
+async function sendOnce<T>(
+  options: HttpClientOptions,
+  req: HttpRequest,
+  { method, url, secrets, shownUrl }: Prepared,
+  signal: AbortSignal | undefined,
+  timeLeftMs?: () => number,
+): Promise<HttpResponse<T>> {
   const configuredMs = req.timeoutMs ?? options.timeoutMs ?? 2500;
   if (typeof configuredMs !== "number" || Number.isNaN(configuredMs) || configuredMs < 0) {
-    throw new InvalidArgumentError(`${method} ${shownUrl}: timeoutMs must be a number of milliseconds >= 0, got ${String(configuredMs)}`, {
-      hint: "set the HTTP client's timeoutMs (one attempt's timeout) to a number, 2500 by default",
-    });
+    throw new InvalidArgumentError(
+      `${method} ${shownUrl}: timeoutMs must be a number of milliseconds >= 0, got ${String(configuredMs)}`,
+      {
+        hint: "set the HTTP client's timeoutMs (one attempt's timeout) to a number, 2500 by default",
+      },
+    );
   }
   // Inside its own retry, an attempt ends a little before the budget does,
   // so it fails with its own error (what the target did) rather than

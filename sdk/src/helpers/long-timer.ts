@@ -44,7 +44,9 @@ export function setLongTimeout(callback: () => void, ms: number): LongTimeout {
  */
 export function checkDelay(what: string, value: unknown, hint: string): asserts value is number {
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    throw new InvalidArgumentError(`${what} must be a finite number of milliseconds >= 0, got ${describe(value)}`, { hint });
+    throw new InvalidArgumentError(`${what} must be a finite number of milliseconds >= 0, got ${describe(value)}`, {
+      hint,
+    });
   }
 }
 

@@ -12,7 +12,10 @@ const HAS_LETTER = /[a-z]/i;
  * @param value - The header value (an array takes its first element).
  * @param now - The current time in ms since the epoch, for dates.
  */
-export function parseRetryAfter(value: string | readonly string[] | number | null | undefined, now: number = Date.now()): number | undefined {
+export function parseRetryAfter(
+  value: string | readonly string[] | number | null | undefined,
+  now: number = Date.now(),
+): number | undefined {
   if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? Math.ceil(value * 1000) : undefined;
   const text = Array.isArray(value) ? value[0] : value;
   if (typeof text !== "string") return undefined;

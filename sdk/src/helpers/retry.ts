@@ -1,4 +1,10 @@
-import { type ChannelError, createChannelError, DeadlineExceededError, InvalidArgumentError, toChannelError } from "../errors.js";
+import {
+  type ChannelError,
+  createChannelError,
+  DeadlineExceededError,
+  InvalidArgumentError,
+  toChannelError,
+} from "../errors.js";
 import { checkDelay, setLongTimeout } from "./long-timer.js";
 import { sleep } from "./sleep.js";
 import { toAttemptError } from "./transport-error.js";
@@ -114,7 +120,10 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
   if (callerSignal?.aborted) throw toChannelError(callerSignal.reason);
   // One budget signal for the whole call: its reason says what ran out.
   const budget = new AbortController();
-  const budgetTimer = setLongTimeout(() => budget.abort(new DeadlineExceededError(`the retry budget of ${budgetMs} ms ran out`)), budgetMs);
+  const budgetTimer = setLongTimeout(
+    () => budget.abort(new DeadlineExceededError(`the retry budget of ${budgetMs} ms ran out`)),
+    budgetMs,
+  );
   const signal = callerSignal ? AbortSignal.any([callerSignal, budget.signal]) : budget.signal;
 
   let lastError: ChannelError | undefined;
@@ -128,10 +137,13 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
         if (budget.signal.aborted) {
           // What the target last said is more useful than "too late".
           if (lastError) throw giveUp(lastError, attempt, elapsed(), `the budget ran out during attempt ${attempt}`);
-          throw new DeadlineExceededError(`gave up after 1 attempt in ${elapsed()} ms: the retry budget of ${budgetMs} ms ran out during attempt 1`, {
-            cause: thrown,
-            hint: "the target is too slow; check its status or raise the budget",
-          });
+          throw new DeadlineExceededError(
+            `gave up after 1 attempt in ${elapsed()} ms: the retry budget of ${budgetMs} ms ran out during attempt 1`,
+            {
+              cause: thrown,
+              hint: "the target is too slow; check its status or raise the budget",
+            },
+          );
         }
         error = toAttemptError(thrown, callerSignal);
       }
@@ -141,7 +153,8 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
       const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
       // A Retry-After that is not a number (NaN from a hostile header) falls back to the backoff.
       const asked = error.retryAfterMs;
-      const delayMs = typeof asked === "number" && !Number.isNaN(asked) ? Math.max(0, asked) : Math.floor(random() * backoff);
+      const delayMs =
+        typeof asked === "number" && !Number.isNaN(asked) ? Math.max(0, asked) : Math.floor(random() * backoff);
       const remaining = budgetMs - elapsed();
       if (delayMs >= remaining) {
         const why =
@@ -171,18 +184,35 @@ export async function retry<T>(fn: (attempt: RetryAttempt) => Promise<T> | T, op
   }
 }
 
-const OPTION_HINT = "pass retry options as numbers of milliseconds; the default budget (4000) fits the 5-second call target";
+const OPTION_HINT =
+  "pass retry options as numbers of milliseconds; the default budget (4000) fits the 5-second call target";
 
-function checkOptions(budgetMs: number, baseDelayMs: number, maxDelayMs: number, minAttemptMs: number, maxAttempts: number) {
+function checkOptions(
+  budgetMs: number,
+  baseDelayMs: number,
+  maxDelayMs: number,
+  minAttemptMs: number,
+  maxAttempts: number,
+) {
   checkDelay("retry: budgetMs", budgetMs, OPTION_HINT);
   checkDelay("retry: baseDelayMs", baseDelayMs, OPTION_HINT);
   checkDelay("retry: maxDelayMs", maxDelayMs, OPTION_HINT);
   checkDelay("retry: minAttemptMs", minAttemptMs, OPTION_HINT);
-  if (typeof maxAttempts !== "number" || !(maxAttempts >= 1) || (!Number.isInteger(maxAttempts) && maxAttempts !== Infinity)) {
-    throw new InvalidArgumentError(`retry: maxAttempts must be an integer >= 1, got ${String(maxAttempts)}`, { hint: OPTION_HINT });
+  if (
+    typeof maxAttempts !== "number"
+    || !(maxAttempts >= 1)
+    || (!Number.isInteger(maxAttempts) && maxAttempts !== Infinity)
+  ) {
+    throw new InvalidArgumentError(`retry: maxAttempts must be an integer >= 1, got ${String(maxAttempts)}`, {
+      hint: OPTION_HINT,
+    });
   }
 }
 
 function giveUp(error: ChannelError, attempts: number, ms: number, why: string): ChannelError {
-  return createChannelError(error.code, `gave up after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${ms} ms (${why}); last error: ${error.message}`, { cause: error, hint: error.hint, retryAfterMs: error.retryAfterMs });
+  return createChannelError(
+    error.code,
+    `gave up after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${ms} ms (${why}); last error: ${error.message}`,
+    { cause: error, hint: error.hint, retryAfterMs: error.retryAfterMs },
+  );
 }

@@ -135,7 +135,8 @@ export function createThrottle(options: ThrottleOptions): Throttle {
     schedule(key, state);
   };
 
-  const take = (key: string, state: KeyState, now: number): ReleaseSlot => takeSlot(state, now, intervalMs, holds, () => schedule(key, state));
+  const take = (key: string, state: KeyState, now: number): ReleaseSlot =>
+    takeSlot(state, now, intervalMs, holds, () => schedule(key, state));
 
   const grant = (key: string, state: KeyState, waiter: Waiter, now: number) => {
     const release = take(key, state, now);
@@ -191,7 +192,13 @@ function checkThrottleOptions(options: ThrottleOptions): { intervalMs: number; h
 }
 
 /** Takes the key's slot now; with completion spacing the slot is held until the returned function releases it. */
-function takeSlot(state: KeyState, now: number, intervalMs: number, holds: boolean, reschedule: () => void): ReleaseSlot {
+function takeSlot(
+  state: KeyState,
+  now: number,
+  intervalMs: number,
+  holds: boolean,
+  reschedule: () => void,
+): ReleaseSlot {
   state.nextAt = now + intervalMs;
   if (!holds) return NOOP;
   state.held = true;
@@ -241,7 +248,11 @@ function enqueue(state: KeyState, signal: AbortSignal | undefined, first: () => 
 }
 
 /** Runs `fn` in the slot `slot` gives; a failure that carries a Retry-After pushes the key's next slot back by it. */
-async function runInSlot<T>(slot: Promise<ReleaseSlot>, fn: () => T | Promise<T>, penalize: (ms: number) => void): Promise<T> {
+async function runInSlot<T>(
+  slot: Promise<ReleaseSlot>,
+  fn: () => T | Promise<T>,
+  penalize: (ms: number) => void,
+): Promise<T> {
   const release = await slot;
   try {
     return await fn();

@@ -23,7 +23,10 @@ export interface TicketLinkOptions {
  * ticketLink({ id: "123", title: "Fix login", externalUrl: "https://tracker/123", ... });
  * // { url: "https://tracker/123", label: "#123 Fix login" }
  */
-export function ticketLink(ticket: Pick<Ticket, "id" | "title"> & Partial<Pick<Ticket, "externalUrl" | "repoUrl">>, options: TicketLinkOptions = {}): TicketLink {
+export function ticketLink(
+  ticket: Pick<Ticket, "id" | "title"> & Partial<Pick<Ticket, "externalUrl" | "repoUrl">>,
+  options: TicketLinkOptions = {},
+): TicketLink {
   const url = ticket.externalUrl || ticket.repoUrl || undefined;
   const id = ticket.id?.trim() ?? "";
   const title = (ticket.title ?? "").replace(/\s+/g, " ").trim();

@@ -34,7 +34,9 @@ export type { ConnectOptions, PluginExit, RemoteChannel };
 export async function connectChannel(options: ConnectOptions): Promise<RemoteChannel> {
   const checked = checkConnectOptions(options);
   const secretValues = Object.values(checked.secrets);
-  const base = options.logger ? guardLogger(options.logger, secretValues) : guardLogger(createLogger({ secrets: secretValues }));
+  const base = options.logger
+    ? guardLogger(options.logger, secretValues)
+    : guardLogger(createLogger({ secrets: secretValues }));
   const logger = base.child({ plugin: pluginLabel(options) });
   try {
     return await connect(options, checked, logger, secretValues);
@@ -43,7 +45,12 @@ export async function connectChannel(options: ConnectOptions): Promise<RemoteCha
   }
 }
 
-async function connect(options: ConnectOptions, checked: CheckedConnectOptions, logger: Logger, secretValues: string[]): Promise<RemoteChannel> {
+async function connect(
+  options: ConnectOptions,
+  checked: CheckedConnectOptions,
+  logger: Logger,
+  secretValues: string[],
+): Promise<RemoteChannel> {
   const { startTimeoutMs, supportedVersions, transport } = checked;
   const started = Date.now();
   const remaining = () => Math.max(1, startTimeoutMs - (Date.now() - started));
@@ -74,7 +81,10 @@ async function connect(options: ConnectOptions, checked: CheckedConnectOptions, 
   const fail = async (message: string, hint: string, cause?: unknown): Promise<ChannelError> => {
     await stop();
     const output = proc.stderrTail();
-    return new PluginStartError(`${commandLine}: ${message}${output ? `\nplugin stderr:\n${output}` : ""}`, { cause, hint });
+    return new PluginStartError(`${commandLine}: ${message}${output ? `\nplugin stderr:\n${output}` : ""}`, {
+      cause,
+      hint,
+    });
   };
 
   const channelCredentials = await credentialsFor(proc.line.serverCert, clientCert, fail);
@@ -109,8 +119,20 @@ async function connect(options: ConnectOptions, checked: CheckedConnectOptions, 
   } catch (error) {
     throw await handshakeFailure(error, { proc, commandLine, startTimeoutMs, supportedVersions, stop, fail });
   }
-  logger.info("plugin ready", { name: handshake.name, version: handshake.version, pid: proc.child.pid, startMs: Date.now() - started });
-  return new RemoteChannel({ proc, clients, handshake, logger, shutdown: () => callShutdown(clients), secrets: secretValues });
+  logger.info("plugin ready", {
+    name: handshake.name,
+    version: handshake.version,
+    pid: proc.child.pid,
+    startMs: Date.now() - started,
+  });
+  return new RemoteChannel({
+    proc,
+    clients,
+    handshake,
+    logger,
+    shutdown: () => callShutdown(clients),
+    secrets: secretValues,
+  });
 }
 
 /** Insecure without AutoMTLS; with it, TLS both ways with the plugin's certificate from its handshake line. */
@@ -120,7 +142,8 @@ async function credentialsFor(
   fail: (message: string, hint: string, cause?: unknown) => Promise<ChannelError>,
 ): Promise<ChannelCredentials> {
   if (!clientCert) return grpcCredentials.createInsecure();
-  const upgrade = "serve the plugin with an SDK that supports go-plugin's AutoMTLS (PLUGIN_CLIENT_CERT), or pass autoMTLS: false";
+  const upgrade =
+    "serve the plugin with an SDK that supports go-plugin's AutoMTLS (PLUGIN_CLIENT_CERT), or pass autoMTLS: false";
   if (!serverCert) throw await fail("AutoMTLS was requested but the handshake line carries no certificate", upgrade);
   const { certificateFieldToPem } = await import("../grpc/auto-mtls.js");
   let serverPem: string;
@@ -129,7 +152,11 @@ async function credentialsFor(
   } catch (error) {
     throw await fail("the handshake line's certificate field is not a certificate", upgrade, error);
   }
-  return grpcCredentials.createSsl(Buffer.from(serverPem), Buffer.from(clientCert.keyPem), Buffer.from(clientCert.certPem));
+  return grpcCredentials.createSsl(
+    Buffer.from(serverPem),
+    Buffer.from(clientCert.keyPem),
+    Buffer.from(clientCert.certPem),
+  );
 }
 
 // "node plugin.js" is better known by its script than by "node".

@@ -58,22 +58,57 @@ export function checkConnectOptions(options: ConnectOptions): CheckedConnectOpti
   checkLaunchTarget(options, LABEL);
   const transport = options.transport ?? "unix";
   if (transport !== "unix" && transport !== "tcp") {
-    throw argumentError(LABEL, "options.transport", `must be "unix" or "tcp", got ${describeValue(transport)}`, 'leave transport out for a Unix socket, or pass "tcp"');
+    throw argumentError(
+      LABEL,
+      "options.transport",
+      `must be "unix" or "tcp", got ${describeValue(transport)}`,
+      'leave transport out for a Unix socket, or pass "tcp"',
+    );
   }
   const supportedVersions = options.supportedVersions ?? SUPPORTED_INTERFACE_VERSIONS;
-  if (!Array.isArray(supportedVersions) || supportedVersions.length === 0 || !supportedVersions.every((v) => Number.isSafeInteger(v) && v > 0)) {
-    throw argumentError(LABEL, "options.supportedVersions", `must be a non-empty list of positive integers, got ${describeValue(supportedVersions)}`, "leave supportedVersions out for the SDK's, or pass for example [1]");
+  if (
+    !Array.isArray(supportedVersions)
+    || supportedVersions.length === 0
+    || !supportedVersions.every((v) => Number.isSafeInteger(v) && v > 0)
+  ) {
+    throw argumentError(
+      LABEL,
+      "options.supportedVersions",
+      `must be a non-empty list of positive integers, got ${describeValue(supportedVersions)}`,
+      "leave supportedVersions out for the SDK's, or pass for example [1]",
+    );
   }
   if (options.autoMTLS !== undefined && typeof options.autoMTLS !== "boolean") {
-    throw argumentError(LABEL, "options.autoMTLS", `must be true or false, got ${describeValue(options.autoMTLS)}`, "leave autoMTLS out for the default");
+    throw argumentError(
+      LABEL,
+      "options.autoMTLS",
+      `must be true or false, got ${describeValue(options.autoMTLS)}`,
+      "leave autoMTLS out for the default",
+    );
   }
   for (const name of ["hostName", "hostVersion"] as const) {
     const value = options[name];
-    if (value !== undefined && typeof value !== "string") throw argumentError(LABEL, `options.${name}`, `must be a string, got ${describeValue(value)}`, `pass ${name} as a string`);
+    if (value !== undefined && typeof value !== "string")
+      throw argumentError(
+        LABEL,
+        `options.${name}`,
+        `must be a string, got ${describeValue(value)}`,
+        `pass ${name} as a string`,
+      );
   }
   const logger = options.logger as unknown as Record<string, unknown> | undefined;
-  if (logger !== undefined && (typeof logger !== "object" || logger === null || !["debug", "info", "warn", "error", "child"].every((m) => typeof logger[m] === "function"))) {
-    throw argumentError(LABEL, "options.logger", `must be a Logger (debug, info, warn, error and child methods), got ${describeValue(logger)}`, "pass createLogger(), silentLogger, or an adapter to your logger");
+  if (
+    logger !== undefined
+    && (typeof logger !== "object"
+      || logger === null
+      || !["debug", "info", "warn", "error", "child"].every((m) => typeof logger[m] === "function"))
+  ) {
+    throw argumentError(
+      LABEL,
+      "options.logger",
+      `must be a Logger (debug, info, warn, error and child methods), got ${describeValue(logger)}`,
+      "pass createLogger(), silentLogger, or an adapter to your logger",
+    );
   }
   const config = options.config ?? {};
   checkJsonObject(config, "options.config", LABEL);

@@ -32,7 +32,12 @@ export function createClients(target: string, credentials: ChannelCredentials): 
   return { channel, health, controller, close: () => channel.close() };
 }
 
-type UnaryMethod = (request: unknown, metadata: Metadata, options: { deadline: Date }, callback: (error: ServiceError | null, response: unknown) => void) => { cancel(): void };
+type UnaryMethod = (
+  request: unknown,
+  metadata: Metadata,
+  options: { deadline: Date },
+  callback: (error: ServiceError | null, response: unknown) => void,
+) => { cancel(): void };
 
 /** Per-call options of {@link unaryCall}. */
 export interface UnaryOptions {
@@ -42,7 +47,14 @@ export interface UnaryOptions {
 }
 
 type RequestOf<F> = F extends (request: infer Req, ...rest: never[]) => unknown ? Req : never;
-type ResponseOf<F> = F extends (request: never, metadata: Metadata, options: never, callback: (error: ServiceError | null, response: infer Res) => void) => unknown ? Res : never;
+type ResponseOf<F> = F extends (
+  request: never,
+  metadata: Metadata,
+  options: never,
+  callback: (error: ServiceError | null, response: infer Res) => void,
+) => unknown
+  ? Res
+  : never;
 
 /**
  * Calls a unary method with a deadline; the AbortSignal cancels the call.
@@ -50,16 +62,27 @@ type ResponseOf<F> = F extends (request: never, metadata: Metadata, options: nev
  * InvalidArgumentError for a `timeoutMs` gRPC cannot express (which gRPC
  * would otherwise throw later, outside any promise, and crash the process).
  */
-export function unaryCall<C extends Client, K extends keyof C>(client: C, method: K, request: RequestOf<C[K]>, options: UnaryOptions): Promise<ResponseOf<C[K]>> {
+export function unaryCall<C extends Client, K extends keyof C>(
+  client: C,
+  method: K,
+  request: RequestOf<C[K]>,
+  options: UnaryOptions,
+): Promise<ResponseOf<C[K]>> {
   const fn = client[method] as unknown as UnaryMethod;
   return new Promise((resolve, reject) => {
     const timeoutMs = checkDuration(options.timeoutMs, "timeoutMs", `${String(method)} call`, 5000);
     const onAbort = () => call.cancel();
-    const call = fn.call(client, request, new Metadata(), { deadline: new Date(Date.now() + timeoutMs) }, (error, response) => {
-      options.signal?.removeEventListener("abort", onAbort);
-      if (error) reject(error);
-      else resolve(response as ResponseOf<C[K]>);
-    });
+    const call = fn.call(
+      client,
+      request,
+      new Metadata(),
+      { deadline: new Date(Date.now() + timeoutMs) },
+      (error, response) => {
+        options.signal?.removeEventListener("abort", onAbort);
+        if (error) reject(error);
+        else resolve(response as ResponseOf<C[K]>);
+      },
+    );
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener("abort", onAbort, { once: true });
   });
@@ -69,7 +92,9 @@ export function unaryCall<C extends Client, K extends keyof C>(client: C, method
 export async function callHealth(clients: PluginClients, timeoutMs: number): Promise<void> {
   const response = await unaryCall(clients.health, "check", { service: HEALTH_SERVICE_NAME }, { timeoutMs });
   if (response.status !== Serving.SERVING) {
-    throw new Error(`service "${HEALTH_SERVICE_NAME}" reports ${Serving[response.status] ?? response.status}, not SERVING`);
+    throw new Error(
+      `service "${HEALTH_SERVICE_NAME}" reports ${Serving[response.status] ?? response.status}, not SERVING`,
+    );
   }
 }
 

@@ -28,18 +28,33 @@ export async function handshakeFailure(error: unknown, context: FailureContext):
   const { proc, commandLine, stop, fail } = context;
   const serviceError = error as ServiceError;
   if (serviceError.code === undefined) {
-    return fail(`Handshake failed: ${toChannelError(error).message}`, "this looks like a bug in the host; report it with the message above", error);
+    return fail(
+      `Handshake failed: ${toChannelError(error).message}`,
+      "this looks like a bug in the host; report it with the message above",
+      error,
+    );
   }
   if (serviceError.code === GrpcStatus.FAILED_PRECONDITION && /interface version/.test(serviceError.details ?? "")) {
     await stop();
-    return new VersionMismatchError(`${commandLine} refused interface version ${proc.line.interfaceVersion} (this host supports ${context.supportedVersions.join(", ")}): ${serviceError.details}`, {
-      hint: "upgrade the older side so both share an interface version",
-      cause: error,
-    });
+    return new VersionMismatchError(
+      `${commandLine} refused interface version ${proc.line.interfaceVersion} (this host supports ${context.supportedVersions.join(", ")}): ${serviceError.details}`,
+      {
+        hint: "upgrade the older side so both share an interface version",
+        cause: error,
+      },
+    );
   }
-  const typedByPlugin = serviceError.metadata instanceof Metadata && serviceError.metadata.get(PLUGIN_ERROR_CODE_KEY).length > 0;
-  const broken = serviceError.code === GrpcStatus.UNAVAILABLE || serviceError.code === GrpcStatus.INTERNAL || serviceError.code === GrpcStatus.UNKNOWN;
-  if (typedByPlugin && serviceError.code !== GrpcStatus.DEADLINE_EXCEEDED && serviceError.code !== GrpcStatus.CANCELLED) {
+  const typedByPlugin =
+    serviceError.metadata instanceof Metadata && serviceError.metadata.get(PLUGIN_ERROR_CODE_KEY).length > 0;
+  const broken =
+    serviceError.code === GrpcStatus.UNAVAILABLE
+    || serviceError.code === GrpcStatus.INTERNAL
+    || serviceError.code === GrpcStatus.UNKNOWN;
+  if (
+    typedByPlugin
+    && serviceError.code !== GrpcStatus.DEADLINE_EXCEEDED
+    && serviceError.code !== GrpcStatus.CANCELLED
+  ) {
     await stop();
     return refusal(serviceError, commandLine);
   }
@@ -47,7 +62,11 @@ export async function handshakeFailure(error: unknown, context: FailureContext):
   if (broken || serviceError.code === GrpcStatus.CANCELLED) await settlesWithin(proc.exited, 250);
   if (proc.exit) {
     const { code, signal } = proc.exit;
-    return fail(`exited (code ${code}, signal ${signal}) during its Handshake (while its init ran)`, "see the plugin's stderr above; run it with ERRAND_PLUGIN_MAGIC_COOKIE=errand-notification-channel to reproduce", error);
+    return fail(
+      `exited (code ${code}, signal ${signal}) during its Handshake (while its init ran)`,
+      "see the plugin's stderr above; run it with ERRAND_PLUGIN_MAGIC_COOKIE=errand-notification-channel to reproduce",
+      error,
+    );
   }
   if (serviceError.code === GrpcStatus.DEADLINE_EXCEEDED) {
     return fail(
@@ -57,7 +76,11 @@ export async function handshakeFailure(error: unknown, context: FailureContext):
     );
   }
   if (broken || serviceError.code === GrpcStatus.CANCELLED) {
-    return fail(`Handshake failed: ${serviceError.details || GrpcStatus[serviceError.code]}`, "see the plugin's stderr above; the plugin broke the connection during its Handshake", error);
+    return fail(
+      `Handshake failed: ${serviceError.details || GrpcStatus[serviceError.code]}`,
+      "see the plugin's stderr above; the plugin broke the connection during its Handshake",
+      error,
+    );
   }
   // A plugin in another language answers with a plain status: map it by status.
   await stop();

@@ -28,9 +28,11 @@ function tcpAddressProblem(address: string): string | undefined {
   const match = TCP_ADDRESS.exec(address);
   if (!match) return `TCP address ${JSON.stringify(address)} is not a loopback "<IP>:<port>" (127.0.0.0/8 or [::1])`;
   const [, ipv4, , port] = match;
-  if (ipv4 && !ipv4.split(".").every((octet) => Number(octet) <= 255)) return `TCP address ${JSON.stringify(address)} has an invalid IP address`;
+  if (ipv4 && !ipv4.split(".").every((octet) => Number(octet) <= 255))
+    return `TCP address ${JSON.stringify(address)} has an invalid IP address`;
   const portNumber = Number(port);
-  if (portNumber < 1 || portNumber > 65535) return `TCP address ${JSON.stringify(address)} has port ${port}, outside 1-65535`;
+  if (portNumber < 1 || portNumber > 65535)
+    return `TCP address ${JSON.stringify(address)} has port ${port}, outside 1-65535`;
   return undefined;
 }
 
@@ -42,17 +44,37 @@ export function parseHandshakeLine(raw: string): HandshakeLine {
   const line = raw.trim();
   const parts = line.split("|");
   const bad = (what: string) =>
-    new HandshakeLineError(`invalid handshake line ${JSON.stringify(line.slice(0, 200))}: ${what}; expected "${CORE_PROTOCOL_VERSION}|<interface version>|unix|<socket path>|grpc" or "…|tcp|127.0.0.1:<port>|grpc"`);
+    new HandshakeLineError(
+      `invalid handshake line ${JSON.stringify(line.slice(0, 200))}: ${what}; expected "${CORE_PROTOCOL_VERSION}|<interface version>|unix|<socket path>|grpc" or "…|tcp|127.0.0.1:<port>|grpc"`,
+    );
   if (parts.length < 4) throw bad(`it has ${parts.length} field(s), at least 4 are needed`);
-  const [core, app, network, address, protocol = "netrpc", cert] = parts as [string, string, string, string, string?, string?];
+  const [core, app, network, address, protocol = "netrpc", cert] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string?,
+    string?,
+  ];
   // Digits only: Number() would also read "0x1", " 1" or "1e0" as 1.
-  if (!/^\d+$/.test(core) || Number(core) !== CORE_PROTOCOL_VERSION) throw bad(`core protocol version ${JSON.stringify(core)} is not ${CORE_PROTOCOL_VERSION}`);
+  if (!/^\d+$/.test(core) || Number(core) !== CORE_PROTOCOL_VERSION)
+    throw bad(`core protocol version ${JSON.stringify(core)} is not ${CORE_PROTOCOL_VERSION}`);
   const interfaceVersion = Number(app);
-  if (!/^\d+$/.test(app) || !Number.isSafeInteger(interfaceVersion) || interfaceVersion < 1) throw bad(`interface version ${JSON.stringify(app)} is not a positive integer`);
-  if (network !== "unix" && network !== "tcp") throw bad(`network ${JSON.stringify(network)} is neither "unix" nor "tcp"`);
+  if (!/^\d+$/.test(app) || !Number.isSafeInteger(interfaceVersion) || interfaceVersion < 1)
+    throw bad(`interface version ${JSON.stringify(app)} is not a positive integer`);
+  if (network !== "unix" && network !== "tcp")
+    throw bad(`network ${JSON.stringify(network)} is neither "unix" nor "tcp"`);
   if (address === "") throw bad("the address is empty");
   const addressProblem = network === "tcp" ? tcpAddressProblem(address) : undefined;
   if (addressProblem) throw bad(addressProblem);
-  if (protocol !== "grpc") throw bad(`protocol ${JSON.stringify(protocol)} is not "grpc" (net/rpc plugins are not supported)`);
-  return { coreVersion: CORE_PROTOCOL_VERSION, interfaceVersion, network, address, protocol, serverCert: cert || undefined };
+  if (protocol !== "grpc")
+    throw bad(`protocol ${JSON.stringify(protocol)} is not "grpc" (net/rpc plugins are not supported)`);
+  return {
+    coreVersion: CORE_PROTOCOL_VERSION,
+    interfaceVersion,
+    network,
+    address,
+    protocol,
+    serverCert: cert || undefined,
+  };
 }

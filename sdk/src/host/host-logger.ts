@@ -11,7 +11,10 @@ function reportOnce(error: unknown) {
   if (warned) return;
   warned = true;
   try {
-    process.emitWarning(`the logger given to the channel host threw; its records are being dropped: ${error instanceof Error ? error.message : String(error)}`, "ErrandLoggerWarning");
+    process.emitWarning(
+      `the logger given to the channel host threw; its records are being dropped: ${error instanceof Error ? error.message : String(error)}`,
+      "ErrandLoggerWarning",
+    );
   } catch {
     // nothing left to report to
   }

@@ -22,23 +22,54 @@ export function describeCommand(target: LaunchTarget): string {
  */
 export function checkLaunchTarget(target: LaunchTarget, label: string): void {
   if (typeof target !== "object" || target === null) {
-    throw argumentError(label, "options", `must be an object, got ${describeValue(target)}`, "pass { command, args, … }");
+    throw argumentError(
+      label,
+      "options",
+      `must be an object, got ${describeValue(target)}`,
+      "pass { command, args, … }",
+    );
   }
   const { command, args, env, cwd } = target as unknown as Record<string, unknown>;
   if (typeof command !== "string" || command.trim() === "" || command.includes("\0")) {
-    throw argumentError(label, "options.command", `must be the plugin executable's path, got ${describeValue(command)}`, 'set command to the executable, for example command: process.execPath with args: ["dist/bin.js"]');
+    throw argumentError(
+      label,
+      "options.command",
+      `must be the plugin executable's path, got ${describeValue(command)}`,
+      'set command to the executable, for example command: process.execPath with args: ["dist/bin.js"]',
+    );
   }
   if (args !== undefined && (!Array.isArray(args) || !args.every((a) => typeof a === "string" && !a.includes("\0")))) {
-    throw argumentError(label, "options.args", `must be an array of strings, got ${describeValue(args)}`, 'pass each argument as its own string, for example ["dist/bin.js", "--verbose"]');
+    throw argumentError(
+      label,
+      "options.args",
+      `must be an array of strings, got ${describeValue(args)}`,
+      'pass each argument as its own string, for example ["dist/bin.js", "--verbose"]',
+    );
   }
   if (cwd !== undefined && (typeof cwd !== "string" || cwd === "" || cwd.includes("\0"))) {
-    throw argumentError(label, "options.cwd", `must be a directory path, got ${describeValue(cwd)}`, "leave cwd out to start the plugin in the host's working directory");
+    throw argumentError(
+      label,
+      "options.cwd",
+      `must be a directory path, got ${describeValue(cwd)}`,
+      "leave cwd out to start the plugin in the host's working directory",
+    );
   }
   if (env !== undefined) {
-    if (!isPlainObject(env)) throw argumentError(label, "options.env", `must be an object of strings, got ${describeValue(env)}`, 'pass { NAME: "value" }');
+    if (!isPlainObject(env))
+      throw argumentError(
+        label,
+        "options.env",
+        `must be an object of strings, got ${describeValue(env)}`,
+        'pass { NAME: "value" }',
+      );
     for (const [name, value] of Object.entries(env)) {
       if (value !== undefined && typeof value !== "string") {
-        throw argumentError(label, `options.env${keyPath(name)}`, `must be a string or undefined, got a value of type ${value === null ? "null" : typeof value}`, "convert the value to a string");
+        throw argumentError(
+          label,
+          `options.env${keyPath(name)}`,
+          `must be a string or undefined, got a value of type ${value === null ? "null" : typeof value}`,
+          "convert the value to a string",
+        );
       }
     }
   }
@@ -65,6 +96,8 @@ export function workingDirectoryProblem(cwd: string): string | undefined {
     return statSync(cwd).isDirectory() ? undefined : `the working directory ${JSON.stringify(cwd)} is not a directory`;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? `the working directory ${JSON.stringify(cwd)} does not exist` : `the working directory ${JSON.stringify(cwd)} cannot be used (${code ?? String(error)})`;
+    return code === "ENOENT"
+      ? `the working directory ${JSON.stringify(cwd)} does not exist`
+      : `the working directory ${JSON.stringify(cwd)} cannot be used (${code ?? String(error)})`;
   }
 }

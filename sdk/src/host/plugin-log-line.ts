@@ -7,7 +7,13 @@ export interface PluginLogLine {
   fields: LogFields;
 }
 
-const LEVELS: Readonly<Record<string, LogLevel>> = { trace: "debug", debug: "debug", info: "info", warn: "warn", error: "error" };
+const LEVELS: Readonly<Record<string, LogLevel>> = {
+  trace: "debug",
+  debug: "debug",
+  info: "info",
+  warn: "warn",
+  error: "error",
+};
 const PREFIX = /^\[(TRACE|DEBUG|INFO|WARN|ERROR)\]/;
 
 function levelOf(value: unknown): LogLevel | undefined {

@@ -91,7 +91,9 @@ export function watchExit(child: ChildProcess): Promise<PluginExit> {
     };
     child.once("exit", (code, signal) => done({ code, signal }));
     // A failed spawn emits 'error' and 'close' but never 'exit'.
-    child.once("close", (code: number | null, signal: NodeJS.Signals | null) => done({ code: child.pid === undefined ? null : code, signal }));
+    child.once("close", (code: number | null, signal: NodeJS.Signals | null) =>
+      done({ code: child.pid === undefined ? null : code, signal }),
+    );
     child.on("error", () => {
       if (child.pid === undefined) done({ code: null, signal: null });
     });
@@ -126,10 +128,18 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
   const socketDir = lendSocketDir(options.transport, env);
   let child: ChildProcess;
   try {
-    child = spawn(options.command, options.args ?? [], { env, cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"], shell: false });
+    child = spawn(options.command, options.args ?? [], {
+      env,
+      cwd: options.cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      shell: false,
+    });
   } catch (error) {
     removeSocketDir(socketDir);
-    throw new PluginStartError(`${describe}: could not start: ${(error as Error).message}`, { hint: "check the command, its arguments and the environment", cause: error });
+    throw new PluginStartError(`${describe}: could not start: ${(error as Error).message}`, {
+      hint: "check the command, its arguments and the environment",
+      cause: error,
+    });
   }
   running.set(child, socketDir);
   const tail: string[] = [];
@@ -142,7 +152,10 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
   const fail = async (message: string, hint: string, cause?: unknown): Promise<ChannelError> => {
     await stopProcess(child, exited);
     const output = stderrTail();
-    return new PluginStartError(`${describe}: ${message}${output ? `\nplugin stderr:\n${output}` : ""}`, { hint, cause });
+    return new PluginStartError(`${describe}: ${message}${output ? `\nplugin stderr:\n${output}` : ""}`, {
+      hint,
+      cause,
+    });
   };
 
   const first = await firstLine(child, lines, exited, startTimeoutMs, options.cwd);
@@ -156,13 +169,20 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
   try {
     line = parseHandshakeLine(first.line);
   } catch (error) {
-    throw await fail(error instanceof HandshakeLineError ? error.message : String(error), "the plugin must print only its handshake line on stdout; send logs to stderr", error);
+    throw await fail(
+      error instanceof HandshakeLineError ? error.message : String(error),
+      "the plugin must print only its handshake line on stdout; send logs to stderr",
+      error,
+    );
   }
   if (!options.supportedVersions.includes(line.interfaceVersion)) {
     await stopProcess(child, exited);
-    throw new VersionMismatchError(`${describe} offers interface version ${line.interfaceVersion} (it shares none with this host); this host supports ${options.supportedVersions.join(", ")}`, {
-      hint: "upgrade the older side so both share an interface version",
-    });
+    throw new VersionMismatchError(
+      `${describe} offers interface version ${line.interfaceVersion} (it shares none with this host); this host supports ${options.supportedVersions.join(", ")}`,
+      {
+        hint: "upgrade the older side so both share an interface version",
+      },
+    );
   }
   const proc: PluginProcess = { child, line, exited, exit: undefined, extraStdout, stderrTail };
   void exited.then((e) => (proc.exit = e));
@@ -170,7 +190,13 @@ export async function launchPlugin(options: LaunchOptions): Promise<PluginProces
 }
 
 /** The plugin's first stdout line, or why there is none: it could not start, exited first, or took longer than `startTimeoutMs`. */
-function firstLine(child: ChildProcess, lines: Interface, exited: ReturnType<typeof watchExit>, startTimeoutMs: number, cwd: string | undefined): Promise<FirstLine> {
+function firstLine(
+  child: ChildProcess,
+  lines: Interface,
+  exited: ReturnType<typeof watchExit>,
+  startTimeoutMs: number,
+  cwd: string | undefined,
+): Promise<FirstLine> {
   return new Promise<FirstLine>((resolve) => {
     const timer = setTimeout(
       () =>
@@ -190,12 +216,25 @@ function firstLine(child: ChildProcess, lines: Interface, exited: ReturnType<typ
       const cwdProblem = error.code === "ENOENT" && cwd !== undefined ? workingDirectoryProblem(cwd) : undefined;
       settle({
         failure: cwdProblem
-          ? { message: `could not start: ${cwdProblem}`, hint: "set cwd to an existing directory, or leave it out", cause: error }
-          : { message: `could not start: ${error.message}`, hint: "check the command path and that it is executable", cause: error },
+          ? {
+              message: `could not start: ${cwdProblem}`,
+              hint: "set cwd to an existing directory, or leave it out",
+              cause: error,
+            }
+          : {
+              message: `could not start: ${error.message}`,
+              hint: "check the command path and that it is executable",
+              cause: error,
+            },
       });
     });
     void exited.then((e) =>
-      settle({ failure: { message: `exited (code ${e.code}, signal ${e.signal}) before printing its handshake line`, hint: "run the plugin with ERRAND_PLUGIN_MAGIC_COOKIE=errand-notification-channel to see its error" } }),
+      settle({
+        failure: {
+          message: `exited (code ${e.code}, signal ${e.signal}) before printing its handshake line`,
+          hint: "run the plugin with ERRAND_PLUGIN_MAGIC_COOKIE=errand-notification-channel to see its error",
+        },
+      }),
     );
     lines.once("line", (line) => settle({ line }));
   });

@@ -55,7 +55,8 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
     this.pluginVersions = parts.handshake.supportedVersions;
     void parts.proc.exited.then((exit) => {
       const expected = this.closing !== undefined;
-      if (!expected) parts.logger.error("plugin exited unexpectedly", { ...exit, stderr: parts.proc.stderrTail() || undefined });
+      if (!expected)
+        parts.logger.error("plugin exited unexpectedly", { ...exit, stderr: parts.proc.stderrTail() || undefined });
       parts.clients.close();
       this.emit("exit", { ...exit, expected });
     });
@@ -81,14 +82,28 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
   }
 
   notifyStart(ticket: Ticket, options?: StartCallOptions): Promise<NotifyResult> {
-    return this.call("notifyStart", options, ({ taskRunId, engine }) => ({ kind: "notifyStart", ticket, taskRunId, engine }));
+    return this.call("notifyStart", options, ({ taskRunId, engine }) => ({
+      kind: "notifyStart",
+      ticket,
+      taskRunId,
+      engine,
+    }));
   }
 
   notifyComplete(ticket: Ticket, result: TaskResult, options?: CallOptions): Promise<NotifyResult> {
-    return this.call("notifyComplete", options, ({ taskRunId }) => ({ kind: "notifyComplete", ticket, result, taskRunId }));
+    return this.call("notifyComplete", options, ({ taskRunId }) => ({
+      kind: "notifyComplete",
+      ticket,
+      result,
+      taskRunId,
+    }));
   }
 
-  private async call(method: NotificationCall["kind"], options: StartCallOptions | undefined, toCall: (o: { taskRunId: string; engine: string }) => NotificationCall): Promise<NotifyResult> {
+  private async call(
+    method: NotificationCall["kind"],
+    options: StartCallOptions | undefined,
+    toCall: (o: { taskRunId: string; engine: string }) => NotificationCall,
+  ): Promise<NotifyResult> {
     const label = `${this.name}.${method}`;
     // The same checks as an in-process call, before anything is sent: the
     // wire would otherwise change or refuse the values less clearly.
@@ -121,14 +136,22 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
     if (this.closing) throw new CancelledError(`${label}: the channel is closed`);
     let status: Serving;
     try {
-      ({ status } = await unaryCall(this.parts.clients.health, "check", { service: HEALTH_SERVICE_NAME }, { timeoutMs: timeout, signal }));
+      ({ status } = await unaryCall(
+        this.parts.clients.health,
+        "check",
+        { service: HEALTH_SERVICE_NAME },
+        { timeoutMs: timeout, signal },
+      ));
     } catch (error) {
       throw await this.callError(error, label, signal);
     }
     if (status !== Serving.SERVING) {
-      throw new UnavailableError(`${label}: the plugin's health service reports ${Serving[status] ?? status}, not SERVING`, {
-        hint: "the plugin says it cannot serve now (its own check of its target failed); see its log lines",
-      });
+      throw new UnavailableError(
+        `${label}: the plugin's health service reports ${Serving[status] ?? status}, not SERVING`,
+        {
+          hint: "the plugin says it cannot serve now (its own check of its target failed); see its log lines",
+        },
+      );
     }
   }
 
@@ -139,7 +162,11 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
     if ((error as ServiceError).code === GrpcStatus.UNAVAILABLE) await settlesWithin(this.parts.proc.exited, 250);
     if (this.parts.proc.exit && !this.closing) return this.masked(this.exitedError(label));
     if (signal?.aborted) return toChannelError(signal.reason);
-    return this.masked((error as ServiceError).code === undefined ? toChannelError(error) : fromServiceError(error as ServiceError, label));
+    return this.masked(
+      (error as ServiceError).code === undefined
+        ? toChannelError(error)
+        : fromServiceError(error as ServiceError, label),
+    );
   }
 
   // Defence in depth: an SDK plugin masks its secrets itself, but a plugin's
@@ -151,9 +178,12 @@ export class RemoteChannel extends EventEmitter<RemoteChannelEvents> implements 
   private exitedError(label: string): PluginExitedError {
     const exit = this.parts.proc.exit;
     const tail = this.parts.proc.stderrTail();
-    return new PluginExitedError(`${label}: the plugin process exited (code ${exit?.code ?? "?"}, signal ${exit?.signal ?? "none"})${tail ? `\nplugin stderr:\n${tail}` : ""}`, {
-      hint: "see the plugin's stderr above; the controller restarts crashed plugins",
-    });
+    return new PluginExitedError(
+      `${label}: the plugin process exited (code ${exit?.code ?? "?"}, signal ${exit?.signal ?? "none"})${tail ? `\nplugin stderr:\n${tail}` : ""}`,
+      {
+        hint: "see the plugin's stderr above; the controller restarts crashed plugins",
+      },
+    );
   }
 
   /**

@@ -1,4 +1,9 @@
-import { type NotificationChannelClient, NotifyCompleteRequest, NotifyRequest, NotifyStartRequest } from "../gen/errand/v1/notifications.js";
+import {
+  type NotificationChannelClient,
+  NotifyCompleteRequest,
+  NotifyRequest,
+  NotifyStartRequest,
+} from "../gen/errand/v1/notifications.js";
 import { argumentError, describeValue } from "../runtime/argument-error.js";
 import type { NotificationCall, PartialNotificationCall } from "../runtime/notification-call.js";
 import { type UnaryOptions, unaryCall } from "./grpc-clients.js";
@@ -19,7 +24,11 @@ export interface NotificationAnswer {
  * for a `kind` that is none of the three or a `timeoutMs` gRPC cannot
  * express; never throws. `signal` cancels the call.
  */
-export async function sendNotification(client: NotificationChannelClient, call: PartialNotificationCall, options: UnaryOptions): Promise<NotificationAnswer> {
+export async function sendNotification(
+  client: NotificationChannelClient,
+  call: PartialNotificationCall,
+  options: UnaryOptions,
+): Promise<NotificationAnswer> {
   // The generated fromPartial copies every field its message has and fills
   // the rest, so a field added to the .proto reaches the plugin unchanged here.
   switch (call?.kind) {
@@ -31,7 +40,12 @@ export async function sendNotification(client: NotificationChannelClient, call: 
       return unaryCall(client, "notifyComplete", NotifyCompleteRequest.fromPartial(call), options);
     default: {
       const kind: unknown = (call as { kind?: unknown } | null)?.kind;
-      throw argumentError("sendNotification", "call.kind", `must be "notify", "notifyStart" or "notifyComplete", got ${describeValue(kind)}`, "pass one of the three operations as call.kind");
+      throw argumentError(
+        "sendNotification",
+        "call.kind",
+        `must be "notify", "notifyStart" or "notifyComplete", got ${describeValue(kind)}`,
+        "pass one of the three operations as call.kind",
+      );
     }
   }
 }
@@ -42,7 +56,11 @@ export async function sendNotification(client: NotificationChannelClient, call: 
  * only their own message's fields and `kind` is none of them. Nothing is
  * copied, which keeps the controller's notifier cheap per call.
  */
-export function sendCheckedCall(client: NotificationChannelClient, call: NotificationCall, options: UnaryOptions): Promise<NotificationAnswer> {
+export function sendCheckedCall(
+  client: NotificationChannelClient,
+  call: NotificationCall,
+  options: UnaryOptions,
+): Promise<NotificationAnswer> {
   switch (call.kind) {
     case "notify":
       return unaryCall(client, "notify", call, options);

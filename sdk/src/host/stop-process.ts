@@ -49,7 +49,12 @@ export function isProcessRunning(child: ChildProcess): boolean {
  * after `graceMs`. Resolves once it has exited and its stderr has drained
  * (briefly), so an error built afterwards shows the plugin's last words.
  */
-export async function stopProcess(child: ChildProcess, exited: Promise<unknown>, graceMs = FAILED_START_GRACE_MS, options: StopProcessOptions = {}): Promise<void> {
+export async function stopProcess(
+  child: ChildProcess,
+  exited: Promise<unknown>,
+  graceMs = FAILED_START_GRACE_MS,
+  options: StopProcessOptions = {},
+): Promise<void> {
   if (isProcessRunning(child)) {
     signalProcess(child, "SIGTERM", options);
     if (!(await settlesWithin(exited, graceMs))) {

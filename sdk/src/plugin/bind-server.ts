@@ -33,7 +33,9 @@ function bind(server: Server, target: string, credentials: ServerCredentials): P
 
 /** What the parent directory is called in messages: the variable that chose it. */
 function nameOf(env: PluginEnvironment, parent: string): string {
-  return env.socketDir !== undefined ? `PLUGIN_UNIX_SOCKET_DIR=${JSON.stringify(parent)}` : `the system temp directory ${JSON.stringify(parent)} (PLUGIN_UNIX_SOCKET_DIR is unset)`;
+  return env.socketDir !== undefined
+    ? `PLUGIN_UNIX_SOCKET_DIR=${JSON.stringify(parent)}`
+    : `the system temp directory ${JSON.stringify(parent)} (PLUGIN_UNIX_SOCKET_DIR is unset)`;
 }
 
 /** Refuses, before anything is created, a parent directory whose socket path would be too long. */
@@ -54,8 +56,17 @@ async function makePrivateDir(env: PluginEnvironment, parent: string): Promise<s
     return await mkdtemp(join(parent, DIR_PREFIX));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "does not exist" : code === "ENOTDIR" ? "is not a directory" : code === "EACCES" ? "is not writable by this user" : `cannot hold the socket directory (${String(error)})`;
-    throw new PluginEnvironmentError(`${nameOf(env, parent)} ${why}; point PLUGIN_UNIX_SOCKET_DIR at an existing directory this user can write to, or unset it`);
+    const why =
+      code === "ENOENT"
+        ? "does not exist"
+        : code === "ENOTDIR"
+          ? "is not a directory"
+          : code === "EACCES"
+            ? "is not writable by this user"
+            : `cannot hold the socket directory (${String(error)})`;
+    throw new PluginEnvironmentError(
+      `${nameOf(env, parent)} ${why}; point PLUGIN_UNIX_SOCKET_DIR at an existing directory this user can write to, or unset it`,
+    );
   }
 }
 
@@ -71,7 +82,11 @@ async function makePrivateDir(env: PluginEnvironment, parent: string): Promise<s
  * once empty. Throws PluginEnvironmentError when the directory named by
  * PLUGIN_UNIX_SOCKET_DIR cannot be used, before creating anything.
  */
-export async function bindServer(server: Server, env: PluginEnvironment, credentials: ServerCredentials): Promise<BoundAddress> {
+export async function bindServer(
+  server: Server,
+  env: PluginEnvironment,
+  credentials: ServerCredentials,
+): Promise<BoundAddress> {
   if (env.transport === "unix") {
     const parent = env.socketDir ?? tmpdir();
     checkSocketPathLength(env, parent);
@@ -111,5 +126,7 @@ export async function bindServer(server: Server, env: PluginEnvironment, credent
       lastError = error;
     }
   }
-  throw new Error(`no free TCP port on 127.0.0.1 between PLUGIN_MIN_PORT=${env.minPort} and PLUGIN_MAX_PORT=${env.maxPort}: ${String(lastError)}`);
+  throw new Error(
+    `no free TCP port on 127.0.0.1 between PLUGIN_MIN_PORT=${env.minPort} and PLUGIN_MAX_PORT=${env.maxPort}: ${String(lastError)}`,
+  );
 }

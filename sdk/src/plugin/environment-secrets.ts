@@ -13,11 +13,15 @@ function parseObject(env: NodeJS.ProcessEnv, name: string, example: string): Rec
   try {
     parsed = JSON.parse(raw);
   } catch (error) {
-    throw new PluginEnvironmentError(`${name} is not valid JSON (${(error as Error).message}); set it to a JSON object such as ${example}, or leave it unset`);
+    throw new PluginEnvironmentError(
+      `${name} is not valid JSON (${(error as Error).message}); set it to a JSON object such as ${example}, or leave it unset`,
+    );
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     const kind = parsed === null ? "null" : Array.isArray(parsed) ? "an array" : `a ${typeof parsed}`;
-    throw new PluginEnvironmentError(`${name} is ${kind}, not a JSON object; set it to a JSON object such as ${example}, or leave it unset`);
+    throw new PluginEnvironmentError(
+      `${name} is ${kind}, not a JSON object; set it to a JSON object such as ${example}, or leave it unset`,
+    );
   }
   return parsed as Record<string, unknown>;
 }
@@ -35,7 +39,9 @@ export function readEnvironmentSecrets(env: NodeJS.ProcessEnv): Record<string, s
   for (const [name, value] of Object.entries(parsed)) {
     if (typeof value !== "string") {
       const kind = value === null ? "null" : Array.isArray(value) ? "an array" : `a ${typeof value}`;
-      throw new PluginEnvironmentError(`ERRAND_CHANNEL_SECRETS: the secret ${JSON.stringify(name)} is ${kind}, not a string; give every secret as a JSON string`);
+      throw new PluginEnvironmentError(
+        `ERRAND_CHANNEL_SECRETS: the secret ${JSON.stringify(name)} is ${kind}, not a string; give every secret as a JSON string`,
+      );
     }
     secrets[name] = value;
   }

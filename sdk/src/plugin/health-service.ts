@@ -1,5 +1,15 @@
-import { status as GrpcStatus, type ServerUnaryCall, type ServerWritableStream, type sendUnaryData, type UntypedServiceImplementation } from "@grpc/grpc-js";
-import { type HealthCheckRequest, type HealthCheckResponse, HealthCheckResponse_ServingStatus as Serving } from "../gen/grpc/health/v1/health.js";
+import {
+  status as GrpcStatus,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type sendUnaryData,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
+import {
+  type HealthCheckRequest,
+  type HealthCheckResponse,
+  HealthCheckResponse_ServingStatus as Serving,
+} from "../gen/grpc/health/v1/health.js";
 import { HEALTH_SERVICE_NAME } from "../version.js";
 
 /** grpc.health.v1.Health and the switch that turns it to NOT_SERVING. */
@@ -22,7 +32,10 @@ export function healthService(isShuttingDown: () => boolean): PluginHealth {
   const watchers = new Set<ServerWritableStream<HealthCheckRequest, HealthCheckResponse>>();
 
   const implementation: UntypedServiceImplementation = {
-    check: (call: ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>, callback: sendUnaryData<HealthCheckResponse>) => {
+    check: (
+      call: ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>,
+      callback: sendUnaryData<HealthCheckResponse>,
+    ) => {
       const status = statusOf(call.request.service);
       if (status === undefined) {
         callback({ code: GrpcStatus.NOT_FOUND, details: `unknown service ${JSON.stringify(call.request.service)}` });

@@ -67,7 +67,8 @@ export function negotiateVersion(hostList: string | undefined, supported: readon
   const wrong = listed.find((v) => !DECIMAL.test(v));
   if (wrong !== undefined) {
     throw new PluginEnvironmentError(
-      `PLUGIN_PROTOCOL_VERSIONS=${JSON.stringify(hostList)} is not a comma-separated list of integers ` + `(${JSON.stringify(wrong)} is not a plain decimal number); the host must list its interface versions like "1" or "1,2"`,
+      `PLUGIN_PROTOCOL_VERSIONS=${JSON.stringify(hostList)} is not a comma-separated list of integers `
+        + `(${JSON.stringify(wrong)} is not a plain decimal number); the host must list its interface versions like "1" or "1,2"`,
     );
   }
   const theirs = listed.map(Number);
@@ -88,7 +89,9 @@ export function readPluginEnvironment(env: NodeJS.ProcessEnv, supportedVersions:
   // Empty counts as unset, as it does for PLUGIN_UNIX_SOCKET_DIR.
   const transport = env.ERRAND_PLUGIN_TRANSPORT || "unix";
   if (transport !== "unix" && transport !== "tcp") {
-    throw new PluginEnvironmentError(`ERRAND_PLUGIN_TRANSPORT=${JSON.stringify(transport)} must be "unix" or "tcp" (lower case), or unset for "unix"`);
+    throw new PluginEnvironmentError(
+      `ERRAND_PLUGIN_TRANSPORT=${JSON.stringify(transport)} must be "unix" or "tcp" (lower case), or unset for "unix"`,
+    );
   }
   const minPort = parsePort(env.PLUGIN_MIN_PORT, 10_000, "PLUGIN_MIN_PORT");
   const maxPort = parsePort(env.PLUGIN_MAX_PORT, 25_000, "PLUGIN_MAX_PORT");
@@ -115,9 +118,12 @@ export function readPluginEnvironment(env: NodeJS.ProcessEnv, supportedVersions:
  */
 function checkClientCertificate(pem: string | undefined): string | undefined {
   if (pem === undefined) return undefined;
-  const fix = "the host must put its client certificate, PEM-encoded (-----BEGIN CERTIFICATE-----…), in PLUGIN_CLIENT_CERT for AutoMTLS, or leave the variable unset";
+  const fix =
+    "the host must put its client certificate, PEM-encoded (-----BEGIN CERTIFICATE-----…), in PLUGIN_CLIENT_CERT for AutoMTLS, or leave the variable unset";
   if (!pem.includes("-----BEGIN CERTIFICATE-----")) {
-    throw new PluginEnvironmentError(`PLUGIN_CLIENT_CERT is not a PEM certificate (no "-----BEGIN CERTIFICATE-----" line); ${fix}`);
+    throw new PluginEnvironmentError(
+      `PLUGIN_CLIENT_CERT is not a PEM certificate (no "-----BEGIN CERTIFICATE-----" line); ${fix}`,
+    );
   }
   try {
     new X509Certificate(pem);

@@ -1,6 +1,24 @@
-import { status as GrpcStatus, type handleUnaryCall, type ServerUnaryCall, type sendUnaryData, type UntypedServiceImplementation } from "@grpc/grpc-js";
-import { type ChannelDefinition, interfaceVersionsOf, type NotifyResult, type TaskResult, type Ticket } from "../channel.js";
-import { CancelledError, type ChannelError, DeadlineExceededError, InvalidArgumentError, toChannelError } from "../errors.js";
+import {
+  status as GrpcStatus,
+  type handleUnaryCall,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
+import {
+  type ChannelDefinition,
+  interfaceVersionsOf,
+  type NotifyResult,
+  type TaskResult,
+  type Ticket,
+} from "../channel.js";
+import {
+  CancelledError,
+  type ChannelError,
+  DeadlineExceededError,
+  InvalidArgumentError,
+  toChannelError,
+} from "../errors.js";
 import type { HandshakeRequest, HandshakeResponse } from "../gen/errand/v1/common.js";
 import type { NotifyCompleteRequest, NotifyRequest, NotifyStartRequest } from "../gen/errand/v1/notifications.js";
 import type { Empty } from "../gen/plugin/grpc_controller.js";
@@ -54,25 +72,39 @@ function missing(method: string, field: string, hint: string): InvalidArgumentEr
 }
 
 function requireTicket(method: string, ticket: Ticket | undefined): Ticket {
-  if (!ticket) throw missing(method, "ticket", `the host must send the ticket the notification is about (field ticket of ${method}Request)`);
+  if (!ticket)
+    throw missing(
+      method,
+      "ticket",
+      `the host must send the ticket the notification is about (field ticket of ${method}Request)`,
+    );
   return ticket;
 }
 
 function requireResult(result: TaskResult | undefined): TaskResult {
   // Never a made-up failure: a host that lost the result must hear about it.
-  if (!result) throw missing("NotifyComplete", "result", "the host must send the task's TaskResult (success, summary, …) with NotifyComplete");
+  if (!result)
+    throw missing(
+      "NotifyComplete",
+      "result",
+      "the host must send the task's TaskResult (success, summary, …) with NotifyComplete",
+    );
   return result;
 }
 
 /** An AbortController tied to the call: client cancellation and its deadline abort it. */
-function controllerForCall(call: ServerUnaryCall<unknown, unknown>): { controller: AbortController; dispose: () => void } {
+function controllerForCall(call: ServerUnaryCall<unknown, unknown>): {
+  controller: AbortController;
+  dispose: () => void;
+} {
   const controller = new AbortController();
   const deadline = call.getDeadline();
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : Number(deadline);
   const expired = () => new DeadlineExceededError("the call's deadline passed before the channel finished");
   // The host's own deadline timer often cancels the stream a moment before
   // ours fires; a cancellation at the deadline is reported as the deadline.
-  const onCancel = () => controller.abort(Date.now() >= deadlineMs - 25 ? expired() : new CancelledError("the host cancelled the call"));
+  const onCancel = () =>
+    controller.abort(Date.now() >= deadlineMs - 25 ? expired() : new CancelledError("the host cancelled the call"));
   call.once("cancelled", onCancel);
   let timer: NodeJS.Timeout | undefined;
   if (Number.isFinite(deadlineMs)) {
@@ -166,8 +198,18 @@ export function notificationChannelService<State>(host: ServiceHost<State>): Unt
   };
 }
 
-const notifyCall = (r: NotifyRequest): NotificationCall => ({ kind: "notify", message: r.message, ticket: requireTicket("Notify", r.ticket), taskRunId: r.taskRunId });
-const notifyStartCall = (r: NotifyStartRequest): NotificationCall => ({ kind: "notifyStart", ticket: requireTicket("NotifyStart", r.ticket), taskRunId: r.taskRunId, engine: r.engine });
+const notifyCall = (r: NotifyRequest): NotificationCall => ({
+  kind: "notify",
+  message: r.message,
+  ticket: requireTicket("Notify", r.ticket),
+  taskRunId: r.taskRunId,
+});
+const notifyStartCall = (r: NotifyStartRequest): NotificationCall => ({
+  kind: "notifyStart",
+  ticket: requireTicket("NotifyStart", r.ticket),
+  taskRunId: r.taskRunId,
+  engine: r.engine,
+});
 const notifyCompleteCall = (r: NotifyCompleteRequest): NotificationCall => ({
   kind: "notifyComplete",
   ticket: requireTicket("NotifyComplete", r.ticket),
@@ -202,7 +244,12 @@ async function completeHandshake<State>(
       hostVersion: request.hostVersion || undefined,
       secrets: Object.keys(secrets),
     });
-    callback(null, { interfaceVersion: requested, supportedVersions: [...supported], name: definition.name, version: definition.version });
+    callback(null, {
+      interfaceVersion: requested,
+      supportedVersions: [...supported],
+      name: definition.name,
+      version: definition.version,
+    });
   } catch (error) {
     const channelError = toChannelError(error);
     logger.error("channel init failed", { error: channelError, hint: channelError.hint });

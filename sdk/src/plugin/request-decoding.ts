@@ -24,7 +24,11 @@ const INT64_FIELDS: Record<string, Int64Layout> = { NotifyComplete: { 3: ["resul
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** The first 64-bit integer in `bytes` too large for a JavaScript number, by its proto field path. */
-function findUnsafeInteger(bytes: Uint8Array, layout: Int64Layout, prefix: string): { path: string; value: string } | undefined {
+function findUnsafeInteger(
+  bytes: Uint8Array,
+  layout: Int64Layout,
+  prefix: string,
+): { path: string; value: string } | undefined {
   const reader = new BinaryReader(bytes);
   while (reader.pos < reader.len) {
     const [fieldNo, wireType] = reader.tag();
@@ -52,9 +56,12 @@ function explain(method: string, bytes: Buffer, error: unknown): InvalidArgument
     // Malformed in some other way; the decoder's own message says how.
   }
   if (unsafe) {
-    return new InvalidArgumentError(`${method}: ${unsafe.path} is ${unsafe.value}, more than this plugin can represent exactly (${Number.MAX_SAFE_INTEGER})`, {
-      hint: `send ${unsafe.path} as a whole number up to 2^53-1, or leave it unset when unknown`,
-    });
+    return new InvalidArgumentError(
+      `${method}: ${unsafe.path} is ${unsafe.value}, more than this plugin can represent exactly (${Number.MAX_SAFE_INTEGER})`,
+      {
+        hint: `send ${unsafe.path} as a whole number up to 2^53-1, or leave it unset when unknown`,
+      },
+    );
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new InvalidArgumentError(`${method}: the request could not be decoded (${reason})`, {

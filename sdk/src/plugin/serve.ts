@@ -137,10 +137,16 @@ async function servingCredentials(clientCertPem: string | undefined): Promise<Se
   const { generateCertificate } = await import("../grpc/auto-mtls.js");
   const cert = await generateCertificate();
   try {
-    const credentials = ServerCredentials.createSsl(Buffer.from(clientCertPem), [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }], true);
+    const credentials = ServerCredentials.createSsl(
+      Buffer.from(clientCertPem),
+      [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
+      true,
+    );
     return { credentials, certField: cert.certBase64 };
   } catch (error) {
-    throw new PluginEnvironmentError(`PLUGIN_CLIENT_CERT cannot be used for AutoMTLS (${String(error)}); the host must send its client certificate as PEM, or leave the variable unset`);
+    throw new PluginEnvironmentError(
+      `PLUGIN_CLIENT_CERT cannot be used for AutoMTLS (${String(error)}); the host must send its client certificate as PEM, or leave the variable unset`,
+    );
   }
 }
 
@@ -161,7 +167,12 @@ function listenToProcess(logger: Logger, shutdown: (reason: string) => void): vo
 }
 
 /** The channel's service, gRPC health, and go-plugin's controller (its Shutdown). */
-function addServices(server: Server, host: Parameters<typeof notificationChannelService>[0], health: ReturnType<typeof healthService>["implementation"], shutdown: (reason: string) => void): void {
+function addServices(
+  server: Server,
+  host: Parameters<typeof notificationChannelService>[0],
+  health: ReturnType<typeof healthService>["implementation"],
+  shutdown: (reason: string) => void,
+): void {
   server.addService(decodingGuardedService(), notificationChannelService(host));
   server.addService(HealthService, health);
   server.addService(
@@ -171,7 +182,13 @@ function addServices(server: Server, host: Parameters<typeof notificationChannel
 }
 
 /** Lets the calls under way finish within the grace period, closes the channel, then the server. */
-async function closeAll(calls: CallTracker, runtime: ChannelRuntime<unknown>, cancelled: CancelledError, server: Server, gracePeriodMs: number): Promise<void> {
+async function closeAll(
+  calls: CallTracker,
+  runtime: ChannelRuntime<unknown>,
+  cancelled: CancelledError,
+  server: Server,
+  gracePeriodMs: number,
+): Promise<void> {
   await within(calls.idle(), gracePeriodMs);
   await within(runtime.close(cancelled), 300);
   await within(new Promise<void>((resolve) => server.tryShutdown(() => resolve())), 100);

@@ -16,8 +16,24 @@ export function guardStdout(): void {
   // The global console captured process.stdout when it was created, so its
   // methods are replaced by those of a console that writes only to stderr.
   const stderrConsole = new Console({ stdout: process.stderr, stderr: process.stderr });
-  for (const method of ["log", "info", "debug", "dir", "dirxml", "table", "trace", "group", "groupEnd", "count", "time", "timeEnd", "timeLog"] as const) {
-    (console as unknown as Record<string, unknown>)[method] = (stderrConsole[method] as (...a: unknown[]) => void).bind(stderrConsole);
+  for (const method of [
+    "log",
+    "info",
+    "debug",
+    "dir",
+    "dirxml",
+    "table",
+    "trace",
+    "group",
+    "groupEnd",
+    "count",
+    "time",
+    "timeEnd",
+    "timeLog",
+  ] as const) {
+    (console as unknown as Record<string, unknown>)[method] = (stderrConsole[method] as (...a: unknown[]) => void).bind(
+      stderrConsole,
+    );
   }
 }
 

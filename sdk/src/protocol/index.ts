@@ -19,12 +19,30 @@ export {
   type NotifyStartRequest,
   type NotifyStartResponse,
 } from "../gen/errand/v1/notifications.js";
-export { type HealthCheckRequest, type HealthCheckResponse, type HealthClient, HealthService } from "../gen/grpc/health/v1/health.js";
+export {
+  type HealthCheckRequest,
+  type HealthCheckResponse,
+  type HealthClient,
+  HealthService,
+} from "../gen/grpc/health/v1/health.js";
 export { type GRPCControllerClient, GRPCControllerService } from "../gen/plugin/grpc_controller.js";
-export { callHealth, callShutdown, createClients, type PluginClients, type UnaryOptions, unaryCall } from "../host/grpc-clients.js";
+export {
+  callHealth,
+  callShutdown,
+  createClients,
+  type PluginClients,
+  type UnaryOptions,
+  unaryCall,
+} from "../host/grpc-clients.js";
 export { type HandshakeLine, parseHandshakeLine } from "../host/handshake-line.js";
 export { type NotificationAnswer, sendNotification } from "../host/send-notification.js";
 export { lendSocketDir, removeSocketDir } from "../host/socket-dir.js";
-export { isProcessRunning, type StopProcessOptions, settlesWithin, signalProcess, stopProcess } from "../host/stop-process.js";
+export {
+  isProcessRunning,
+  type StopProcessOptions,
+  settlesWithin,
+  signalProcess,
+  stopProcess,
+} from "../host/stop-process.js";
 export type { NotificationCall, PartialNotificationCall } from "../runtime/notification-call.js";
 export { CALL_TARGET_MS, MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../version.js";

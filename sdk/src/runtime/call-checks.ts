@@ -40,13 +40,19 @@ export function checkNotificationCall(call: NotificationCall, label: string): No
 
 function checkString(value: unknown, path: string, bad: Bad): string {
   if (value === undefined || value === null) return "";
-  if (typeof value !== "string") throw bad(path, `must be a string, got ${describeValue(value)}`, `pass ${path} as a string${path === "ticket.id" ? ", also for numeric ids: String(id)" : ""}`);
+  if (typeof value !== "string")
+    throw bad(
+      path,
+      `must be a string, got ${describeValue(value)}`,
+      `pass ${path} as a string${path === "ticket.id" ? ", also for numeric ids: String(id)" : ""}`,
+    );
   return value;
 }
 
 function checkObject(value: unknown, path: string, bad: Bad, hint: string): Record<string, unknown> {
   if (value === undefined || value === null) throw bad(path, "is missing", hint);
-  if (typeof value !== "object" || Array.isArray(value)) throw bad(path, `must be an object, got ${describeValue(value)}`, hint);
+  if (typeof value !== "object" || Array.isArray(value))
+    throw bad(path, `must be an object, got ${describeValue(value)}`, hint);
   return value as Record<string, unknown>;
 }
 
@@ -59,10 +65,16 @@ function checkTicket(value: unknown, bad: Bad, label: string): Ticket {
   }
   const labels = ticket.labels;
   if (labels === undefined || labels === null) filled.labels = [];
-  else if (!Array.isArray(labels)) throw bad("ticket.labels", `must be an array of strings, got ${describeValue(labels)}`, 'pass label names as a list, for example ["bug"]');
+  else if (!Array.isArray(labels))
+    throw bad(
+      "ticket.labels",
+      `must be an array of strings, got ${describeValue(labels)}`,
+      'pass label names as a list, for example ["bug"]',
+    );
   else {
     labels.forEach((item: unknown, i) => {
-      if (typeof item !== "string") throw bad(`ticket.labels[${i}]`, `must be a string, got ${describeValue(item)}`, "pass label names as strings");
+      if (typeof item !== "string")
+        throw bad(`ticket.labels[${i}]`, `must be a string, got ${describeValue(item)}`, "pass label names as strings");
     });
   }
   if (ticket.rawEvent === null) filled.rawEvent = undefined;
@@ -73,7 +85,11 @@ function checkTicket(value: unknown, bad: Bad, label: string): Ticket {
 function checkCount(value: unknown, path: string, bad: Bad): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
-    throw bad(path, `must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${describeValue(value)}`, `leave ${path.split(".").pop()} out when it is unknown`);
+    throw bad(
+      path,
+      `must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, got ${describeValue(value)}`,
+      `leave ${path.split(".").pop()} out when it is unknown`,
+    );
   }
   return value;
 }
@@ -82,7 +98,12 @@ function checkResult(value: unknown, bad: Bad): TaskResult {
   const result = checkObject(value, "result", bad, "pass a TaskResult object ({ success, summary, … })");
   const filled: Record<string, unknown> = {};
   if (result.success === undefined || result.success === null) filled.success = false;
-  else if (typeof result.success !== "boolean") throw bad("result.success", `must be true or false, got ${describeValue(result.success)}`, "pass success as a boolean");
+  else if (typeof result.success !== "boolean")
+    throw bad(
+      "result.success",
+      `must be true or false, got ${describeValue(result.success)}`,
+      "pass success as a boolean",
+    );
   for (const field of RESULT_STRINGS) {
     const text = checkString(result[field], `result.${field}`, bad);
     if (text !== result[field]) filled[field] = text;
@@ -90,13 +111,23 @@ function checkResult(value: unknown, bad: Bad): TaskResult {
   const cost = result.costUsd;
   if (cost === null) filled.costUsd = undefined;
   else if (cost !== undefined && (typeof cost !== "number" || !Number.isFinite(cost))) {
-    throw bad("result.costUsd", `must be a finite number, got ${describeValue(cost)}`, "leave costUsd out when the cost is unknown");
+    throw bad(
+      "result.costUsd",
+      `must be a finite number, got ${describeValue(cost)}`,
+      "leave costUsd out when the cost is unknown",
+    );
   }
-  if (checkCount(result.durationMs, "result.durationMs", bad) === undefined && result.durationMs === null) filled.durationMs = undefined;
+  if (checkCount(result.durationMs, "result.durationMs", bad) === undefined && result.durationMs === null)
+    filled.durationMs = undefined;
   const usage = result.tokenUsage;
   if (usage === null) filled.tokenUsage = undefined;
   else if (usage !== undefined) {
-    const counts = checkObject(usage, "result.tokenUsage", bad, "pass { inputTokens, outputTokens, cachedInputTokens }, or leave tokenUsage out");
+    const counts = checkObject(
+      usage,
+      "result.tokenUsage",
+      bad,
+      "pass { inputTokens, outputTokens, cachedInputTokens }, or leave tokenUsage out",
+    );
     const fixed: Partial<TokenUsage> = {};
     for (const field of TOKEN_COUNTS) {
       if (checkCount(counts[field], `result.tokenUsage.${field}`, bad) === undefined) fixed[field] = 0;

@@ -34,7 +34,12 @@ export interface CheckedCallOptions {
 
 function isAbortSignal(value: unknown): value is AbortSignal {
   const signal = value as AbortSignal | null;
-  return typeof signal === "object" && signal !== null && typeof signal.aborted === "boolean" && typeof signal.addEventListener === "function";
+  return (
+    typeof signal === "object"
+    && signal !== null
+    && typeof signal.aborted === "boolean"
+    && typeof signal.addEventListener === "function"
+  );
 }
 
 /**
@@ -46,19 +51,40 @@ function isAbortSignal(value: unknown): value is AbortSignal {
 export function checkCallOptions(options: StartCallOptions | undefined, label: string): CheckedCallOptions {
   if (options === undefined) return { signal: undefined, taskRunId: "", engine: "", timeoutMs: CALL_TARGET_MS };
   if (typeof options !== "object" || options === null) {
-    throw argumentError(label, "options", `must be an object, got ${describeValue(options)}`, "pass { timeoutMs, signal, taskRunId } or leave options out");
+    throw argumentError(
+      label,
+      "options",
+      `must be an object, got ${describeValue(options)}`,
+      "pass { timeoutMs, signal, taskRunId } or leave options out",
+    );
   }
   const { signal, taskRunId = "", engine = "" } = options;
   if (signal !== undefined && !isAbortSignal(signal)) {
-    throw argumentError(label, "options.signal", `must be an AbortSignal, got ${describeValue(signal)}`, "pass an AbortController's signal, or leave signal out");
+    throw argumentError(
+      label,
+      "options.signal",
+      `must be an AbortSignal, got ${describeValue(signal)}`,
+      "pass an AbortController's signal, or leave signal out",
+    );
   }
   for (const [name, value] of [
     ["taskRunId", taskRunId],
     ["engine", engine],
   ] as const) {
-    if (typeof value !== "string") throw argumentError(label, `options.${name}`, `must be a string, got ${describeValue(value)}`, `pass ${name} as a string`);
+    if (typeof value !== "string")
+      throw argumentError(
+        label,
+        `options.${name}`,
+        `must be a string, got ${describeValue(value)}`,
+        `pass ${name} as a string`,
+      );
   }
-  return { signal, taskRunId, engine, timeoutMs: checkDuration(options.timeoutMs, "options.timeoutMs", label, CALL_TARGET_MS) };
+  return {
+    signal,
+    taskRunId,
+    engine,
+    timeoutMs: checkDuration(options.timeoutMs, "options.timeoutMs", label, CALL_TARGET_MS),
+  };
 }
 
 /**
@@ -69,11 +95,21 @@ export function checkCallOptions(options: StartCallOptions | undefined, label: s
 export function checkSecrets(secrets: unknown, label: string): Record<string, string> {
   if (secrets === undefined) return {};
   if (!isPlainObject(secrets)) {
-    throw argumentError(label, "options.secrets", `must be an object of secret name to value, got ${typeName(secrets)}`, 'pass { "secret-name": "value" }');
+    throw argumentError(
+      label,
+      "options.secrets",
+      `must be an object of secret name to value, got ${typeName(secrets)}`,
+      'pass { "secret-name": "value" }',
+    );
   }
   for (const [name, value] of Object.entries(secrets)) {
     if (typeof value !== "string") {
-      throw argumentError(label, `options.secrets${keyPath(name)}`, `must be a string, got ${typeName(value)}`, "resolve every secret to its string value before passing it");
+      throw argumentError(
+        label,
+        `options.secrets${keyPath(name)}`,
+        `must be a string, got ${typeName(value)}`,
+        "resolve every secret to its string value before passing it",
+      );
     }
   }
   return secrets as Record<string, string>;

@@ -47,7 +47,9 @@ export class ChannelRuntime<State, Config = ChannelConfig> {
     const valid = configSchema ? await validateConfig(configSchema, config, { label: name }) : (config as Config);
     this.validConfig = valid;
     try {
-      this.state = init ? await init.call(this.definition, valid, secrets, { logger: this.logger }) : (undefined as State);
+      this.state = init
+        ? await init.call(this.definition, valid, secrets, { logger: this.logger })
+        : (undefined as State);
     } catch (error) {
       const channelError = toChannelError(error);
       // Anything init throws that is not already typed is a configuration problem.
@@ -77,7 +79,11 @@ export class ChannelRuntime<State, Config = ChannelConfig> {
    * handler does. A malformed call is refused before the handler runs (see
    * checkNotificationCall); `label` prefixes that error's message.
    */
-  async dispatch(call: NotificationCall, controller: AbortController, label: string = call.kind): Promise<NotifyResult> {
+  async dispatch(
+    call: NotificationCall,
+    controller: AbortController,
+    label: string = call.kind,
+  ): Promise<NotifyResult> {
     if (this.closed) throw new CancelledError(`channel ${this.definition.name} is closed`);
     const checked = checkNotificationCall(call, label);
     this.inFlight.add(controller);

@@ -8,7 +8,8 @@ import { argumentError, describeValue, isPlainObject, keyPath } from "./argument
  */
 export const MAX_JSON_DEPTH = 30;
 
-const PLAIN_DATA_HINT = "use only plain objects, arrays, strings, finite numbers, booleans and null (what JSON can carry)";
+const PLAIN_DATA_HINT =
+  "use only plain objects, arrays, strings, finite numbers, booleans and null (what JSON can carry)";
 
 /**
  * Checks that `value` is a plain object that reaches a plugin exactly as
@@ -34,7 +35,11 @@ function walk(value: unknown, path: string, label: string, parents: Set<object>,
     case "undefined":
       return;
     case "number":
-      if (!Number.isFinite(value)) throw bad(`is ${value}, which JSON cannot carry (it would arrive as null)`, "use a finite number, null, or a string");
+      if (!Number.isFinite(value))
+        throw bad(
+          `is ${value}, which JSON cannot carry (it would arrive as null)`,
+          "use a finite number, null, or a string",
+        );
       return;
     case "bigint":
       throw bad(`is ${describeValue(value)}, which JSON cannot carry`, "use a number (exact up to 2^53-1) or a string");
@@ -44,14 +49,28 @@ function walk(value: unknown, path: string, label: string, parents: Set<object>,
   }
   if (value === null) return;
   const object = value as object;
-  if (parents.has(object)) throw bad("refers back to an object that contains it (a circular structure)", "send a tree: copy the shared part instead of referring back to it");
-  if (depth > MAX_JSON_DEPTH) throw bad(`is nested more than ${MAX_JSON_DEPTH} levels deep`, "flatten the structure; plugins cannot decode deeper nesting");
+  if (parents.has(object))
+    throw bad(
+      "refers back to an object that contains it (a circular structure)",
+      "send a tree: copy the shared part instead of referring back to it",
+    );
+  if (depth > MAX_JSON_DEPTH)
+    throw bad(
+      `is nested more than ${MAX_JSON_DEPTH} levels deep`,
+      "flatten the structure; plugins cannot decode deeper nesting",
+    );
   parents.add(object);
   if (Array.isArray(object)) {
     for (let i = 0; i < object.length; i++) {
       const item: unknown = object[i];
       // JSON and Struct turn a hole or undefined in a list into null: refuse rather than change it.
-      if (item === undefined) throw argumentError(label, `${path}[${i}]`, "is undefined (it would arrive as null)", "remove the item or use null");
+      if (item === undefined)
+        throw argumentError(
+          label,
+          `${path}[${i}]`,
+          "is undefined (it would arrive as null)",
+          "remove the item or use null",
+        );
       walk(item, `${path}[${i}]`, label, parents, depth + 1);
     }
   } else if (isPlainObject(object)) {

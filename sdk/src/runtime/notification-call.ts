@@ -16,4 +16,8 @@ export type NotificationCall =
  * proto3's default (`""` for text). Derived from NotificationCall, so a
  * field added there is accepted here too.
  */
-export type PartialNotificationCall = NotificationCall extends infer Call ? (Call extends NotificationCall ? Partial<Call> & Pick<Call, Extract<keyof Call, "kind" | "ticket" | "result">> : never) : never;
+export type PartialNotificationCall = NotificationCall extends infer Call
+  ? Call extends NotificationCall
+    ? Partial<Call> & Pick<Call, Extract<keyof Call, "kind" | "ticket" | "result">>
+    : never
+  : never;

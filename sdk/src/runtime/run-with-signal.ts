@@ -33,7 +33,11 @@ export function runWithSignal<T>(work: () => T | Promise<T>, signal: AbortSignal
  * A controller that aborts when `parent` does or after `timeoutMs`, with the
  * reason `makeReason()` gives. `dispose` clears the timer and the listener.
  */
-export function deadlineSignal(timeoutMs: number, makeReason: () => Error, parent?: AbortSignal): { controller: AbortController; dispose: () => void } {
+export function deadlineSignal(
+  timeoutMs: number,
+  makeReason: () => Error,
+  parent?: AbortSignal,
+): { controller: AbortController; dispose: () => void } {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(makeReason()), Math.max(0, timeoutMs));
   const onParentAbort = () => controller.abort(parent?.reason);

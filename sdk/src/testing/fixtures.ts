@@ -43,7 +43,11 @@ const tickets = {
     ...base,
     id: "999",
     title: `Very long title ${"lorem ipsum dolor sit amet 🚀 ".repeat(400)}`.slice(0, 12_000),
-    description: `${"Paragraph with **markdown**, a link https://example.com/x and an emoji 👨‍👩‍👧.\n\n".repeat(1600)}`.slice(0, 120_000),
+    description:
+      `${"Paragraph with **markdown**, a link https://example.com/x and an emoji 👨‍👩‍👧.\n\n".repeat(1600)}`.slice(
+        0,
+        120_000,
+      ),
     labels: Array.from({ length: 60 }, (_, i) => `label-${i}`),
   } satisfies Ticket,
   /** Only an id: every other field empty, as proto3 decodes unset fields; no rawEvent. */
@@ -63,7 +67,8 @@ const results = {
   /** A success with PR URL, cost, duration and token usage. */
   success: {
     success: true,
-    summary: "Fixed the Safari click handler: replaced `Array.prototype.at` with an index lookup and added a regression test.",
+    summary:
+      "Fixed the Safari click handler: replaced `Array.prototype.at` with an index lookup and added a regression test.",
     pullRequestUrl: "https://codehost.example.com/acme/webapp/pull/456",
     failureReason: "",
     costUsd: 0.4213,
@@ -75,7 +80,8 @@ const results = {
     success: false,
     summary: "Could not reproduce the bug; tests pass on main.",
     pullRequestUrl: "",
-    failureReason: "The test suite failed after 3 attempts: `npm test` exited with code 1 (2 failing tests in login.spec.ts).",
+    failureReason:
+      "The test suite failed after 3 attempts: `npm test` exited with code 1 (2 failing tests in login.spec.ts).",
     costUsd: 1.23,
     durationMs: 1_805_000,
     tokenUsage: { inputTokens: 250_000, outputTokens: 12_000, cachedInputTokens: 0 },

@@ -96,7 +96,11 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     if (waitMs > 0) {
       record.rateLimited = true;
       const seconds = waitMs / 1000;
-      behaviour = { status: 429, retryAfter: Math.ceil(seconds), json: { message: "rate limited", retry_after: seconds } };
+      behaviour = {
+        status: 429,
+        retryAfter: Math.ceil(seconds),
+        json: { message: "rate limited", retry_after: seconds },
+      };
     } else {
       behaviour = byPath.get(record.path)?.next() ?? global.next() ?? {};
     }
@@ -202,7 +206,12 @@ function recordOf(req: IncomingMessage, rawBody: Buffer): SinkRequest {
 }
 
 /** Resolves with the requests once there are `count`; `waiters` are woken at each request. */
-function waitForCount(requests: () => SinkRequest[], waiters: Set<() => void>, count: number, timeoutMs: number): Promise<SinkRequest[]> {
+function waitForCount(
+  requests: () => SinkRequest[],
+  waiters: Set<() => void>,
+  count: number,
+  timeoutMs: number,
+): Promise<SinkRequest[]> {
   return new Promise((resolve, reject) => {
     const check = () => {
       if (requests().length < count) return;
@@ -215,7 +224,9 @@ function waitForCount(requests: () => SinkRequest[], waiters: Set<() => void>, c
         requests()
           .map((r) => `${r.method} ${r.path}`)
           .join(", ") || "none";
-      reject(new Error(`sink: expected ${count} request(s) within ${timeoutMs} ms, got ${requests().length} (${seen})`));
+      reject(
+        new Error(`sink: expected ${count} request(s) within ${timeoutMs} ms, got ${requests().length} (${seen})`),
+      );
     }, timeoutMs);
     const cleanup = () => {
       clearTimeout(timer);

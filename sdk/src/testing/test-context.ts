@@ -43,14 +43,19 @@ export interface TestContext<State = undefined, Config = ChannelConfig> extends 
  * await channel.notifyStart(fixtures.tickets.basic, ctx);
  * expect(ctx.logger.records).toEqual([]);
  */
-export function createTestContext<State = undefined, Config = ChannelConfig>(options: TestContextOptions<State, Config> = {}): TestContext<State, Config> {
+export function createTestContext<State = undefined, Config = ChannelConfig>(
+  options: TestContextOptions<State, Config> = {},
+): TestContext<State, Config> {
   const secrets: ChannelSecrets = Object.freeze({ ...options.secrets });
   const controller = new AbortController();
   const signals = [controller.signal];
   const timeoutMs = options.timeoutMs ?? CALL_TARGET_MS;
   if (timeoutMs > 0) {
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DeadlineExceededError(`the call's deadline of ${timeoutMs} ms passed`)), timeoutMs);
+    const timer = setTimeout(
+      () => deadline.abort(new DeadlineExceededError(`the call's deadline of ${timeoutMs} ms passed`)),
+      timeoutMs,
+    );
     timer.unref();
     signals.push(deadline.signal);
   }

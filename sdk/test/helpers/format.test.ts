@@ -69,7 +69,9 @@ describe("formatCount and formatTokens", () => {
   });
 
   it("formats usage with and without cached input", () => {
-    expect(formatTokens({ inputTokens: 12_300, outputTokens: 4_500, cachedInputTokens: 0 })).toBe("12.3k in / 4.5k out");
+    expect(formatTokens({ inputTokens: 12_300, outputTokens: 4_500, cachedInputTokens: 0 })).toBe(
+      "12.3k in / 4.5k out",
+    );
     expect(formatTokens(fixtures.results.success.tokenUsage)).toBe("123.5k in (80k cached) / 4.5k out");
     expect(formatTokens(undefined)).toBeUndefined();
     const minimal: TaskResult = fixtures.results.minimalSuccess;
@@ -86,7 +88,9 @@ describe("ticketLink", () => {
   });
 
   it("falls back to the repository URL, then to no URL", () => {
-    expect(ticketLink({ ...fixtures.tickets.basic, externalUrl: "" }).url).toBe("https://codehost.example.com/acme/webapp");
+    expect(ticketLink({ ...fixtures.tickets.basic, externalUrl: "" }).url).toBe(
+      "https://codehost.example.com/acme/webapp",
+    );
     expect(ticketLink({ ...fixtures.tickets.basic, externalUrl: "", repoUrl: "" }).url).toBeUndefined();
   });
 

@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { failure } from "../../../test/support/failure.js";
-import { CancelledError, DeadlineExceededError, ErrorCode, InvalidArgumentError, RateLimitedError, RejectedError, UnavailableError } from "../../src/errors.js";
+import {
+  CancelledError,
+  DeadlineExceededError,
+  ErrorCode,
+  InvalidArgumentError,
+  RateLimitedError,
+  RejectedError,
+  UnavailableError,
+} from "../../src/errors.js";
 import { createHttpClient } from "../../src/helpers/http.js";
 import { httpErrorResponse } from "../../src/helpers/http-error-response.js";
 import { createThrottle } from "../../src/helpers/throttle.js";
@@ -44,13 +52,21 @@ describe("createHttpClient: success", () => {
     const http = createHttpClient({ baseUrl: `${sink.url}/api` });
     const response = await http.get("conversations.info", { query: { channel: "C1", limit: 2, skip: undefined } });
     expect(response.json).toEqual({ ok: true });
-    expect(sink.requests[0]).toMatchObject({ method: "GET", path: "/api/conversations.info", query: { channel: "C1", limit: "2" } });
+    expect(sink.requests[0]).toMatchObject({
+      method: "GET",
+      path: "/api/conversations.info",
+      query: { channel: "C1", limit: "2" },
+    });
   });
 
   it("sends a raw body with the caller's content type and returns non-JSON text", async () => {
     sink.behave({ body: "accepted" });
     const http = createHttpClient();
-    const response = await http.request({ url: `${sink.url}/form`, body: "a=1&b=2", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const response = await http.request({
+      url: `${sink.url}/form`,
+      body: "a=1&b=2",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(response.text).toBe("accepted");
     expect(response.json).toBeUndefined();
     expect(sink.requests[0]).toMatchObject({ method: "POST", body: "a=1&b=2" });
@@ -161,7 +177,9 @@ describe("createHttpClient: retries, throttle, timeouts and cancellation", () =>
     const start = performance.now();
     const error = await failure(createHttpClient({ retry: { budgetMs: 800, baseDelayMs: 100 } }).get(`${sink.url}/x`));
     expect(error).toBeInstanceOf(UnavailableError);
-    expect(error.message).toMatch(/^gave up after \d+ attempts in \d+ ms .* last error: GET http:\/\/127\.0\.0\.1:\d+\/x answered HTTP 502/);
+    expect(error.message).toMatch(
+      /^gave up after \d+ attempts in \d+ ms .* last error: GET http:\/\/127\.0\.0\.1:\d+\/x answered HTTP 502/,
+    );
     expect(since(start)).toBeLessThan(800 + 200);
   });
 
@@ -195,7 +213,9 @@ describe("createHttpClient: retries, throttle, timeouts and cancellation", () =>
   it("stops at the retry budget against a hanging target", async () => {
     sink.behave({ hang: true });
     const start = performance.now();
-    const error = await failure(createHttpClient({ timeoutMs: 250, retry: { budgetMs: 600, baseDelayMs: 10 } }).get(`${sink.url}/h`));
+    const error = await failure(
+      createHttpClient({ timeoutMs: 250, retry: { budgetMs: 600, baseDelayMs: 10 } }).get(`${sink.url}/h`),
+    );
     expect(error.message).toMatch(/^gave up after \d+ attempts in \d+ ms/);
     expect(since(start)).toBeLessThan(600 + 300);
     expect(sink.requests.length).toBeGreaterThanOrEqual(2);
@@ -214,7 +234,9 @@ describe("createHttpClient: retries, throttle, timeouts and cancellation", () =>
 
   it("returns DeadlineExceededError when the caller's deadline passes", async () => {
     sink.behave({ hang: true });
-    const error = await failure(createHttpClient({ timeoutMs: 5000 }).get(`${sink.url}/h`, { signal: AbortSignal.timeout(150) }));
+    const error = await failure(
+      createHttpClient({ timeoutMs: 5000 }).get(`${sink.url}/h`, { signal: AbortSignal.timeout(150) }),
+    );
     expect(error).toBeInstanceOf(DeadlineExceededError);
   });
 
@@ -237,7 +259,11 @@ describe("createHttpClient: retries, throttle, timeouts and cancellation", () =>
 
 describe("createHttpClient: the answer behind an error and the budget", () => {
   it("keeps a failed answer's status, headers and JSON body on the error, readable through retry's give-up", async () => {
-    sink.behave({ status: 400, json: { code: 50035, message: "Invalid Form Body", errors: { embeds: { "0": {} } } }, headers: { "x-ratelimit-remaining": "4" } });
+    sink.behave({
+      status: 400,
+      json: { code: 50035, message: "Invalid Form Body", errors: { embeds: { "0": {} } } },
+      headers: { "x-ratelimit-remaining": "4" },
+    });
     const error = await failure(createHttpClient({ retry: false }).postJson(`${sink.url}/hook`, {}));
     expect(error).toBeInstanceOf(InvalidArgumentError);
     expect(httpErrorResponse(error)).toMatchObject({
@@ -251,7 +277,11 @@ describe("createHttpClient: the answer behind an error and the budget", () => {
     sink.behave({ status: 503, json: { message: "down" }, headers: { "x-request-id": "r-9" } });
     const gaveUp = await failure(createHttpClient({ retry: { budgetMs: 400, baseDelayMs: 1 } }).get(`${sink.url}/x`));
     expect(gaveUp.message).toMatch(/^gave up after/);
-    expect(httpErrorResponse(gaveUp)).toMatchObject({ status: 503, headers: { "x-request-id": "r-9" }, json: { message: "down" } });
+    expect(httpErrorResponse(gaveUp)).toMatchObject({
+      status: 503,
+      headers: { "x-request-id": "r-9" },
+      json: { message: "down" },
+    });
     expect(httpErrorResponse(new Error("unrelated"))).toBeUndefined();
   });
 
@@ -262,7 +292,9 @@ describe("createHttpClient: the answer behind an error and the budget", () => {
       json: { error: "invalid_auth", echo: `/hooks/${token}`, nested: [{ url: `${sink.url}/hooks/${token}` }] },
       headers: { "set-cookie": "session=abc123456789", "x-api-key-hint": "K3Y", "x-note": `see /hooks/${token}` },
     });
-    const error = await failure(createHttpClient({ secretUrl: true, retry: false }).postJson(`${sink.url}/hooks/${token}`, {}));
+    const error = await failure(
+      createHttpClient({ secretUrl: true, retry: false }).postJson(`${sink.url}/hooks/${token}`, {}),
+    );
     const response = httpErrorResponse(error)!;
     expect(response.headers["set-cookie"]).toBe("[redacted]");
     expect(response.headers["x-api-key-hint"]).toBe("[redacted]");
@@ -291,7 +323,9 @@ describe("createHttpClient: the answer behind an error and the budget", () => {
     const start = performance.now();
     const error = await failure(createHttpClient({ timeoutMs: 5000, retry: { budgetMs: 600 } }).get(`${sink.url}/h`));
     expect(error).toBeInstanceOf(UnavailableError);
-    expect(error.message).toMatch(/^gave up after 1 attempt in \d+ ms .*; last error: GET http:\/\/127\.0\.0\.1:\d+\/h got no complete answer within 5\d\d ms$/);
+    expect(error.message).toMatch(
+      /^gave up after 1 attempt in \d+ ms .*; last error: GET http:\/\/127\.0\.0\.1:\d+\/h got no complete answer within 5\d\d ms$/,
+    );
     expect(since(start)).toBeGreaterThanOrEqual(450);
     expect(since(start)).toBeLessThan(600 + 200);
   });
@@ -304,7 +338,9 @@ describe("createHttpClient: the answer behind an error and the budget", () => {
     const error = await failure(http.postJson(`${sink.url}/c`, {}, { throttleKey: "C1" }));
     expect(since(start)).toBeLessThan(200);
     expect(error).toBeInstanceOf(RateLimitedError);
-    expect(error.message).toMatch(new RegExp(`^POST ${sink.url}/c is rate-limited for another \\d+ ms, longer than the call may wait`));
+    expect(error.message).toMatch(
+      new RegExp(`^POST ${sink.url}/c is rate-limited for another \\d+ ms, longer than the call may wait`),
+    );
     expect(error.retryAfterMs).toBeGreaterThan(29_000);
     expect(sink.requests).toHaveLength(0);
   });
@@ -318,15 +354,24 @@ describe("createHttpClient: secrets never appear in errors", () => {
     sink.behave({ status: 403, body: `invalid webhook /hooks/${token} (token ${token})` });
     const http = createHttpClient({ secretUrl: true, retry: false });
     const error = await failure(http.postJson(`${sink.url}/hooks/${token}?wait=${querySecret}`, {}));
-    expect(error.message).toBe(`POST ${sink.url}/[redacted] answered HTTP 403: invalid webhook /[redacted] (token [redacted])`);
+    expect(error.message).toBe(
+      `POST ${sink.url}/[redacted] answered HTTP 403: invalid webhook /[redacted] (token [redacted])`,
+    );
     expect(everyText(error)).not.toContain(token);
     expect(everyText(error)).not.toContain(querySecret);
   });
 
   it("masks query strings, configured secrets and auth headers echoed in the body", async () => {
     const bearer = "xoxb-1234-abcdefghijkl";
-    sink.behave({ status: 401, json: { error: "invalid_auth", got: `Bearer ${bearer}`, note: "api-key K3Y-0123456789" } });
-    const http = createHttpClient({ retry: false, headers: { authorization: `Bearer ${bearer}` }, redact: () => ["K3Y-0123456789"] });
+    sink.behave({
+      status: 401,
+      json: { error: "invalid_auth", got: `Bearer ${bearer}`, note: "api-key K3Y-0123456789" },
+    });
+    const http = createHttpClient({
+      retry: false,
+      headers: { authorization: `Bearer ${bearer}` },
+      redact: () => ["K3Y-0123456789"],
+    });
     const error = await failure(http.get(`${sink.url}/api/auth.test?token=${querySecret}`));
     expect(error.message).toContain(`GET ${sink.url}/api/auth.test?[redacted] answered HTTP 401`);
     for (const secret of [bearer, querySecret, "K3Y-0123456789"]) expect(everyText(error)).not.toContain(secret);

@@ -125,6 +125,8 @@ describe("delays that are not numbers are refused with InvalidArgumentError", ()
     const http = createHttpClient({ timeoutMs: Number.NaN, retry: false });
     const error = await failure(http.get("http://127.0.0.1:9/never"));
     expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect(error.message).toMatch(/^GET http:\/\/127\.0\.0\.1:9\/never: timeoutMs must be a number of milliseconds >= 0, got NaN/);
+    expect(error.message).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:9\/never: timeoutMs must be a number of milliseconds >= 0, got NaN/,
+    );
   });
 });

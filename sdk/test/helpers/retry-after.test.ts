@@ -22,9 +22,12 @@ describe("parseRetryAfter", () => {
     expect(parseRetryAfter("Wed, 01 Jan 2025 00:00:00 GMT", now)).toBe(0);
   });
 
-  it.each([undefined, null, "", "soon", "-1", "1,5", "1e3", "tomorrow at noon", "NaN"])("returns undefined for %j", (value) => {
-    expect(parseRetryAfter(value, now)).toBeUndefined();
-  });
+  it.each([undefined, null, "", "soon", "-1", "1,5", "1e3", "tomorrow at noon", "NaN"])(
+    "returns undefined for %j",
+    (value) => {
+      expect(parseRetryAfter(value, now)).toBeUndefined();
+    },
+  );
 
   it("takes the first value of a repeated header and accepts numbers", () => {
     expect(parseRetryAfter(["2", "9"], now)).toBe(2000);
@@ -35,7 +38,9 @@ describe("parseRetryAfter", () => {
 
 describe("parseRetryAfterBody", () => {
   it("reads chat B's float seconds", () => {
-    expect(parseRetryAfterBody({ message: "You are being rate limited.", retry_after: 0.337, global: false })).toBe(337);
+    expect(parseRetryAfterBody({ message: "You are being rate limited.", retry_after: 0.337, global: false })).toBe(
+      337,
+    );
   });
 
   it("reads a numeric string and a nested parameters.retry_after", () => {
@@ -43,7 +48,10 @@ describe("parseRetryAfterBody", () => {
     expect(parseRetryAfterBody({ ok: false, parameters: { retry_after: 3 } })).toBe(3000);
   });
 
-  it.each([undefined, null, "retry_after", 5, {}, { retry_after: "soon" }, { retry_after: -2 }])("returns undefined for %j", (body) => {
-    expect(parseRetryAfterBody(body)).toBeUndefined();
-  });
+  it.each([undefined, null, "retry_after", 5, {}, { retry_after: "soon" }, { retry_after: -2 }])(
+    "returns undefined for %j",
+    (body) => {
+      expect(parseRetryAfterBody(body)).toBeUndefined();
+    },
+  );
 });

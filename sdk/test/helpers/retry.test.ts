@@ -108,7 +108,9 @@ describe("retry", () => {
     expect(since(start)).toBeLessThan(200);
     expect(calls).toEqual([1, 2]);
     expect(error).toBeInstanceOf(RateLimitedError);
-    expect(error.message).toMatch(/^gave up after 2 attempts in \d+ ms \(the target asked to wait 30000 ms but only \d+ ms of the 4000 ms budget remain\); last error: POST \/hook answered HTTP 429$/);
+    expect(error.message).toMatch(
+      /^gave up after 2 attempts in \d+ ms \(the target asked to wait 30000 ms but only \d+ ms of the 4000 ms budget remain\); last error: POST \/hook answered HTTP 429$/,
+    );
     expect(error.cause).toBe(limited);
     expect(error.retryAfterMs).toBe(30_000);
     expect(error.hint).toBe("slow down");
@@ -127,7 +129,9 @@ describe("retry", () => {
     ).catch((e: unknown) => e)) as ChannelError;
     const elapsed = since(start);
     expect(error).toBeInstanceOf(UnavailableError);
-    expect(error.message).toMatch(/^gave up after \d+ attempts in \d+ ms \(the next backoff of \d+ ms would exceed the 500 ms budget/);
+    expect(error.message).toMatch(
+      /^gave up after \d+ attempts in \d+ ms \(the next backoff of \d+ ms would exceed the 500 ms budget/,
+    );
     expect(elapsed).toBeLessThan(500);
     // 99 + 199 ms slept, then a 399 ms backoff would not fit: three attempts.
     expect(attempts).toBe(3);
@@ -136,7 +140,9 @@ describe("retry", () => {
   it("stops after maxAttempts", async () => {
     const errors = Array.from({ length: 5 }, () => new UnavailableError("503"));
     const { fn, calls } = failing(...errors);
-    await expect(retry(fn, { maxAttempts: 3, baseDelayMs: 1 })).rejects.toThrow(/gave up after 3 attempts .*maxAttempts \(3\) reached.*last error: 503/);
+    await expect(retry(fn, { maxAttempts: 3, baseDelayMs: 1 })).rejects.toThrow(
+      /gave up after 3 attempts .*maxAttempts \(3\) reached.*last error: 503/,
+    );
     expect(calls).toEqual([1, 2, 3]);
   });
 
@@ -153,7 +159,9 @@ describe("retry", () => {
     ).catch((e: unknown) => e)) as ChannelError;
     expect(error).toBeInstanceOf(UnavailableError);
     expect(error.code).toBe(ErrorCode.Unavailable);
-    expect(error.message).toMatch(/^gave up after 2 attempts in \d+ ms \(the budget ran out during attempt 2\); last error: first failed$/);
+    expect(error.message).toMatch(
+      /^gave up after 2 attempts in \d+ ms \(the budget ran out during attempt 2\); last error: first failed$/,
+    );
     expect(error.cause).toBe(first);
     expect(error.hint).toBe("try later");
     expect(since(start)).toBeGreaterThanOrEqual(290);
@@ -162,9 +170,14 @@ describe("retry", () => {
 
   it("fails with DeadlineExceededError when the very first attempt outlives the budget", async () => {
     const start = performance.now();
-    const error = (await retry(({ signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))), { budgetMs: 200 }).catch((e: unknown) => e)) as ChannelError;
+    const error = (await retry(
+      ({ signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+      { budgetMs: 200 },
+    ).catch((e: unknown) => e)) as ChannelError;
     expect(error).toBeInstanceOf(DeadlineExceededError);
-    expect(error.message).toMatch(/^gave up after 1 attempt in \d+ ms: the retry budget of 200 ms ran out during attempt 1$/);
+    expect(error.message).toMatch(
+      /^gave up after 1 attempt in \d+ ms: the retry budget of 200 ms ran out during attempt 1$/,
+    );
     expect(since(start)).toBeGreaterThanOrEqual(190);
     expect(since(start)).toBeLessThan(1000);
   });
@@ -177,7 +190,9 @@ describe("retry", () => {
     expect(since(start)).toBeLessThan(200);
     expect(calls).toEqual([1]);
     expect(error).toBeInstanceOf(RateLimitedError);
-    expect(error.message).toMatch(/^gave up after 1 attempt in \d+ ms \(after waiting 250 ms only \d+ ms would be left for attempt 2, less than minAttemptMs \(300 ms\)\); last error: 429$/);
+    expect(error.message).toMatch(
+      /^gave up after 1 attempt in \d+ ms \(after waiting 250 ms only \d+ ms would be left for attempt 2, less than minAttemptMs \(300 ms\)\); last error: 429$/,
+    );
     expect(error.cause).toBe(limited);
     // The same wait with room for an attempt is taken.
     expect(await retry(failing(limited).fn, { budgetMs: 1000, minAttemptMs: 300 })).toBe("ok");
@@ -186,14 +201,24 @@ describe("retry", () => {
   it("counts readyInMs (a throttle's wait) against the budget without sleeping it", async () => {
     const { fn, calls } = failing(new UnavailableError("503"));
     const start = performance.now();
-    const error = (await retry(fn, { budgetMs: 1000, baseDelayMs: 1, readyInMs: () => 5000 }).catch((e: unknown) => e)) as ChannelError;
+    const error = (await retry(fn, { budgetMs: 1000, baseDelayMs: 1, readyInMs: () => 5000 }).catch(
+      (e: unknown) => e,
+    )) as ChannelError;
     expect(since(start)).toBeLessThan(200);
     expect(calls).toEqual([1]);
     expect(error).toBeInstanceOf(UnavailableError);
-    expect(error.message).toMatch(/the next attempt must wait 5000 ms for its slot but only \d+ ms of the 1000 ms budget remain\); last error: 503$/);
+    expect(error.message).toMatch(
+      /the next attempt must wait 5000 ms for its slot but only \d+ ms of the 1000 ms budget remain\); last error: 503$/,
+    );
     const delays: number[] = [];
     const slept = performance.now();
-    expect(await retry(failing(new UnavailableError("503")).fn, { baseDelayMs: 1, readyInMs: () => 300, onRetry: (e) => delays.push(e.delayMs) })).toBe("ok");
+    expect(
+      await retry(failing(new UnavailableError("503")).fn, {
+        baseDelayMs: 1,
+        readyInMs: () => 300,
+        onRetry: (e) => delays.push(e.delayMs),
+      }),
+    ).toBe("ok");
     expect(delays).toEqual([0]);
     expect(since(slept)).toBeLessThan(250);
   });
@@ -239,7 +264,11 @@ describe("retry", () => {
   it("passes the caller's abort reason through (a deadline stays a deadline)", async () => {
     const reason = new DeadlineExceededError("the call's deadline passed");
     const controller = new AbortController();
-    const promise = retry(({ signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))), { signal: controller.signal });
+    const promise = retry(
+      ({ signal }) =>
+        new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))),
+      { signal: controller.signal },
+    );
     controller.abort(reason);
     await expect(promise).rejects.toBe(reason);
   });
@@ -252,7 +281,9 @@ describe("retry", () => {
 
   it("lets shouldRetry narrow what is retried", async () => {
     const { fn, calls } = failing(new RateLimitedError("429"));
-    await expect(retry(fn, { shouldRetry: (e) => e.code !== ErrorCode.RateLimited })).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(retry(fn, { shouldRetry: (e) => e.code !== ErrorCode.RateLimited })).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
     expect(calls).toEqual([1]);
   });
 });

@@ -7,16 +7,22 @@ import { scrubError, secretForms } from "../../src/secret-mask.js";
 
 describe("redactUrl", () => {
   it("drops user info and query values", () => {
-    expect(redactUrl("https://user:pw@api.example.com/v1/send?token=abc&x=1")).toBe("https://api.example.com/v1/send?[redacted]");
+    expect(redactUrl("https://user:pw@api.example.com/v1/send?token=abc&x=1")).toBe(
+      "https://api.example.com/v1/send?[redacted]",
+    );
     expect(redactUrl("https://api.example.com/v1/send")).toBe("https://api.example.com/v1/send");
   });
 
   it("keeps only the origin of a secret URL", () => {
-    expect(redactUrl(new URL("https://hooks.example.com:8443/services/T0/B0/abcdef"), { secretUrl: true })).toBe("https://hooks.example.com:8443/[redacted]");
+    expect(redactUrl(new URL("https://hooks.example.com:8443/services/T0/B0/abcdef"), { secretUrl: true })).toBe(
+      "https://hooks.example.com:8443/[redacted]",
+    );
   });
 
   it("masks listed secrets in the path", () => {
-    expect(redactUrl("https://x.example/hooks/s3cr3t-token", { forms: secretForms(["s3cr3t-token"]) })).toBe("https://x.example/hooks/[redacted]");
+    expect(redactUrl("https://x.example/hooks/s3cr3t-token", { forms: secretForms(["s3cr3t-token"]) })).toBe(
+      "https://x.example/hooks/[redacted]",
+    );
   });
 
   it("never echoes an unparsable URL", () => {
@@ -58,7 +64,9 @@ describe("sleep", () => {
     const pending = sleep(10_000, controller.signal);
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(CancelledError);
-    await expect(sleep(10, AbortSignal.abort(new DeadlineExceededError("late")))).rejects.toBeInstanceOf(DeadlineExceededError);
+    await expect(sleep(10, AbortSignal.abort(new DeadlineExceededError("late")))).rejects.toBeInstanceOf(
+      DeadlineExceededError,
+    );
   });
 });
 

@@ -22,7 +22,11 @@ describe("createThrottle", () => {
   it("serves callers of one key in FIFO order, at least intervalMs apart", async () => {
     const throttle = createThrottle({ intervalMs: 60 });
     const granted: { index: number; at: number }[] = [];
-    await Promise.all(Array.from({ length: 6 }, (_, index) => throttle.wait("c1").then(() => granted.push({ index, at: performance.now() }))));
+    await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        throttle.wait("c1").then(() => granted.push({ index, at: performance.now() })),
+      ),
+    );
     expect(granted.map((g) => g.index)).toEqual([0, 1, 2, 3, 4, 5]);
     for (let i = 1; i < granted.length; i++) {
       expect(granted[i]!.at - granted[i - 1]!.at).toBeGreaterThanOrEqual(60 - SLACK);

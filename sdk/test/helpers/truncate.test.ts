@@ -104,7 +104,10 @@ describe("truncate", () => {
               expect(cut).toBe(text);
               continue;
             }
-            const kept = cut.endsWith(ellipsis) && measure(ellipsis, unit) <= limit ? cut.slice(0, cut.length - ellipsis.length) : cut;
+            const kept =
+              cut.endsWith(ellipsis) && measure(ellipsis, unit) <= limit
+                ? cut.slice(0, cut.length - ellipsis.length)
+                : cut;
             // The kept part is a whole number of the text's grapheme clusters.
             const keptClusters = graphemes(kept);
             expect(keptClusters, `${unit} ${limit}`).toEqual(clusters.slice(0, keptClusters.length));

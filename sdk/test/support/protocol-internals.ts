@@ -34,9 +34,21 @@ export {
   type ToStatusOptions,
   toStatus,
 } from "../../src/grpc/status-mapping.js";
-export { callHealth, callShutdown, createClients, type PluginClients, type UnaryOptions, unaryCall } from "../../src/host/grpc-clients.js";
+export {
+  callHealth,
+  callShutdown,
+  createClients,
+  type PluginClients,
+  type UnaryOptions,
+  unaryCall,
+} from "../../src/host/grpc-clients.js";
 export { type HandshakeLine, HandshakeLineError, parseHandshakeLine } from "../../src/host/handshake-line.js";
-export { type LaunchOptions, launchPlugin, type PluginExit, type PluginProcess } from "../../src/host/plugin-process.js";
+export {
+  type LaunchOptions,
+  launchPlugin,
+  type PluginExit,
+  type PluginProcess,
+} from "../../src/host/plugin-process.js";
 export { sendNotification } from "../../src/host/send-notification.js";
 export { NOT_LAUNCHED_BY_HOST_MESSAGE, negotiateVersion } from "../../src/plugin/plugin-env.js";
 export type { PartialNotificationCall } from "../../src/runtime/notification-call.js";

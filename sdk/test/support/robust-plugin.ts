@@ -30,7 +30,12 @@ export function monitorFile(): { path: string; events: () => Record<string, unkn
  * Sends `body` as is to a NotificationChannel method: requests the generated
  * encoders would never produce (missing fields, integers beyond 2^53, garbage).
  */
-export function rawUnary(target: string, method: string, body: Uint8Array, timeoutMs = 5000): Promise<{ error: ServiceError | null }> {
+export function rawUnary(
+  target: string,
+  method: string,
+  body: Uint8Array,
+  timeoutMs = 5000,
+): Promise<{ error: ServiceError | null }> {
   const client = new Client(target, credentials.createInsecure());
   return new Promise((resolve) => {
     client.makeUnaryRequest(
@@ -57,7 +62,11 @@ export interface StartOutcome {
 }
 
 /** Starts `script` as a host would (cookie and versions set, `env` on top) and watches what it does. */
-export function startPlugin(script: string, env: Record<string, string | undefined>, timeoutMs = 10_000): Promise<StartOutcome> {
+export function startPlugin(
+  script: string,
+  env: Record<string, string | undefined>,
+  timeoutMs = 10_000,
+): Promise<StartOutcome> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [script], {
       env: { ...process.env, [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "1", ...env },

@@ -24,7 +24,16 @@ describe("fixtures", () => {
   });
 
   it("has every ticket field, with well-formed strings", () => {
-    const keys: (keyof Ticket)[] = ["id", "title", "description", "ticketType", "repoUrl", "externalUrl", "labels", "source"];
+    const keys: (keyof Ticket)[] = [
+      "id",
+      "title",
+      "description",
+      "ticketType",
+      "repoUrl",
+      "externalUrl",
+      "labels",
+      "source",
+    ];
     for (const name of ticketNames) {
       const ticket = fixtures.tickets[name];
       for (const key of keys) expect(ticket, `${name}.${key}`).toHaveProperty(key);
@@ -41,7 +50,16 @@ describe("fixtures", () => {
     expect(unicode.title).toMatch(/\u0301/); // combining mark
     expect(longText.title.length).toBeGreaterThanOrEqual(10_000);
     expect(longText.description.length).toBeGreaterThanOrEqual(100_000);
-    expect(minimal).toEqual({ id: "1", title: "", description: "", ticketType: "", repoUrl: "", externalUrl: "", labels: [], source: "" });
+    expect(minimal).toEqual({
+      id: "1",
+      title: "",
+      description: "",
+      ticketType: "",
+      repoUrl: "",
+      externalUrl: "",
+      labels: [],
+      source: "",
+    });
   });
 
   it("has results for success, failure and the edge cases", () => {
@@ -93,7 +111,12 @@ describe("createTestContext", () => {
 
   it("carries config, secrets, state and a logger that masks the secrets", () => {
     const state = { client: "api" };
-    const ctx = createTestContext({ config: { channel: "C1" }, secrets: { token: "xoxb-abcdef" }, state, taskRunId: "r-9" });
+    const ctx = createTestContext({
+      config: { channel: "C1" },
+      secrets: { token: "xoxb-abcdef" },
+      state,
+      taskRunId: "r-9",
+    });
     expect(ctx.state).toBe(state);
     expect(ctx.config).toEqual({ channel: "C1" });
     expect(ctx.secrets.token).toBe("xoxb-abcdef");

@@ -19,10 +19,20 @@ describe("entry points, by package name", () => {
       "@errand/channel-sdk/helpers": await import("@errand/channel-sdk/helpers"),
       "@errand/channel-sdk/protocol": await import("@errand/channel-sdk/protocol"),
     };
-    const keys = Object.fromEntries(Object.entries(entries).map(([name, module]) => [name, Object.keys(module).sort()]));
+    const keys = Object.fromEntries(
+      Object.entries(entries).map(([name, module]) => [name, Object.keys(module).sort()]),
+    );
     expect(keys["@errand/channel-sdk"]).toContain("defineChannel");
     expect(keys["@errand/channel-sdk"]).not.toContain("connectChannel");
-    expect(keys["@errand/channel-sdk/host"]).toEqual(["RemoteChannel", "connectChannel", "createLogger", "createMaskingLogger", "createSecretMask", "loadChannel", "silentLogger"]);
+    expect(keys["@errand/channel-sdk/host"]).toEqual([
+      "RemoteChannel",
+      "connectChannel",
+      "createLogger",
+      "createMaskingLogger",
+      "createSecretMask",
+      "loadChannel",
+      "silentLogger",
+    ]);
     expect(keys["@errand/channel-sdk/helpers"]).toContain("createHttpClient");
     expect(keys["@errand/channel-sdk/protocol"]).toContain("MAGIC_COOKIE_KEY");
     expect(keys["@errand/channel-sdk/protocol"]).toContain("sendNotification");

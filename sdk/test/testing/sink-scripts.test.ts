@@ -28,7 +28,11 @@ describe("sink scripts are checked when given", () => {
       }
       return undefined;
     })();
-    expect(thrown).toMatchObject({ code: "ERR_INVALID_ARGUMENT", message: expect.stringMatching(/^sink\.behave: /), hint: expect.any(String) });
+    expect(thrown).toMatchObject({
+      code: "ERR_INVALID_ARGUMENT",
+      message: expect.stringMatching(/^sink\.behave: /),
+      hint: expect.any(String),
+    });
     expect((thrown as Error).message).toMatch(message);
     // The rejected script changed nothing: the default answer still comes.
     const response = await fetch(`${sink.url}/hook`, { method: "POST", body: "{}" });
@@ -38,13 +42,21 @@ describe("sink scripts are checked when given", () => {
   it("names the step of a multi-step script and the path it was for", () => {
     return startSink().then((s) => {
       sink = s;
-      expect(() => s.behave([{ status: 503, times: 1 }, { status: 1000 }], { path: "/hook" })).toThrow(/^sink\.behave \(path \/hook\): step 2: status 1000/);
+      expect(() => s.behave([{ status: 503, times: 1 }, { status: 1000 }], { path: "/hook" })).toThrow(
+        /^sink\.behave \(path \/hook\): step 2: status 1000/,
+      );
     });
   });
 
   it("startSink refuses a bad initial script or rate limit before listening", async () => {
-    await expect(startSink({ behaviour: { status: 1000 } })).rejects.toMatchObject({ code: "ERR_INVALID_ARGUMENT", message: expect.stringContaining("startSink: behaviour: status 1000") });
-    await expect(startSink({ rateLimit: { max: 2, perMs: 0 } })).rejects.toMatchObject({ code: "ERR_INVALID_ARGUMENT", message: expect.stringContaining("rateLimit perMs 0") });
+    await expect(startSink({ behaviour: { status: 1000 } })).rejects.toMatchObject({
+      code: "ERR_INVALID_ARGUMENT",
+      message: expect.stringContaining("startSink: behaviour: status 1000"),
+    });
+    await expect(startSink({ rateLimit: { max: 2, perMs: 0 } })).rejects.toMatchObject({
+      code: "ERR_INVALID_ARGUMENT",
+      message: expect.stringContaining("rateLimit perMs 0"),
+    });
     sink = await startSink();
     expect(() => sink?.setRateLimit({ max: -1, perMs: 1000 })).toThrow(/sink\.setRateLimit: rateLimit max -1/);
   });

@@ -80,7 +80,12 @@ describe("startSink", () => {
   });
 
   it("answers 429 with Retry-After seconds and a JSON retry_after", async () => {
-    sink.behave({ status: 429, retryAfter: 2, json: { message: "You are being rate limited.", retry_after: 1.5 }, times: 1 });
+    sink.behave({
+      status: 429,
+      retryAfter: 2,
+      json: { message: "You are being rate limited.", retry_after: 1.5 },
+      times: 1,
+    });
     const limited = await post("/x");
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("2");
@@ -136,7 +141,9 @@ describe("startSink", () => {
     await post("/one");
     await post("/two");
     expect((await waiting).map((r) => r.path)).toEqual(["/one", "/two"]);
-    await expect(sink.waitForRequests(3, 100)).rejects.toThrow("sink: expected 3 request(s) within 100 ms, got 2 (POST /one, POST /two)");
+    await expect(sink.waitForRequests(3, 100)).rejects.toThrow(
+      "sink: expected 3 request(s) within 100 ms, got 2 (POST /one, POST /two)",
+    );
   });
 
   it("reset forgets requests and scripts and restores the start options", async () => {

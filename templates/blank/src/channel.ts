@@ -39,6 +39,9 @@ export const channel = defineChannel({
   },
   notifyComplete(ticket, result, ctx) {
     const outcome = result.success ? `completed ${ticket.title}` : `failed on ${ticket.title}: ${result.failureReason}`;
-    ctx.logger.info(`${ctx.state.prefix} ${outcome}`, { ticket: ticket.id, pullRequestUrl: result.pullRequestUrl || undefined });
+    ctx.logger.info(`${ctx.state.prefix} ${outcome}`, {
+      ticket: ticket.id,
+      pullRequestUrl: result.pullRequestUrl || undefined,
+    });
   },
 });

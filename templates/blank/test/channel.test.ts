@@ -11,7 +11,11 @@ describe("{{name}}", () => {
     await ch.notifyStart(fixtures.tickets.basic, { engine: "claude-code" });
     await ch.notify("hello", fixtures.tickets.unicode);
     await ch.notifyComplete(fixtures.tickets.basic, fixtures.results.failure);
-    expect(logger.records.map((r) => r.msg)).toEqual([`[test] started ${fixtures.tickets.basic.title}`, "[test] hello", `[test] failed on ${fixtures.tickets.basic.title}: ${fixtures.results.failure.failureReason}`]);
+    expect(logger.records.map((r) => r.msg)).toEqual([
+      `[test] started ${fixtures.tickets.basic.title}`,
+      "[test] hello",
+      `[test] failed on ${fixtures.tickets.basic.title}: ${fixtures.results.failure.failureReason}`,
+    ]);
     await ch.close();
   });
 

@@ -1,6 +1,14 @@
 import { createRequire } from "node:module";
 import { defineChannel, type NotifyContext, RejectedError, type Ticket } from "@errand/channel-sdk";
-import { createHttpClient, createThrottle, formatCost, formatDuration, type HttpClient, ticketLink, truncate } from "@errand/channel-sdk/helpers";
+import {
+  createHttpClient,
+  createThrottle,
+  formatCost,
+  formatDuration,
+  type HttpClient,
+  ticketLink,
+  truncate,
+} from "@errand/channel-sdk/helpers";
 import { type BotApiConfig, configSchema, resolveConfig } from "./config.js";
 
 const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
@@ -31,7 +39,11 @@ async function post(ctx: NotifyContext<State>, text: string) {
   // service's last error. The throttle keeps to one message per second per
   // channel; a channel paused by a Retry-After longer than the budget fails
   // at once with ERR_RATE_LIMITED instead of waiting for the deadline.
-  const response = await http.postJson<PostMessageResponse>("chat.postMessage", { channel: config.channelId, text: truncate(text, MAX_TEXT) }, { signal: ctx.signal, throttleKey: config.channelId });
+  const response = await http.postJson<PostMessageResponse>(
+    "chat.postMessage",
+    { channel: config.channelId, text: truncate(text, MAX_TEXT) },
+    { signal: ctx.signal, throttleKey: config.channelId },
+  );
   // Web APIs of this kind answer most errors with 200 and ok:false.
   if (response.json?.ok === false) {
     throw new RejectedError(`chat.postMessage failed: ${response.json.error ?? "unknown error"}`, {
@@ -62,7 +74,8 @@ export const channel = defineChannel({
     };
   },
   notify: (message, ticket, ctx) => post(ctx, `${message}\n${link(ticket)}`),
-  notifyStart: (ticket, ctx) => post(ctx, `:rocket: Agent started working on ${link(ticket)} using ${ctx.engine || "the default engine"}`),
+  notifyStart: (ticket, ctx) =>
+    post(ctx, `:rocket: Agent started working on ${link(ticket)} using ${ctx.engine || "the default engine"}`),
   notifyComplete: (ticket, result, ctx) => {
     const facts = [formatDuration(result.durationMs), formatCost(result.costUsd)].filter(Boolean).join(" · ");
     const text = result.success

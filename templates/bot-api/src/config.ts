@@ -5,7 +5,12 @@ import { z } from "zod";
 export const DEFAULT_API_BASE_URL = "https://chat.example.com/api";
 
 /** A required, non-empty string; `what` tells what to set it to. */
-const required = (what: string) => z.string({ error: (issue) => (issue.input === undefined ? `is required: set it to ${what}` : `must be a string: ${what}`) }).min(1, `is empty: set it to ${what}`);
+const required = (what: string) =>
+  z
+    .string({
+      error: (issue) => (issue.input === undefined ? `is required: set it to ${what}` : `must be a string: ${what}`),
+    })
+    .min(1, `is empty: set it to ${what}`);
 
 /**
  * `notifications.channels[].config`, checked by the SDK before init:
@@ -40,9 +45,12 @@ export interface BotApiConfig {
 export function resolveConfig(settings: Settings, secrets: ChannelSecrets): BotApiConfig {
   const token = secrets[settings.token_secret];
   if (!token) {
-    throw new InvalidConfigError(`the secret "${settings.token_secret}" named by config.token_secret was not provided`, {
-      hint: "create the secret with the bot token in the controller's secret store",
-    });
+    throw new InvalidConfigError(
+      `the secret "${settings.token_secret}" named by config.token_secret was not provided`,
+      {
+        hint: "create the secret with the bot token in the controller's secret store",
+      },
+    );
   }
   return { channelId: settings.channel_id, token, apiBaseUrl: settings.api_base_url };
 }

@@ -55,7 +55,9 @@ describe("{{name}}", () => {
   });
 
   it("refuses a token secret that was not provided, naming it", async () => {
-    const error = await loadChannel(channel, { config: { channel_id: "C123", token_secret: "bot-token" } }).catch((e: unknown) => e);
+    const error = await loadChannel(channel, { config: { channel_id: "C123", token_secret: "bot-token" } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(InvalidConfigError);
     expect((error as Error).message).toContain('the secret "bot-token"');
   });

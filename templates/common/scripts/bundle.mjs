@@ -21,8 +21,11 @@ const bundle = `${root}dist/plugin.cjs`;
 const id = randomBytes(8).toString("hex");
 
 // The caches of earlier builds too: npm would publish them, and no bundle of theirs exists any more.
-const earlier = readdirSync(`${root}dist`, { withFileTypes: true }).filter((f) => /^plugin\.cjs\.[0-9a-f]+\.cache$/.test(f.name));
-for (const old of [bundle, `${bundle}.map`, ...earlier.map((f) => `${root}dist/${f.name}`)]) rmSync(old, { force: true });
+const earlier = readdirSync(`${root}dist`, { withFileTypes: true }).filter((f) =>
+  /^plugin\.cjs\.[0-9a-f]+\.cache$/.test(f.name),
+);
+for (const old of [bundle, `${bundle}.map`, ...earlier.map((f) => `${root}dist/${f.name}`)])
+  rmSync(old, { force: true });
 await build({
   entryPoints: [`${root}src/plugin.ts`],
   outfile: bundle,
@@ -46,7 +49,12 @@ await build({
 
 const cache = `${bundle}.${id}.cache`;
 try {
-  const channel = await connectChannel({ command: process.execPath, args: [`${root}dist/bin.js`], env: { ERRAND_PLUGIN_CODE_CACHE: "write" }, logger: silentLogger });
+  const channel = await connectChannel({
+    command: process.execPath,
+    args: [`${root}dist/bin.js`],
+    env: { ERRAND_PLUGIN_CODE_CACHE: "write" },
+    logger: silentLogger,
+  });
   await channel.close();
 } catch (error) {
   // A bundle that does not start fails the build, with the plugin's own explanation.
@@ -56,4 +64,5 @@ try {
   }
   // Otherwise the channel answered, refusing the empty config of this start: it compiled its start and Handshake all the same.
 }
-if (!existsSync(cache)) process.stderr.write("bundle: no code cache was recorded; the plugin works without it, but starts slower\n");
+if (!existsSync(cache))
+  process.stderr.write("bundle: no code cache was recorded; the plugin works without it, but starts slower\n");

@@ -1,6 +1,14 @@
 import { createRequire } from "node:module";
 import { defineChannel, type NotifyContext, type Ticket } from "@errand/channel-sdk";
-import { createHttpClient, createThrottle, formatCost, formatDuration, type HttpClient, ticketLink, truncate } from "@errand/channel-sdk/helpers";
+import {
+  createHttpClient,
+  createThrottle,
+  formatCost,
+  formatDuration,
+  type HttpClient,
+  ticketLink,
+  truncate,
+} from "@errand/channel-sdk/helpers";
 import { configSchema, resolveConfig, type WebhookConfig } from "./config.js";
 
 const pkg = createRequire(import.meta.url)("../package.json") as { version: string };
@@ -55,7 +63,8 @@ export const channel = defineChannel({
     };
   },
   notify: (message, ticket, ctx) => post(ctx, `${message}\n${link(ticket)}`),
-  notifyStart: (ticket, ctx) => post(ctx, `🚀 Agent started working on ${link(ticket)} using ${ctx.engine || "the default engine"}`),
+  notifyStart: (ticket, ctx) =>
+    post(ctx, `🚀 Agent started working on ${link(ticket)} using ${ctx.engine || "the default engine"}`),
   notifyComplete: (ticket, result, ctx) => {
     const facts = [formatDuration(result.durationMs), formatCost(result.costUsd)].filter(Boolean).join(" · ");
     const text = result.success

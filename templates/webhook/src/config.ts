@@ -9,7 +9,12 @@ const SECRET_NAME = "the name of the secret that holds the incoming-webhook URL"
  * Add your keys here; every problem is reported at once, with its path.
  */
 export const configSchema = z.strictObject({
-  webhook_url_secret: z.string({ error: (issue) => (issue.input === undefined ? `is required: set it to ${SECRET_NAME}` : `must be a string: ${SECRET_NAME}`) }).min(1, `is empty: set it to ${SECRET_NAME}`),
+  webhook_url_secret: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? `is required: set it to ${SECRET_NAME}` : `must be a string: ${SECRET_NAME}`,
+    })
+    .min(1, `is empty: set it to ${SECRET_NAME}`),
 });
 
 /** The config as the schema returns it. */

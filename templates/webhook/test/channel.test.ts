@@ -10,7 +10,8 @@ beforeEach(async () => {
 });
 afterEach(() => sink.close());
 
-const load = () => loadChannel(channel, { config: { webhook_url_secret: "hook" }, secrets: { hook: `${sink.url}/hooks/1` } });
+const load = () =>
+  loadChannel(channel, { config: { webhook_url_secret: "hook" }, secrets: { hook: `${sink.url}/hooks/1` } });
 
 describe("{{name}}", () => {
   it("posts a start message with the ticket and the engine", async () => {

@@ -47,14 +47,20 @@ function toRegExp(pattern: string): RegExp {
  * ends with `/` or there are several sources. Paths the context's
  * `.dockerignore` excludes are not copied.
  */
-export function copyFromContext(context: string, sources: string[], dest: string, ignored: (path: string) => boolean): void {
+export function copyFromContext(
+  context: string,
+  sources: string[],
+  dest: string,
+  ignored: (path: string) => boolean,
+): void {
   const intoFolder = dest.endsWith("/") || sources.length > 1;
   for (const source of sources) {
     if (/[*?[]/.test(source)) throw new Error(`COPY ${source}: wildcards are not supported by this test`);
     const from = join(context, source);
     const rel = relative(context, from);
     if (rel.startsWith("..")) throw new Error(`COPY ${source}: outside the build context`);
-    if (rel !== "" && ignored(rel)) throw new Error(`COPY ${source}: excluded by .dockerignore, so Docker would not find it`);
+    if (rel !== "" && ignored(rel))
+      throw new Error(`COPY ${source}: excluded by .dockerignore, so Docker would not find it`);
     const filter = (path: string) => {
       const r = relative(context, path);
       return r === "" || !ignored(r);

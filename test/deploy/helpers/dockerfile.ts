@@ -43,7 +43,8 @@ export function parseDockerfile(text: string): Dockerfile {
     const joined = pending.parts.join(" ");
     const match = /^([A-Za-z]+)\s*(.*)$/.exec(joined);
     if (match === null) throw new Error(`line ${pending.line}: not an instruction: ${joined}`);
-    if (/^<</.test(match[2]!) || /\s<<-?[A-Z]/.test(match[2]!)) throw new Error(`line ${pending.line}: heredocs are not supported by this parser`);
+    if (/^<</.test(match[2]!) || /\s<<-?[A-Z]/.test(match[2]!))
+      throw new Error(`line ${pending.line}: heredocs are not supported by this parser`);
     instructions.push({ keyword: match[1]!.toUpperCase(), args: match[2]!, line: pending.line });
     pending = undefined;
   });
@@ -79,7 +80,8 @@ export function copyParts(args: string): { flags: Record<string, string>; source
 
 /** `ENV A=1 B=2` (or the old `ENV A 1`) as a record; `$VAR`/`${VAR}` in values are expanded from `env`. */
 export function envAssignments(args: string, env: Record<string, string | undefined>): Record<string, string> {
-  const expand = (value: string) => value.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name: string) => env[name] ?? "");
+  const expand = (value: string) =>
+    value.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name: string) => env[name] ?? "");
   if (!/^[A-Za-z_][A-Za-z0-9_]*=/.test(args)) {
     const [name, ...rest] = args.split(/\s+/);
     return { [name!]: expand(rest.join(" ")) };

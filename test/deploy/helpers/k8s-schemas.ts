@@ -31,7 +31,11 @@ const SCHEMAS: Record<string, Schema> = {
   "v1/PersistentVolumeClaim": { model: PersistentVolumeClaim, clientType: "V1PersistentVolumeClaim", namespaced: true },
   "v1/Namespace": { model: Namespace, clientType: "V1Namespace", namespaced: false },
   "apps/v1/Deployment": { model: Deployment, clientType: "V1Deployment", namespaced: true },
-  "policy/v1/PodDisruptionBudget": { model: PodDisruptionBudget, clientType: "V1PodDisruptionBudget", namespaced: true },
+  "policy/v1/PodDisruptionBudget": {
+    model: PodDisruptionBudget,
+    clientType: "V1PodDisruptionBudget",
+    namespaced: true,
+  },
   "rbac.authorization.k8s.io/v1/Role": { model: Role, clientType: "V1Role", namespaced: true },
   "rbac.authorization.k8s.io/v1/RoleBinding": { model: RoleBinding, clientType: "V1RoleBinding", namespaced: true },
 };
@@ -57,7 +61,10 @@ function unknownFields(value: unknown, type: string, path: string): string[] {
   const list = /^Array<(.+)>$/.exec(type);
   if (list) return Array.isArray(value) ? value.flatMap((v, i) => unknownFields(v, list[1]!, `${path}[${i}]`)) : [];
   const map = /^\{ \[key: string\]: (.+); \}$/.exec(type);
-  if (map) return typeof value === "object" && value !== null ? Object.entries(value).flatMap(([k, v]) => unknownFields(v, map[1]!, `${path}.${k}`)) : [];
+  if (map)
+    return typeof value === "object" && value !== null
+      ? Object.entries(value).flatMap(([k, v]) => unknownFields(v, map[1]!, `${path}.${k}`))
+      : [];
   const attributes = models[type]?.getAttributeTypeMap?.();
   if (attributes === undefined || typeof value !== "object" || value === null) return [];
   const known = new Map(attributes.map((a) => [a.baseName, a.type]));

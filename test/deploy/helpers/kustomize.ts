@@ -22,7 +22,8 @@ export function findKubectl(): string | undefined {
 /** kubectl's version and, when it prints it, its kustomize's (kubectl 1.20, with kustomize 2.0.3, does not), for test titles. */
 export function kubectlVersion(kubectl: string): string {
   const text = execFileSync(kubectl, ["version", "--client"], { encoding: "utf8", timeout: 30_000 });
-  const client = /GitVersion:"([^"]+)"/.exec(text)?.[1] ?? /Client Version:\s*(\S+)/.exec(text)?.[1] ?? "unknown version";
+  const client =
+    /GitVersion:"([^"]+)"/.exec(text)?.[1] ?? /Client Version:\s*(\S+)/.exec(text)?.[1] ?? "unknown version";
   const kustomize = /Kustomize Version:\s*(\S+)/.exec(text)?.[1];
   return `kubectl ${client}${kustomize ? `, kustomize ${kustomize}` : ""}`;
 }

@@ -18,7 +18,9 @@ export interface Pod {
 }
 
 /** A rendered Deployment. */
-export type DeploymentObject = K8sObject & { spec: { replicas: number; strategy: { type: string }; template: { spec: Pod } } };
+export type DeploymentObject = K8sObject & {
+  spec: { replicas: number; strategy: { type: string }; template: { spec: Pod } };
+};
 
 /** The only object of `kind` (the assertion fails when there is none or several). */
 export function one<T extends K8sObject>(objects: K8sObject[], kind: string): T {
@@ -29,7 +31,9 @@ export function one<T extends K8sObject>(objects: K8sObject[], kind: string): T 
 
 /** The volume mounted at `path` or at a folder above it (the deepest mount wins, as in the kernel). */
 export function mountFor(pod: Pod, path: string): { mount: Loose; volume: Loose } | undefined {
-  const mounts = (pod.containers[0]!.volumeMounts as Loose[]).filter((m) => path === m.mountPath || path.startsWith(`${m.mountPath}/`));
+  const mounts = (pod.containers[0]!.volumeMounts as Loose[]).filter(
+    (m) => path === m.mountPath || path.startsWith(`${m.mountPath}/`),
+  );
   const mount = mounts.sort((a, b) => b.mountPath.length - a.mountPath.length)[0];
   return mount && { mount, volume: pod.volumes.find((v) => v.name === mount.name)! };
 }

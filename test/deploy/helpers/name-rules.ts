@@ -8,13 +8,17 @@ const QUALIFIED = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 /** RFC 1123 label: container, volume and namespace names. */
 export function dns1123Label(value: string): string | undefined {
   if (value.length > 63) return `"${value}" is longer than 63 characters`;
-  return LABEL.test(value) ? undefined : `"${value}" is not a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit)`;
+  return LABEL.test(value)
+    ? undefined
+    : `"${value}" is not a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit)`;
 }
 
 /** RFC 1123 subdomain: most object names. */
 export function dns1123Subdomain(value: string): string | undefined {
   if (value.length > 253) return `"${value}" is longer than 253 characters`;
-  return value.split(".").every((part) => part.length <= 63 && LABEL.test(part)) ? undefined : `"${value}" is not a DNS-1123 subdomain`;
+  return value.split(".").every((part) => part.length <= 63 && LABEL.test(part))
+    ? undefined
+    : `"${value}" is not a DNS-1123 subdomain`;
 }
 
 /** RFC 1035 label: Service names (they become DNS names and environment variables). */
@@ -26,7 +30,8 @@ export function dns1035Label(value: string): string | undefined {
 /** IANA service name: container and Service port names. */
 export function ianaServiceName(value: string): string | undefined {
   if (value.length > 15) return `port name "${value}" is longer than 15 characters`;
-  if (!LABEL.test(value) || value.includes("--") || !/[a-z]/.test(value)) return `port name "${value}" is not an IANA service name`;
+  if (!LABEL.test(value) || value.includes("--") || !/[a-z]/.test(value))
+    return `port name "${value}" is not an IANA service name`;
   return undefined;
 }
 
@@ -35,7 +40,8 @@ export function labelKey(key: string): string | undefined {
   const slash = key.lastIndexOf("/");
   const [prefix, name] = slash === -1 ? [undefined, key] : [key.slice(0, slash), key.slice(slash + 1)];
   if (prefix !== undefined && dns1123Subdomain(prefix) !== undefined) return `label key "${key}" has an invalid prefix`;
-  if (name.length === 0 || name.length > 63 || !QUALIFIED.test(name)) return `label key "${key}" is not a qualified name`;
+  if (name.length === 0 || name.length > 63 || !QUALIFIED.test(name))
+    return `label key "${key}" is not a qualified name`;
   return undefined;
 }
 

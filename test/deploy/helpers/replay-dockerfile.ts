@@ -75,7 +75,8 @@ export async function replayDockerfile(options: ReplayOptions): Promise<ReplayRe
         state.cwd = inFs(step.args);
         mkdirSync(state.cwd, { recursive: true });
       } else if (step.keyword === "ENV") {
-        for (const [name, value] of Object.entries(envAssignments(step.args, { ...options.baseEnv, ...state.env }))) state.env[name] = mapValue(value);
+        for (const [name, value] of Object.entries(envAssignments(step.args, { ...options.baseEnv, ...state.env })))
+          state.env[name] = mapValue(value);
       } else if (step.keyword === "COPY") {
         const { flags, sources, dest } = copyParts(step.args);
         remember(dest);
@@ -84,7 +85,8 @@ export async function replayDockerfile(options: ReplayOptions): Promise<ReplayRe
           copyFromContext(options.context, sources, target, ignored);
         } else {
           const from = stages.get(flags.from);
-          if (from === undefined) throw new Error(`line ${step.line}: COPY --from=${flags.from} names no earlier stage`);
+          if (from === undefined)
+            throw new Error(`line ${step.line}: COPY --from=${flags.from} names no earlier stage`);
           for (const source of sources) {
             mkdirSync(target, { recursive: true });
             cpSync(join(from.fsRoot, source), target, { recursive: true, verbatimSymlinks: true });
@@ -97,13 +99,24 @@ export async function replayDockerfile(options: ReplayOptions): Promise<ReplayRe
           continue;
         }
         const absolute = / \/(?!dev\/null)[A-Za-z]/.exec(` ${step.args}`);
-        if (absolute !== null) throw new Error(`line ${step.line}: RUN names an absolute path (${step.args.slice(absolute.index, absolute.index + 30)}...); keep build commands relative to WORKDIR`);
-        const env = { ...options.baseEnv, ...state.env, PATH: [state.env.PATH, options.baseEnv.PATH].filter(Boolean).join(":") };
-        const result = await run("sh", ["-c", step.args], { cwd: state.cwd, env, maxBuffer: 256 * 1024 * 1024 }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-          log(`${error.stdout ?? ""}${error.stderr ?? ""}`);
-          // tsc reports on stdout, npm and compilers on stderr: show the end of both.
-          throw new Error(`line ${step.line}: RUN ${step.args} failed\n${(error.stdout ?? "").slice(-3000)}\n${(error.stderr ?? "").slice(-3000)}`);
-        });
+        if (absolute !== null)
+          throw new Error(
+            `line ${step.line}: RUN names an absolute path (${step.args.slice(absolute.index, absolute.index + 30)}...); keep build commands relative to WORKDIR`,
+          );
+        const env = {
+          ...options.baseEnv,
+          ...state.env,
+          PATH: [state.env.PATH, options.baseEnv.PATH].filter(Boolean).join(":"),
+        };
+        const result = await run("sh", ["-c", step.args], { cwd: state.cwd, env, maxBuffer: 256 * 1024 * 1024 }).catch(
+          (error: { stdout?: string; stderr?: string; message: string }) => {
+            log(`${error.stdout ?? ""}${error.stderr ?? ""}`);
+            // tsc reports on stdout, npm and compilers on stderr: show the end of both.
+            throw new Error(
+              `line ${step.line}: RUN ${step.args} failed\n${(error.stdout ?? "").slice(-3000)}\n${(error.stderr ?? "").slice(-3000)}`,
+            );
+          },
+        );
         log(`${result.stdout}${result.stderr}`);
       } else if (step.keyword === "ENTRYPOINT" || step.keyword === "CMD") {
         const value = JSON.parse(step.args) as string[];

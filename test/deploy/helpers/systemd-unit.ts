@@ -26,7 +26,8 @@ export function parseUnit(text: string): Unit {
 
 /** The words of an ExecStart= value (no quoting or `$` expansion: the shipped unit uses neither), prefixes (`-`, `@`, …) refused. */
 export function commandLine(value: string): string[] {
-  if (/^[-@:+!]/.test(value) || /["'$]/.test(value)) throw new Error(`ExecStart uses a prefix, quotes or variables the tests do not read: ${value}`);
+  if (/^[-@:+!]/.test(value) || /["'$]/.test(value))
+    throw new Error(`ExecStart uses a prefix, quotes or variables the tests do not read: ${value}`);
   return value.split(/\s+/).filter((word) => word !== "");
 }
 

@@ -38,7 +38,9 @@ export function section(mrkdwn: string): Block {
 export function fields(items: string[]): Block {
   return {
     type: "section",
-    fields: items.slice(0, SLACK_LIMITS.sectionFields).map((text) => ({ type: "mrkdwn" as const, text: cutMrkdwn(text, SLACK_LIMITS.sectionFieldText) || " " })),
+    fields: items
+      .slice(0, SLACK_LIMITS.sectionFields)
+      .map((text) => ({ type: "mrkdwn" as const, text: cutMrkdwn(text, SLACK_LIMITS.sectionFieldText) || " " })),
   };
 }
 
@@ -46,7 +48,9 @@ export function fields(items: string[]): Block {
 export function context(items: string[]): Block {
   return {
     type: "context",
-    elements: items.slice(0, SLACK_LIMITS.contextElements).map((text) => ({ type: "mrkdwn" as const, text: cutMrkdwn(text, SLACK_LIMITS.textObject) || " " })),
+    elements: items
+      .slice(0, SLACK_LIMITS.contextElements)
+      .map((text) => ({ type: "mrkdwn" as const, text: cutMrkdwn(text, SLACK_LIMITS.textObject) || " " })),
   };
 }
 

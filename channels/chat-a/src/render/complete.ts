@@ -49,7 +49,8 @@ function pullRequest(raw: string | undefined): { line: string; url: string | und
 // The fallback shows in notifications, where the client links bare URLs: a URL that does not fit whole is left out.
 function completedFallback(label: string, pr: { url: string | undefined } | undefined): string {
   const withUrl = `Completed: ${label} (pull request: ${pr?.url})`;
-  if (pr?.url && escapeMrkdwn(withUrl.replace(/\s+/g, " ").trim()).length <= BUDGET.fallbackText) return fallback(withUrl);
+  if (pr?.url && escapeMrkdwn(withUrl.replace(/\s+/g, " ").trim()).length <= BUDGET.fallbackText)
+    return fallback(withUrl);
   return fallback(`Completed: ${label}${pr ? " (pull request: see the message)" : ""}`);
 }
 

@@ -10,7 +10,8 @@ import { BUDGET, SLACK_LIMITS } from "./limits.js";
 const DIGEST = { label: 80, reason: 150, progress: 200, engine: 50 } as const;
 /** Room for the lines, below the blocks' total budget: the header, the note and the group titles take the rest. */
 const LINES_BUDGET = BUDGET.blocksTotalText - 1000;
-const NOTE = "More notifications came than the platform takes (one message a second per channel), so they are combined here.";
+const NOTE =
+  "More notifications came than the platform takes (one message a second per channel), so they are combined here.";
 
 /**
  * One digest message for the first events of `events`, as many as fit in a
@@ -36,10 +37,31 @@ export function renderDigest(events: readonly RoomEvent[]): { message: ChatAMess
     groups.progress.length > 0 ? `progress on ${plural(groups.progress.length, "run", "runs")}` : "",
   ].filter((part) => part !== "");
   const blocks: Block[] = [header(`📋 ${taken} notifications: ${counts.join(", ")}`), context([NOTE])];
-  if (groups.start.length > 0) blocks.push(...sectionsOfLines([`*:rocket: ${plural(groups.start.length, "run started", "runs started")}*`, ...groups.start]));
-  if (groups.complete.length > 0) blocks.push(...sectionsOfLines([`*:checkered_flag: ${plural(groups.complete.length, "run finished", "runs finished")}*`, ...groups.complete]));
-  if (groups.progress.length > 0) blocks.push(...sectionsOfLines([`*:speech_balloon: Progress on ${plural(groups.progress.length, "run", "runs")}*`, ...groups.progress]));
-  return { message: fitMessage({ text: fallback(`${taken} notifications: ${counts.join(", ")}`), blocks: blocks.slice(0, SLACK_LIMITS.blocks) }), taken };
+  if (groups.start.length > 0)
+    blocks.push(
+      ...sectionsOfLines([`*:rocket: ${plural(groups.start.length, "run started", "runs started")}*`, ...groups.start]),
+    );
+  if (groups.complete.length > 0)
+    blocks.push(
+      ...sectionsOfLines([
+        `*:checkered_flag: ${plural(groups.complete.length, "run finished", "runs finished")}*`,
+        ...groups.complete,
+      ]),
+    );
+  if (groups.progress.length > 0)
+    blocks.push(
+      ...sectionsOfLines([
+        `*:speech_balloon: Progress on ${plural(groups.progress.length, "run", "runs")}*`,
+        ...groups.progress,
+      ]),
+    );
+  return {
+    message: fitMessage({
+      text: fallback(`${taken} notifications: ${counts.join(", ")}`),
+      blocks: blocks.slice(0, SLACK_LIMITS.blocks),
+    }),
+    taken,
+  };
 }
 
 function plural(count: number, one: string, many: string): string {
@@ -71,5 +93,8 @@ export function digestLine(event: RoomEvent): string {
 
 function ticketLine(event: RoomEvent): string {
   const { url, label } = ticketLink(event.ticket, { maxLabelLength: DIGEST.label });
-  return fitMrkdwnLink(url, label, BUDGET.url + 2 * DIGEST.label, { maxUrlLength: BUDGET.url }) ?? fitMrkdwn(label, DIGEST.label);
+  return (
+    fitMrkdwnLink(url, label, BUDGET.url + 2 * DIGEST.label, { maxUrlLength: BUDGET.url })
+    ?? fitMrkdwn(label, DIGEST.label)
+  );
 }

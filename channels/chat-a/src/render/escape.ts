@@ -50,7 +50,12 @@ const MRKDWN_LINK: LinkMarkup = { escape: escapeMrkdwn, format: (href, label) =>
  * cannot be a link there. The URL is never cut (a cut URL leads somewhere
  * else); when the whole link does not fit, only its label is shortened.
  */
-export function fitMrkdwnLink(url: string | undefined, label: string, room: number, options: FitLinkOptions): string | undefined {
+export function fitMrkdwnLink(
+  url: string | undefined,
+  label: string,
+  room: number,
+  options: FitLinkOptions,
+): string | undefined {
   const safe = safeUrl(url, options.maxUrlLength);
   return safe === undefined ? undefined : fitLink(safe, label, room, MRKDWN_LINK, { shortLabel: options.shortLabel });
 }

@@ -1,6 +1,15 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import { formatCost, formatDuration, formatTokens } from "@errand/channel-sdk/helpers";
-import { type Embed, type EmbedField, field, footer, type RenderContext, taskRunFields, ticketParts, title } from "./embed.js";
+import {
+  type Embed,
+  type EmbedField,
+  field,
+  footer,
+  type RenderContext,
+  taskRunFields,
+  ticketParts,
+  title,
+} from "./embed.js";
 import { fitMarkdown, fitMarkdownLink, safeUrl, shortUrlLabel } from "./escape.js";
 import { BUDGET, COLORS, DISCORD_LIMITS } from "./limits.js";
 
@@ -34,7 +43,8 @@ export function renderCompleteEmbed(ticket: Ticket, result: TaskResult, ctx: Ren
     if (url) embed.url = url;
   }
   fields.push(...factFields(result), ...taskRunFields(ctx));
-  if (!result.success && result.summary.trim()) fields.push(field("Summary", fitMarkdown(result.summary.trim(), BUDGET.summaryField)));
+  if (!result.success && result.summary.trim())
+    fields.push(field("Summary", fitMarkdown(result.summary.trim(), BUDGET.summaryField)));
   const foot = footer(ticket);
   if (foot) embed.footer = foot;
   return embed;
@@ -52,13 +62,18 @@ export function renderCompleteEmbed(ticket: Ticket, result: TaskResult, ctx: Ren
 function pullRequestValue(raw: string | undefined, linkable: string | undefined): string | undefined {
   if (linkable) {
     const label = shortUrlLabel(linkable);
-    const link = fitMarkdownLink(linkable, label, DISCORD_LIMITS.fieldValue, { maxUrlLength: BUDGET.url, shortLabel: label });
+    const link = fitMarkdownLink(linkable, label, DISCORD_LIMITS.fieldValue, {
+      maxUrlLength: BUDGET.url,
+      shortLabel: label,
+    });
     if (link) return link;
   }
   const url = linkable ?? safeUrl(raw, Number.MAX_SAFE_INTEGER);
   if (!url) return undefined;
   const shown = `\`${shortUrlLabel(url).replace(/`/g, "%60")}\``;
-  return linkable ? `${shown} (the title links to it: the URL is too long for this field)` : `${shown} (not linked: the URL is too long for a link)`;
+  return linkable
+    ? `${shown} (the title links to it: the URL is too long for this field)`
+    : `${shown} (not linked: the URL is too long for a link)`;
 }
 
 function factFields(result: TaskResult): EmbedField[] {

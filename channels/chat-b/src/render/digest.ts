@@ -15,7 +15,12 @@ const DESCRIPTION_BUDGET = 4000;
 
 const GROUPS = [
   { kind: "start", color: COLORS.start, icon: "🚀", what: (n: number) => count(n, "run started", "runs started") },
-  { kind: "complete", color: COLORS.success, icon: "🏁", what: (n: number) => count(n, "run finished", "runs finished") },
+  {
+    kind: "complete",
+    color: COLORS.success,
+    icon: "🏁",
+    what: (n: number) => count(n, "run finished", "runs finished"),
+  },
   { kind: "progress", color: COLORS.info, icon: "💬", what: (n: number) => `progress on ${count(n, "run", "runs")}` },
 ] as const;
 
@@ -26,7 +31,10 @@ const GROUPS = [
  * outcome and pull request link (or the failure's reason), progress as the
  * run's latest message. `taken` is how many events it covers.
  */
-export function renderDigest(events: readonly RoomEvent[], identity: Identity = {}): { message: ChatBMessage; taken: number } {
+export function renderDigest(
+  events: readonly RoomEvent[],
+  identity: Identity = {},
+): { message: ChatBMessage; taken: number } {
   const lines: Record<RoomEvent["kind"], string[]> = { start: [], complete: [], progress: [] };
   let used = 0;
   let taken = 0;
@@ -48,7 +56,11 @@ export function renderDigest(events: readonly RoomEvent[], identity: Identity = 
     for (const description of chunks(groupLines)) embeds.push({ title, description, color: group.color });
   }
   const content = `📋 ${taken} notifications: ${summary.join(", ")}. More came than the webhook takes, so they are combined here.`;
-  const message: ChatBMessage = { content: truncate(content, DISCORD_LIMITS.content), embeds: fitEmbeds(embeds.slice(0, DISCORD_LIMITS.embeds), BUDGET.total), allowed_mentions: { parse: [] } };
+  const message: ChatBMessage = {
+    content: truncate(content, DISCORD_LIMITS.content),
+    embeds: fitEmbeds(embeds.slice(0, DISCORD_LIMITS.embeds), BUDGET.total),
+    allowed_mentions: { parse: [] },
+  };
   if (identity.username) message.username = identity.username;
   if (identity.avatarUrl) message.avatar_url = identity.avatarUrl;
   return { message, taken };
@@ -98,5 +110,8 @@ export function digestLine(event: RoomEvent): string {
 
 function ticketLine(event: RoomEvent): string {
   const { url, label } = ticketLink(event.ticket, { maxLabelLength: DIGEST.label });
-  return fitMarkdownLink(url, label, BUDGET.url + 2 * DIGEST.label, { maxUrlLength: BUDGET.url }) ?? fitMarkdown(label, DIGEST.label);
+  return (
+    fitMarkdownLink(url, label, BUDGET.url + 2 * DIGEST.label, { maxUrlLength: BUDGET.url })
+    ?? fitMarkdown(label, DIGEST.label)
+  );
 }

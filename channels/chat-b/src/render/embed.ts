@@ -30,7 +30,10 @@ export interface RenderContext {
  * `room` characters: the label is shortened before the URL is ever cut, and
  * without a usable URL (or room for it) the label stands alone, unlinked.
  */
-export function ticketParts(ticket: Ticket, room: number = DISCORD_LIMITS.fieldValue): { label: string; url: string | undefined; link: string } {
+export function ticketParts(
+  ticket: Ticket,
+  room: number = DISCORD_LIMITS.fieldValue,
+): { label: string; url: string | undefined; link: string } {
   const { url, label } = ticketLink(ticket, { maxLabelLength: BUDGET.label });
   const link = fitMarkdownLink(url, label, room, { maxUrlLength: BUDGET.url }) ?? fitMarkdown(label, room);
   // Only a well-formed http(s) URL may become the embed's `url`; anything else is refused by the platform.

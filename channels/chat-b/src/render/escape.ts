@@ -7,7 +7,9 @@ import { fitLink, type LinkMarkup, safeHttpUrl, shortUrlLabel, truncateEscaped }
  * (`<@id>`) all get a backslash.
  */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\*_~`|[\]()<>]/g, (c) => `\\${c}`).replace(/^(\s*)([#>-]|\d+\.)/gm, (_, space: string, mark: string) => `${space}\\${mark}`);
+  return text
+    .replace(/[\\*_~`|[\]()<>]/g, (c) => `\\${c}`)
+    .replace(/^(\s*)([#>-]|\d+\.)/gm, (_, space: string, mark: string) => `${space}\\${mark}`);
 }
 
 /** Escapes `text` and cuts it so the result is at most `limit` long, ending with "…" when cut. */
@@ -40,7 +42,12 @@ const MARKDOWN_LINK: LinkMarkup = { escape: escapeMarkdown, format: (href, label
  * cannot be a link there. The URL is never cut (a cut URL leads somewhere
  * else); when the whole link does not fit, only its label is shortened.
  */
-export function fitMarkdownLink(url: string | undefined, label: string, room: number, options: FitLinkOptions): string | undefined {
+export function fitMarkdownLink(
+  url: string | undefined,
+  label: string,
+  room: number,
+  options: FitLinkOptions,
+): string | undefined {
   const safe = safeUrl(url, options.maxUrlLength);
   return safe === undefined ? undefined : fitLink(safe, label, room, MARKDOWN_LINK, { shortLabel: options.shortLabel });
 }

@@ -29,7 +29,9 @@ export function embedsLength(embeds: Embed[]): number {
  * then from the longest field values. Renderers already stay inside.
  */
 export function fitEmbeds(embeds: Embed[], budget: number = DISCORD_LIMITS.total): Embed[] {
-  const out = embeds.slice(0, DISCORD_LIMITS.embeds).map((e) => ({ ...e, fields: e.fields?.slice(0, DISCORD_LIMITS.fields) }));
+  const out = embeds
+    .slice(0, DISCORD_LIMITS.embeds)
+    .map((e) => ({ ...e, fields: e.fields?.slice(0, DISCORD_LIMITS.fields) }));
   const over = () => embedsLength(out) - budget;
   for (const embed of out) {
     if (over() <= 0) break;

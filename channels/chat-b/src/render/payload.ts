@@ -21,16 +21,31 @@ export function toMessage(embed: Embed, identity: Identity = {}): ChatBMessage {
 }
 
 /** The NotifyStart body. */
-export function renderStart(ticket: Ticket, engine: string, ctx: RenderContext = {}, identity: Identity = {}): ChatBMessage {
+export function renderStart(
+  ticket: Ticket,
+  engine: string,
+  ctx: RenderContext = {},
+  identity: Identity = {},
+): ChatBMessage {
   return toMessage(renderStartEmbed(ticket, engine, ctx), identity);
 }
 
 /** The NotifyComplete body (success or failure). */
-export function renderComplete(ticket: Ticket, result: TaskResult, ctx: RenderContext = {}, identity: Identity = {}): ChatBMessage {
+export function renderComplete(
+  ticket: Ticket,
+  result: TaskResult,
+  ctx: RenderContext = {},
+  identity: Identity = {},
+): ChatBMessage {
   return toMessage(renderCompleteEmbed(ticket, result, ctx), identity);
 }
 
 /** The Notify body. */
-export function renderNotify(message: string, ticket: Ticket, ctx: RenderContext = {}, identity: Identity = {}): ChatBMessage {
+export function renderNotify(
+  message: string,
+  ticket: Ticket,
+  ctx: RenderContext = {},
+  identity: Identity = {},
+): ChatBMessage {
   return toMessage(renderNotifyEmbed(message, ticket, ctx), identity);
 }

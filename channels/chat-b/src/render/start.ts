@@ -1,6 +1,15 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { truncate } from "@errand/channel-sdk/helpers";
-import { type Embed, escapeMarkdown, field, footer, type RenderContext, taskRunFields, ticketParts, title } from "./embed.js";
+import {
+  type Embed,
+  escapeMarkdown,
+  field,
+  footer,
+  type RenderContext,
+  taskRunFields,
+  ticketParts,
+  title,
+} from "./embed.js";
 import { BUDGET, COLORS } from "./limits.js";
 
 /** NotifyStart: "Agent started working on: <title>, using <engine>", linked to the ticket. */

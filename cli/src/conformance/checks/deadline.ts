@@ -17,8 +17,23 @@ export const deadlineCheck: CheckDefinition = {
     // With a target, make the work longer than the deadline.
     open.sink?.behave({ delayMs: 3000, status: env.conformance?.sink.status, json: env.conformance?.sink.json });
     // fromPartial gives any field the .proto adds later its default, so this request needs no edit for one.
-    const message = Buffer.from(NotifyRequest.encode(NotifyRequest.fromPartial({ message: "deadline check", ticket: fixtures.tickets.basic, taskRunId: "conformance-deadline" })).finish());
-    const attempt = () => rawUnaryCall(open.session.line!, NotificationChannelService.notify.path, message, DEADLINE_MS, DEADLINE_MS + GRACE_MS);
+    const message = Buffer.from(
+      NotifyRequest.encode(
+        NotifyRequest.fromPartial({
+          message: "deadline check",
+          ticket: fixtures.tickets.basic,
+          taskRunId: "conformance-deadline",
+        }),
+      ).finish(),
+    );
+    const attempt = () =>
+      rawUnaryCall(
+        open.session.line!,
+        NotificationChannelService.notify.path,
+        message,
+        DEADLINE_MS,
+        DEADLINE_MS + GRACE_MS,
+      );
     const first = await attempt();
     // One more try when the first answer was late: a busy machine (a whole test suite on two cores) can hold a correct
     // plugin past the bound once; a plugin that ignores its deadline (the work takes 3 s) misses both.
@@ -31,7 +46,16 @@ export const deadlineCheck: CheckDefinition = {
       });
     }
     open.sink?.reset();
-    const after = await timedCall(open, { kind: "notify", message: "after a deadline", ticket: fixtures.tickets.basic });
-    expectOk(open, `Notify after a call that ended ${statusName(outcome.status)}`, after, "a cancelled call must leave the channel usable");
+    const after = await timedCall(open, {
+      kind: "notify",
+      message: "after a deadline",
+      ticket: fixtures.tickets.basic,
+    });
+    expectOk(
+      open,
+      `Notify after a call that ended ${statusName(outcome.status)}`,
+      after,
+      "a cancelled call must leave the channel usable",
+    );
   },
 };

@@ -34,16 +34,20 @@ export const handshakeV1Check: CheckDefinition = {
     const { interfaceVersion, supportedVersions } = open.response;
     const problems: string[] = [];
     if (interfaceVersion !== 1) problems.push(`it answered interface version ${interfaceVersion} to a request for 1`);
-    if (!supportedVersions.includes(1)) problems.push(`its supported versions [${supportedVersions.join(", ")}] lack 1`);
+    if (!supportedVersions.includes(1))
+      problems.push(`its supported versions [${supportedVersions.join(", ")}] lack 1`);
     const nameProblem = checkChannelName(open.name);
     if (nameProblem) problems.push(nameProblem);
     if (!SEMVER.test(open.version)) problems.push(`version ${JSON.stringify(open.version)} is not a semantic version`);
     if (env.target.manifestChannel && env.target.manifestChannel !== open.name) {
-      problems.push(`the name ${JSON.stringify(open.name)} differs from package.json errand.channel ${JSON.stringify(env.target.manifestChannel)}`);
+      problems.push(
+        `the name ${JSON.stringify(open.name)} differs from package.json errand.channel ${JSON.stringify(env.target.manifestChannel)}`,
+      );
     }
     if (problems.length > 0) {
       throw new CheckFailure({
-        expected: 'interface version 1, supported versions that include 1, a channel name such as "chat_a" (lowercase, digits, "_" or "-"), a semantic version, and the name package.json declares',
+        expected:
+          'interface version 1, supported versions that include 1, a channel name such as "chat_a" (lowercase, digits, "_" or "-"), a semantic version, and the name package.json declares',
         actual: problems.join("; "),
         fix: "answer the requested interface version and list every version you speak in supportedVersions; fix the name and version given to defineChannel() (and package.json errand.channel)",
       });
@@ -68,7 +72,8 @@ export const unsupportedVersionCheck: CheckDefinition = {
       outcome = `it answered ${text}`;
     }
     throw new CheckFailure({
-      expected: "Handshake with interfaceVersion 999 fails with FAILED_PRECONDITION naming the versions the plugin supports",
+      expected:
+        "Handshake with interfaceVersion 999 fails with FAILED_PRECONDITION naming the versions the plugin supports",
       actual: outcome,
       fix: "compare HandshakeRequest.interfaceVersion with the versions you implement and refuse others with FAILED_PRECONDITION (the SDK does this)",
     });

@@ -11,7 +11,18 @@ export const PHASES: { checks: CheckDefinition[]; gate: string[] }[] = [
   { checks: [cookieCheck, handshakeLineCheck], gate: [] },
   { checks: [healthCheck, handshakeV1Check, unsupportedVersionCheck], gate: ["startup.handshake-line"] },
   {
-    checks: [...basicChecks, deadlineCheck, stdoutCleanCheck, shutdownRpcCheck, sigtermCheck, deliveryCheck, retryAfterCheck, persistent5xxCheck, hangCheck, rateCheck],
+    checks: [
+      ...basicChecks,
+      deadlineCheck,
+      stdoutCleanCheck,
+      shutdownRpcCheck,
+      sigtermCheck,
+      deliveryCheck,
+      retryAfterCheck,
+      persistent5xxCheck,
+      hangCheck,
+      rateCheck,
+    ],
     gate: ["startup.handshake-line", "handshake.v1"],
   },
 ];

@@ -32,9 +32,19 @@ function allThree(spec: AllThreeSpec): CheckDefinition {
       const open = await openChannel(env, defer);
       const ticket = spec.ticket();
       const [notify, start, complete] = spec.labels;
-      expectOk(open, notify, await timedCall(open, { kind: "notify", message: spec.message(ticket), ticket }), spec.fix);
+      expectOk(
+        open,
+        notify,
+        await timedCall(open, { kind: "notify", message: spec.message(ticket), ticket }),
+        spec.fix,
+      );
       expectOk(open, start, await timedCall(open, { kind: "notifyStart", ticket, engine: spec.engine }), spec.fix);
-      expectOk(open, complete, await timedCall(open, { kind: "notifyComplete", ticket, result: spec.result() }), spec.fix);
+      expectOk(
+        open,
+        complete,
+        await timedCall(open, { kind: "notifyComplete", ticket, result: spec.result() }),
+        spec.fix,
+      );
     },
   };
 }
@@ -53,18 +63,35 @@ function singleCall(id: string, title: string, label: string, call: () => Partia
 
 /** Notify, NotifyStart and NotifyComplete (success and failure) with realistic fixtures. */
 export const basicChecks: CheckDefinition[] = [
-  singleCall("notify.basic", "Notify succeeds within 5 s", "Notify", () => ({ kind: "notify", message: NOTIFY_MESSAGE, ticket: fixtures.tickets.basic })),
-  singleCall("notify.start", "NotifyStart succeeds within 5 s", "NotifyStart", () => ({ kind: "notifyStart", ticket: fixtures.tickets.basic })),
-  singleCall("notify.complete-success", "NotifyComplete with a success succeeds within 5 s", "NotifyComplete (success)", () => ({
-    kind: "notifyComplete",
+  singleCall("notify.basic", "Notify succeeds within 5 s", "Notify", () => ({
+    kind: "notify",
+    message: NOTIFY_MESSAGE,
     ticket: fixtures.tickets.basic,
-    result: fixtures.results.success,
   })),
-  singleCall("notify.complete-failure", "NotifyComplete with a failure succeeds within 5 s", "NotifyComplete (failure)", () => ({
-    kind: "notifyComplete",
+  singleCall("notify.start", "NotifyStart succeeds within 5 s", "NotifyStart", () => ({
+    kind: "notifyStart",
     ticket: fixtures.tickets.basic,
-    result: fixtures.results.failure,
   })),
+  singleCall(
+    "notify.complete-success",
+    "NotifyComplete with a success succeeds within 5 s",
+    "NotifyComplete (success)",
+    () => ({
+      kind: "notifyComplete",
+      ticket: fixtures.tickets.basic,
+      result: fixtures.results.success,
+    }),
+  ),
+  singleCall(
+    "notify.complete-failure",
+    "NotifyComplete with a failure succeeds within 5 s",
+    "NotifyComplete (failure)",
+    () => ({
+      kind: "notifyComplete",
+      ticket: fixtures.tickets.basic,
+      result: fixtures.results.failure,
+    }),
+  ),
   allThree({
     id: "notify.minimal",
     title: "a ticket and result with empty fields are handled",
@@ -109,7 +136,8 @@ export const basicChecks: CheckDefinition[] = [
               : timedCall(open, { kind: "notifyComplete", ticket, result: fixtures.results.success }),
         ),
       );
-      const fix = "keep no per-call state in module globals and let calls run side by side; queue with the SDK's throttle instead of failing";
+      const fix =
+        "keep no per-call state in module globals and let calls run side by side; queue with the SDK's throttle instead of failing";
       results.forEach((r, i) => expectOk(open, `call ${i + 1} of ${count} concurrent calls`, r, fix));
     },
   },

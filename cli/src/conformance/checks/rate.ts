@@ -19,7 +19,9 @@ export const ROUNDING_MS = 20;
 export const LATE_MS = 1000;
 
 /** Where a burst broke the declared rate, for the check's message. */
-export type RateViolation = { kind: "early"; index: number; atMs: number; earliestMs: number } | { kind: "close"; first: number; second: number; apartMs: number; minimumMs: number };
+export type RateViolation =
+  | { kind: "early"; index: number; atMs: number; earliestMs: number }
+  | { kind: "close"; first: number; second: number; apartMs: number; minimumMs: number };
 
 /**
  * Judges one target's arrival times (ms since the epoch, any order) of a
@@ -38,7 +40,11 @@ export type RateViolation = { kind: "early"; index: number; atMs: number; earlie
  * the first rule at its second request (perKey 1). Returns the first rule
  * broken, or undefined.
  */
-export function judgeArrivals(arrivals: readonly number[], burstStart: number, rate: DeclaredRate): RateViolation | undefined {
+export function judgeArrivals(
+  arrivals: readonly number[],
+  burstStart: number,
+  rate: DeclaredRate,
+): RateViolation | undefined {
   const times = [...arrivals].sort((a, b) => a - b);
   const { perKey, intervalMs } = rate;
   for (let k = 0; k < times.length; k++) {

@@ -35,7 +35,13 @@ export const shutdownRpcCheck: CheckDefinition = {
     let rpcError = "";
     await callShutdown(open.session.clients, PROMPT_EXIT_MS).catch((e: Error) => (rpcError = e.message));
     const exited = await open.session.exitsWithin(PROMPT_EXIT_MS - (Date.now() - sentAt));
-    judge(open, `GRPCController/Shutdown${rpcError ? ` (which failed: ${rpcError})` : ""}`, sentAt, exited, "serve plugin.GRPCController: answer Shutdown, cancel in-flight calls and exit (the SDK's serve() does this)");
+    judge(
+      open,
+      `GRPCController/Shutdown${rpcError ? ` (which failed: ${rpcError})` : ""}`,
+      sentAt,
+      exited,
+      "serve plugin.GRPCController: answer Shutdown, cancel in-flight calls and exit (the SDK's serve() does this)",
+    );
   },
 };
 
@@ -48,6 +54,12 @@ export const sigtermCheck: CheckDefinition = {
     const sentAt = Date.now();
     signalProcess(open.session.child, "SIGTERM");
     const exited = await open.session.exitsWithin(PROMPT_EXIT_MS);
-    judge(open, "SIGTERM", sentAt, exited, "on SIGTERM cancel in-flight calls and exit within a second (the SDK's serve() does this)");
+    judge(
+      open,
+      "SIGTERM",
+      sentAt,
+      exited,
+      "on SIGTERM cancel in-flight calls and exit within a second (the SDK's serve() does this)",
+    );
   },
 };

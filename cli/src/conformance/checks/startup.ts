@@ -16,7 +16,11 @@ export const cookieCheck: CheckDefinition = {
     if (session.spawnError) throw cannotStart(session.spawnError);
     const handshake = session.stdoutLines.find((line) => /^\d+\|\d+\|(unix|tcp)\|/.test(line));
     if (handshake || !exited || session.exit?.code === 0) {
-      const what = handshake ? `it printed a handshake line (${JSON.stringify(handshake.slice(0, 80))}) and served` : !exited ? `it was still running after ${COOKIE_WAIT_MS} ms` : "it exited with code 0";
+      const what = handshake
+        ? `it printed a handshake line (${JSON.stringify(handshake.slice(0, 80))}) and served`
+        : !exited
+          ? `it was still running after ${COOKIE_WAIT_MS} ms`
+          : "it exited with code 0";
       throw new CheckFailure({
         expected: `without ${MAGIC_COOKIE_KEY} the plugin prints help on stderr and exits with a non-zero code`,
         actual: what,
@@ -43,7 +47,9 @@ export const handshakeLineCheck: CheckDefinition = {
     try {
       const line = await session.handshakeLine(env.startTimeoutMs);
       if (line.interfaceVersion !== 1) {
-        throw new Error(`the line offers interface version ${line.interfaceVersion}, but the host offered only 1 (PLUGIN_PROTOCOL_VERSIONS=1)`);
+        throw new Error(
+          `the line offers interface version ${line.interfaceVersion}, but the host offered only 1 (PLUGIN_PROTOCOL_VERSIONS=1)`,
+        );
       }
     } catch (error) {
       if (session.spawnError) throw cannotStart(session.spawnError);
@@ -66,7 +72,11 @@ export const stdoutCleanCheck: CheckDefinition = {
     await timedCall(open, { kind: "notify", message: "stdout check", ticket });
     await timedCall(open, { kind: "notifyStart", ticket });
     await timedCall(open, { kind: "notifyComplete", ticket, result: fixtures.results.success });
-    await timedCall(open, { kind: "notifyComplete", ticket: fixtures.tickets.unicode, result: fixtures.results.failure });
+    await timedCall(open, {
+      kind: "notifyComplete",
+      ticket: fixtures.tickets.unicode,
+      result: fixtures.results.failure,
+    });
     await delay(100);
     const extra = open.session.stdoutLines.slice(1);
     if (extra.length > 0) {

@@ -9,10 +9,15 @@ import { NOTIFY_MESSAGE } from "./notify.js";
 import { concurrencyFor, describeViolation, judgeArrivals, LATE_MS } from "./rate.js";
 
 function needsConfig(env: CheckEnvironment): void {
-  if (!env.conformance) throw new CheckSkipped("no conformance config (errand-conformance.json or --config) points the channel at the sink");
+  if (!env.conformance)
+    throw new CheckSkipped(
+      "no conformance config (errand-conformance.json or --config) points the channel at the sink",
+    );
   const { config, secrets, env: vars } = env.conformance;
   if (!JSON.stringify([config, secrets, vars]).includes(SINK_PLACEHOLDER)) {
-    throw new CheckSkipped(`the conformance config does not point the channel at the sink (no ${SINK_PLACEHOLDER} in it)`);
+    throw new CheckSkipped(
+      `the conformance config does not point the channel at the sink (no ${SINK_PLACEHOLDER} in it)`,
+    );
   }
 }
 
@@ -43,10 +48,22 @@ export const deliveryCheck: CheckDefinition = {
     const open = await openChannel(env, defer);
     const ticket = fixtures.tickets.basic;
     const calls = [
-      { what: "Notify", call: { kind: "notify", message: NOTIFY_MESSAGE, ticket } as const, texts: [ticket.title, NOTIFY_MESSAGE] },
+      {
+        what: "Notify",
+        call: { kind: "notify", message: NOTIFY_MESSAGE, ticket } as const,
+        texts: [ticket.title, NOTIFY_MESSAGE],
+      },
       { what: "NotifyStart", call: { kind: "notifyStart", ticket } as const, texts: [ticket.title] },
-      { what: "NotifyComplete (success)", call: { kind: "notifyComplete", ticket, result: fixtures.results.success } as const, texts: [ticket.title] },
-      { what: "NotifyComplete (failure)", call: { kind: "notifyComplete", ticket, result: fixtures.results.failure } as const, texts: [ticket.title] },
+      {
+        what: "NotifyComplete (success)",
+        call: { kind: "notifyComplete", ticket, result: fixtures.results.success } as const,
+        texts: [ticket.title],
+      },
+      {
+        what: "NotifyComplete (failure)",
+        call: { kind: "notifyComplete", ticket, result: fixtures.results.failure } as const,
+        texts: [ticket.title],
+      },
     ];
     for (const { what, call, texts } of calls) {
       const before = open.sink!.requests.length;
@@ -76,12 +93,18 @@ export const retryAfterCheck: CheckDefinition = {
     const open = await openChannel(env, defer);
     const answer = env.conformance!.sink;
     open.sink!.behave([
-      { status: 429, retryAfter: 1, json: { ok: false, error: "ratelimited", message: "rate limited", retry_after: 1 }, times: 1 },
+      {
+        status: 429,
+        retryAfter: 1,
+        json: { ok: false, error: "ratelimited", message: "rate limited", retry_after: 1 },
+        times: 1,
+      },
       { status: answer.status, json: answer.json, headers: answer.headers },
     ]);
     const r = await timedCall(open, { kind: "notify", message: NOTIFY_MESSAGE, ticket: fixtures.tickets.basic });
     const requests = open.sink!.requests;
-    const fix = "on 429 wait for Retry-After (or a JSON retry_after) and retry within the call's budget (the SDK's HTTP client and retry() do this)";
+    const fix =
+      "on 429 wait for Retry-After (or a JSON retry_after) and retry within the call's budget (the SDK's HTTP client and retry() do this)";
     if (!r.ok || requests.length < 2) {
       throw new CheckFailure({
         expected: "after one 429 with Retry-After: 1, the plugin retries about 1 s later and the call succeeds",
@@ -134,7 +157,11 @@ export const hangCheck: CheckDefinition = {
     const open = await openChannel(env, defer);
     open.sink!.behave({ hang: true });
     const started = Date.now();
-    const r = await timedCall(open, { kind: "notify", message: NOTIFY_MESSAGE, ticket: fixtures.tickets.basic }, HANG_DEADLINE_MS);
+    const r = await timedCall(
+      open,
+      { kind: "notify", message: NOTIFY_MESSAGE, ticket: fixtures.tickets.basic },
+      HANG_DEADLINE_MS,
+    );
     const deadline = started + HANG_DEADLINE_MS;
     await delay(Math.max(0, deadline + 500 - Date.now()));
     const awaiting = open.relay!.awaiting();
@@ -144,7 +171,9 @@ export const hangCheck: CheckDefinition = {
         expected: `a call with a ${HANG_DEADLINE_MS} ms deadline to a target that never answers fails, and the plugin drops the request within 500 ms of the deadline`,
         actual: [
           r.ok ? "the call answered OK" : `the call ended ${r.text} after ${r.ms} ms`,
-          awaiting.length > 0 ? `${awaiting.length} connection(s) still waiting for the hung answer 500 ms after the deadline` : "",
+          awaiting.length > 0
+            ? `${awaiting.length} connection(s) still waiting for the hung answer 500 ms after the deadline`
+            : "",
           late.length > 0 ? `${late.length} request(s) sent after the deadline` : "",
         ]
           .filter(Boolean)
@@ -195,7 +224,11 @@ export const rateCheck: CheckDefinition = {
     const ticket = fixtures.tickets.basic;
     // Arrivals are judged from when the calls were made (see judgeArrivals).
     const burstStart = Date.now();
-    const results = await Promise.all(Array.from({ length: count }, (_, i) => timedCall(open, { kind: "notify", message: `${NOTIFY_MESSAGE} #${i}`, ticket })));
+    const results = await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        timedCall(open, { kind: "notify", message: `${NOTIFY_MESSAGE} #${i}`, ticket }),
+      ),
+    );
     await arrivals(open, count, burstStart + (Math.ceil(count / rate.perKey) - 1) * rate.intervalMs + LATE_MS);
     const failed = results.filter((q) => !q.ok || q.ms > CALL_TARGET_MS);
     const ok = open.sink!.requests.filter((q) => q.status !== undefined && q.status < 300);

@@ -23,14 +23,19 @@ async function input(deps: ChannelsCommandDeps, options: Options): Promise<Chann
   const { config, secrets } = await deps.loadConfig(options.config);
   const values = Object.values(secrets);
   // The SDK (and gRPC with it) loads only when a channels command runs.
-  const logger = deps.logger?.(values) ?? (await import("@errand/channel-sdk/host")).createLogger({ level: "warn", secrets: values });
+  const logger =
+    deps.logger?.(values)
+    ?? (await import("@errand/channel-sdk/host")).createLogger({ level: "warn", secrets: values });
   return { config, secrets, logger };
 }
 
 function nothingConfigured(loaded: ChannelsInput, json: boolean | undefined): boolean {
   if (loaded.config.notifications.channels.length > 0) return false;
   if (json) print("[]\n");
-  else process.stderr.write(`errand: no notification channels are configured (notifications.channels in ${loaded.config.file ?? "the embedded defaults"})\n`);
+  else
+    process.stderr.write(
+      `errand: no notification channels are configured (notifications.channels in ${loaded.config.file ?? "the embedded defaults"})\n`,
+    );
   return true;
 }
 
@@ -39,10 +44,18 @@ function nothingConfigured(loaded: ChannelsInput, json: boolean | undefined): bo
  * notification channels, and a marked test notification through each.
  */
 export function createChannelsCommand(deps: ChannelsCommandDeps): Command {
-  const common = (c: Command) => c.option("-c, --config <file>", "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)").option("--json", "print JSON for scripts");
+  const common = (c: Command) =>
+    c
+      .option(
+        "-c, --config <file>",
+        "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)",
+      )
+      .option("--json", "print JSON for scripts");
 
   const list = common(new Command("list"))
-    .description("start each configured channel (no message is sent) and show its backend, where it was found, version, interface version and health")
+    .description(
+      "start each configured channel (no message is sent) and show its backend, where it was found, version, interface version and health",
+    )
     .action(async (options: Options) => {
       try {
         const loaded = await input(deps, options);
@@ -58,7 +71,9 @@ export function createChannelsCommand(deps: ChannelsCommandDeps): Command {
 
   const check = common(new Command("check"))
     .argument("[label]", "only the channel with this label (its name:, else its backend)")
-    .description("send one clearly marked test notification through each channel and report what happened; exit 1 if any failed")
+    .description(
+      "send one clearly marked test notification through each channel and report what happened; exit 1 if any failed",
+    )
     .action(async (label: string | undefined, options: Options) => {
       try {
         const loaded = await input(deps, options);
@@ -72,5 +87,8 @@ export function createChannelsCommand(deps: ChannelsCommandDeps): Command {
       }
     });
 
-  return new Command("channels").description("inspect and test the notification channels").addCommand(list).addCommand(check);
+  return new Command("channels")
+    .description("inspect and test the notification channels")
+    .addCommand(list)
+    .addCommand(check);
 }

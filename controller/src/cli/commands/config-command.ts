@@ -13,10 +13,14 @@ export function createConfigCommand(): Command {
   const command = new Command("config").description("check the configuration file, or print its JSON Schema");
   command
     .command("check")
-    .description("validate errand.yaml, resolve its secrets, print it resolved with secrets masked (exit 1 on problems)")
+    .description(
+      "validate errand.yaml, resolve its secrets, print it resolved with secrets masked (exit 1 on problems)",
+    )
     .option("-c, --config <file>", "configuration file (default: errand.yaml here, else the embedded defaults)")
     .option("--json", "print one JSON object { ok, file, config, warnings, problems }")
-    .action(async (options: { config?: string; json?: boolean }) => emit(await (await import("./config.js")).runConfigCheck(options)));
+    .action(async (options: { config?: string; json?: boolean }) =>
+      emit(await (await import("./config.js")).runConfigCheck(options)),
+    );
   command
     .command("schema")
     .description("print the JSON Schema of errand.yaml (for editors: see docs/configuration.md)")

@@ -60,7 +60,8 @@ export async function runConfigCheck(options: ConfigCheckOptions = {}): Promise<
   }
   const ok = problems.length === 0;
   let stdout = "";
-  if (options.json) stdout = `${JSON.stringify({ ok, file: file ?? null, config: ok ? output?.config : null, warnings: output?.warnings ?? [], problems }, null, 2)}\n`;
+  if (options.json)
+    stdout = `${JSON.stringify({ ok, file: file ?? null, config: ok ? output?.config : null, warnings: output?.warnings ?? [], problems }, null, 2)}\n`;
   else if (ok) stdout = stringify(output?.config);
   return { exitCode: ok ? 0 : 1, stdout, stderr: `${stderr.join("\n")}\n` };
 }

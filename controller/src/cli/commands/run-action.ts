@@ -17,7 +17,12 @@ export async function run(options: RunOptions): Promise<number> {
   const write = createBufferedWriter();
   process.once("exit", () => write.flush());
   process.stderr.on("error", () => {});
-  const logger = createLogger({ level: config.ops.logLevel, fields: { component: "controller" }, secrets: secretValues(config, secrets), write });
+  const logger = createLogger({
+    level: config.ops.logLevel,
+    fields: { component: "controller" },
+    secrets: secretValues(config, secrets),
+    write,
+  });
   for (const warning of warnings) logger.warn(warning);
 
   let controller;
@@ -40,7 +45,11 @@ export async function run(options: RunOptions): Promise<number> {
     void controller.lost.then((reason) => resolve({ lost: reason }));
   });
   const signal = "signal" in stopCause ? stopCause.signal : undefined;
-  logger.info("shutting down", { signal, lost_lead: "lost" in stopCause ? stopCause.lost : undefined, grace_ms: config.ops.shutdownGraceMs });
+  logger.info("shutting down", {
+    signal,
+    lost_lead: "lost" in stopCause ? stopCause.lost : undefined,
+    grace_ms: config.ops.shutdownGraceMs,
+  });
   const force = (s: NodeJS.Signals) => {
     logger.warn("second signal: exiting without waiting for running runs", { signal: s });
     write.flush();

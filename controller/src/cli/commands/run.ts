@@ -13,7 +13,10 @@ export interface RunOptions {
 export function createRunCommand(): Command {
   return new Command("run")
     .description("run the controller: intake, store, loop, engines, notifications")
-    .option("-c, --config <file>", "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)")
+    .option(
+      "-c, --config <file>",
+      "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)",
+    )
     .action(async (options: RunOptions) => {
       // Loaded on use: the controller's modules (gRPC among them) would slow every other command's start.
       const { run } = await import("./run-action.js");

@@ -22,7 +22,8 @@ function parseStates(value: string, previous: RunState[] = []): RunState[] {
   const out = [...previous];
   for (const part of value.split(",")) {
     const match = RUN_STATES.find((s) => s.toLowerCase() === part.trim().toLowerCase());
-    if (match === undefined) throw new InvalidArgumentError(`unknown state "${part}"; use one of ${RUN_STATES.join(", ")}`);
+    if (match === undefined)
+      throw new InvalidArgumentError(`unknown state "${part}"; use one of ${RUN_STATES.join(", ")}`);
     out.push(match);
   }
   return out;
@@ -30,13 +31,17 @@ function parseStates(value: string, previous: RunState[] = []): RunState[] {
 
 /** Refuses an empty or blank run id before the store is opened: it names no run. */
 function parseRunId(value: string): string {
-  if (value.trim() === "") throw new InvalidArgumentError("give the id of a run, such as run_01m87kkxw7v6ettjqzhskgch50 (errand runs lists them)");
+  if (value.trim() === "")
+    throw new InvalidArgumentError(
+      "give the id of a run, such as run_01m87kkxw7v6ettjqzhskgch50 (errand runs lists them)",
+    );
   return value;
 }
 
 function parseCount(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > 100_000) throw new InvalidArgumentError("give a whole number from 1 to 100000");
+  if (!/^\d+$/.test(value) || n < 1 || n > 100_000)
+    throw new InvalidArgumentError("give a whole number from 1 to 100000");
   return n;
 }
 
@@ -45,8 +50,15 @@ function parseCount(value: string): number {
  * The config and store modules are loaded here, on use, so that `errand
  * --help` and the other commands do not pay for them.
  */
-async function withStore(options: Common, body: (store: Store, loaded: LoadedConfig) => Promise<number>): Promise<number> {
-  const [{ loadForCli, reportError }, { openStore }, { createSecretStore }] = await Promise.all([import("../load-for-cli.js"), import("../../store/open-store.js"), import("../../secrets/secret-store.js")]);
+async function withStore(
+  options: Common,
+  body: (store: Store, loaded: LoadedConfig) => Promise<number>,
+): Promise<number> {
+  const [{ loadForCli, reportError }, { openStore }, { createSecretStore }] = await Promise.all([
+    import("../load-for-cli.js"),
+    import("../../store/open-store.js"),
+    import("../../secrets/secret-store.js"),
+  ]);
   let store: Store | undefined;
   try {
     const loaded = await loadForCli(options.config, false);
@@ -78,17 +90,28 @@ const json = (value: unknown) => print(`${JSON.stringify(value, null, 2)}\n`);
 
 /** `errand runs [--state S] [--json]`, `runs show|cancel|retry <id>`. */
 export function createRunsCommand(): Command {
-  const common = (c: Command) => c.option("-c, --config <file>", "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)").option("--json", "print JSON for scripts");
+  const common = (c: Command) =>
+    c
+      .option(
+        "-c, --config <file>",
+        "configuration file (default: ./errand.yaml when it exists, else the embedded defaults)",
+      )
+      .option("--json", "print JSON for scripts");
 
   const runs = common(new Command("runs"))
     // `runs show <id> --config f`: the option belongs to show, not to the list command around it.
     .enablePositionalOptions()
     .description("list TaskRuns, newest first")
-    .addOption(new Option("-s, --state <states>", "only these states (comma-separated or repeated)").argParser(parseStates))
+    .addOption(
+      new Option("-s, --state <states>", "only these states (comma-separated or repeated)").argParser(parseStates),
+    )
     .addOption(new Option("-n, --limit <n>", "at most n runs").argParser(parseCount).default(50))
     .action(async (options: Common & { state?: RunState[]; limit: number }) => {
       process.exitCode = await withStore(options, async (store) => {
-        const list = await store.listRuns({ ...(options.state ? { states: options.state } : {}), limit: options.limit });
+        const list = await store.listRuns({
+          ...(options.state ? { states: options.state } : {}),
+          limit: options.limit,
+        });
         if (options.json) json(list);
         else print(formatRunTable(list, painter(process.stdout), Date.now()));
         return 0;
@@ -99,7 +122,12 @@ export function createRunsCommand(): Command {
     common(new Command("show"))
       .description("a run's ticket, timeline, result and log tail")
       .argument("<run-id>", "the run's id", parseRunId)
-      .addOption(new Option("--log-bytes <n>", `bytes of log to show (default ${STEPS_LOG_BYTES}, with --raw ${RAW_LOG_BYTES})`).argParser(parseCount))
+      .addOption(
+        new Option(
+          "--log-bytes <n>",
+          `bytes of log to show (default ${STEPS_LOG_BYTES}, with --raw ${RAW_LOG_BYTES})`,
+        ).argParser(parseCount),
+      )
       .option("--raw", "the log's lines as the engine wrote them, not as readable steps")
       .action(async (id: string, options: Common & { logBytes?: number; raw?: boolean }) => {
         process.exitCode = await withStore(options, async (store, { config }) => {
@@ -113,10 +141,16 @@ export function createRunsCommand(): Command {
           ]);
           // The log tail passes the same door as everything else an engine wrote: secrets masked, workspace paths relative.
           const secrets = await availableSecretValues(config, process.env);
-          const backend = scrubbingBackend(await createBackend(run.backend ?? "local", config, quiet, secrets), secrets);
+          const backend = scrubbingBackend(
+            await createBackend(run.backend ?? "local", config, quiet, secrets),
+            secrets,
+          );
           const raw = options.raw === true || options.json === true;
-          const log = await backend.readLog(run, options.logBytes ?? (raw ? RAW_LOG_BYTES : STEPS_LOG_BYTES)).finally(() => backend.close());
-          if (options.json) json({ run, ticket: ticket === undefined ? undefined : toSpecTicket(ticket), transitions, log });
+          const log = await backend
+            .readLog(run, options.logBytes ?? (raw ? RAW_LOG_BYTES : STEPS_LOG_BYTES))
+            .finally(() => backend.close());
+          if (options.json)
+            json({ run, ticket: ticket === undefined ? undefined : toSpecTicket(ticket), transitions, log });
           else print(formatRunDetail(run, ticket, transitions, log, painter(process.stdout), raw ? "raw" : "steps"));
           return 0;
         });
@@ -131,7 +165,12 @@ export function createRunsCommand(): Command {
         process.exitCode = await withStore(options, async (store) => {
           const run = await store.requestCancel(id, "cancelled with errand runs cancel");
           if (options.json) json(run);
-          else print(run.state === "Cancelled" ? `${id} cancelled\n` : `${id}: cancel requested; the controller stops it (errand runs show ${id})\n`);
+          else
+            print(
+              run.state === "Cancelled"
+                ? `${id} cancelled\n`
+                : `${id}: cancel requested; the controller stops it (errand runs show ${id})\n`,
+            );
           return 0;
         });
       }),

@@ -47,14 +47,20 @@ function engineChecks(config: ControllerConfig, env: NodeJS.ProcessEnv): StartCh
       engine = createEngine(engineConfig);
     } catch (error) {
       if (!(error instanceof ControllerError)) throw error;
-      out.problems.push({ key, message: error.message.replace(`${key}: `, ""), fix: error.hint ?? "see docs/engines.md" });
+      out.problems.push({
+        key,
+        message: error.message.replace(`${key}: `, ""),
+        fix: error.hint ?? "see docs/engines.md",
+      });
       continue;
     }
     if (config.execution.backend !== "local") continue;
     const command = engine.invocation(SAMPLE_INPUT).command;
     const why = executableProblem(command, env);
     if (why !== undefined) {
-      out.warnings.push(`${key}: the executable ${JSON.stringify(command)} ${why}, so its runs would fail to start; install it, or give its path in ${key}.command (docs/engines.md)`);
+      out.warnings.push(
+        `${key}: the executable ${JSON.stringify(command)} ${why}, so its runs would fail to start; install it, or give its path in ${key}.command (docs/engines.md)`,
+      );
     }
   }
   return out;
@@ -62,7 +68,11 @@ function engineChecks(config: ControllerConfig, env: NodeJS.ProcessEnv): StartCh
 
 async function channelProblems(config: ControllerConfig): Promise<ConfigProblem[]> {
   if (config.notifications.channels.length === 0) return [];
-  const [{ resolveChannel }, { createPluginFinder }, { validateConfig }] = await Promise.all([import("../../notify/resolve-channel.js"), import("../../notify/find-plugin-package.js"), import("@errand/channel-sdk")]);
+  const [{ resolveChannel }, { createPluginFinder }, { validateConfig }] = await Promise.all([
+    import("../../notify/resolve-channel.js"),
+    import("../../notify/find-plugin-package.js"),
+    import("@errand/channel-sdk"),
+  ]);
   const finder = createPluginFinder({ pluginsDir: config.pluginsDir });
   const problems: ConfigProblem[] = [];
   for (const entry of config.notifications.channels) {
@@ -92,18 +102,32 @@ async function channelProblems(config: ControllerConfig): Promise<ConfigProblem[
  * sent; what a plugin refuses is a problem of its entry. Built-in channels
  * were checked by their schema already and are not started.
  */
-export async function pluginChannelProblems(config: ControllerConfig, secrets: Record<string, string>): Promise<ConfigProblem[]> {
-  const [{ resolveChannel }, { createPluginFinder }] = await Promise.all([import("../../notify/resolve-channel.js"), import("../../notify/find-plugin-package.js")]);
+export async function pluginChannelProblems(
+  config: ControllerConfig,
+  secrets: Record<string, string>,
+): Promise<ConfigProblem[]> {
+  const [{ resolveChannel }, { createPluginFinder }] = await Promise.all([
+    import("../../notify/resolve-channel.js"),
+    import("../../notify/find-plugin-package.js"),
+  ]);
   const finder = createPluginFinder({ pluginsDir: config.pluginsDir });
   const plugins = config.notifications.channels.filter((entry) => {
     const resolution = resolveChannel(entry, finder);
     return !("problem" in resolution) && resolution.source.kind !== "builtin";
   });
   if (plugins.length === 0) return [];
-  const [{ listChannels }, { ChannelSetupError }, { silentLogger }] = await Promise.all([import("../../notify/channels-report.js"), import("../../notify/channel-setup-error.js"), import("@errand/channel-sdk/host")]);
+  const [{ listChannels }, { ChannelSetupError }, { silentLogger }] = await Promise.all([
+    import("../../notify/channels-report.js"),
+    import("../../notify/channel-setup-error.js"),
+    import("@errand/channel-sdk/host"),
+  ]);
   const logger = silentLogger;
   try {
-    await listChannels({ config: { ...config, notifications: { ...config.notifications, channels: plugins } }, secrets, logger });
+    await listChannels({
+      config: { ...config, notifications: { ...config.notifications, channels: plugins } },
+      secrets,
+      logger,
+    });
     return [];
   } catch (error) {
     if (!(error instanceof ChannelSetupError)) throw error;

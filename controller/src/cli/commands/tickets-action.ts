@@ -25,22 +25,40 @@ export async function pollDryRun(options: PollCommandOptions): Promise<number> {
   try {
     const { config, secrets } = await loadForCli(options.config, true);
     if (config.ticketing === undefined) {
-      throw new ControllerError(ControllerErrorCode.InvalidConfig, `no ticket source is configured${config.file ? ` in ${config.file}` : ""}`, {
-        hint: "add a ticketing: section (backend, poll_interval, config); see docs/ticket-sources/",
-      });
+      throw new ControllerError(
+        ControllerErrorCode.InvalidConfig,
+        `no ticket source is configured${config.file ? ` in ${config.file}` : ""}`,
+        {
+          hint: "add a ticketing: section (backend, poll_interval, config); see docs/ticket-sources/",
+        },
+      );
     }
     const adapter = await createPollAdapter(config.ticketing, secrets);
     const ctx = { signal: new AbortController().signal, logger: quiet };
     await adapter.prepare(ctx);
     const candidates = await adapter.poll(ctx);
     // An installation that never ran has no store yet; opening one would create it, and a dry run writes nothing.
-    if (config.store.backend !== "sqlite" || existsSync(config.store.path)) store = await openStore(config.store, secrets, quiet);
+    if (config.store.backend !== "sqlite" || existsSync(config.store.path))
+      store = await openStore(config.store, secrets, quiet);
     const decisions: PollDecision[] = [];
     for (const { ticket, skip } of candidates) {
-      const [run] = store === undefined ? [] : await store.listRuns({ ticket: { source: ticket.source, id: ticket.id }, limit: 1 });
+      const [run] =
+        store === undefined ? [] : await store.listRuns({ ticket: { source: ticket.source, id: ticket.id }, limit: 1 });
       const about = { source: ticket.source, id: ticket.id, title: ticket.title, url: ticket.externalUrl };
-      if (skip !== undefined) decisions.push({ ticket: about, decision: "skip", reason: skip, ...(run ? { run: { id: run.id, state: run.state } } : {}) });
-      else if (run !== undefined) decisions.push({ ticket: about, decision: "skip", reason: `already run (${run.id}, ${run.state}); errand runs retry ${run.id} starts it again`, run: { id: run.id, state: run.state } });
+      if (skip !== undefined)
+        decisions.push({
+          ticket: about,
+          decision: "skip",
+          reason: skip,
+          ...(run ? { run: { id: run.id, state: run.state } } : {}),
+        });
+      else if (run !== undefined)
+        decisions.push({
+          ticket: about,
+          decision: "skip",
+          reason: `already run (${run.id}, ${run.state}); errand runs retry ${run.id} starts it again`,
+          run: { id: run.id, state: run.state },
+        });
       else decisions.push({ ticket: about, decision: "pick_up", reason: "matches the rules and has no run yet" });
     }
     if (options.json) process.stdout.write(`${JSON.stringify(decisions, null, 2)}\n`);

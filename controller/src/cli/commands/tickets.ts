@@ -14,7 +14,12 @@ export function createTicketsCommand(): Command {
     new Command("poll")
       .description("poll the ticket source once and show what it would pick up and why each other ticket is skipped")
       .option("-c, --config <file>", "configuration file (default: ./errand.yaml when it exists)")
-      .addOption(new Option("--dry-run", "write nothing: no run, no label, no comment (required: a real poll is the controller's job)").makeOptionMandatory())
+      .addOption(
+        new Option(
+          "--dry-run",
+          "write nothing: no run, no label, no comment (required: a real poll is the controller's job)",
+        ).makeOptionMandatory(),
+      )
       .option("--json", "print JSON for scripts")
       .action(async (options: PollCommandOptions) => {
         const { pollDryRun } = await import("./tickets-action.js");

@@ -24,7 +24,9 @@ export async function serve(options: ServeOptions): Promise<number> {
     return 1;
   }
   if (config.enabled === false) {
-    process.stderr.write(`errand: webhook.enabled is false in ${options.config}; set webhook.enabled: true to serve webhooks\n`);
+    process.stderr.write(
+      `errand: webhook.enabled is false in ${options.config}; set webhook.enabled: true to serve webhooks\n`,
+    );
     return 1;
   }
   if (options.host !== undefined) config.host = options.host;
@@ -36,16 +38,27 @@ export async function serve(options: ServeOptions): Promise<number> {
   const logger = createLogger({ fields: { component: "webhook" }, secrets, write });
   for (const warning of warnings) logger.warn(warning);
   const output = createLineOutput(process.stdout);
-  void output.broken.then((error) => logger.error(`${describeFailure(error)}; stopping: tickets are no longer accepted`, { error }));
+  void output.broken.then((error) =>
+    logger.error(`${describeFailure(error)}; stopping: tickets are no longer accepted`, { error }),
+  );
 
   const server = createWebhookServer({
     config,
     logger,
     // Resolves once the lines are handed to stdout, so 200 means "printed"; a rejection is answered 503.
-    onTickets: (tickets, ctx) => output.write(tickets.map((t) => JSON.stringify({ source: ctx.source, ticket: toSpecTicket(t, options.rawEvent) }))),
+    onTickets: (tickets, ctx) =>
+      output.write(
+        tickets.map((t) => JSON.stringify({ source: ctx.source, ticket: toSpecTicket(t, options.rawEvent) })),
+      ),
     onApprovals: (approvals, ctx) => {
       for (const a of approvals) {
-        logger.info("approval callback received", { source: ctx.source, delivery_id: ctx.deliveryId, action_id: a.actionId, value: a.value, user_id: a.userId });
+        logger.info("approval callback received", {
+          source: ctx.source,
+          delivery_id: ctx.deliveryId,
+          action_id: a.actionId,
+          value: a.value,
+          user_id: a.userId,
+        });
       }
     },
   });
@@ -53,7 +66,9 @@ export async function serve(options: ServeOptions): Promise<number> {
     await server.start(options.port);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    process.stderr.write(`errand: cannot listen on ${config.host}:${options.port ?? config.port} (${code ?? String(error)}); pick another port with --port or webhook.port\n`);
+    process.stderr.write(
+      `errand: cannot listen on ${config.host}:${options.port ?? config.port} (${code ?? String(error)}); pick another port with --port or webhook.port\n`,
+    );
     return 1;
   }
   const reason = await waitForStop(output.broken);

@@ -26,7 +26,9 @@ export const SECTION_SCHEMAS = {
 };
 
 /** The whole errand.yaml: one schema, every key known. */
-export const controllerSchema = section(SECTION_SCHEMAS, { fix: "start the file with a top-level key such as webhook: or engines:" }).meta({
+export const controllerSchema = section(SECTION_SCHEMAS, {
+  fix: "start the file with a top-level key such as webhook: or engines:",
+}).meta({
   title: "errand.yaml",
   description: "Configuration of the Errand controller (docs/configuration.md).",
 });

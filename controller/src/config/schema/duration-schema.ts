@@ -18,13 +18,28 @@ export function durationSeconds(text: string): number | undefined {
  */
 export function duration(min: number, max: number, fallback: number) {
   const fix = `write seconds (${fallback}) or a duration such as ${fallback}s, 2m or 1h`;
-  const error = errorFor((input) => `must be a number of seconds or a duration such as 30s, 2m or 1h, got ${show(input)}`, fix);
-  return z.union([z.number({ error }).int({ error }).min(min, { error }).max(max, { error }), z.string({ error }).regex(DURATION, { error })], { error }).transform((value, ctx) => {
-    const seconds = typeof value === "number" ? value : durationSeconds(value);
-    if (seconds === undefined || seconds < min || seconds > max) {
-      ctx.addIssue({ code: "custom", input: value, message: say(`must be from ${min} to ${max} seconds, got ${show(value)}`, fix) });
-      return z.NEVER;
-    }
-    return seconds;
-  });
+  const error = errorFor(
+    (input) => `must be a number of seconds or a duration such as 30s, 2m or 1h, got ${show(input)}`,
+    fix,
+  );
+  return z
+    .union(
+      [
+        z.number({ error }).int({ error }).min(min, { error }).max(max, { error }),
+        z.string({ error }).regex(DURATION, { error }),
+      ],
+      { error },
+    )
+    .transform((value, ctx) => {
+      const seconds = typeof value === "number" ? value : durationSeconds(value);
+      if (seconds === undefined || seconds < min || seconds > max) {
+        ctx.addIssue({
+          code: "custom",
+          input: value,
+          message: say(`must be from ${min} to ${max} seconds, got ${show(value)}`, fix),
+        });
+        return z.NEVER;
+      }
+      return seconds;
+    });
 }

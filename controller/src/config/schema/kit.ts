@@ -33,7 +33,10 @@ export function errorFor(message: (input: unknown) => string, fix: string): (iss
 
 /** A whole number in [min, max]; the message names the range and the default. */
 export function whole(min: number, max: number, fallback?: number) {
-  const fix = fallback === undefined ? `write a whole number from ${min} to ${max}` : `write a number such as ${fallback} (the default)`;
+  const fix =
+    fallback === undefined
+      ? `write a whole number from ${min} to ${max}`
+      : `write a number such as ${fallback} (the default)`;
   const error = errorFor((input) => `must be a whole number from ${min} to ${max}, got ${show(input)}`, fix);
   return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 }
@@ -46,20 +49,30 @@ export function positive(fix: string) {
 
 /** true or false. */
 export function flag() {
-  return z.boolean({ error: errorFor((input) => `must be true or false, got ${show(input)}`, "write true or false without quotes") });
+  return z.boolean({
+    error: errorFor((input) => `must be true or false, got ${show(input)}`, "write true or false without quotes"),
+  });
 }
 
 /** A non-empty string, optionally matching `pattern` (whose `fix` says what fits). */
 export function text(options: { pattern?: RegExp; fix?: string } = {}) {
   const fix = options.fix ?? "write a text value";
-  const error = errorFor((input) => (typeof input === "string" && input !== "" ? `${show(input)} is not valid here` : `must be a non-empty string, got ${show(input)}`), fix);
+  const error = errorFor(
+    (input) =>
+      typeof input === "string" && input !== ""
+        ? `${show(input)} is not valid here`
+        : `must be a non-empty string, got ${show(input)}`,
+    fix,
+  );
   const base = z.string({ error }).min(1, { error });
   return options.pattern ? base.regex(options.pattern, { error }) : base;
 }
 
 /** A folder or file path; relative paths start at the config file's folder. */
 export function filePath(description: string) {
-  return text({ fix: "write a folder or file path (relative paths start at the config file's folder)" }).meta({ description });
+  return text({ fix: "write a folder or file path (relative paths start at the config file's folder)" }).meta({
+    description,
+  });
 }
 
 /** One of `values`. */
@@ -68,7 +81,10 @@ export function choice<const T extends readonly [string, ...string[]]>(values: T
   return z.enum(values, {
     error: (iss: Issue) => {
       const near = typeof iss.input === "string" ? didYouMean(iss.input, values) : undefined;
-      return errorFor((input) => `is ${show(input)}`, near === undefined ? list : `did you mean ${near}? Or ${list}`)(iss);
+      return errorFor(
+        (input) => `is ${show(input)}`,
+        near === undefined ? list : `did you mean ${near}? Or ${list}`,
+      )(iss);
     },
   });
 }
@@ -93,7 +109,10 @@ export interface SectionOptions {
 export function section<S extends z.ZodRawShape>(shape: S, options: SectionOptions = {}) {
   const known = Object.keys(shape);
   const unknown = options.unknown ?? unknownKey;
-  const notMapping = errorFor(() => "must be a mapping of keys to values", options.fix ?? "write the key followed by indented keys below it");
+  const notMapping = errorFor(
+    () => "must be a mapping of keys to values",
+    options.fix ?? "write the key followed by indented keys below it",
+  );
   return z.strictObject(shape, {
     error: (iss: Issue) => {
       if (iss.code !== "unrecognized_keys") return notMapping(iss);
@@ -108,7 +127,10 @@ export function unknownKey(name: string, known: readonly string[], prefix: strin
   const near = didYouMean(name, known);
   const dotted = (key: string) => (prefix === "(top level)" ? key : `${prefix}.${key}`);
   const list = `Known keys: ${known.join(", ")}`;
-  return { message: "is not a known key", fix: near === undefined ? list.replace("Known", "known") : `did you mean ${dotted(near)}? ${list}` };
+  return {
+    message: "is not a known key",
+    fix: near === undefined ? list.replace("Known", "known") : `did you mean ${dotted(near)}? ${list}`,
+  };
 }
 
 /**
@@ -129,6 +151,9 @@ export function optionalSection<T extends z.ZodType>(schema: T) {
  * value its input half already validated (with the rest of the file, so
  * every problem is reported at once).
  */
-export function resolved<I extends z.ZodType, O>(schema: z.ZodPipe<I, z.ZodTransform<O, z.output<I>>>, value: z.output<I>): O {
+export function resolved<I extends z.ZodType, O>(
+  schema: z.ZodPipe<I, z.ZodTransform<O, z.output<I>>>,
+  value: z.output<I>,
+): O {
   return schema.out.parse(value);
 }

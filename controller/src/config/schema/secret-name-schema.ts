@@ -8,12 +8,16 @@ import { errorFor, show } from "./kit.js";
  * A value that looks like a token or a URL is refused with how to move it.
  */
 export function secretName(description: string) {
-  const error = errorFor((input) => `must be the name of a secret, got ${show(input)}`, "write the secret's name, e.g. chat-a-token");
+  const error = errorFor(
+    (input) => `must be the name of a secret, got ${show(input)}`,
+    "write the secret's name, e.g. chat-a-token",
+  );
   return z
     .string({ error })
     .superRefine((value, ctx) => {
       const problem = secretNameProblem(value);
-      if (problem !== undefined) ctx.addIssue({ code: "custom", input: value, message: say(problem.message, problem.fix) });
+      if (problem !== undefined)
+        ctx.addIssue({ code: "custom", input: value, message: say(problem.message, problem.fix) });
     })
     .meta({ description, pattern: SECRET_NAME_PATTERN.source });
 }

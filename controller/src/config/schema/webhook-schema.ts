@@ -13,7 +13,9 @@ const SOURCE_NAMES = new Map<string, string>(VENDORS.map((v) => [v.id, v.name]))
 function secretsShape() {
   const shape: Record<string, ReturnType<typeof secretRef>> = {};
   for (const [source, alias] of Object.entries(SECRET_KEY_ALIASES) as Array<[SecretSourceId, string]>) {
-    shape[source] = secretRef(`Signing secret of ${SOURCE_NAMES.get(source)}; its route is served only when set${source === "tracker_b" ? " (or with tracker_b.allow_unsigned)" : ""}.`);
+    shape[source] = secretRef(
+      `Signing secret of ${SOURCE_NAMES.get(source)}; its route is served only when set${source === "tracker_b" ? " (or with tracker_b.allow_unsigned)" : ""}.`,
+    );
     shape[alias] = secretRef(`Vendor name of \`${source}\` (give one of the two).`);
   }
   return z.object(shape).partial().shape;
@@ -25,9 +27,13 @@ const secrets = section(secretsShape(), {
     fix: name === "generic" ? "put the generic secret at webhook.generic.secret" : `use one of ${known.join(", ")}`,
   }),
   fix: "write secrets: with one key per source below it",
-}).meta({ description: "Per-source signing secrets (docs/webhook-setup.md). Each is inline, `{ secret: NAME }`, `{ env: NAME }` or `{ file: PATH }`." });
+}).meta({
+  description:
+    "Per-source signing secrets (docs/webhook-setup.md). Each is inline, `{ secret: NAME }`, `{ env: NAME }` or `{ file: PATH }`.",
+});
 
-const ms = (fallback: number, description: string) => whole(1, DAY_MS, fallback).default(fallback).meta({ description });
+const ms = (fallback: number, description: string) =>
+  whole(1, DAY_MS, fallback).default(fallback).meta({ description });
 
 const timeouts = section({
   headers_ms: ms(T.headersMs, "Time a client has to send all request headers."),
@@ -36,21 +42,43 @@ const timeouts = section({
   handler_ms: ms(T.handlerMs, "Time the ticket handler has before the request gets 503."),
   shutdown_ms: ms(T.shutdownMs, "Time in-flight requests have to finish on shutdown."),
 }).superRefine((t, ctx) => {
-  if (t.headers_ms > t.request_ms) ctx.addIssue({ code: "custom", path: ["headers_ms"], input: t.headers_ms, message: say("is longer than request_ms", "make headers_ms at most request_ms") });
+  if (t.headers_ms > t.request_ms)
+    ctx.addIssue({
+      code: "custom",
+      path: ["headers_ms"],
+      input: t.headers_ms,
+      message: say("is longer than request_ms", "make headers_ms at most request_ms"),
+    });
 });
 
-const stateIdError = errorFor((input) => `must be a workflow state id (a whole number), got ${show(input)}`, "copy the numeric id of the target workflow state");
+const stateIdError = errorFor(
+  (input) => `must be a workflow state id (a whole number), got ${show(input)}`,
+  "copy the numeric id of the target workflow state",
+);
 const stateId = z
-  .union([z.number({ error: stateIdError }).int({ error: stateIdError }).nonnegative({ error: stateIdError }), z.string({ error: stateIdError }).regex(/^\d+$/, { error: stateIdError })], {
-    error: stateIdError,
-  })
+  .union(
+    [
+      z.number({ error: stateIdError }).int({ error: stateIdError }).nonnegative({ error: stateIdError }),
+      z.string({ error: stateIdError }).regex(/^\d+$/, { error: stateIdError }),
+    ],
+    {
+      error: stateIdError,
+    },
+  )
   .meta({ description: "Tracker B: forward only story updates that move to this workflow state id." });
 
 /** The `webhook` section: the inbound webhook server. */
 export const webhookSchema = section({
-  enabled: flag().meta({ description: "Turns the webhook server on. Unset: on when at least one source is configured (a secret, `generic`, or `tracker_b.allow_unsigned`)." }).optional(),
+  enabled: flag()
+    .meta({
+      description:
+        "Turns the webhook server on. Unset: on when at least one source is configured (a secret, `generic`, or `tracker_b.allow_unsigned`).",
+    })
+    .optional(),
   host: text().default(WEBHOOK_DEFAULTS.host).meta({ description: "Address the webhook server binds." }),
-  port: whole(0, 65535, WEBHOOK_DEFAULTS.port).default(WEBHOOK_DEFAULTS.port).meta({ description: "TCP port of the webhook server (0 picks a free one)." }),
+  port: whole(0, 65535, WEBHOOK_DEFAULTS.port)
+    .default(WEBHOOK_DEFAULTS.port)
+    .meta({ description: "TCP port of the webhook server (0 picks a free one)." }),
   path_prefix: z
     .literal("/webhooks", { error: errorFor(() => "is fixed at /webhooks", "remove the key or set it to /webhooks") })
     .default("/webhooks")
@@ -59,7 +87,10 @@ export const webhookSchema = section({
   shortcut_target_state_id: stateId.optional(),
   tracker_b: withDefaults(
     section({
-      allow_unsigned: flag().default(false).meta({ description: "Serve the tracker B route without a signing secret. The controller serves it unsigned only when this is true." }),
+      allow_unsigned: flag().default(false).meta({
+        description:
+          "Serve the tracker B route without a signing secret. The controller serves it unsigned only when this is true.",
+      }),
     }),
   ).meta({ description: "Tracker B route settings." }),
   generic: optionalSection(genericSchema),
@@ -74,14 +105,20 @@ export const webhookSchema = section({
     section({
       max_entries: whole(1, 10_000_000, WEBHOOK_DEFAULTS.dedupe.maxEntries)
         .default(WEBHOOK_DEFAULTS.dedupe.maxEntries)
-        .meta({ description: "Delivery ids remembered by `errand webhook serve` (the controller keeps them in its store)." }),
+        .meta({
+          description: "Delivery ids remembered by `errand webhook serve` (the controller keeps them in its store).",
+        }),
       ttl_seconds: whole(1, 30 * 86400, WEBHOOK_DEFAULTS.dedupe.ttlSeconds)
         .default(WEBHOOK_DEFAULTS.dedupe.ttlSeconds)
         .meta({ description: "How long a delivery id is remembered, in seconds." }),
     }),
   ).meta({ description: "Redelivery detection by delivery id." }),
-  metrics: flag().default(WEBHOOK_DEFAULTS.metrics).meta({ description: "Serve Prometheus metrics at GET /metrics on the webhook port." }),
-  shortcut: optionalSection(section({ secret: secretRef("Deprecated: use webhook.secrets.tracker_b.").optional() })).meta({
+  metrics: flag()
+    .default(WEBHOOK_DEFAULTS.metrics)
+    .meta({ description: "Serve Prometheus metrics at GET /metrics on the webhook port." }),
+  shortcut: optionalSection(
+    section({ secret: secretRef("Deprecated: use webhook.secrets.tracker_b.").optional() }),
+  ).meta({
     description: "Deprecated spelling of the tracker B secret (`webhook.shortcut.secret`).",
   }),
 }).meta({ description: "The inbound webhook server (docs/webhooks.md)." });

@@ -14,7 +14,10 @@ export const COMMAND_API_KEY_ENV = "ERRAND_API_KEY";
 export function createCommandEngine(config: EngineConfig): Engine {
   const [command, ...leading] = config.command ?? [];
   if (command === undefined || command.trim() === "") {
-    throw new EngineConfigError(`engines.${config.name}: a command engine needs a command to run`, `set engines.${config.name}.command, e.g. ["./agent.sh"]`);
+    throw new EngineConfigError(
+      `engines.${config.name}: a command engine needs a command to run`,
+      `set engines.${config.name}.command, e.g. ["./agent.sh"]`,
+    );
   }
   const apiKeyEnv = config.authMethod === "api_key" ? COMMAND_API_KEY_ENV : undefined;
   return {
@@ -25,7 +28,12 @@ export function createCommandEngine(config: EngineConfig): Engine {
     invocation(input) {
       const env: Record<string, string> = { ...config.env, ...errandEnv(input) };
       if (apiKeyEnv !== undefined && input.apiKey !== undefined) env[apiKeyEnv] = input.apiKey;
-      return { command, args: [...leading, ...config.args], env, stdin: config.promptVia === "stdin" ? input.prompt : undefined };
+      return {
+        command,
+        args: [...leading, ...config.args],
+        env,
+        stdin: config.promptVia === "stdin" ? input.prompt : undefined,
+      };
     },
     parser: createCommandParser,
   };

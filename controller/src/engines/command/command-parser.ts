@@ -26,10 +26,19 @@ export function createCommandParser(): OutputParser {
       return progress.read(text);
     },
     finish(exit: EngineExit): TaskResult {
-      const base = { summary: "", pullRequestUrl: "", costUsd: progress.costUsd, tokenUsage: progress.tokenUsage, durationMs: exit.durationMs };
+      const base = {
+        summary: "",
+        pullRequestUrl: "",
+        costUsd: progress.costUsd,
+        tokenUsage: progress.tokenUsage,
+        durationMs: exit.durationMs,
+      };
       const problem = exitProblem(exit, WHO, stderr);
       if (exit.resultFile === undefined) {
-        const failureReason = problem === undefined ? `${WHO} exited 0 without writing $ERRAND_RESULT_FILE` : `${problem}, without writing $ERRAND_RESULT_FILE`;
+        const failureReason =
+          problem === undefined
+            ? `${WHO} exited 0 without writing $ERRAND_RESULT_FILE`
+            : `${problem}, without writing $ERRAND_RESULT_FILE`;
         return toTaskResult({ ...base, failureReason });
       }
       const read = readResultFile(exit.resultFile);
@@ -40,7 +49,8 @@ export function createCommandParser(): OutputParser {
       const r = read.result;
       let failureReason: string | undefined;
       if (!r.success) {
-        const why = r.failureReason.trim() === "" ? `${WHO} reported failure without a failure_reason` : r.failureReason.trim();
+        const why =
+          r.failureReason.trim() === "" ? `${WHO} reported failure without a failure_reason` : r.failureReason.trim();
         failureReason = problem === undefined ? why : `${why} (${problem})`;
       } else if (problem !== undefined) {
         failureReason = `the result file says success, but ${problem}`;

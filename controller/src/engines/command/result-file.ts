@@ -7,15 +7,20 @@ import * as z from "zod";
  */
 export const RESULT_FILE_MAX_BYTES = 1024 * 1024;
 
-const said = (what: string) => (issue: { input: unknown }) => (issue.input === undefined ? `is missing (${what})` : `must be ${what}`);
+const said = (what: string) => (issue: { input: unknown }) =>
+  issue.input === undefined ? `is missing (${what})` : `must be ${what}`;
 const text = z.string({ error: said("a string") });
-const count = z.int({ error: said("a whole number of at least 0") }).min(0, { error: "must be a whole number of at least 0" });
+const count = z
+  .int({ error: said("a whole number of at least 0") })
+  .min(0, { error: "must be a whole number of at least 0" });
 
 /** The result file's schema: snake_case keys like the spec; unknown keys are refused, so a typo is not silently lost. */
 const ResultFileSchema = z.strictObject({
   success: z.boolean({ error: said("true or false") }),
   summary: text.optional(),
-  pull_request_url: text.refine((url) => url === "" || /^https?:\/\/\S+$/.test(url), { error: "must be an http(s) URL or empty" }).optional(),
+  pull_request_url: text
+    .refine((url) => url === "" || /^https?:\/\/\S+$/.test(url), { error: "must be an http(s) URL or empty" })
+    .optional(),
   failure_reason: text.optional(),
   cost_usd: z
     .number({ error: said("a number of US dollars") })
@@ -25,7 +30,12 @@ const ResultFileSchema = z.strictObject({
     .number({ error: said("a number of milliseconds") })
     .min(0, { error: "must be at least 0" })
     .optional(),
-  token_usage: z.strictObject({ input_tokens: count, output_tokens: count, cached_input_tokens: count.optional() }, { error: said("an object {input_tokens, output_tokens, cached_input_tokens}") }).optional(),
+  token_usage: z
+    .strictObject(
+      { input_tokens: count, output_tokens: count, cached_input_tokens: count.optional() },
+      { error: said("an object {input_tokens, output_tokens, cached_input_tokens}") },
+    )
+    .optional(),
 });
 
 const TOKEN_USAGE_KEYS = ["input_tokens", "output_tokens", "cached_input_tokens"];
@@ -48,15 +58,20 @@ export type ResultFileRead = { ok: true; result: ResultFile } | { ok: false; pro
 export function readResultFile(textOfFile: string): ResultFileRead {
   const bytes = Buffer.byteLength(textOfFile);
   // A backend may read only the first RESULT_FILE_MAX_BYTES + 1 bytes, so the size is not given: only that it is over.
-  if (bytes > RESULT_FILE_MAX_BYTES) return { ok: false, problems: [`it is larger than the limit of 1 MiB (${RESULT_FILE_MAX_BYTES} bytes)`] };
+  if (bytes > RESULT_FILE_MAX_BYTES)
+    return { ok: false, problems: [`it is larger than the limit of 1 MiB (${RESULT_FILE_MAX_BYTES} bytes)`] };
   let json: unknown;
   try {
     json = JSON.parse(textOfFile);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, problems: [textOfFile.trim() === "" ? "it is empty; write a JSON object" : `it is not valid JSON (${why})`] };
+    return {
+      ok: false,
+      problems: [textOfFile.trim() === "" ? "it is empty; write a JSON object" : `it is not valid JSON (${why})`],
+    };
   }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) return { ok: false, problems: ["it must hold a JSON object"] };
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    return { ok: false, problems: ["it must hold a JSON object"] };
   const parsed = ResultFileSchema.safeParse(json);
   if (!parsed.success) return { ok: false, problems: parsed.error.issues.map(describeIssue) };
   const r = parsed.data;
@@ -69,7 +84,14 @@ export function readResultFile(textOfFile: string): ResultFileRead {
       failureReason: r.failure_reason ?? "",
       costUsd: r.cost_usd,
       durationMs: r.duration_ms,
-      tokenUsage: r.token_usage === undefined ? undefined : { inputTokens: r.token_usage.input_tokens, outputTokens: r.token_usage.output_tokens, cachedInputTokens: r.token_usage.cached_input_tokens ?? 0 },
+      tokenUsage:
+        r.token_usage === undefined
+          ? undefined
+          : {
+              inputTokens: r.token_usage.input_tokens,
+              outputTokens: r.token_usage.output_tokens,
+              cachedInputTokens: r.token_usage.cached_input_tokens ?? 0,
+            },
     },
   };
 }

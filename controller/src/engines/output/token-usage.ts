@@ -7,7 +7,11 @@ export const NO_TOKENS: TokenUsage = { inputTokens: 0, outputTokens: 0, cachedIn
 export function sumUsage(all: Iterable<TokenUsage>): TokenUsage {
   let sum = NO_TOKENS;
   for (const u of all) {
-    sum = { inputTokens: sum.inputTokens + u.inputTokens, outputTokens: sum.outputTokens + u.outputTokens, cachedInputTokens: sum.cachedInputTokens + u.cachedInputTokens };
+    sum = {
+      inputTokens: sum.inputTokens + u.inputTokens,
+      outputTokens: sum.outputTokens + u.outputTokens,
+      cachedInputTokens: sum.cachedInputTokens + u.cachedInputTokens,
+    };
   }
   return sum;
 }

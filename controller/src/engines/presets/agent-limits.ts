@@ -22,13 +22,19 @@ const SUPPORTED: Readonly<Record<EngineKind, readonly AgentLimitKey[]>> = {
 };
 
 /** The limit keys that are set on an entry of this kind but that its CLI cannot take. */
-export function unsupportedLimits(kind: EngineKind, set: Readonly<Partial<Record<AgentLimitKey, unknown>>>): AgentLimitKey[] {
+export function unsupportedLimits(
+  kind: EngineKind,
+  set: Readonly<Partial<Record<AgentLimitKey, unknown>>>,
+): AgentLimitKey[] {
   return AGENT_LIMIT_KEYS.filter((key) => set[key] !== undefined && !SUPPORTED[kind].includes(key));
 }
 
 /** What a refusal of `key` for `kind` says, and how to fix it. */
 export function unsupportedLimitProblem(kind: EngineKind, key: AgentLimitKey): { message: string; fix: string } {
-  const who = kind === "command" ? "a command engine (pass your own arguments in command)" : `the ${kind} preset (its CLI has no command-line flag for it)`;
+  const who =
+    kind === "command"
+      ? "a command engine (pass your own arguments in command)"
+      : `the ${kind} preset (its CLI has no command-line flag for it)`;
   const takers = Object.entries(SUPPORTED).flatMap(([k, keys]) => (keys.includes(key) ? [k] : []));
   return { message: `is not supported by ${who}`, fix: `remove ${key}; it applies to ${takers.join(", ")} only` };
 }

@@ -18,7 +18,14 @@ export function createAiderEngine(config: EngineConfig): Engine {
     executable: "aider",
     promptOnStdin: false,
     apiKeyEnv: (c) => providerKeyEnv(c.model, "aider"),
-    args: (c, input) => ["--yes-always", "--no-pretty", "--message-file", input.files.prompt, ...modelArgs(c), ...c.args],
+    args: (c, input) => [
+      "--yes-always",
+      "--no-pretty",
+      "--message-file",
+      input.files.prompt,
+      ...modelArgs(c),
+      ...c.args,
+    ],
     parser: createAiderParser,
   });
 }

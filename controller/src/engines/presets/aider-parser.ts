@@ -16,7 +16,9 @@ import { sumUsage } from "../output/token-usage.js";
 
 const WHO = "aider";
 const COUNT = String.raw`(\d+(?:\.\d+)?k?)`;
-const TOKENS = new RegExp(String.raw`^Tokens: ${COUNT} sent(?:, ${COUNT} cache write)?(?:, ${COUNT} cache hit)?, ${COUNT} received\.`);
+const TOKENS = new RegExp(
+  String.raw`^Tokens: ${COUNT} sent(?:, ${COUNT} cache write)?(?:, ${COUNT} cache hit)?, ${COUNT} received\.`,
+);
 const COST = /Cost: \$(\d+(?:\.\d+)?) message, \$(\d+(?:\.\d+)?) session\./;
 const APPLIED = /^Applied edit to (.+)$/;
 const COMMIT = /^Commit ([0-9a-f]{7,40}) (.+)$/;
@@ -36,7 +38,11 @@ export function createAiderParser(): OutputParser {
     const events: EngineEvent[] = [];
     const tokens = TOKENS.exec(line);
     if (tokens !== null) {
-      replies.push({ inputTokens: count(tokens[1]), outputTokens: count(tokens[4]), cachedInputTokens: count(tokens[3]) });
+      replies.push({
+        inputTokens: count(tokens[1]),
+        outputTokens: count(tokens[4]),
+        cachedInputTokens: count(tokens[3]),
+      });
       events.push({ kind: "usage", usage: sumUsage(replies) });
       lastReply = current;
       current = [];
@@ -50,7 +56,12 @@ export function createAiderParser(): OutputParser {
     const applied = APPLIED.exec(line);
     const commit = COMMIT.exec(line);
     if (applied?.[1] !== undefined) events.push({ kind: "progress", text: `edited ${applied[1]}`, detail: "tool" });
-    else if (commit?.[2] !== undefined) events.push({ kind: "progress", text: progressText(`committed ${commit[1]}: ${commit[2]}`) ?? "committed", detail: "status" });
+    else if (commit?.[2] !== undefined)
+      events.push({
+        kind: "progress",
+        text: progressText(`committed ${commit[1]}: ${commit[2]}`) ?? "committed",
+        detail: "status",
+      });
     else if (current.length < MAX_REPLY_LINES) current.push(line.slice(0, MAX_REPLY_LINE_CHARS));
     return events;
   };

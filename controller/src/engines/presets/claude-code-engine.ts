@@ -18,7 +18,15 @@ export function createClaudeCodeEngine(config: EngineConfig, limits: EngineLimit
     executable: "claude",
     promptOnStdin: true,
     apiKeyEnv: () => "ANTHROPIC_API_KEY",
-    args: (c) => ["-p", "--output-format", "stream-json", "--verbose", ...limitArgs(c, limits), ...modelArgs(c), ...c.args],
+    args: (c) => [
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      ...limitArgs(c, limits),
+      ...modelArgs(c),
+      ...c.args,
+    ],
     parser: () => createClaudeCodeParser({ maxBudgetUsd: limits.maxCostUsd }),
   });
 }

@@ -20,7 +20,8 @@ import { toolLabel } from "./tool-label.js";
 const WHO = "claude";
 /** What Claude Code prints when it refuses bypassPermissions as root. */
 const ROOT_REFUSAL = "cannot be used with root/sudo privileges";
-const ROOT_HINT = '; claude refuses bypassPermissions as root: run the controller as an ordinary user, or set IS_SANDBOX: "1" in engines.<name>.env when the engine runs in a disposable container';
+const ROOT_HINT =
+  '; claude refuses bypassPermissions as root: run the controller as an ordinary user, or set IS_SANDBOX: "1" in engines.<name>.env when the engine runs in a disposable container';
 
 /** Options of {@link createClaudeCodeParser}. */
 export interface ClaudeCodeParserOptions {
@@ -75,7 +76,14 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): O
       if (message === undefined) return [];
       switch (message.type) {
         case "system":
-          if (message.subtype === "init") return [{ kind: "progress", text: `claude started (model ${asString(message.model) ?? "default"})`, detail: "status" }];
+          if (message.subtype === "init")
+            return [
+              {
+                kind: "progress",
+                text: `claude started (model ${asString(message.model) ?? "default"})`,
+                detail: "status",
+              },
+            ];
           return [];
         case "assistant":
           return assistant(message);
@@ -94,12 +102,20 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): O
         const root = stderr.text(20).includes(ROOT_REFUSAL) ? ROOT_HINT : "";
         const failureReason = `${problem ?? `${WHO} exited`} without a result message${api}${root}${oversizedNote(json)}`;
         const { url, summary } = readPullRequest(lastText);
-        return toTaskResult({ failureReason, summary, pullRequestUrl: url, costUsd: undefined, tokenUsage: liveUsage, durationMs: exit.durationMs });
+        return toTaskResult({
+          failureReason,
+          summary,
+          pullRequestUrl: url,
+          costUsd: undefined,
+          tokenUsage: liveUsage,
+          durationMs: exit.durationMs,
+        });
       }
       const text = asString(result.result) ?? lastText;
       const { url, summary } = readPullRequest(text);
       let failureReason = resultFailure(result, text, options.maxBudgetUsd);
-      if (failureReason === undefined && problem !== undefined) failureReason = `${WHO} reported success, but ${problem}`;
+      if (failureReason === undefined && problem !== undefined)
+        failureReason = `${WHO} reported success, but ${problem}`;
       return toTaskResult({
         failureReason,
         summary,
@@ -134,7 +150,8 @@ function resultFailure(result: Record<string, unknown>, text: string, budget: nu
     if (result.is_error !== true) return undefined;
     return `claude reported an error: ${progressText(text, 500) ?? "(no message)"}${detail}`;
   }
-  if (subtype === "error_max_turns") return `claude stopped at its turn limit (error_max_turns${turns === undefined ? "" : ` after ${turns} turns`})${detail}`;
+  if (subtype === "error_max_turns")
+    return `claude stopped at its turn limit (error_max_turns${turns === undefined ? "" : ` after ${turns} turns`})${detail}`;
   if (subtype === "error_max_budget_usd") return `${budgetReason(asCost(result.total_cost_usd), budget)}${detail}`;
   if (subtype === "error_during_execution") return `claude failed during execution (error_during_execution)${detail}`;
   return `claude ended with ${subtype}${detail}`;
@@ -143,7 +160,8 @@ function resultFailure(result: Record<string, unknown>, text: string, budget: nu
 /** The reason of a run Claude Code stopped at its `--max-budget-usd`: "cost limit", as when the controller stops one. */
 function budgetReason(cost: number | undefined, budget: number | undefined): string {
   const spent = cost === undefined ? "" : ` after spending $${cost.toFixed(2)}`;
-  const limit = budget === undefined ? "its budget" : `its budget of $${budget.toFixed(2)} (guardrails.max_cost_per_job)`;
+  const limit =
+    budget === undefined ? "its budget" : `its budget of $${budget.toFixed(2)} (guardrails.max_cost_per_job)`;
   return `cost limit: claude stopped itself at ${limit}${spent} (error_max_budget_usd)`;
 }
 
@@ -152,5 +170,9 @@ function claudeUsage(value: unknown): TokenUsage {
   const u = asObject(value);
   const cacheRead = asCount(u.cache_read_input_tokens);
   const cacheWrite = asCount(u.cache_creation_input_tokens);
-  return { inputTokens: asCount(u.input_tokens) + cacheRead + cacheWrite, outputTokens: asCount(u.output_tokens), cachedInputTokens: cacheRead };
+  return {
+    inputTokens: asCount(u.input_tokens) + cacheRead + cacheWrite,
+    outputTokens: asCount(u.output_tokens),
+    cachedInputTokens: cacheRead,
+  };
 }

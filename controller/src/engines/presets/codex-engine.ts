@@ -16,7 +16,16 @@ export function createCodexEngine(config: EngineConfig): Engine {
     executable: "codex",
     promptOnStdin: true,
     apiKeyEnv: () => "CODEX_API_KEY",
-    args: (c) => ["exec", "--json", "--sandbox", "danger-full-access", "--skip-git-repo-check", ...modelArgs(c), ...c.args, "-"],
+    args: (c) => [
+      "exec",
+      "--json",
+      "--sandbox",
+      "danger-full-access",
+      "--skip-git-repo-check",
+      ...modelArgs(c),
+      ...c.args,
+      "-",
+    ],
     parser: createCodexParser,
   });
 }

@@ -56,7 +56,11 @@ export function createCodexParser(): OutputParser {
         case "turn.completed": {
           lastTurn = "completed";
           const u = asObject(event.usage);
-          turns.push({ inputTokens: asCount(u.input_tokens), outputTokens: asCount(u.output_tokens), cachedInputTokens: asCount(u.cached_input_tokens) });
+          turns.push({
+            inputTokens: asCount(u.input_tokens),
+            outputTokens: asCount(u.output_tokens),
+            cachedInputTokens: asCount(u.cached_input_tokens),
+          });
           return [{ kind: "usage", usage: sumUsage(turns) }];
         }
         case "turn.failed":
@@ -113,11 +117,17 @@ function itemProgress(phase: Phase, it: Record<string, unknown>): EngineEvent[] 
       return progressEvent(progressText(`${verb} ${paths.join(", ") || "files"}`, 200), "tool");
     }
     case "mcp_tool_call":
-      return phase === "started" ? progressEvent(`${asString(it.server) ?? "mcp"}.${asString(it.tool) ?? "tool"}`, "tool") : [];
+      return phase === "started"
+        ? progressEvent(`${asString(it.server) ?? "mcp"}.${asString(it.tool) ?? "tool"}`, "tool")
+        : [];
     case "web_search":
-      return phase === "started" ? progressEvent(progressText(`web search: ${asString(it.query) ?? ""}`, 200), "tool") : [];
+      return phase === "started"
+        ? progressEvent(progressText(`web search: ${asString(it.query) ?? ""}`, 200), "tool")
+        : [];
     case "error":
-      return phase === "completed" ? progressEvent(progressText(`codex: ${asString(it.message) ?? "error"}`), "status") : [];
+      return phase === "completed"
+        ? progressEvent(progressText(`codex: ${asString(it.message) ?? "error"}`), "status")
+        : [];
     default:
       return [];
   }

@@ -52,14 +52,22 @@ export function createGeminiParser(): OutputParser {
       // The error object already says what stderr says; repeating its JSON lines would only add noise.
       const problem = exitProblem(exit, WHO, errorMessage === undefined ? stderr : createLineTail());
       const said = errorMessage === undefined ? "" : `: ${errorMessage}`;
-      if (exit.exitCode !== undefined && EXIT_MEANINGS[exit.exitCode] !== undefined) return toTaskResult({ ...base, failureReason: `${EXIT_MEANINGS[exit.exitCode]}${said}` });
-      if (errorMessage !== undefined) return toTaskResult({ ...base, failureReason: `gemini reported an error (${asString(error.type) ?? "error"})${said}${problem === undefined ? "" : `; ${problem}`}` });
+      if (exit.exitCode !== undefined && EXIT_MEANINGS[exit.exitCode] !== undefined)
+        return toTaskResult({ ...base, failureReason: `${EXIT_MEANINGS[exit.exitCode]}${said}` });
+      if (errorMessage !== undefined)
+        return toTaskResult({
+          ...base,
+          failureReason: `gemini reported an error (${asString(error.type) ?? "error"})${said}${problem === undefined ? "" : `; ${problem}`}`,
+        });
       if (problem !== undefined) return toTaskResult({ ...base, failureReason: problem });
       if (output === undefined) {
-        const over = stdout.overflowed ? ` (its output passed ${MAX_JSON_LINE_CHARS / (1024 * 1024)} MiB and was not read)` : "";
+        const over = stdout.overflowed
+          ? ` (its output passed ${MAX_JSON_LINE_CHARS / (1024 * 1024)} MiB and was not read)`
+          : "";
         return toTaskResult({ ...base, failureReason: `gemini exited 0 without a JSON result on stdout${over}` });
       }
-      if (typeof output.response !== "string") return toTaskResult({ ...base, failureReason: "gemini's JSON result has no response" });
+      if (typeof output.response !== "string")
+        return toTaskResult({ ...base, failureReason: "gemini's JSON result has no response" });
       return toTaskResult({ ...base, failureReason: undefined });
     },
   };
@@ -71,7 +79,11 @@ function geminiUsage(stats: unknown): TokenUsage {
   return sumUsage(
     Object.values(models).map((m) => {
       const t = asObject(asObject(m).tokens);
-      return { inputTokens: asCount(t.prompt), outputTokens: asCount(t.candidates) + asCount(t.thoughts), cachedInputTokens: asCount(t.cached) };
+      return {
+        inputTokens: asCount(t.prompt),
+        outputTokens: asCount(t.candidates) + asCount(t.thoughts),
+        cachedInputTokens: asCount(t.cached),
+      };
     }),
   );
 }

@@ -85,7 +85,8 @@ export function createOpencodeParser(): OutputParser {
       let failureReason: string | undefined;
       if (error !== undefined) failureReason = `opencode reported an error: ${error}${refused}`;
       else if (problem !== undefined) failureReason = `${problem}${refused}`;
-      else if (steps.length === 0) failureReason = `opencode exited without finishing a step (no step_finish event)${oversizedNote(json)}`;
+      else if (steps.length === 0)
+        failureReason = `opencode exited without finishing a step (no step_finish event)${oversizedNote(json)}`;
       return toTaskResult({
         failureReason,
         summary,
@@ -102,7 +103,9 @@ export function createOpencodeParser(): OutputParser {
 function toolText(part: Record<string, unknown>): string {
   const state = asObject(part.state);
   const label = toolLabel(asString(part.tool) ?? "tool", state.input);
-  return state.status === "error" ? `${label} failed: ${progressText(asString(state.error) ?? "", 200) ?? "no message"}` : label;
+  return state.status === "error"
+    ? `${label} failed: ${progressText(asString(state.error) ?? "", 200) ?? "no message"}`
+    : label;
 }
 
 /** The tokens of one finished step; cache reads and writes count as input. */

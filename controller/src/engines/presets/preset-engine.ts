@@ -33,7 +33,12 @@ export function createPresetEngine(config: EngineConfig, spec: PresetSpec): Engi
     invocation(input) {
       const env: Record<string, string> = { ...config.env, ...errandEnv(input) };
       if (apiKeyEnv !== undefined && input.apiKey !== undefined) env[apiKeyEnv] = input.apiKey;
-      return { command, args: [...leading, ...spec.args(config, input)], env, stdin: spec.promptOnStdin ? input.prompt : undefined };
+      return {
+        command,
+        args: [...leading, ...spec.args(config, input)],
+        env,
+        stdin: spec.promptOnStdin ? input.prompt : undefined,
+      };
     },
     parser: spec.parser,
   };

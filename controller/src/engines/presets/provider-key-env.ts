@@ -12,7 +12,8 @@ export function providerKeyEnv(model: string | undefined, tool: "opencode" | "ai
   const provider = slash === -1 ? familyOf(model) : model.slice(0, slash).toLowerCase();
   if (provider === undefined) return "ANTHROPIC_API_KEY";
   // opencode reads Google keys through the AI SDK's variable; Aider (through litellm) reads GEMINI_API_KEY.
-  if (provider === "google" || provider === "gemini") return tool === "opencode" ? "GOOGLE_GENERATIVE_AI_API_KEY" : "GEMINI_API_KEY";
+  if (provider === "google" || provider === "gemini")
+    return tool === "opencode" ? "GOOGLE_GENERATIVE_AI_API_KEY" : "GEMINI_API_KEY";
   if (provider === "anthropic" || provider === "openai") return `${provider.toUpperCase()}_API_KEY`;
   return `${provider.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_API_KEY`;
 }

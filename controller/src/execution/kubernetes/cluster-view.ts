@@ -54,7 +54,13 @@ export function createClusterView(options: ClusterViewOptions): ClusterView {
     if (map === undefined) pods.set(jobName, (map = new Map()));
     return map;
   };
-  const common = { watch: clients.watch, labelSelector: MANAGED_SELECTOR, logger, retryMs: options.retryMs, timeoutSeconds: options.timeoutSeconds };
+  const common = {
+    watch: clients.watch,
+    labelSelector: MANAGED_SELECTOR,
+    logger,
+    retryMs: options.retryMs,
+    timeoutSeconds: options.timeoutSeconds,
+  };
 
   const jobs: ResourceWatch<V1Job> = startResourceWatch<V1Job>({
     ...common,

@@ -28,10 +28,17 @@ export async function deleteJob(context: RunContext, jobName: string, uid: strin
       const problem = apiProblem(error);
       if (problem.status === 404 || problem.status === 409) return false;
       if (attempt >= ATTEMPTS) {
-        logger.error("could not delete the run's Job; it stops at its activeDeadlineSeconds", { job: jobName, error: problem.message });
+        logger.error("could not delete the run's Job; it stops at its activeDeadlineSeconds", {
+          job: jobName,
+          error: problem.message,
+        });
         return true;
       }
-      logger.warn("deleting the run's Job failed; trying again", { job: jobName, error: problem.message, retry_ms: delay });
+      logger.warn("deleting the run's Job failed; trying again", {
+        job: jobName,
+        error: problem.message,
+        retry_ms: delay,
+      });
       await sleep(delay);
       delay *= 2;
     }

@@ -56,7 +56,8 @@ export function jobOutcome(end: JobEnd, context: OutcomeContext): JobOutcome {
     signal: undefined,
     resultFile: message.kind === "result" ? message.text : undefined,
     resultFileProblem: message.kind === "too-large" ? tooLargeProblem(message.bytes) : undefined,
-    durationMs: started !== undefined && finished !== undefined ? Math.max(0, finished - started) : context.fallbackDurationMs,
+    durationMs:
+      started !== undefined && finished !== undefined ? Math.max(0, finished - started) : context.fallbackDurationMs,
   };
   return { exit, problem: problemOf(end, context, message.kind === "other" ? message.text : undefined) };
 }
@@ -66,24 +67,45 @@ function problemOf(end: JobEnd, context: OutcomeContext, foreignMessage: string 
   const failed = jobCondition(end.job, "Failed");
   const terminated = engineTerminated(end.pod);
   if (failed?.reason === "DeadlineExceeded") {
-    return { text: `the Job ran longer than its activeDeadlineSeconds (${context.activeDeadlineSeconds} s) and Kubernetes stopped it (execution.kubernetes.active_deadline_seconds)`, withExit: false };
+    return {
+      text: `the Job ran longer than its activeDeadlineSeconds (${context.activeDeadlineSeconds} s) and Kubernetes stopped it (execution.kubernetes.active_deadline_seconds)`,
+      withExit: false,
+    };
   }
   // Its pod was then stopped (SIGTERM): the exit code says nothing more.
   if (end.jobDeleted) return { text: "its Job was deleted before the engine ended", withExit: false };
   if (terminated?.reason === "OOMKilled") {
     const limit = context.memoryLimit === undefined ? "" : `, memory limit ${context.memoryLimit}`;
-    return { text: `the engine's container ran out of memory and was killed (OOMKilled${limit}); raise execution.kubernetes.resources.limits.memory`, withExit: true };
+    return {
+      text: `the engine's container ran out of memory and was killed (OOMKilled${limit}); raise execution.kubernetes.resources.limits.memory`,
+      withExit: true,
+    };
   }
   if (terminated?.reason === "StartError" || terminated?.reason === "ContainerCannotRun") {
-    return { text: `the engine's container could not start (${terminated.reason}: ${terminated.message ?? "no message"}); the image needs /bin/sh and the engine's command`, withExit: false };
+    return {
+      text: `the engine's container could not start (${terminated.reason}: ${terminated.message ?? "no message"}); the image needs /bin/sh and the engine's command`,
+      withExit: false,
+    };
   }
-  if (end.pod?.status?.reason === "Evicted") return { text: `the engine's pod was evicted (${end.pod.status.message ?? "no message"})`, withExit: false };
+  if (end.pod?.status?.reason === "Evicted")
+    return { text: `the engine's pod was evicted (${end.pod.status.message ?? "no message"})`, withExit: false };
   if (terminated === undefined) {
-    if (end.podLost) return { text: `the engine's pod was lost before it ended${disruption(end.pod)}: its node failed, or it was evicted or preempted`, withExit: false };
-    if (failed !== undefined) return { text: `the Job failed before the engine ended (${failed.reason ?? "no reason"}: ${failed.message ?? "no message"})`, withExit: false };
+    if (end.podLost)
+      return {
+        text: `the engine's pod was lost before it ended${disruption(end.pod)}: its node failed, or it was evicted or preempted`,
+        withExit: false,
+      };
+    if (failed !== undefined)
+      return {
+        text: `the Job failed before the engine ended (${failed.reason ?? "no reason"}: ${failed.message ?? "no message"})`,
+        withExit: false,
+      };
   }
   if (foreignMessage !== undefined && terminated !== undefined && terminated.exitCode !== 0) {
-    return { text: `the engine's container ended with code ${terminated.exitCode}: ${foreignMessage.slice(0, 500)}`, withExit: false };
+    return {
+      text: `the engine's container ended with code ${terminated.exitCode}: ${foreignMessage.slice(0, 500)}`,
+      withExit: false,
+    };
   }
   return undefined;
 }

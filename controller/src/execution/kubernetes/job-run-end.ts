@@ -41,7 +41,11 @@ export function finishJobRun(context: RunContext, parts: JobRunEndParts): Promis
       parts.unsubscribe();
       log.stop();
       logger.info("left the run's Job running for the next controller to re-attach");
-      return { result: { success: false, summary: "", pullRequestUrl: "", failureReason: "detached: the Job runs on" }, stoppedFor: undefined, detached: true };
+      return {
+        result: { success: false, summary: "", pullRequestUrl: "", failureReason: "detached: the Job runs on" },
+        stoppedFor: undefined,
+        detached: true,
+      };
     }
     return outcomeOf(context, parts);
   })().catch((error: unknown): RunOutcome => {
@@ -68,18 +72,43 @@ async function outcomeOf(context: RunContext, parts: JobRunEndParts): Promise<Ru
   // The pod is gone, and the pods watch (a stream of its own) has not told
   // its last state yet: wait a little for it, it says how the pod was lost.
   const explained = stopReason !== undefined || state.jobDeleted || state.fatal !== undefined;
-  if (!explained && fresh.listed && fresh.pod === undefined && state.pod !== undefined && engineTerminated(state.pod) === undefined) await settlesWithin(state.podDeleted.happened, LOG_DRAIN_MS);
+  if (
+    !explained
+    && fresh.listed
+    && fresh.pod === undefined
+    && state.pod !== undefined
+    && engineTerminated(state.pod) === undefined
+  )
+    await settlesWithin(state.podDeleted.happened, LOG_DRAIN_MS);
   const finalPod = fresh.pod ?? state.pod;
-  if (!log.following && engineStarted(finalPod) && finalPod?.metadata?.name !== undefined) log.follow(finalPod.metadata.name);
+  if (!log.following && engineStarted(finalPod) && finalPod?.metadata?.name !== undefined)
+    log.follow(finalPod.metadata.name);
   // A pod that is gone has no log left to read: a stream still open to it is dead.
   await log.finish(fresh.listed && fresh.pod === undefined ? GONE_POD_DRAIN_MS : LOG_DRAIN_MS);
   parts.unsubscribe();
-  const fallbackDurationMs = Math.max(0, (timeMs(state.job?.status?.completionTime) ?? context.now()) - parts.startedAt);
+  const fallbackDurationMs = Math.max(
+    0,
+    (timeMs(state.job?.status?.completionTime) ?? context.now()) - parts.startedAt,
+  );
   const outcome = jobOutcome(
-    { job: state.job, jobDeleted: state.jobDeleted && stopReason === undefined, pod: finalPod, podLost: state.podLost, fatal: state.fatal },
-    { activeDeadlineSeconds: context.activeDeadlineSeconds, memoryLimit: context.config.resources.limits.memory, fallbackDurationMs },
+    {
+      job: state.job,
+      jobDeleted: state.jobDeleted && stopReason === undefined,
+      pod: finalPod,
+      podLost: state.podLost,
+      fatal: state.fatal,
+    },
+    {
+      activeDeadlineSeconds: context.activeDeadlineSeconds,
+      memoryLimit: context.config.resources.limits.memory,
+      fallbackDurationMs,
+    },
   );
   const result = runResult(parts.parser, outcome, stopReason);
-  logger.info("the run's Job ended", { success: result.success, reason: result.failureReason || undefined, stopped_for: stopReason });
+  logger.info("the run's Job ended", {
+    success: result.success,
+    reason: result.failureReason || undefined,
+    stopped_for: stopReason,
+  });
   return { result, stoppedFor: stopReason };
 }

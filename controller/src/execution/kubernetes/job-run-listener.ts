@@ -52,7 +52,8 @@ export function jobRunListener(parts: JobRunListenerParts): JobListener {
         parts.remove();
       }
       const note = waitingNote(next);
-      if (note !== undefined && note !== state.lastNote) logger.info("the engine's container is waiting", { reason: note });
+      if (note !== undefined && note !== state.lastNote)
+        logger.info("the engine's container is waiting", { reason: note });
       state.lastNote = note;
     },
   };

@@ -57,7 +57,15 @@ export function createJobRunLog(context: RunContext, input: JobRunLogInput, logg
       return follower !== undefined;
     },
     follow(podName) {
-      follower = followPodLog({ kubeConfig: context.clients.kubeConfig, namespace: context.namespace, pod: podName, container: ENGINE_CONTAINER, onLine, logger, retryMs: context.retryMs });
+      follower = followPodLog({
+        kubeConfig: context.clients.kubeConfig,
+        namespace: context.namespace,
+        pod: podName,
+        container: ENGINE_CONTAINER,
+        onLine,
+        logger,
+        retryMs: context.retryMs,
+      });
     },
     finish: async (boundMs) => follower?.finish(boundMs),
     stop: () => follower?.stop(),

@@ -64,7 +64,16 @@ export function attachJobRun(context: RunContext, input: JobRunInput): JobRun {
       if (apiProblem(error).status === 404) markJobGone(state, undefined);
     }
   });
-  const done = finishJobRun(context, { runId: input.runId, uid, parser: input.parser, startedAt: input.startedAt, state, log, unsubscribe, logger });
+  const done = finishJobRun(context, {
+    runId: input.runId,
+    uid,
+    parser: input.parser,
+    startedAt: input.startedAt,
+    state,
+    log,
+    unsubscribe,
+    logger,
+  });
 
   return {
     done,
@@ -76,7 +85,8 @@ export function attachJobRun(context: RunContext, input: JobRunInput): JobRun {
         logger.info("stopping the run: deleting its Job (foreground)", { reason });
         await remove();
         const bound = (context.config.terminationGraceSeconds + 60) * 1000;
-        if (!(await settlesWithin(state.gone.happened, bound))) logger.warn("the Job was not gone in time after its deletion; the run ends anyway", { bound_ms: bound });
+        if (!(await settlesWithin(state.gone.happened, bound)))
+          logger.warn("the Job was not gone in time after its deletion; the run ends anyway", { bound_ms: bound });
         state.end.fire();
       })();
       return stopping;

@@ -1,4 +1,10 @@
-import type { V1ContainerStateTerminated, V1ContainerStatus, V1Job, V1JobCondition, V1Pod } from "@kubernetes/client-node";
+import type {
+  V1ContainerStateTerminated,
+  V1ContainerStatus,
+  V1Job,
+  V1JobCondition,
+  V1Pod,
+} from "@kubernetes/client-node";
 import { ENGINE_CONTAINER } from "./container-paths.js";
 
 /** A true condition of the Job of this type (`Complete`, `Failed`). */
@@ -42,7 +48,10 @@ export function timeMs(value: Date | string | undefined): number | undefined {
  */
 const HOPELESS_WAITING = new Map<string, string>([
   ["InvalidImageName", "check engines.<name>.image"],
-  ["ErrImageNeverPull", "the image is not on the node and image_pull_policy is Never: pull it there, or change execution.kubernetes.image_pull_policy"],
+  [
+    "ErrImageNeverPull",
+    "the image is not on the node and image_pull_policy is Never: pull it there, or change execution.kubernetes.image_pull_policy",
+  ],
   ["CreateContainerConfigError", 'usually a missing Secret or key: see docs/kubernetes-backend.md, "Secrets"'],
   ["CreateContainerError", "see the message; check the image's user and the engine's command"],
 ]);

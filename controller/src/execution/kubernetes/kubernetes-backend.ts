@@ -55,7 +55,8 @@ export function createKubernetesBackend(options: KubernetesBackendOptions): Exec
   let view: ClusterView | undefined;
   const context: RunContext = {
     clients,
-    view: () => (view ??= createClusterView({ clients, namespace, logger, retryMs, timeoutSeconds: WATCH_TIMEOUT_SECONDS })),
+    view: () =>
+      (view ??= createClusterView({ clients, namespace, logger, retryMs, timeoutSeconds: WATCH_TIMEOUT_SECONDS })),
     namespace,
     config,
     engines: options.engines,
@@ -77,7 +78,11 @@ export function createKubernetesBackend(options: KubernetesBackendOptions): Exec
     name: "kubernetes",
     detachesOnShutdown: true,
     async start(spec, hooks) {
-      if (closed) throw new ControllerError(ControllerErrorCode.Internal, `run ${spec.run.id} was started after the kubernetes backend was closed`);
+      if (closed)
+        throw new ControllerError(
+          ControllerErrorCode.Internal,
+          `run ${spec.run.id} was started after the kubernetes backend was closed`,
+        );
       if (spec.apiKey !== undefined && spec.apiKey !== "" && !masked.has(spec.apiKey)) {
         masked.add(spec.apiKey);
         mask = createSecretMask(masked);

@@ -21,7 +21,11 @@ export function splitTimestamp(line: string): StampedLine {
   const seconds = Date.parse(`${base}${zone}`);
   if (Number.isNaN(seconds)) return { key: undefined, ms: undefined, text: line };
   const nanos = fraction.padEnd(9, "0");
-  return { key: `${String(seconds / 1000).padStart(12, "0")}.${nanos}`, ms: seconds + Number(nanos.slice(0, 3)), text: line.slice(whole.length) };
+  return {
+    key: `${String(seconds / 1000).padStart(12, "0")}.${nanos}`,
+    ms: seconds + Number(nanos.slice(0, 3)),
+    text: line.slice(whole.length),
+  };
 }
 
 /** The `sinceTime` to resume from a key: its whole second (the API may ignore fractions), as RFC 3339. */

@@ -77,7 +77,9 @@ export function followPodLog(options: PodLogOptions): PodLogFollower {
       if (!containerEnded) await pause(options.retryMs);
     }
   };
-  const done = loop().catch((error: unknown) => logger.error("following the pod log failed", { pod: options.pod, error }));
+  const done = loop().catch((error: unknown) =>
+    logger.error("following the pod log failed", { pod: options.pod, error }),
+  );
 
   const stop = (): void => {
     stopped = true;
@@ -94,7 +96,9 @@ export function followPodLog(options: PodLogOptions): PodLogFollower {
       // The follow stays open (a connection that died without a word): the final read replaces it.
       abortPass?.();
       if (await settlesWithin(done, boundMs)) return;
-      logger.warn("the pod log could not be read to its end; the run's result uses what was read", { pod: options.pod });
+      logger.warn("the pod log could not be read to its end; the run's result uses what was read", {
+        pod: options.pod,
+      });
       stop();
       await done;
     },
@@ -136,7 +140,12 @@ function passHandler(point: ResumePoint, onLine: PodLogOptions["onLine"]): (line
 }
 
 /** One read of the log, following it or to its end, from the resume point. */
-async function readPass(options: PodLogOptions, point: ResumePoint, follow: boolean, control: PassControl): Promise<PassEnd> {
+async function readPass(
+  options: PodLogOptions,
+  point: ResumePoint,
+  follow: boolean,
+  control: PassControl,
+): Promise<PassEnd> {
   const splitter = createLineSplitter(MAX_LINE_BYTES, passHandler(point, options.onLine));
   const request = new AbortController();
   let abort: () => void = () => undefined;
@@ -150,7 +159,14 @@ async function readPass(options: PodLogOptions, point: ResumePoint, follow: bool
   let response: IncomingMessage;
   try {
     const query = { follow, sinceTime: point.lastKey === undefined ? undefined : sinceTimeOf(point.lastKey) };
-    const opened = requestPodLog(options.kubeConfig, options.namespace, options.pod, options.container, query, request.signal);
+    const opened = requestPodLog(
+      options.kubeConfig,
+      options.namespace,
+      options.pod,
+      options.container,
+      query,
+      request.signal,
+    );
     const first = await Promise.race([opened, aborted]);
     if (first === "aborted") {
       opened.then(

@@ -27,10 +27,19 @@ export interface LogQuery {
  * by the network would never end; with the answer in hand, a cut shows as
  * `close` before `end`. Rejects with a LogRequestError for a non-200 answer.
  */
-export async function requestPodLog(kubeConfig: KubeConfig, namespace: string, pod: string, container: string, query: LogQuery, signal: AbortSignal): Promise<IncomingMessage> {
+export async function requestPodLog(
+  kubeConfig: KubeConfig,
+  namespace: string,
+  pod: string,
+  container: string,
+  query: LogQuery,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   const server = kubeConfig.getCurrentCluster()?.server;
   if (server === undefined) throw new Error("the kubeconfig has no current cluster");
-  const url = new URL(`${server.replace(/\/$/, "")}/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`);
+  const url = new URL(
+    `${server.replace(/\/$/, "")}/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`,
+  );
   url.searchParams.set("container", container);
   url.searchParams.set("timestamps", "true");
   if (query.follow) url.searchParams.set("follow", "true");
@@ -46,7 +55,9 @@ export async function requestPodLog(kubeConfig: KubeConfig, namespace: string, p
       }
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => reject(new LogRequestError(response.statusCode ?? 0, Buffer.concat(chunks).toString("utf8"))));
+      response.on("end", () =>
+        reject(new LogRequestError(response.statusCode ?? 0, Buffer.concat(chunks).toString("utf8"))),
+      );
       response.on("error", reject);
     });
     request.on("error", reject);

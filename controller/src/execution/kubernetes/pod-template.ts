@@ -28,7 +28,10 @@ const READ_ONLY = 0o444;
  */
 export function podSpec(input: PodInput): V1PodSpec {
   const { config } = input;
-  const workspace: V1Volume = { name: "workspace", emptyDir: config.workspaceSizeLimit === undefined ? {} : { sizeLimit: config.workspaceSizeLimit } };
+  const workspace: V1Volume = {
+    name: "workspace",
+    emptyDir: config.workspaceSizeLimit === undefined ? {} : { sizeLimit: config.workspaceSizeLimit },
+  };
   const spec: V1PodSpec = {
     restartPolicy: "Never",
     automountServiceAccountToken: false,
@@ -42,7 +45,12 @@ export function podSpec(input: PodInput): V1PodSpec {
       seccompProfile: { type: "RuntimeDefault" },
     },
     containers: [engineContainer(input)],
-    volumes: [{ name: "input", configMap: { name: input.configMapName, defaultMode: READ_ONLY } }, { name: "output", emptyDir: {} }, workspace, { name: "home", emptyDir: {} }],
+    volumes: [
+      { name: "input", configMap: { name: input.configMapName, defaultMode: READ_ONLY } },
+      { name: "output", emptyDir: {} },
+      workspace,
+      { name: "home", emptyDir: {} },
+    ],
   };
   if (config.serviceAccount !== undefined) spec.serviceAccountName = config.serviceAccount;
   if (Object.keys(config.nodeSelector).length > 0) spec.nodeSelector = { ...config.nodeSelector };
@@ -55,7 +63,11 @@ function engineContainer(input: PodInput): V1Container {
   const container: V1Container = {
     name: ENGINE_CONTAINER,
     image: input.image,
-    command: wrapperCommand({ stdin: input.stdinFile, message: CONTAINER_PATHS.terminationMessage, result: CONTAINER_PATHS.result }, invocation.command, invocation.args),
+    command: wrapperCommand(
+      { stdin: input.stdinFile, message: CONTAINER_PATHS.terminationMessage, result: CONTAINER_PATHS.result },
+      invocation.command,
+      invocation.args,
+    ),
     workingDir: CONTAINER_PATHS.workspace,
     env: containerEnv(input),
     resources: { requests: { ...config.resources.requests }, limits: { ...config.resources.limits } },
@@ -102,6 +114,7 @@ function containerEnv(input: PodInput): V1EnvVar[] {
   const env: V1EnvVar[] = [];
   const key = input.apiKey;
   for (const [name, value] of values) if (name !== key?.env) env.push({ name, value });
-  if (key !== undefined) env.push({ name: key.env, valueFrom: { secretKeyRef: { name: key.location.secret, key: key.location.key } } });
+  if (key !== undefined)
+    env.push({ name: key.env, valueFrom: { secretKeyRef: { name: key.location.secret, key: key.location.key } } });
   return env;
 }

@@ -43,6 +43,20 @@ export const WRAPPER_SCRIPT = [
 const WRAPPER_NAME = "errand-wrapper";
 
 /** The container's command: the wrapper, its three files, then the engine's command and arguments. */
-export function wrapperCommand(files: { stdin: string | undefined; message: string; result: string }, command: string, args: readonly string[]): string[] {
-  return ["/bin/sh", "-c", WRAPPER_SCRIPT, WRAPPER_NAME, files.stdin ?? "", files.message, files.result, command, ...args];
+export function wrapperCommand(
+  files: { stdin: string | undefined; message: string; result: string },
+  command: string,
+  args: readonly string[],
+): string[] {
+  return [
+    "/bin/sh",
+    "-c",
+    WRAPPER_SCRIPT,
+    WRAPPER_NAME,
+    files.stdin ?? "",
+    files.message,
+    files.result,
+    command,
+    ...args,
+  ];
 }

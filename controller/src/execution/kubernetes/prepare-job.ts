@@ -38,9 +38,12 @@ export function prepareJob(context: JobSettings, spec: RunSpec): PreparedJob {
   const { engine, run } = spec;
   const name = engine.name;
   if (engine.image === undefined || engine.image.trim() === "") {
-    throw new EngineStartError(`engine "${name}" has no container image; the kubernetes backend runs each engine in a container`, {
-      hint: `set engines.${name}.image to an image that has the engine's command and /bin/sh`,
-    });
+    throw new EngineStartError(
+      `engine "${name}" has no container image; the kubernetes backend runs each engine in a container`,
+      {
+        hint: `set engines.${name}.image to an image that has the engine's command and /bin/sh`,
+      },
+    );
   }
   const jobName = jobNameFor(run.id);
   const configMapName = inputConfigMapName(jobName);
@@ -69,9 +72,12 @@ export function prepareJob(context: JobSettings, spec: RunSpec): PreparedJob {
   const stdinFile = stdinFileFor(invocation, spec.prompt, files);
   const size = Object.values(files).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
   if (size > MAX_INPUT_BYTES) {
-    throw new EngineStartError(`engine "${name}" could not be started: the prompt and ticket are ${size} bytes, more than a ConfigMap holds (1 MiB)`, {
-      hint: `shorten engines.${name}.prompt, or send tickets without their large raw event`,
-    });
+    throw new EngineStartError(
+      `engine "${name}" could not be started: the prompt and ticket are ${size} bytes, more than a ConfigMap holds (1 MiB)`,
+      {
+        hint: `shorten engines.${name}.prompt, or send tickets without their large raw event`,
+      },
+    );
   }
   const job = buildJob({
     config: context.config,
@@ -90,11 +96,18 @@ export function prepareJob(context: JobSettings, spec: RunSpec): PreparedJob {
   });
   const key = spec.apiKey;
   if (key !== undefined && key.length >= MIN_SECRET_LENGTH) {
-    const where = JSON.stringify(job).includes(key) ? "the Job manifest" : Object.values(files).some((t) => t.includes(key)) ? "the prompt or ticket" : undefined;
+    const where = JSON.stringify(job).includes(key)
+      ? "the Job manifest"
+      : Object.values(files).some((t) => t.includes(key))
+        ? "the prompt or ticket"
+        : undefined;
     if (where !== undefined) {
-      throw new EngineStartError(`engine "${name}" was not started: its API key appears in ${where}, which would be stored in the cluster in clear`, {
-        hint: `remove the key from engines.${name}.env, args and prompt; the backend passes it from its Secret (docs/kubernetes-backend.md, "Secrets")`,
-      });
+      throw new EngineStartError(
+        `engine "${name}" was not started: its API key appears in ${where}, which would be stored in the cluster in clear`,
+        {
+          hint: `remove the key from engines.${name}.env, args and prompt; the backend passes it from its Secret (docs/kubernetes-backend.md, "Secrets")`,
+        },
+      );
     }
   }
   return { jobName, configMapName, job, files, parser };

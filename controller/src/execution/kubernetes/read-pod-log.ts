@@ -15,7 +15,12 @@ const MAX_TAIL_LINES = 100_000;
  * or its pod is gone (the Job's TTL removes it with its log). The log is
  * the container's stdout and stderr, merged as Kubernetes keeps them.
  */
-export async function readPodLog(clients: KubeClients, run: TaskRun, maxBytes: number, mask: (text: string) => string): Promise<string | undefined> {
+export async function readPodLog(
+  clients: KubeClients,
+  run: TaskRun,
+  maxBytes: number,
+  mask: (text: string) => string,
+): Promise<string | undefined> {
   const attachment = parseAttachment(run.attachment);
   if (attachment === undefined) return undefined;
   const { namespace, uid } = attachment;
@@ -31,10 +36,14 @@ export async function readPodLog(clients: KubeClients, run: TaskRun, maxBytes: n
     if (problem.status === 404) return undefined;
     // The container has not started: there is no log yet.
     if (problem.status === 400) return "";
-    throw new ControllerError(ControllerErrorCode.Internal, `the log of run ${run.id} could not be read from the cluster: ${problem.message}`, {
-      cause: error,
-      hint: apiHint(problem, "get", "pods/log", namespace),
-    });
+    throw new ControllerError(
+      ControllerErrorCode.Internal,
+      `the log of run ${run.id} could not be read from the cluster: ${problem.message}`,
+      {
+        cause: error,
+        hint: apiHint(problem, "get", "pods/log", namespace),
+      },
+    );
   }
 }
 

@@ -22,13 +22,20 @@ const LOOKUPS = 5;
  * at once. A run whose Job is gone, or whose Job name now belongs to
  * another Job, fails with the reason.
  */
-export async function recoverJobRun(context: RunContext, run: TaskRun, hooks: RunHooks, spec: RunSpec): Promise<RecoveryPlan> {
+export async function recoverJobRun(
+  context: RunContext,
+  run: TaskRun,
+  hooks: RunHooks,
+  spec: RunSpec,
+): Promise<RecoveryPlan> {
   const attachment = parseAttachment(run.attachment) ?? (await unrecordedJob(context, run));
   if (typeof attachment === "string") return fail(attachment);
   const { namespace, jobName, uid } = attachment;
   const where = `${namespace}/${jobName}`;
   if (namespace !== context.namespace) {
-    return fail(`${RESTART_REASON}; its Job ${where} is outside execution.kubernetes.namespace (${context.namespace}) and was left alone`);
+    return fail(
+      `${RESTART_REASON}; its Job ${where} is outside execution.kubernetes.namespace (${context.namespace}) and was left alone`,
+    );
   }
   let job: V1Job | undefined;
   let delay = context.retryMs;
@@ -38,25 +45,49 @@ export async function recoverJobRun(context: RunContext, run: TaskRun, hooks: Ru
     } catch (error) {
       const problem = apiProblem(error);
       if (problem.status === 404) {
-        return fail(`${RESTART_REASON}; its Job ${where} is gone (deleted, or removed by ttlSecondsAfterFinished after it finished), so its result is lost`);
+        return fail(
+          `${RESTART_REASON}; its Job ${where} is gone (deleted, or removed by ttlSecondsAfterFinished after it finished), so its result is lost`,
+        );
       }
-      if (attempt >= LOOKUPS) return fail(`${RESTART_REASON}; its Job ${where} could not be looked up: ${problem.message}`);
+      if (attempt >= LOOKUPS)
+        return fail(`${RESTART_REASON}; its Job ${where} could not be looked up: ${problem.message}`);
       await sleep(delay);
       delay *= 2;
     }
   }
   if (job.metadata?.uid !== uid) {
-    return fail(`${RESTART_REASON}; the name of its Job ${where} now belongs to another Job (uid ${job.metadata?.uid ?? "none"}), which was left alone`);
+    return fail(
+      `${RESTART_REASON}; the name of its Job ${where} now belongs to another Job (uid ${job.metadata?.uid ?? "none"}), which was left alone`,
+    );
   }
   let parser;
   try {
     parser = spec.engine.parser();
   } catch (error) {
-    return fail(`${RESTART_REASON}; engine "${spec.engine.name}" could not make its output parser: ${(error as Error).message}`);
+    return fail(
+      `${RESTART_REASON}; engine "${spec.engine.name}" could not make its output parser: ${(error as Error).message}`,
+    );
   }
   context.logger.info("re-attaching to the Job of a run left running", { runId: run.id, job: where });
-  const followed = attachJobRun(context, { runId: run.id, jobName, uid, parser, hooks, startedAt: run.startedAt ?? context.now(), quietBefore: context.now() });
-  return { action: "reattach", handle: { attachment: toRecord(attachment), logRef: logRefOf(attachment), done: followed.done, stop: followed.stop, detach: followed.detach } };
+  const followed = attachJobRun(context, {
+    runId: run.id,
+    jobName,
+    uid,
+    parser,
+    hooks,
+    startedAt: run.startedAt ?? context.now(),
+    quietBefore: context.now(),
+  });
+  return {
+    action: "reattach",
+    handle: {
+      attachment: toRecord(attachment),
+      logRef: logRefOf(attachment),
+      done: followed.done,
+      stop: followed.stop,
+      detach: followed.detach,
+    },
+  };
 }
 
 /**
@@ -70,14 +101,18 @@ async function unrecordedJob(context: RunContext, run: TaskRun): Promise<Kuberne
     job = await context.clients.batch.readNamespacedJob({ name: jobName, namespace: context.namespace });
   } catch (error) {
     const problem = apiProblem(error);
-    if (problem.status === 404) return `${RESTART_REASON}; no Job was recorded for it and none was made (the controller stopped before creating it)`;
+    if (problem.status === 404)
+      return `${RESTART_REASON}; no Job was recorded for it and none was made (the controller stopped before creating it)`;
     return `${RESTART_REASON}; no Job was recorded for it and ${context.namespace}/${jobName} could not be looked up: ${problem.message}`;
   }
   const uid = job.metadata?.uid;
   if (!belongsToRun(job, run.id) || uid === undefined) {
     return `${RESTART_REASON}; no Job was recorded for it, and ${context.namespace}/${jobName} is not its Job (left alone)`;
   }
-  context.logger.info("found the Job of a run whose start was not fully recorded", { runId: run.id, job: `${context.namespace}/${jobName}` });
+  context.logger.info("found the Job of a run whose start was not fully recorded", {
+    runId: run.id,
+    job: `${context.namespace}/${jobName}`,
+  });
   return { namespace: context.namespace, jobName, uid };
 }
 

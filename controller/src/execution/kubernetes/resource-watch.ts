@@ -124,7 +124,12 @@ interface WatchPosition {
 }
 
 /** One watch from the position's version, until the server ends it, it fails, or it is aborted. */
-async function watchOnceFrom<T extends Listed>(options: ResourceWatchOptions<T>, cache: WatchCache<T>, position: WatchPosition, stopped: AbortSignal): Promise<WatchEnd> {
+async function watchOnceFrom<T extends Listed>(
+  options: ResourceWatchOptions<T>,
+  cache: WatchCache<T>,
+  position: WatchPosition,
+  stopped: AbortSignal,
+): Promise<WatchEnd> {
   let gone = false;
   let failure: unknown;
   let events = 0;
@@ -146,9 +151,16 @@ async function watchOnceFrom<T extends Listed>(options: ResourceWatchOptions<T>,
     if (type === "DELETED") cache.remove(name, item);
     else cache.upsert(name, item);
   };
-  const query = { labelSelector: options.labelSelector, resourceVersion: position.resourceVersion, allowWatchBookmarks: true, timeoutSeconds: options.timeoutSeconds };
+  const query = {
+    labelSelector: options.labelSelector,
+    resourceVersion: position.resourceVersion,
+    allowWatchBookmarks: true,
+    timeoutSeconds: options.timeoutSeconds,
+  };
   try {
-    position.current = await options.watch.watch(options.path, query, onEvent, (error: unknown) => finish(error ?? undefined));
+    position.current = await options.watch.watch(options.path, query, onEvent, (error: unknown) =>
+      finish(error ?? undefined),
+    );
     if (stopped.aborted) position.current.abort();
   } catch (error) {
     finish(error);
@@ -156,6 +168,7 @@ async function watchOnceFrom<T extends Listed>(options: ResourceWatchOptions<T>,
   const error = await ended;
   position.current = undefined;
   if (gone || apiProblem(error).status === GONE) return { kind: "gone" };
-  if (failure !== undefined || (error !== undefined && error !== null)) return { kind: "failed", error: failure ?? error };
+  if (failure !== undefined || (error !== undefined && error !== null))
+    return { kind: "failed", error: failure ?? error };
   return { kind: "ended", events };
 }

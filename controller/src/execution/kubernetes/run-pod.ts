@@ -9,8 +9,16 @@ import { RUN_LABEL } from "./run-labels.js";
  * the run's label that the Job (by uid) owns; undefined when there is none.
  * Rejects when the pods cannot be listed.
  */
-export async function readRunPod(clients: KubeClients, namespace: string, runId: string, jobUid: string): Promise<V1Pod | undefined> {
-  const list = await clients.core.listNamespacedPod({ namespace, labelSelector: `${RUN_LABEL}=${toLabelValue(runId)}` });
+export async function readRunPod(
+  clients: KubeClients,
+  namespace: string,
+  runId: string,
+  jobUid: string,
+): Promise<V1Pod | undefined> {
+  const list = await clients.core.listNamespacedPod({
+    namespace,
+    labelSelector: `${RUN_LABEL}=${toLabelValue(runId)}`,
+  });
   return list.items
     .filter((pod) => pod.metadata?.ownerReferences?.some((ref) => ref.uid === jobUid))
     .sort((a, b) => (timeMs(a.metadata?.creationTimestamp) ?? 0) - (timeMs(b.metadata?.creationTimestamp) ?? 0))

@@ -14,7 +14,8 @@ export function runResult(parser: OutputParser, outcome: JobOutcome, stopReason:
   let result = parse(parser, outcome.exit);
   const problem = outcome.problem;
   if (problem !== undefined) {
-    const detail = !problem.withExit || result.success || result.failureReason === "" ? "" : `; ${result.failureReason}`;
+    const detail =
+      !problem.withExit || result.success || result.failureReason === "" ? "" : `; ${result.failureReason}`;
     result = { ...result, success: false, failureReason: `${problem.text}${detail}` };
   }
   if (stopReason !== undefined) result = { ...result, success: false, failureReason: STOP_REASON_TEXT[stopReason] };
@@ -28,11 +29,20 @@ function parse(parser: OutputParser, exit: EngineExit): TaskResult {
   try {
     result = parser.finish(exit);
   } catch (error) {
-    return { success: false, summary: "", pullRequestUrl: "", failureReason: `the engine's output could not be read: ${(error as Error).message}`, durationMs: exit.durationMs };
+    return {
+      success: false,
+      summary: "",
+      pullRequestUrl: "",
+      failureReason: `the engine's output could not be read: ${(error as Error).message}`,
+      durationMs: exit.durationMs,
+    };
   }
   const problem = exit.resultFileProblem;
   if (problem !== undefined && !result.success && !result.failureReason.includes(problem)) {
-    result = { ...result, failureReason: result.failureReason === "" ? problem : `${result.failureReason} (${problem})` };
+    result = {
+      ...result,
+      failureReason: result.failureReason === "" ? problem : `${result.failureReason} (${problem})`,
+    };
   }
   return result;
 }

@@ -24,12 +24,27 @@ export async function startJobRun(context: RunContext, spec: RunSpec, hooks: Run
   const logger = context.logger.child({ runId: spec.run.id, job: jobName });
   const job = await createJob(context, prepared, spec, logger);
   const uid = job.metadata?.uid;
-  if (uid === undefined) throw startError(spec, `the API server returned Job ${jobName} without a uid`, "check the API server");
+  if (uid === undefined)
+    throw startError(spec, `the API server returned Job ${jobName} without a uid`, "check the API server");
   await createInput(context, prepared, uid, spec, logger);
   const attachment: KubernetesAttachment = { namespace: context.namespace, jobName, uid };
   logger.info("started the run's Job", { namespace: context.namespace, image: spec.engine.image });
-  const run = attachJobRun(context, { runId: spec.run.id, jobName, uid, parser: prepared.parser, hooks, startedAt: context.now(), quietBefore: undefined });
-  return { attachment: toRecord(attachment), logRef: logRefOf(attachment), done: run.done, stop: run.stop, detach: run.detach };
+  const run = attachJobRun(context, {
+    runId: spec.run.id,
+    jobName,
+    uid,
+    parser: prepared.parser,
+    hooks,
+    startedAt: context.now(),
+    quietBefore: undefined,
+  });
+  return {
+    attachment: toRecord(attachment),
+    logRef: logRefOf(attachment),
+    done: run.done,
+    stop: run.stop,
+    detach: run.detach,
+  };
 }
 
 async function createJob(context: RunContext, prepared: PreparedJob, spec: RunSpec, logger: Logger): Promise<V1Job> {
@@ -38,23 +53,46 @@ async function createJob(context: RunContext, prepared: PreparedJob, spec: RunSp
     return await context.clients.batch.createNamespacedJob({ namespace, body: prepared.job });
   } catch (error) {
     const problem = apiProblem(error);
-    if (problem.status !== 409) throw startError(spec, `creating Job ${namespace}/${prepared.jobName} failed: ${problem.message}`, apiHint(problem, "create", "jobs", namespace), error);
+    if (problem.status !== 409)
+      throw startError(
+        spec,
+        `creating Job ${namespace}/${prepared.jobName} failed: ${problem.message}`,
+        apiHint(problem, "create", "jobs", namespace),
+        error,
+      );
   }
   let existing: V1Job;
   try {
     existing = await context.clients.batch.readNamespacedJob({ name: prepared.jobName, namespace });
   } catch (error) {
     const problem = apiProblem(error);
-    throw startError(spec, `Job ${namespace}/${prepared.jobName} exists but could not be read: ${problem.message}`, apiHint(problem, "get", "jobs", namespace), error);
+    throw startError(
+      spec,
+      `Job ${namespace}/${prepared.jobName} exists but could not be read: ${problem.message}`,
+      apiHint(problem, "get", "jobs", namespace),
+      error,
+    );
   }
   if (!belongsToRun(existing, spec.run.id)) {
-    throw startError(spec, `a Job named ${prepared.jobName} already exists in namespace ${namespace} and is not this run's`, `delete it (kubectl delete job -n ${namespace} ${prepared.jobName}) and retry the run`);
+    throw startError(
+      spec,
+      `a Job named ${prepared.jobName} already exists in namespace ${namespace} and is not this run's`,
+      `delete it (kubectl delete job -n ${namespace} ${prepared.jobName}) and retry the run`,
+    );
   }
-  logger.warn("the run's Job already existed (made by a start the controller did not record); following it instead of making another");
+  logger.warn(
+    "the run's Job already existed (made by a start the controller did not record); following it instead of making another",
+  );
   return existing;
 }
 
-async function createInput(context: RunContext, prepared: PreparedJob, uid: string, spec: RunSpec, logger: Logger): Promise<void> {
+async function createInput(
+  context: RunContext,
+  prepared: PreparedJob,
+  uid: string,
+  spec: RunSpec,
+  logger: Logger,
+): Promise<void> {
   const { namespace } = context;
   const body = buildInputConfigMap(prepared.job, uid, prepared.configMapName, prepared.files);
   try {
@@ -64,10 +102,18 @@ async function createInput(context: RunContext, prepared: PreparedJob, uid: stri
     // Made by the earlier start of this same run.
     if (problem.status === 409) return;
     await deleteJob(context, prepared.jobName, uid, logger);
-    throw startError(spec, `creating ConfigMap ${namespace}/${prepared.configMapName} failed: ${problem.message}`, apiHint(problem, "create", "configmaps", namespace), error);
+    throw startError(
+      spec,
+      `creating ConfigMap ${namespace}/${prepared.configMapName} failed: ${problem.message}`,
+      apiHint(problem, "create", "configmaps", namespace),
+      error,
+    );
   }
 }
 
 function startError(spec: RunSpec, what: string, hint: string, cause?: unknown): EngineStartError {
-  return new EngineStartError(`engine "${spec.engine.name}" could not be started: ${what}`, { hint, ...(cause === undefined ? {} : { cause }) });
+  return new EngineStartError(`engine "${spec.engine.name}" could not be started: ${what}`, {
+    hint,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }

@@ -28,7 +28,13 @@ export function parseAttachment(value: Record<string, unknown> | undefined): Loc
   if (value === undefined) return undefined;
   const { pid, pgid, startTime, bootId, hostname, workspace, resultFile, logFile } = value;
   if (!isPid(pid) || !isPid(pgid)) return undefined;
-  if (typeof hostname !== "string" || typeof workspace !== "string" || typeof resultFile !== "string" || typeof logFile !== "string") return undefined;
+  if (
+    typeof hostname !== "string"
+    || typeof workspace !== "string"
+    || typeof resultFile !== "string"
+    || typeof logFile !== "string"
+  )
+    return undefined;
   return {
     pid,
     pgid,

@@ -22,7 +22,12 @@ const FALLBACK_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/
  * Proxy and certificate variables are not passed: set them in
  * `engines.<name>.env` when an engine needs them.
  */
-export function engineEnv(runId: string, paths: RunPaths, engineVars: Record<string, string>, parent: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function engineEnv(
+  runId: string,
+  paths: RunPaths,
+  engineVars: Record<string, string>,
+  parent: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
   const env: Record<string, string> = {
     PATH: nonEmpty(parent.PATH) ?? FALLBACK_PATH,
     HOME: nonEmpty(parent.HOME) ?? homedir(),

@@ -66,11 +66,21 @@ export function finishRun(input: FinishInput): FinishedRun {
     result = failure(`the run's result could not be read: ${(error as Error).message}`, durationMs);
   }
   if (stopReason !== undefined) result = { ...result, success: false, failureReason: STOP_REASON_TEXT[stopReason] };
-  else if (input.lost?.stopped === true) result = { ...result, success: false, failureReason: `${SPAWNER_LOST_REASON}; its processes were stopped` };
-  else if (input.lost !== undefined && !result.success) result = { ...result, failureReason: `${SPAWNER_LOST_REASON}; ${result.failureReason || "the engine reported a failure"}` };
+  else if (input.lost?.stopped === true)
+    result = { ...result, success: false, failureReason: `${SPAWNER_LOST_REASON}; its processes were stopped` };
+  else if (input.lost !== undefined && !result.success)
+    result = {
+      ...result,
+      failureReason: `${SPAWNER_LOST_REASON}; ${result.failureReason || "the engine reported a failure"}`,
+    };
   if (result.durationMs === undefined) result = { ...result, durationMs };
   if (log.droppedBytes > 0) log.note(`${log.droppedBytes} bytes of output after the cap were not kept`);
-  const ended = input.lost !== undefined ? "ended (exit status unknown)" : exit.signal !== undefined ? `killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+  const ended =
+    input.lost !== undefined
+      ? "ended (exit status unknown)"
+      : exit.signal !== undefined
+        ? `killed by ${exit.signal}`
+        : `exited with code ${exit.exitCode}`;
   log.note(`${ended} after ${durationMs} ms; ${result.success ? "succeeded" : `failed: ${result.failureReason}`}`);
   const outcome: RunOutcome = { result, stoppedFor: stopReason };
   // Output still queued after a drain that timed out must not follow the run's end in its log.
@@ -103,7 +113,10 @@ function parse(parser: OutputParser, exit: LocalEngineExit): TaskResult {
   }
   const problem = exit.resultFileProblem;
   if (problem !== undefined && !result.success && !result.failureReason.includes(problem)) {
-    result = { ...result, failureReason: result.failureReason === "" ? problem : `${result.failureReason} (${problem})` };
+    result = {
+      ...result,
+      failureReason: result.failureReason === "" ? problem : `${result.failureReason} (${problem})`,
+    };
   }
   return result;
 }

@@ -54,7 +54,15 @@ class HelperSpawner implements Spawner {
     return new Promise<number>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, events });
       this.refWhileBusy();
-      const message: SpawnerRequest = { op: "spawn", id, command: request.command, args: request.args, cwd: request.cwd, env: request.env, stdin: request.stdin };
+      const message: SpawnerRequest = {
+        op: "spawn",
+        id,
+        command: request.command,
+        args: request.args,
+        cwd: request.cwd,
+        env: request.env,
+        stdin: request.stdin,
+      };
       child.send(message, (error) => {
         if (error === null || error === undefined || !this.pending.has(id)) return;
         this.pending.delete(id);
@@ -140,7 +148,12 @@ class HelperSpawner implements Spawner {
       }
       case "data": {
         const chunk = message.chunk;
-        this.running.get(message.id)?.events.data(message.stream, Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        this.running
+          .get(message.id)
+          ?.events.data(
+            message.stream,
+            Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength),
+          );
         return;
       }
       case "end":
@@ -183,7 +196,8 @@ class HelperSpawner implements Spawner {
         starting: lostStarts.length,
       });
     }
-    for (const start of lostStarts) start.reject(new SpawnFailure("the engine spawner process ended before the engine started", "ESPAWNERLOST"));
+    for (const start of lostStarts)
+      start.reject(new SpawnFailure("the engine spawner process ended before the engine started", "ESPAWNERLOST"));
     for (const run of lostRuns) run.events.lost();
     for (const removal of lostRemovals) void removeHere(removal.paths).then(removal.resolve);
   }
@@ -195,7 +209,11 @@ class HelperSpawner implements Spawner {
     delete env.NODE_OPTIONS;
     // A small heap: the helper holds a few objects per engine, and a fork copies the page tables of
     // everything mapped (measured: with node's default heap it grew to 109 MB over 10,000 runs).
-    const child = spawn(process.execPath, ["--max-old-space-size=24", "--max-semi-space-size=1", "-e", SPAWNER_SOURCE], { stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "advanced", env });
+    const child = spawn(
+      process.execPath,
+      ["--max-old-space-size=24", "--max-semi-space-size=1", "-e", SPAWNER_SOURCE],
+      { stdio: ["ignore", "ignore", "inherit", "ipc"], serialization: "advanced", env },
+    );
     child.on("message", this.onMessage);
     child.on("error", (error) => this.logger.error("the engine spawner process failed", { error }));
     child.once("close", (code, signal) => this.onGone(child, code, signal));

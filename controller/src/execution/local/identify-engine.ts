@@ -21,7 +21,8 @@ export type EngineRemains =
  */
 export function identifyEngine(attachment: LocalAttachment): EngineRemains {
   const { pid, pgid, startTime } = attachment;
-  if (startTime === undefined || attachment.bootId === undefined) return processExists(pid) ? { kind: "unknown" } : { kind: "gone" };
+  if (startTime === undefined || attachment.bootId === undefined)
+    return processExists(pid) ? { kind: "unknown" } : { kind: "gone" };
   // After a reboot nothing of the run can still run.
   if (bootId() !== attachment.bootId) return { kind: "gone" };
   const current = processStartTime(pid);
@@ -29,6 +30,7 @@ export function identifyEngine(attachment: LocalAttachment): EngineRemains {
   // A new process with this pid: the group had emptied before the pid could be reused.
   if (current !== undefined && current !== startTime) return { kind: "gone" };
   const members = liveGroupMembers(pgid) ?? [];
-  if (members.length > 0 && members.every((member) => member.startTime >= startTime)) return { kind: "leftovers", count: members.length };
+  if (members.length > 0 && members.every((member) => member.startTime >= startTime))
+    return { kind: "leftovers", count: members.length };
   return { kind: "gone" };
 }

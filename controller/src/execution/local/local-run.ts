@@ -79,7 +79,18 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
     else if (groupAlive(pid)) await terminate("the engine exited and left processes in its group");
     await output.drain(DRAIN_BOUND_MS, () => context.spawner.closeOutput(pid));
     const remove = (folders: readonly string[]) => context.spawner.remove(folders);
-    const finished = finishRun({ config, logger, log, paths, parser, exit, durationMs, stopReason, lost: lost ? { stopped: stoppedAfterLoss } : undefined, remove });
+    const finished = finishRun({
+      config,
+      logger,
+      log,
+      paths,
+      parser,
+      exit,
+      durationMs,
+      stopReason,
+      lost: lost ? { stopped: stoppedAfterLoss } : undefined,
+      remove,
+    });
     context.track(finished.cleanedUp);
     return finished.outcome;
   })().catch(async (error: unknown) => {
@@ -105,7 +116,12 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
 }
 
 /** Spawns the engine through the spawner; `exited` settles with how it ended, or `lost` when the spawner died first. */
-async function spawnRun(context: LocalRunContext, spec: RunSpec, prepared: PreparedRun, output: RunOutput): Promise<{ pid: number; exited: Promise<EngineEnd> }> {
+async function spawnRun(
+  context: LocalRunContext,
+  spec: RunSpec,
+  prepared: PreparedRun,
+  output: RunOutput,
+): Promise<{ pid: number; exited: Promise<EngineEnd> }> {
   const { paths, invocation } = prepared;
   let settleExit: (exit: EngineEnd) => void = () => undefined;
   const exited = new Promise<EngineEnd>((resolve) => {
@@ -144,7 +160,13 @@ function attachmentOf(pid: number, paths: PreparedRun["paths"]): LocalAttachment
 }
 
 /** SIGTERM to the run's process group, then SIGKILL after the grace period; a failure to signal is logged, not thrown. */
-async function terminateRun(pid: number, why: string, killGraceMs: number, log: PreparedRun["log"], logger: Logger): Promise<void> {
+async function terminateRun(
+  pid: number,
+  why: string,
+  killGraceMs: number,
+  log: PreparedRun["log"],
+  logger: Logger,
+): Promise<void> {
   log.note(`${why}: SIGTERM to process group ${pid}`);
   try {
     if ((await terminateGroup(pid, killGraceMs)) === "killed") {

@@ -27,11 +27,18 @@ export interface PreparedRun {
  * log, which says why (so `errand runs show` can tell), and a workspace
  * that was there before (never removed: it is not ours).
  */
-export async function prepareRun(config: ExecutionConfig["local"], spec: RunSpec, logger: Logger): Promise<PreparedRun> {
+export async function prepareRun(
+  config: ExecutionConfig["local"],
+  spec: RunSpec,
+  logger: Logger,
+): Promise<PreparedRun> {
   const runId = spec.run.id;
   const engineName = spec.engine.name;
   if (!isSafeRunId(runId)) {
-    throw new ControllerError(ControllerErrorCode.Internal, `run id ${JSON.stringify(runId)} cannot be used as a file name`);
+    throw new ControllerError(
+      ControllerErrorCode.Internal,
+      `run id ${JSON.stringify(runId)} cannot be used as a file name`,
+    );
   }
   const paths = runPaths(config, runId);
   let log: RunLog;
@@ -42,10 +49,13 @@ export async function prepareRun(config: ExecutionConfig["local"], spec: RunSpec
     }
     log = openRunLog({ path: paths.log, maxBytes: config.logMaxBytes, secret: spec.apiKey, logger });
   } catch (error) {
-    throw new EngineStartError(`engine "${engineName}" could not be started: the run log ${paths.log} could not be created: ${(error as Error).message}`, {
-      cause: error,
-      hint: "check that execution.local.log_dir is a writable folder",
-    });
+    throw new EngineStartError(
+      `engine "${engineName}" could not be started: the run log ${paths.log} could not be created: ${(error as Error).message}`,
+      {
+        cause: error,
+        hint: "check that execution.local.log_dir is a writable folder",
+      },
+    );
   }
   let claimed = false;
   try {
@@ -54,10 +64,13 @@ export async function prepareRun(config: ExecutionConfig["local"], spec: RunSpec
     try {
       writeRunFiles(paths, spec.ticket, spec.prompt);
     } catch (error) {
-      throw new EngineStartError(`engine "${engineName}" could not be started: the run's files in ${paths.runDir} could not be written: ${(error as Error).message}`, {
-        cause: error,
-        hint: "check that execution.local.workspace_dir is writable and its disk has space",
-      });
+      throw new EngineStartError(
+        `engine "${engineName}" could not be started: the run's files in ${paths.runDir} could not be written: ${(error as Error).message}`,
+        {
+          cause: error,
+          hint: "check that execution.local.workspace_dir is writable and its disk has space",
+        },
+      );
     }
     const input: EngineInput = {
       ticket: spec.ticket,
@@ -77,7 +90,11 @@ export async function prepareRun(config: ExecutionConfig["local"], spec: RunSpec
 }
 
 /** Notes why the start failed in the run log, closes it, and removes what this start made. */
-export async function abandon(run: { paths: RunPaths; log: RunLog }, error: unknown, removeFiles: boolean): Promise<void> {
+export async function abandon(
+  run: { paths: RunPaths; log: RunLog },
+  error: unknown,
+  removeFiles: boolean,
+): Promise<void> {
   run.log.note(`could not start: ${error instanceof Error ? error.message : String(error)}`);
   run.log.close();
   if (removeFiles) removeRunFiles(run.paths);

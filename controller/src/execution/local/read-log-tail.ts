@@ -12,10 +12,14 @@ export async function readLogTail(path: string, maxBytes: number): Promise<strin
     handle = await open(path, "r");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new ControllerError(ControllerErrorCode.Internal, `the run log ${path} could not be read: ${(error as Error).message}`, {
-      cause: error,
-      hint: "check that the controller's user may read execution.local.log_dir",
-    });
+    throw new ControllerError(
+      ControllerErrorCode.Internal,
+      `the run log ${path} could not be read: ${(error as Error).message}`,
+      {
+        cause: error,
+        hint: "check that the controller's user may read execution.local.log_dir",
+      },
+    );
   }
   try {
     const size = (await handle.stat()).size;

@@ -38,20 +38,39 @@ interface Recovery {
  * A process that cannot be proved to be the engine's (another host, a pid
  * now used by something else, no start time) is never signalled.
  */
-export async function recoverLocalRun(config: ExecutionConfig["local"], logger: Logger, run: TaskRun, spec: RunSpec): Promise<RecoveryPlan> {
+export async function recoverLocalRun(
+  config: ExecutionConfig["local"],
+  logger: Logger,
+  run: TaskRun,
+  spec: RunSpec,
+): Promise<RecoveryPlan> {
   const attachment = parseAttachment(run.attachment);
   if (attachment === undefined) return fail(`${RESTART_REASON}; no engine process was recorded for it`);
-  if (attachment.hostname !== hostname()) return fail(`${RESTART_REASON}; it ran on host ${attachment.hostname}, whose processes were not touched`);
+  if (attachment.hostname !== hostname())
+    return fail(`${RESTART_REASON}; it ran on host ${attachment.hostname}, whose processes were not touched`);
   const recovery: Recovery = { config, logger, run, spec, attachment };
   const remains = identifyEngine(attachment);
   if (remains.kind === "unknown") {
-    return fail(`${RESTART_REASON}; process ${attachment.pid} could not be proved to be its engine (no start time) and was left alone`);
+    return fail(
+      `${RESTART_REASON}; process ${attachment.pid} could not be proved to be its engine (no start time) and was left alone`,
+    );
   }
   if (remains.kind === "running") {
     const stopped = await stopGroup(recovery, "stopping its process group");
-    return settle(recovery, false, fail(`${RESTART_REASON}; ${stopped ? "its processes were stopped" : `its process group ${attachment.pgid} could not be stopped`}`));
+    return settle(
+      recovery,
+      false,
+      fail(
+        `${RESTART_REASON}; ${stopped ? "its processes were stopped" : `its process group ${attachment.pgid} could not be stopped`}`,
+      ),
+    );
   }
-  const leftovers = remains.kind === "leftovers" && (await stopGroup(recovery, `the engine had ended; stopping the ${remains.count === 1 ? "process" : `${remains.count} processes`} it left`));
+  const leftovers =
+    remains.kind === "leftovers"
+    && (await stopGroup(
+      recovery,
+      `the engine had ended; stopping the ${remains.count === 1 ? "process" : `${remains.count} processes`} it left`,
+    ));
   return fromResultFile(recovery, leftovers ? "; the processes it left were stopped" : "");
 }
 
@@ -64,19 +83,45 @@ async function fromResultFile(recovery: Recovery, stoppedNote: string): Promise<
     await note(attachment, `${RESTART_REASON}: ${found}`);
     return settle(recovery, false, fail(`${RESTART_REASON}; ${found}${stoppedNote}`));
   }
-  const durationMs = run.startedAt !== undefined && read.modifiedAt !== undefined ? Math.max(0, Math.round(read.modifiedAt - run.startedAt)) : undefined;
-  const exit: LocalEngineExit = { exitCode: undefined, signal: undefined, exitUnknown: true, resultFile: read.text, durationMs: durationMs ?? 0, resultFileProblem: undefined };
+  const durationMs =
+    run.startedAt !== undefined && read.modifiedAt !== undefined
+      ? Math.max(0, Math.round(read.modifiedAt - run.startedAt))
+      : undefined;
+  const exit: LocalEngineExit = {
+    exitCode: undefined,
+    signal: undefined,
+    exitUnknown: true,
+    resultFile: read.text,
+    durationMs: durationMs ?? 0,
+    resultFileProblem: undefined,
+  };
   let result: TaskResult;
   try {
     result = spec.engine.parser().finish(exit);
   } catch (error) {
-    return settle(recovery, false, fail(`${RESTART_REASON}; its result file could not be read: ${(error as Error).message}`));
+    return settle(
+      recovery,
+      false,
+      fail(`${RESTART_REASON}; its result file could not be read: ${(error as Error).message}`),
+    );
   }
-  if (!result.success) result = { ...result, failureReason: `${RESTART_REASON}; ${result.failureReason || "the engine reported a failure"}` };
+  if (!result.success)
+    result = {
+      ...result,
+      failureReason: `${RESTART_REASON}; ${result.failureReason || "the engine reported a failure"}`,
+    };
   if (result.durationMs === undefined && durationMs !== undefined) result = { ...result, durationMs };
-  await note(attachment, `${RESTART_REASON}: it had ended; recorded from its result file (${result.success ? "succeeded" : "failed"})`);
+  await note(
+    attachment,
+    `${RESTART_REASON}: it had ended; recorded from its result file (${result.success ? "succeeded" : "failed"})`,
+  );
   const outcome = { result, stoppedFor: undefined };
-  const handle = { attachment: { ...attachment }, logRef: attachment.logFile, done: Promise.resolve(outcome), stop: () => Promise.resolve() };
+  const handle = {
+    attachment: { ...attachment },
+    logRef: attachment.logFile,
+    done: Promise.resolve(outcome),
+    stop: () => Promise.resolve(),
+  };
   return settle(recovery, result.success, { action: "reattach", handle });
 }
 
@@ -87,7 +132,11 @@ async function stopGroup({ config, logger, run, attachment }: Recovery, what: st
     await terminateGroup(attachment.pgid, config.killGraceMs);
     return true;
   } catch (error) {
-    logger.error("could not stop the process group of a recovered run", { runId: run.id, pgid: attachment.pgid, error });
+    logger.error("could not stop the process group of a recovered run", {
+      runId: run.id,
+      pgid: attachment.pgid,
+      error,
+    });
     return false;
   }
 }
@@ -96,7 +145,11 @@ async function stopGroup({ config, logger, run, attachment }: Recovery, what: st
  * Applies `keep_workspaces`. Only the folders where this configuration
  * puts this run's files are removed: a stored path is never trusted with rm.
  */
-async function settle({ config, run, attachment }: Recovery, success: boolean, plan: RecoveryPlan): Promise<RecoveryPlan> {
+async function settle(
+  { config, run, attachment }: Recovery,
+  success: boolean,
+  plan: RecoveryPlan,
+): Promise<RecoveryPlan> {
   const paths = runPaths(config, run.id);
   const ours = paths.workspace === attachment.workspace && paths.runDir === dirname(attachment.resultFile);
   if (ours && !keepsWorkspace(config.keepWorkspaces, success)) removeRunFiles(paths);

@@ -26,12 +26,17 @@ export function readResultFile(path: string): ResultFileRead {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { text: undefined, problem: undefined, modifiedAt: undefined };
-    return { text: undefined, problem: `the result file ${path} could not be opened (${code ?? (error as Error).message})`, modifiedAt: undefined };
+    return {
+      text: undefined,
+      problem: `the result file ${path} could not be opened (${code ?? (error as Error).message})`,
+      modifiedAt: undefined,
+    };
   }
   try {
     const stat = fstatSync(fd);
     const modifiedAt = stat.mtimeMs;
-    if (!stat.isFile()) return { text: undefined, problem: `the result file ${path} is not a regular file`, modifiedAt };
+    if (!stat.isFile())
+      return { text: undefined, problem: `the result file ${path} is not a regular file`, modifiedAt };
     if (stat.size > MAX_RESULT_FILE_BYTES) {
       return { text: undefined, problem: `the result file exceeds 1 MiB (${stat.size} bytes)`, modifiedAt };
     }
@@ -40,7 +45,8 @@ export function readResultFile(path: string): ResultFileRead {
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
-        if (length > MAX_RESULT_FILE_BYTES) return { text: undefined, problem: "the result file exceeds 1 MiB", modifiedAt };
+        if (length > MAX_RESULT_FILE_BYTES)
+          return { text: undefined, problem: "the result file exceeds 1 MiB", modifiedAt };
         const larger = Buffer.allocUnsafe(MAX_RESULT_FILE_BYTES + 1);
         buffer.copy(larger);
         buffer = larger;
@@ -51,7 +57,11 @@ export function readResultFile(path: string): ResultFileRead {
     }
     return { text: buffer.subarray(0, length).toString("utf8"), problem: undefined, modifiedAt };
   } catch (error) {
-    return { text: undefined, problem: `the result file ${path} could not be read (${(error as Error).message})`, modifiedAt: undefined };
+    return {
+      text: undefined,
+      problem: `the result file ${path} could not be read (${(error as Error).message})`,
+      modifiedAt: undefined,
+    };
   } finally {
     try {
       closeSync(fd);

@@ -80,14 +80,20 @@ function createEmptyDir(dir: string, engineName: string): void {
     const entries = readdirSync(dir);
     if (entries.length === 0) return;
   } catch (error) {
-    throw new EngineStartError(`engine "${engineName}": the workspace ${dir} could not be created: ${(error as Error).message}`, {
-      cause: error,
-      hint: "check that execution.local.workspace_dir is a writable folder",
-    });
+    throw new EngineStartError(
+      `engine "${engineName}": the workspace ${dir} could not be created: ${(error as Error).message}`,
+      {
+        cause: error,
+        hint: "check that execution.local.workspace_dir is a writable folder",
+      },
+    );
   }
-  throw new EngineStartError(`engine "${engineName}": the workspace ${dir} already exists and is not empty; a run always starts in a fresh folder`, {
-    hint: `remove ${dir} (it is left from an earlier run or made by something else) or set execution.local.workspace_dir to another folder`,
-  });
+  throw new EngineStartError(
+    `engine "${engineName}": the workspace ${dir} already exists and is not empty; a run always starts in a fresh folder`,
+    {
+      hint: `remove ${dir} (it is left from an earlier run or made by something else) or set execution.local.workspace_dir to another folder`,
+    },
+  );
 }
 
 /** True when the workspace of a run that ended this way is kept (`execution.local.keep_workspaces`). */
@@ -140,7 +146,11 @@ export async function removeOwnRunFiles(paths: RunPaths): Promise<boolean> {
     if (error.code !== "ENOENT") throw error;
   };
   try {
-    await Promise.all([unlink(paths.prompt).catch(gone), unlink(paths.ticket).catch(gone), unlink(paths.result).catch(gone)]);
+    await Promise.all([
+      unlink(paths.prompt).catch(gone),
+      unlink(paths.ticket).catch(gone),
+      unlink(paths.result).catch(gone),
+    ]);
     await Promise.all([rmdir(paths.runDir).catch(gone), rmdir(paths.workspace).catch(gone)]);
     return true;
   } catch {

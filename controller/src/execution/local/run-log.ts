@@ -47,7 +47,8 @@ const MIN_SECRET_LENGTH = 8;
  */
 export function openRunLog(options: RunLogOptions): RunLog {
   const { path, maxBytes, logger } = options;
-  const secret = options.secret !== undefined && options.secret.length >= MIN_SECRET_LENGTH ? options.secret : undefined;
+  const secret =
+    options.secret !== undefined && options.secret.length >= MIN_SECRET_LENGTH ? options.secret : undefined;
   // Appending: nothing of an earlier writer is lost, and notes appended by
   // a restarted controller land after what this one wrote.
   let fd: number | undefined = openAppend(path);
@@ -77,7 +78,10 @@ export function openRunLog(options: RunLogOptions): RunLog {
         write(text);
         return;
       }
-      if (dropped === 0) write(`[errand] log truncated at ${maxBytes} bytes (execution.local.log_max_bytes); later output is not kept\n`);
+      if (dropped === 0)
+        write(
+          `[errand] log truncated at ${maxBytes} bytes (execution.local.log_max_bytes); later output is not kept\n`,
+        );
       dropped += size;
     },
     note(text) {

@@ -78,10 +78,15 @@ export function wireOutput(parser: OutputParser, hooks: RunHooks, log: RunLog, l
     async drain(boundMs, close) {
       if (open > 0) {
         const timer = new AbortController();
-        const inTime = await Promise.race([all.then(() => true), sleep(boundMs, false, { signal: timer.signal }).catch(() => false)]);
+        const inTime = await Promise.race([
+          all.then(() => true),
+          sleep(boundMs, false, { signal: timer.signal }).catch(() => false),
+        ]);
         timer.abort();
         if (!inTime) {
-          log.note(`the output pipes stayed open ${boundMs} ms after the engine's process group ended (a process outside the group holds them); closed them`);
+          log.note(
+            `the output pipes stayed open ${boundMs} ms after the engine's process group ended (a process outside the group holds them); closed them`,
+          );
           close();
         }
       }

@@ -22,7 +22,10 @@ export interface SpawnOptions {
 export async function spawnEngine(spawner: Spawner, options: SpawnOptions, events: EngineEvents): Promise<number> {
   const { invocation, cwd, env } = options;
   try {
-    return await spawner.spawn({ command: invocation.command, args: invocation.args, cwd, env, stdin: invocation.stdin }, events);
+    return await spawner.spawn(
+      { command: invocation.command, args: invocation.args, cwd, env, stdin: invocation.stdin },
+      events,
+    );
   } catch (error) {
     throw startError(options, error);
   }
@@ -43,10 +46,13 @@ function startError(options: SpawnOptions, error: unknown): EngineStartError {
   }
   const hasPath = command.includes("/");
   if (code === "ENOENT" && !hasPath) {
-    return new EngineStartError(`${prefix}: the command "${command}" was not found on PATH (${options.env.PATH ?? ""})`, {
-      cause: error,
-      hint: `install ${command} or set ${setting} to the full path of the executable`,
-    });
+    return new EngineStartError(
+      `${prefix}: the command "${command}" was not found on PATH (${options.env.PATH ?? ""})`,
+      {
+        cause: error,
+        hint: `install ${command} or set ${setting} to the full path of the executable`,
+      },
+    );
   }
   if (code === "ENOENT" && !exists(command, cwd)) {
     return new EngineStartError(`${prefix}: the command "${command}" does not exist`, {
@@ -55,10 +61,13 @@ function startError(options: SpawnOptions, error: unknown): EngineStartError {
     });
   }
   if (code === "ENOENT") {
-    return new EngineStartError(`${prefix}: "${command}" exists but could not be run; the interpreter named on its #! line is probably missing`, {
-      cause: error,
-      hint: `install the interpreter its first line names, or fix that line of ${command}`,
-    });
+    return new EngineStartError(
+      `${prefix}: "${command}" exists but could not be run; the interpreter named on its #! line is probably missing`,
+      {
+        cause: error,
+        hint: `install the interpreter its first line names, or fix that line of ${command}`,
+      },
+    );
   }
   if (code === "EACCES" || code === "EISDIR") {
     return new EngineStartError(`${prefix}: "${command}" is not an executable file`, {

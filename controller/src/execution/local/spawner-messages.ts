@@ -1,6 +1,14 @@
 /** What the controller sends the engine spawner (see spawner-program.ts). */
 export type SpawnerRequest =
-  | { op: "spawn"; id: number; command: string; args: readonly string[]; cwd: string; env: Record<string, string>; stdin: string | undefined }
+  | {
+      op: "spawn";
+      id: number;
+      command: string;
+      args: readonly string[];
+      cwd: string;
+      env: Record<string, string>;
+      stdin: string | undefined;
+    }
   | { op: "close-output"; id: number }
   | { op: "remove"; id: number; paths: readonly string[] };
 

@@ -33,8 +33,18 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
   const maxBackoff = options.maxBackoffMs ?? 5 * 60_000;
   const stop = new AbortController();
   const ctx: PollContext = { signal: stop.signal, logger };
-  const polls = new Counter({ name: "errand_source_polls_total", help: "Polls of a ticket source, by outcome", labelNames: ["source", "outcome"], registers: [registry] });
-  const picked = new Counter({ name: "errand_source_tickets_total", help: "Tickets a poll handed on, by what the store made of them", labelNames: ["source", "outcome"], registers: [registry] });
+  const polls = new Counter({
+    name: "errand_source_polls_total",
+    help: "Polls of a ticket source, by outcome",
+    labelNames: ["source", "outcome"],
+    registers: [registry],
+  });
+  const picked = new Counter({
+    name: "errand_source_tickets_total",
+    help: "Tickets a poll handed on, by what the store made of them",
+    labelNames: ["source", "outcome"],
+    registers: [registry],
+  });
   let sink: TicketSink | undefined;
   let timer: NodeJS.Timeout | undefined;
   let failures = 0;
@@ -65,7 +75,8 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
     }
   };
 
-  const nextDelay = () => (failures === 0 ? options.intervalMs : Math.min(maxBackoff, options.intervalMs * 2 ** Math.min(failures, 20)));
+  const nextDelay = () =>
+    failures === 0 ? options.intervalMs : Math.min(maxBackoff, options.intervalMs * 2 ** Math.min(failures, 20));
 
   const schedule = () => {
     if (stop.signal.aborted) return;
@@ -100,7 +111,13 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
     health(): SourceHealth {
       if (sink === undefined) return { ready: false, detail: "not started" };
       // A source that fails keeps the controller ready: webhooks and running work go on, the source catches up.
-      return { ready: true, detail: lastError === undefined ? `polling every ${options.intervalMs / 1000} s${lastOk ? `, last poll ${new Date(lastOk).toISOString()}` : ""}` : `failing (${failures} in a row): ${lastError}` };
+      return {
+        ready: true,
+        detail:
+          lastError === undefined
+            ? `polling every ${options.intervalMs / 1000} s${lastOk ? `, last poll ${new Date(lastOk).toISOString()}` : ""}`
+            : `failing (${failures} in a row): ${lastError}`,
+      };
     },
     pollNow: pollOnce,
     observer: createWriteBack(adapter, ctx, registry),
@@ -119,7 +136,12 @@ async function pickUp(adapter: PollAdapter, ctx: PollContext, sink: TicketSink, 
 
 /** The observer that writes a run's start and end back to its ticket, when the ticket came from this source. */
 function createWriteBack(adapter: PollAdapter, ctx: PollContext, registry: Registry): RunObserver {
-  const writeBackErrors = new Counter({ name: "errand_source_writeback_errors_total", help: "Failed write-backs to a ticket source", labelNames: ["source", "step"], registers: [registry] });
+  const writeBackErrors = new Counter({
+    name: "errand_source_writeback_errors_total",
+    help: "Failed write-backs to a ticket source",
+    labelNames: ["source", "step"],
+    registers: [registry],
+  });
   const writeBack = async (event: RunEvent) => {
     if (event.ticket.source !== adapter.backend || event.type === "progress") return;
     const step = event.type === "started" ? "picked_up" : "finished";
@@ -129,7 +151,12 @@ function createWriteBack(adapter: PollAdapter, ctx: PollContext, registry: Regis
     } catch (error) {
       // Logged and counted, never retried here: a repeated comment would be worse than a missing one.
       writeBackErrors.inc({ source: adapter.backend, step });
-      ctx.logger.error("write-back to the ticket source failed", { step, ticket: event.ticket.id, run_id: event.run.id, error });
+      ctx.logger.error("write-back to the ticket source failed", {
+        step,
+        ticket: event.ticket.id,
+        run_id: event.run.id,
+        error,
+      });
     }
   };
   return { name: `${adapter.backend}-write-back`, observe: (event) => writeBack(event), close: async () => {} };

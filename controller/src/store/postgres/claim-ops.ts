@@ -35,10 +35,14 @@ const TAKE_UNANNOUNCED = `
 
 const byAge = (a: RunRow, b: RunRow) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-const byEnd = (a: RunRow, b: RunRow) => (a.finished_at ?? 0) - (b.finished_at ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byEnd = (a: RunRow, b: RunRow) =>
+  (a.finished_at ?? 0) - (b.finished_at ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Claims on Queued runs, and on ends to announce, shared by every controller on the database. */
-export function createClaimOps({ pool, now }: PostgresContext): StoreOps<"claimQueued" | "releaseAllClaims" | "releaseClaim" | "takeUnannounced"> {
+export function createClaimOps({
+  pool,
+  now,
+}: PostgresContext): StoreOps<"claimQueued" | "releaseAllClaims" | "releaseClaim" | "takeUnannounced"> {
   return {
     async claimQueued(owner, limit, leaseMs) {
       requireText(owner, "claim owner");
@@ -50,7 +54,9 @@ export function createClaimOps({ pool, now }: PostgresContext): StoreOps<"claimQ
       return rows.sort(byAge).map((row) => ({ run: toTaskRun(row), ticket: toTicket(row.payload) }));
     },
     async releaseAllClaims() {
-      const result = await pool.query("UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE state = 'Queued' AND claimed_by IS NOT NULL");
+      const result = await pool.query(
+        "UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE state = 'Queued' AND claimed_by IS NOT NULL",
+      );
       return result.rowCount ?? 0;
     },
     async takeUnannounced(limit) {
@@ -59,7 +65,10 @@ export function createClaimOps({ pool, now }: PostgresContext): StoreOps<"claimQ
       return rows.sort(byEnd).map((row) => ({ run: toTaskRun(row), ticket: toTicket(row.payload) }));
     },
     async releaseClaim(runId, owner) {
-      await pool.query("UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE id = $1 AND claimed_by = $2 AND state = 'Queued'", [requireText(runId, "run id"), requireText(owner, "claim owner")]);
+      await pool.query(
+        "UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE id = $1 AND claimed_by = $2 AND state = 'Queued'",
+        [requireText(runId, "run id"), requireText(owner, "claim owner")],
+      );
     },
   };
 }

@@ -47,7 +47,8 @@ const PURGE_DELIVERIES = `
 
 type TicketRow = [source: string, id: string, payload: string];
 const keyOf = (source: string, id: string) => JSON.stringify([source, id]);
-const byKey = (a: TicketRow, b: TicketRow) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+const byKey = (a: TicketRow, b: TicketRow) =>
+  a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 
 /** One row per ticket, with its last payload of the batch, in key order (no deadlock between batches). */
 function ticketRows(tickets: readonly Ticket[], payloads: readonly string[]): TicketRow[] {
@@ -57,14 +58,28 @@ function ticketRows(tickets: readonly Ticket[], payloads: readonly string[]): Ti
 }
 
 /** Writes a batch's tickets and their first runs, in `client`'s transaction. */
-async function storeTickets(client: PoolClient, tickets: readonly Ticket[], payloads: readonly string[], engine: string, at: number): Promise<AcceptOutcome[]> {
+async function storeTickets(
+  client: PoolClient,
+  tickets: readonly Ticket[],
+  payloads: readonly string[],
+  engine: string,
+  at: number,
+): Promise<AcceptOutcome[]> {
   const sorted = ticketRows(tickets, payloads);
   const sources = sorted.map((r) => r[0]);
   const ids = sorted.map((r) => r[1]);
   await client.query(UPSERT_TICKETS, [sources, ids, sorted.map((r) => r[2]), at]);
-  const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(LATEST_RUNS, [sources, ids]);
+  const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(LATEST_RUNS, [
+    sources,
+    ids,
+  ]);
   const known = new Map(latest.rows.map((r) => [keyOf(r.source, r.ticket_id), { runId: r.id, state: r.state }]));
-  const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[] } = { id: [], source: [], ticket: [], reason: [] };
+  const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[] } = {
+    id: [],
+    source: [],
+    ticket: [],
+    reason: [],
+  };
   const outcomes = tickets.map((t): AcceptOutcome => {
     const ticket = { source: t.source, id: t.id };
     const key = keyOf(t.source, t.id);
@@ -78,7 +93,8 @@ async function storeTickets(client: PoolClient, tickets: readonly Ticket[], payl
     fresh.reason.push(acceptedReason(t.source));
     return { kind: "queued", ticket, runId };
   });
-  if (fresh.id.length > 0) await client.query(INSERT_RUNS, [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at]);
+  if (fresh.id.length > 0)
+    await client.query(INSERT_RUNS, [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at]);
   return outcomes;
 }
 
@@ -87,9 +103,14 @@ async function storeTickets(client: PoolClient, tickets: readonly Ticket[], payl
  * `new` for each id that was absent or expired (marked handled now), else
  * what its row says. Each key's expiry is that of its first delivery.
  */
-async function markDeliveries(client: PoolClient, deliveries: readonly DeliveryTickets[], at: number): Promise<Map<string, DeliveryClaim>> {
+async function markDeliveries(
+  client: PoolClient,
+  deliveries: readonly DeliveryTickets[],
+  at: number,
+): Promise<Map<string, DeliveryClaim>> {
   const expiry = new Map<string, number>();
-  for (const d of deliveries) if (d.delivery !== undefined && !expiry.has(d.delivery.key)) expiry.set(d.delivery.key, at + d.delivery.ttlMs);
+  for (const d of deliveries)
+    if (d.delivery !== undefined && !expiry.has(d.delivery.key)) expiry.set(d.delivery.key, at + d.delivery.ttlMs);
   const found = new Map<string, DeliveryClaim>();
   if (expiry.size === 0) return found;
   const keys = [...expiry.keys()].sort();
@@ -97,7 +118,10 @@ async function markDeliveries(client: PoolClient, deliveries: readonly DeliveryT
   for (const row of marked.rows) found.set(row.key, "new");
   const held = keys.filter((k) => !found.has(k));
   if (held.length > 0) {
-    const { rows } = await client.query<{ key: string; state: "claimed" | "done" }>("SELECT key, state FROM deliveries WHERE key = ANY($1::text[])", [held]);
+    const { rows } = await client.query<{ key: string; state: "claimed" | "done" }>(
+      "SELECT key, state FROM deliveries WHERE key = ANY($1::text[])",
+      [held],
+    );
     for (const row of rows) found.set(row.key, row.state === "done" ? "duplicate" : "in_flight");
   }
   return found;
@@ -109,7 +133,10 @@ async function claimOn(db: Pool, key: string, ttlMs: number, at: number): Promis
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = await db.query(CLAIM_DELIVERY, [key, at + ttlMs, at]);
     if (inserted.rowCount === 1) return "new";
-    const { rows } = await db.query<{ state: "claimed" | "done"; expires_at: number }>("SELECT state, expires_at FROM deliveries WHERE key = $1", [key]);
+    const { rows } = await db.query<{ state: "claimed" | "done"; expires_at: number }>(
+      "SELECT state, expires_at FROM deliveries WHERE key = $1",
+      [key],
+    );
     const row = rows[0];
     if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
   }
@@ -123,7 +150,12 @@ async function claimOn(db: Pool, key: string, ttlMs: number, at: number): Promis
  * holding the same ticket, in any process, waits for the commit and then
  * finds the run the first one created, so no ticket gets two first runs.
  */
-export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"acceptTickets" | "acceptDeliveries" | "claimDelivery" | "commitDelivery" | "releaseDelivery"> {
+export function createIntakeOps({
+  pool,
+  now,
+}: PostgresContext): StoreOps<
+  "acceptTickets" | "acceptDeliveries" | "claimDelivery" | "commitDelivery" | "releaseDelivery"
+> {
   let claimsSincePurge = 0;
   const purgeNowAndThen = async (claims: number, at: number) => {
     claimsSincePurge += claims;
@@ -180,7 +212,11 @@ export function createIntakeOps({ pool, now }: PostgresContext): StoreOps<"accep
       return claimOn(pool, key, ttlMs, at);
     },
     async commitDelivery(key, ttlMs) {
-      await pool.query(PUT_DELIVERY, [requireText(key, "delivery key"), "done", now() + requireMs(ttlMs, "delivery TTL")]);
+      await pool.query(PUT_DELIVERY, [
+        requireText(key, "delivery key"),
+        "done",
+        now() + requireMs(ttlMs, "delivery TTL"),
+      ]);
     },
     async releaseDelivery(key) {
       await pool.query("DELETE FROM deliveries WHERE key = $1", [requireText(key, "delivery key")]);

@@ -74,13 +74,19 @@ export function createLeaderOps(connectionString: string, location: string, logg
 
   const open = async (owner: string): Promise<Session> => {
     const s = await connectSession(connectionString, owner, (failed, error) => {
-      if (holder !== undefined && session === failed) logger?.warn("the leadership connection of the PostgreSQL store failed: the lead went with it", { location, error: error.message });
+      if (holder !== undefined && session === failed)
+        logger?.warn("the leadership connection of the PostgreSQL store failed: the lead went with it", {
+          location,
+          error: error.message,
+        });
       drop(failed);
     });
     // A connection that outlived its deadline may arrive after close(): it must not linger.
     if (closed) {
       drop(s);
-      throw new StoreError(`store ${location} is closed: taking the lead refused`, { hint: "this is a bug: the store was used after close(); open a new one" });
+      throw new StoreError(`store ${location} is closed: taking the lead refused`, {
+        hint: "this is a bug: the store was used after close(); open a new one",
+      });
     }
     session = s;
     return s;
@@ -140,11 +146,15 @@ export function createLeaderOps(connectionString: string, location: string, logg
 
 /** One attempt to take the lead on the session's connection; names the leader when another leads. */
 async function askToLead(client: pg.Client, owner: string, ttlMs: number): Promise<Leadership> {
-  const { rows } = await client.query<{ got: boolean; pid: number | null; application_name: string | null }>(LEAD, [String(ttlMs), sessionName(owner)]);
+  const { rows } = await client.query<{ got: boolean; pid: number | null; application_name: string | null }>(LEAD, [
+    String(ttlMs),
+    sessionName(owner),
+  ]);
   const row = rows[0];
   if (row?.got) return { leading: true, leader: owner };
   const name = row?.application_name ?? "";
-  const leader = row?.pid == null ? undefined : name.startsWith(PREFIX) ? name.slice(PREFIX.length) : `session ${row.pid}`;
+  const leader =
+    row?.pid == null ? undefined : name.startsWith(PREFIX) ? name.slice(PREFIX.length) : `session ${row.pid}`;
   return { leading: false, leader };
 }
 
@@ -154,9 +164,12 @@ function withinDeadline<T>(work: Promise<T>, ms: number, location: string, onLat
     const timer = setTimeout(() => {
       onLate();
       reject(
-        new StoreError(`store ${location}: the server did not answer within ${ms} ms while taking the lead of the loop`, {
-          hint: "check the connection to the PostgreSQL server; the lead is given up until it answers again",
-        }),
+        new StoreError(
+          `store ${location}: the server did not answer within ${ms} ms while taking the lead of the loop`,
+          {
+            hint: "check the connection to the PostgreSQL server; the lead is given up until it answers again",
+          },
+        ),
       );
     }, ms);
     work.then(resolve, reject).finally(() => clearTimeout(timer));
@@ -164,7 +177,11 @@ function withinDeadline<T>(work: Promise<T>, ms: number, location: string, onLat
 }
 
 /** A session of its own, named after `owner`; `onError` hears of its connection failing once connected, or while connecting. */
-async function connectSession(connectionString: string, owner: string, onError: (s: Session, error: Error) => void): Promise<Session> {
+async function connectSession(
+  connectionString: string,
+  owner: string,
+  onError: (s: Session, error: Error) => void,
+): Promise<Session> {
   const client = new pg.Client({ ...connectionConfig(connectionString), application_name: sessionName(owner) });
   const s: Session = { client, alive: true };
   client.on("error", (error) => onError(s, error));

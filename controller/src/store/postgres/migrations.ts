@@ -118,9 +118,12 @@ export function migrate(pool: Pool, location: string, now: number): Promise<Migr
     const { rows } = await client.query<{ schema: string | null }>("SELECT current_schema() AS schema");
     const schema = rows[0]?.schema;
     if (!schema) {
-      throw new StoreError(`store ${location}: the search_path names no schema that exists and this role may use, so there is nowhere to create errand's tables`, {
-        hint: "create the schema for the role (CREATE SCHEMA errand AUTHORIZATION <user>), or fix search_path in the URL's options",
-      });
+      throw new StoreError(
+        `store ${location}: the search_path names no schema that exists and this role may use, so there is nowhere to create errand's tables`,
+        {
+          hint: "create the schema for the role (CREATE SCHEMA errand AUTHORIZATION <user>), or fix search_path in the URL's options",
+        },
+      );
     }
     // A migration on a large table may take longer than the store's usual statement limit.
     await client.query("SET LOCAL statement_timeout = 0");
@@ -130,16 +133,25 @@ export function migrate(pool: Pool, location: string, now: number): Promise<Migr
       name TEXT NOT NULL,
       applied_at BIGINT NOT NULL
     )`);
-    const found = await client.query<{ version: number }>("SELECT COALESCE(MAX(version), 0)::int AS version FROM errand_migrations");
+    const found = await client.query<{ version: number }>(
+      "SELECT COALESCE(MAX(version), 0)::int AS version FROM errand_migrations",
+    );
     const from = found.rows[0]?.version ?? 0;
     if (from > SCHEMA_VERSION) {
-      throw new StoreError(`store ${location} (schema ${schema}) has schema version ${from}, but this errand knows versions up to ${SCHEMA_VERSION}: a newer errand wrote it`, {
-        hint: "run the errand version that wrote it (or a newer one), or point store.url_secret at another database or schema",
-      });
+      throw new StoreError(
+        `store ${location} (schema ${schema}) has schema version ${from}, but this errand knows versions up to ${SCHEMA_VERSION}: a newer errand wrote it`,
+        {
+          hint: "run the errand version that wrote it (or a newer one), or point store.url_secret at another database or schema",
+        },
+      );
     }
     for (const step of MIGRATIONS.slice(from)) {
       await client.query(step.sql);
-      await client.query("INSERT INTO errand_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [step.version, step.name, now]);
+      await client.query("INSERT INTO errand_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [
+        step.version,
+        step.name,
+        now,
+      ]);
     }
     return { from, to: SCHEMA_VERSION, schema };
   });

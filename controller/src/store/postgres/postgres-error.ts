@@ -26,8 +26,14 @@ const BY_CODE: Record<string, Explain> = {
     what: `nothing accepts connections at ${s.host}:${s.port}`,
     hint: `start PostgreSQL there, or fix the host and port in ${SECRET}; the server must listen on that address (listen_addresses and port in postgresql.conf)`,
   }),
-  ENOTFOUND: (s) => ({ what: `the host name ${s.host} does not resolve`, hint: `fix the host in ${SECRET}, or the DNS of this machine` }),
-  EAI_AGAIN: (s) => ({ what: `the host name ${s.host} could not be resolved (DNS did not answer)`, hint: "check the DNS of this machine, then restart" }),
+  ENOTFOUND: (s) => ({
+    what: `the host name ${s.host} does not resolve`,
+    hint: `fix the host in ${SECRET}, or the DNS of this machine`,
+  }),
+  EAI_AGAIN: (s) => ({
+    what: `the host name ${s.host} could not be resolved (DNS did not answer)`,
+    hint: "check the DNS of this machine, then restart",
+  }),
   ETIMEDOUT: unreachable,
   EHOSTUNREACH: unreachable,
   ENETUNREACH: unreachable,
@@ -39,7 +45,10 @@ const BY_CODE: Record<string, Explain> = {
   "57P01": lost,
   "57P02": lost,
   "57P05": lost,
-  "57P03": () => ({ what: "the server is starting up or shutting down", hint: "wait until PostgreSQL accepts connections, then errand's next call goes through" }),
+  "57P03": () => ({
+    what: "the server is starting up or shutting down",
+    hint: "wait until PostgreSQL accepts connections, then errand's next call goes through",
+  }),
   "28P01": (s) => ({
     what: `password authentication failed for the role "${s.user}"`,
     hint: `fix the user and password in ${SECRET} (${URL_FORM}; percent-encode special characters in the password)`,
@@ -68,7 +77,10 @@ const BY_CODE: Record<string, Explain> = {
     what: "the server has no connection slot left",
     hint: "raise max_connections on the server, or lower the connections others hold; each controller opens up to 10 connections plus one for the leadership",
   }),
-  "53100": () => ({ what: "the server's disk is full", hint: "free space on the PostgreSQL server, then errand's next call goes through" }),
+  "53100": () => ({
+    what: "the server's disk is full",
+    hint: "free space on the PostgreSQL server, then errand's next call goes through",
+  }),
   "25006": (s) => ({
     what: `${s.host}:${s.port} is a read-only standby`,
     hint: `point ${SECRET} at the primary (or at an address that always follows it)`,
@@ -77,8 +89,14 @@ const BY_CODE: Record<string, Explain> = {
     what: "a statement ran longer than the store allows",
     hint: "look for sessions holding locks on errand's tables (pg_stat_activity, pg_locks) and end them",
   }),
-  "22021": () => ({ what: "a value holds a NUL character (\\u0000), which PostgreSQL text cannot store", hint: "remove the NUL character where the value comes from; nothing was written" }),
-  "22P05": () => ({ what: "a value holds a NUL character (\\u0000), which PostgreSQL text cannot store", hint: "remove the NUL character where the value comes from; nothing was written" }),
+  "22021": () => ({
+    what: "a value holds a NUL character (\\u0000), which PostgreSQL text cannot store",
+    hint: "remove the NUL character where the value comes from; nothing was written",
+  }),
+  "22P05": () => ({
+    what: "a value holds a NUL character (\\u0000), which PostgreSQL text cannot store",
+    hint: "remove the NUL character where the value comes from; nothing was written",
+  }),
   DEPTH_ZERO_SELF_SIGNED_CERT: tls,
   SELF_SIGNED_CERT_IN_CHAIN: tls,
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: tls,
@@ -90,9 +108,13 @@ const BY_CODE: Record<string, Explain> = {
 /** Errors node-postgres raises without a code, by their message. */
 function byMessage(message: string, server: ServerAddress): Explanation | undefined {
   if (/terminated unexpectedly|Connection terminated/i.test(message)) return lost(server);
-  if (/timeout expired|connection timeout|timeout exceeded when trying to connect/i.test(message)) return unreachable(server);
+  if (/timeout expired|connection timeout|timeout exceeded when trying to connect/i.test(message))
+    return unreachable(server);
   if (/does not support SSL/i.test(message)) {
-    return { what: "the server does not accept TLS", hint: `remove sslmode and ssl from the URL in ${SECRET}, or enable ssl on the server` };
+    return {
+      what: "the server does not accept TLS",
+      hint: `remove sslmode and ssl from the URL in ${SECRET}, or enable ssl on the server`,
+    };
   }
   return undefined;
 }
@@ -109,7 +131,10 @@ export function toStoreError(error: unknown, server: ServerAddress, action: stri
   const explained = BY_CODE[code]?.(server) ?? byMessage(message, server);
   const where = `store ${server.location}: ${action} failed`;
   if (explained) {
-    return new StoreError(`${where}: ${explained.what} (${code ? `${code}: ` : ""}${message})`, { cause: error, hint: explained.hint });
+    return new StoreError(`${where}: ${explained.what} (${code ? `${code}: ` : ""}${message})`, {
+      cause: error,
+      hint: explained.hint,
+    });
   }
   return new StoreError(`${where}: ${code ? `${code}: ` : ""}${message}`, {
     cause: error,

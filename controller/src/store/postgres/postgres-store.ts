@@ -40,7 +40,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const now = options.now ?? Date.now;
   const poolSize = options.poolSize ?? 10;
   if (!Number.isSafeInteger(poolSize) || poolSize < 1) {
-    throw new StoreError(`store pool size must be a whole number of 1 or more, got ${String(poolSize)}`, { hint: "this is a bug in the caller of the store" });
+    throw new StoreError(`store pool size must be a whole number of 1 or more, got ${String(poolSize)}`, {
+      hint: "this is a bug in the caller of the store",
+    });
   }
   const pool = await openPool(options, server, poolSize, now);
 
@@ -101,21 +103,41 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
 }
 
 /** Connects, checks the server's version and migrates the schema; the pool is ended when any of it fails. */
-async function openPool(options: PostgresStoreOptions, server: ServerAddress, poolSize: number, now: () => number): Promise<Pool> {
+async function openPool(
+  options: PostgresStoreOptions,
+  server: ServerAddress,
+  poolSize: number,
+  now: () => number,
+): Promise<Pool> {
   const pool = createPool(options.connectionString, poolSize, options.logger, server.location);
   let action = "connecting";
   try {
-    const { rows } = await pool.query<{ version: number }>("SELECT current_setting('server_version_num')::int AS version");
+    const { rows } = await pool.query<{ version: number }>(
+      "SELECT current_setting('server_version_num')::int AS version",
+    );
     const version = rows[0]?.version ?? 0;
     if (version < OLDEST_SERVER) {
-      throw new StoreError(`store ${server.location}: the server runs PostgreSQL ${Math.floor(version / 10_000)}; errand needs 14 or newer`, {
-        hint: "upgrade the server (PostgreSQL 13 and older are out of support), or use store.backend: sqlite",
-      });
+      throw new StoreError(
+        `store ${server.location}: the server runs PostgreSQL ${Math.floor(version / 10_000)}; errand needs 14 or newer`,
+        {
+          hint: "upgrade the server (PostgreSQL 13 and older are out of support), or use store.backend: sqlite",
+        },
+      );
     }
     action = "preparing the schema";
     const migrated = await migrate(pool, server.location, now());
-    if (migrated.from !== migrated.to) options.logger?.info("store schema migrated", { location: server.location, schema: migrated.schema, from: migrated.from, to: migrated.to });
-    options.logger?.debug("store opened", { location: server.location, schema: migrated.schema, schemaVersion: migrated.to });
+    if (migrated.from !== migrated.to)
+      options.logger?.info("store schema migrated", {
+        location: server.location,
+        schema: migrated.schema,
+        from: migrated.from,
+        to: migrated.to,
+      });
+    options.logger?.debug("store opened", {
+      location: server.location,
+      schema: migrated.schema,
+      schemaVersion: migrated.to,
+    });
   } catch (error) {
     await pool.end().catch(() => {});
     throw toStoreError(error, server, action);

@@ -16,41 +16,59 @@ const LIST_RUNS = `
   ORDER BY created_at DESC, id DESC LIMIT $4`;
 
 /** Reads of runs, tickets and transitions on PostgreSQL. An empty `states` filter is no filter. */
-export function createQueryOps({ pool }: PostgresContext): StoreOps<"getRun" | "getTicket" | "listRuns" | "transitions" | "countRuns" | "cancelRequested"> {
+export function createQueryOps({
+  pool,
+}: PostgresContext): StoreOps<"getRun" | "getTicket" | "listRuns" | "transitions" | "countRuns" | "cancelRequested"> {
   return {
     async getRun(runId) {
-      const { rows } = await pool.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [requireText(runId, "run id")]);
+      const { rows } = await pool.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [
+        requireText(runId, "run id"),
+      ]);
       return rows[0] && toTaskRun(rows[0]);
     },
     async getTicket(key) {
       const params = [requireText(key.source, "ticket source"), requireText(key.id, "ticket id")];
-      const { rows } = await pool.query<{ payload: string }>("SELECT payload FROM tickets WHERE source = $1 AND id = $2", params);
+      const { rows } = await pool.query<{ payload: string }>(
+        "SELECT payload FROM tickets WHERE source = $1 AND id = $2",
+        params,
+      );
       return rows[0] && toTicket(rows[0].payload);
     },
     async listRuns(filter: RunFilter = {}) {
       const states: readonly RunState[] = [...new Set(filter.states ?? [])];
       for (const state of states) {
         if (!RUN_STATES.includes(state)) {
-          throw new StoreError(`unknown run state "${String(state)}" in the run filter`, { hint: `use one of ${RUN_STATES.join(", ")}` });
+          throw new StoreError(`unknown run state "${String(state)}" in the run filter`, {
+            hint: `use one of ${RUN_STATES.join(", ")}`,
+          });
         }
       }
       const limit = filter.limit === undefined ? DEFAULT_LIST_LIMIT : requireCount(filter.limit, "list limit");
-      const ticket = filter.ticket ? [requireText(filter.ticket.source, "ticket source"), requireText(filter.ticket.id, "ticket id")] : [null, null];
+      const ticket = filter.ticket
+        ? [requireText(filter.ticket.source, "ticket source"), requireText(filter.ticket.id, "ticket id")]
+        : [null, null];
       const { rows } = await pool.query<RunRow>(LIST_RUNS, [states.length > 0 ? states : null, ...ticket, limit]);
       return rows.map(toTaskRun);
     },
     async transitions(runId) {
-      const { rows } = await pool.query<TransitionRow>("SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = $1 ORDER BY seq", [requireText(runId, "run id")]);
+      const { rows } = await pool.query<TransitionRow>(
+        "SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = $1 ORDER BY seq",
+        [requireText(runId, "run id")],
+      );
       return rows.map(toTransition);
     },
     async countRuns() {
       const counts = Object.fromEntries(RUN_STATES.map((state) => [state, 0])) as RunCounts;
-      const { rows } = await pool.query<{ state: RunState; n: number }>("SELECT state, COUNT(*) AS n FROM task_runs GROUP BY state");
+      const { rows } = await pool.query<{ state: RunState; n: number }>(
+        "SELECT state, COUNT(*) AS n FROM task_runs GROUP BY state",
+      );
       for (const row of rows) counts[row.state] = row.n;
       return counts;
     },
     async cancelRequested() {
-      const { rows } = await pool.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE state = 'Running' AND cancel_requested_at IS NOT NULL ORDER BY created_at, id`);
+      const { rows } = await pool.query<RunRow>(
+        `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE state = 'Running' AND cancel_requested_at IS NOT NULL ORDER BY created_at, id`,
+      );
       return rows.map(toTaskRun);
     },
   };

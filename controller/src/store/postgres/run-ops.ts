@@ -45,9 +45,23 @@ async function lockRun(client: PoolClient, runId: string): Promise<RunRow> {
 }
 
 /** Moves a run the caller has locked from `current` to `req.to`, with its transition row. */
-async function move(client: PoolClient, req: Omit<TransitionRequest, "from">, current: RunState, at: number): Promise<RunRow> {
+async function move(
+  client: PoolClient,
+  req: Omit<TransitionRequest, "from">,
+  current: RunState,
+  at: number,
+): Promise<RunRow> {
   const patch = req.patch ?? {};
-  const params = [req.runId, req.to, at, req.reason, req.to === "Running", isTerminal(req.to), patch.backend ?? null, jsonOrNull(patch.result)];
+  const params = [
+    req.runId,
+    req.to,
+    at,
+    req.reason,
+    req.to === "Running",
+    isTerminal(req.to),
+    patch.backend ?? null,
+    jsonOrNull(patch.result),
+  ];
   params.push(patch.costUsd ?? null, patch.logRef ?? null, jsonOrNull(patch.attachment), current);
   return (await client.query<RunRow>(MOVE, params)).rows[0] as RunRow;
 }
@@ -58,7 +72,10 @@ async function move(client: PoolClient, req: Omit<TransitionRequest, "from">, cu
  * second reads the state the first committed; retry locks the ticket's row,
  * which intake locks too, so a ticket never has two active attempts.
  */
-export function createRunOps({ pool, now }: PostgresContext): StoreOps<"transition" | "updateRunning" | "retry" | "requestCancel"> {
+export function createRunOps({
+  pool,
+  now,
+}: PostgresContext): StoreOps<"transition" | "updateRunning" | "retry" | "requestCancel"> {
   return {
     async transition(req) {
       checkTransitionRequest(req);
@@ -76,25 +93,41 @@ export function createRunOps({ pool, now }: PostgresContext): StoreOps<"transiti
       const params = [runId, now(), patch.costUsd ?? null, patch.logRef ?? null, jsonOrNull(patch.attachment)];
       const changed = await pool.query(UPDATE_RUNNING, params);
       // A run that ended meanwhile keeps its final values; only an unknown id is an error.
-      if (changed.rowCount === 0 && (await pool.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount === 0) throw runNotFound(runId);
+      if (changed.rowCount === 0 && (await pool.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount === 0)
+        throw runNotFound(runId);
     },
     async retry(runId, reason) {
       requireText(runId, "run id");
       requireText(reason, "reason of the retry");
       const at = now();
       return inTransaction(pool, async (client) => {
-        const first = (await client.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [runId])).rows[0];
+        const first = (await client.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [runId]))
+          .rows[0];
         if (!first) throw runNotFound(runId);
-        await client.query("SELECT 1 FROM tickets WHERE source = $1 AND id = $2 FOR UPDATE", [first.source, first.ticket_id]);
+        await client.query("SELECT 1 FROM tickets WHERE source = $1 AND id = $2 FOR UPDATE", [
+          first.source,
+          first.ticket_id,
+        ]);
         // Read after the lock: the states as the last writer of this ticket committed them.
         const attempts = (
-          await client.query<{ id: string; state: RunState; attempt: number }>("SELECT id, state, attempt FROM task_runs WHERE source = $1 AND ticket_id = $2 ORDER BY attempt DESC", [first.source, first.ticket_id])
+          await client.query<{ id: string; state: RunState; attempt: number }>(
+            "SELECT id, state, attempt FROM task_runs WHERE source = $1 AND ticket_id = $2 ORDER BY attempt DESC",
+            [first.source, first.ticket_id],
+          )
         ).rows;
         const self = attempts.find((a) => a.id === runId) ?? first;
         if (!isTerminal(self.state)) throw retryUnfinished(self);
         const active = attempts.find((a) => !isTerminal(a.state));
         if (active) throw retryWhileActive(runId, active);
-        const params = [newRunId(at), first.source, first.ticket_id, (attempts[0]?.attempt ?? 0) + 1, first.engine, at, reason];
+        const params = [
+          newRunId(at),
+          first.source,
+          first.ticket_id,
+          (attempts[0]?.attempt ?? 0) + 1,
+          first.engine,
+          at,
+          reason,
+        ];
         return toTaskRun((await client.query<RunRow>(NEW_ATTEMPT, params)).rows[0] as RunRow);
       });
     },
@@ -111,7 +144,14 @@ export function createRunOps({ pool, now }: PostgresContext): StoreOps<"transiti
           [runId, at],
         );
         if (row.state !== "Queued") return toTaskRun(marked.rows[0] as RunRow);
-        return toTaskRun(await move(client, { runId, to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } }, "Queued", at));
+        return toTaskRun(
+          await move(
+            client,
+            { runId, to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } },
+            "Queued",
+            at,
+          ),
+        );
       });
     },
   };

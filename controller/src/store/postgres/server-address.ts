@@ -27,10 +27,13 @@ export function readServerAddress(connectionString: string): ServerAddress {
   try {
     parsed = new pg.Client({ connectionString });
   } catch (error) {
-    throw new StoreError(`the PostgreSQL connection URL of the store cannot be read: ${scrubCredentials((error as Error).message)}`, {
-      cause: error,
-      hint: "write it as postgres://USER:PASSWORD@HOST:5432/DATABASE (percent-encode special characters in the password) in the secret named by store.url_secret",
-    });
+    throw new StoreError(
+      `the PostgreSQL connection URL of the store cannot be read: ${scrubCredentials((error as Error).message)}`,
+      {
+        cause: error,
+        hint: "write it as postgres://USER:PASSWORD@HOST:5432/DATABASE (percent-encode special characters in the password) in the secret named by store.url_secret",
+      },
+    );
   }
   const host = parsed.host || "localhost";
   const port = parsed.port || 5432;

@@ -45,7 +45,10 @@ export function startCheckpointer(path: string, intervalMs: number, logger: Logg
   const complain = (message: string) => {
     if (warned) return;
     warned = true;
-    logger?.warn("store checkpoints in the background failed; SQLite's own checkpoints go on", { path, error: message });
+    logger?.warn("store checkpoints in the background failed; SQLite's own checkpoints go on", {
+      path,
+      error: message,
+    });
   };
   const due = setTimeout(async () => {
     try {

@@ -11,8 +11,19 @@ const PURGE_EVERY = 64;
 const PURGE_LIMIT = 256;
 
 /** Ticket intake and webhook delivery ids on SQLite (synchronous; the store wraps them). */
-export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"acceptTickets" | "acceptDeliveries" | "claimDelivery" | "commitDelivery" | "releaseDelivery"> {
-  const storeTickets = (tickets: readonly Ticket[], payloads: readonly string[], engine: string, at: number): AcceptOutcome[] =>
+export function createIntakeOps({
+  db,
+  st,
+  now,
+}: SqliteContext): SyncOps<
+  "acceptTickets" | "acceptDeliveries" | "claimDelivery" | "commitDelivery" | "releaseDelivery"
+> {
+  const storeTickets = (
+    tickets: readonly Ticket[],
+    payloads: readonly string[],
+    engine: string,
+    at: number,
+  ): AcceptOutcome[] =>
     tickets.map((t, i): AcceptOutcome => {
       const ticket = { source: t.source, id: t.id };
       st.upsertTicket.run(t.source, t.id, payloads[i] as string, at, at);
@@ -38,17 +49,18 @@ export function createIntakeOps({ db, st, now }: SqliteContext): SyncOps<"accept
     return "new";
   };
 
-  const acceptAll = db.transaction((deliveries: readonly DeliveryTickets[], payloads: string[][], engine: string, at: number) =>
-    deliveries.map((d, i): DeliveryOutcome => {
-      if (d.delivery !== undefined) {
-        purgeNowAndThen(at);
-        // One statement for the usual new id; a held one is read back to tell duplicate from in flight.
-        if (st.markNewDelivery.run(d.delivery.key, at + d.delivery.ttlMs, at).changes === 0) {
-          return { delivery: st.getDelivery.get(d.delivery.key)?.state === "done" ? "duplicate" : "in_flight" };
+  const acceptAll = db.transaction(
+    (deliveries: readonly DeliveryTickets[], payloads: string[][], engine: string, at: number) =>
+      deliveries.map((d, i): DeliveryOutcome => {
+        if (d.delivery !== undefined) {
+          purgeNowAndThen(at);
+          // One statement for the usual new id; a held one is read back to tell duplicate from in flight.
+          if (st.markNewDelivery.run(d.delivery.key, at + d.delivery.ttlMs, at).changes === 0) {
+            return { delivery: st.getDelivery.get(d.delivery.key)?.state === "done" ? "duplicate" : "in_flight" };
+          }
         }
-      }
-      return { delivery: "new", outcomes: storeTickets(d.tickets, payloads[i] as string[], engine, at) };
-    }),
+        return { delivery: "new", outcomes: storeTickets(d.tickets, payloads[i] as string[], engine, at) };
+      }),
   );
   const accept = db.transaction(storeTickets);
 

@@ -118,12 +118,17 @@ export function migrate(db: Database, path: string, now: number): MigrationOutco
       name TEXT NOT NULL,
       applied_at INTEGER NOT NULL
     )`);
-    const row = db.prepare("SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations").get() as { version: number };
+    const row = db.prepare("SELECT COALESCE(MAX(version), 0) AS version FROM schema_migrations").get() as {
+      version: number;
+    };
     const from = row.version;
     if (from > SCHEMA_VERSION) {
-      throw new StoreError(`store ${path} has schema version ${from}, but this errand knows versions up to ${SCHEMA_VERSION}: a newer errand wrote it`, {
-        hint: `run the errand version that wrote ${path} (or a newer one), or set store.path to another file`,
-      });
+      throw new StoreError(
+        `store ${path} has schema version ${from}, but this errand knows versions up to ${SCHEMA_VERSION}: a newer errand wrote it`,
+        {
+          hint: `run the errand version that wrote ${path} (or a newer one), or set store.path to another file`,
+        },
+      );
     }
     const record = db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)");
     for (const step of MIGRATIONS.slice(from)) {

@@ -42,9 +42,12 @@ export function openDatabase(path: string, busyTimeoutMs: number, autoCheckpoint
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     const mode = db.pragma("journal_mode = WAL", { simple: true });
     if (mode !== "wal") {
-      throw new StoreError(`store ${file}: SQLite could not switch the file to WAL mode (it stays in ${String(mode)} mode)`, {
-        hint: "keep the file on a local filesystem that supports shared memory (not a network share), or set store.path elsewhere",
-      });
+      throw new StoreError(
+        `store ${file}: SQLite could not switch the file to WAL mode (it stays in ${String(mode)} mode)`,
+        {
+          hint: "keep the file on a local filesystem that supports shared memory (not a network share), or set store.path elsewhere",
+        },
+      );
     }
     // Made by SQLite with the file's mode, which was private already; set again for files left by an older errand.
     makePrivateFiles(file);

@@ -10,7 +10,10 @@ import type { SqliteContext, SyncOps } from "./statements.js";
 const DEFAULT_LIST_LIMIT = 100;
 
 /** Reads of runs, tickets and transitions on SQLite. An empty `states` filter is no filter. */
-export function createQueryOps({ db, st }: SqliteContext): SyncOps<"getRun" | "getTicket" | "listRuns" | "transitions" | "countRuns" | "cancelRequested"> {
+export function createQueryOps({
+  db,
+  st,
+}: SqliteContext): SyncOps<"getRun" | "getTicket" | "listRuns" | "transitions" | "countRuns" | "cancelRequested"> {
   // One statement per shape of filter (with or without ticket, number of states), built on first use.
   const listStatements = new Map<string, Statement<unknown[], RunRow>>();
   const listStatement = (states: number, byTicket: boolean) => {
@@ -21,7 +24,9 @@ export function createQueryOps({ db, st }: SqliteContext): SyncOps<"getRun" | "g
       if (states > 0) where.push(`r.state IN (${Array(states).fill("?").join(", ")})`);
       if (byTicket) where.push("r.source = ? AND r.ticket_id = ?");
       const clause = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
-      statement = db.prepare<unknown[], RunRow>(`SELECT ${RUN_COLUMNS} FROM task_runs r ${clause} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`);
+      statement = db.prepare<unknown[], RunRow>(
+        `SELECT ${RUN_COLUMNS} FROM task_runs r ${clause} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`,
+      );
       listStatements.set(shape, statement);
     }
     return statement;
@@ -40,12 +45,15 @@ export function createQueryOps({ db, st }: SqliteContext): SyncOps<"getRun" | "g
       const states: readonly RunState[] = [...new Set(filter.states ?? [])];
       for (const state of states) {
         if (!RUN_STATES.includes(state)) {
-          throw new StoreError(`unknown run state "${String(state)}" in the run filter`, { hint: `use one of ${RUN_STATES.join(", ")}` });
+          throw new StoreError(`unknown run state "${String(state)}" in the run filter`, {
+            hint: `use one of ${RUN_STATES.join(", ")}`,
+          });
         }
       }
       const limit = filter.limit === undefined ? DEFAULT_LIST_LIMIT : requireCount(filter.limit, "list limit");
       const params: unknown[] = [...states];
-      if (filter.ticket) params.push(requireText(filter.ticket.source, "ticket source"), requireText(filter.ticket.id, "ticket id"));
+      if (filter.ticket)
+        params.push(requireText(filter.ticket.source, "ticket source"), requireText(filter.ticket.id, "ticket id"));
       params.push(limit);
       return listStatement(states.length, filter.ticket !== undefined)
         .all(...params)

@@ -13,9 +13,23 @@ import type { SqliteContext, SyncOps } from "./statements.js";
  * reading, so two processes never both see a run as claimable or in the
  * same `from` state.
  */
-export function createRunOps({ db, st, now }: SqliteContext): SyncOps<"claimQueued" | "releaseAllClaims" | "releaseClaim" | "transition" | "updateRunning" | "retry" | "requestCancel" | "takeUnannounced"> {
+export function createRunOps({
+  db,
+  st,
+  now,
+}: SqliteContext): SyncOps<
+  | "claimQueued"
+  | "releaseAllClaims"
+  | "releaseClaim"
+  | "transition"
+  | "updateRunning"
+  | "retry"
+  | "requestCancel"
+  | "takeUnannounced"
+> {
   const mustGet = (runId: string): RunRow => mustGetRun(st, runId);
-  const move = (req: TransitionRequest, current: RunState, at: number): RunRow | undefined => applyTransition(st, req, current, at);
+  const move = (req: TransitionRequest, current: RunState, at: number): RunRow | undefined =>
+    applyTransition(st, req, current, at);
 
   const claim = db.transaction((owner: string, limit: number, leaseMs: number, at: number) => {
     const rows = st.claimable.all(at, limit);
@@ -136,7 +150,12 @@ function cancelRun(st: Statements, runId: string, reason: string, at: number): T
   if (isTerminal(row.state)) throw cancelFinished(row);
   st.requestCancel.run(at, runId);
   if (row.state === "Queued") {
-    applyTransition(st, { runId, from: ["Queued"], to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } }, "Queued", at);
+    applyTransition(
+      st,
+      { runId, from: ["Queued"], to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } },
+      "Queued",
+      at,
+    );
   }
   return toTaskRun(mustGetRun(st, runId));
 }

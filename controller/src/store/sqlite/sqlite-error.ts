@@ -11,7 +11,10 @@ function explain(code: string, path: string, busyMs: number): { what: string; hi
         hint: `find the process holding ${path} open in a long write (\`fuser ${path}\`), and keep the file on a local disk: network filesystems break SQLite's locking`,
       };
     case "SQLITE_FULL":
-      return { what: "the disk is full", hint: `free space on the filesystem of ${path} (\`df -h ${path}\`), then restart` };
+      return {
+        what: "the disk is full",
+        hint: `free space on the filesystem of ${path} (\`df -h ${path}\`), then restart`,
+      };
     case "SQLITE_READONLY":
     case "SQLITE_PERM":
     case "SQLITE_AUTH":
@@ -31,7 +34,10 @@ function explain(code: string, path: string, busyMs: number): { what: string; hi
         hint: `set store.path to another file; if ${path} was errand's, restore it from a backup (\`sqlite3 ${path} ".recover"\` may save what is left)`,
       };
     case "SQLITE_IOERR":
-      return { what: "the operating system reported an I/O error", hint: `check the disk holding ${path} (dmesg, free space, mount state)` };
+      return {
+        what: "the operating system reported an I/O error",
+        hint: `check the disk holding ${path} (dmesg, free space, mount state)`,
+      };
     default:
       return undefined;
   }
@@ -56,7 +62,11 @@ export function toStoreError(error: unknown, path: string, action: string, busyM
   const code = typeof (error as { code?: unknown })?.code === "string" ? (error as { code: string }).code : "";
   const message = error instanceof Error ? error.message : String(error);
   const sqlite = explain(code, path, busyMs);
-  if (sqlite) return new StoreError(`store ${path}: ${action} failed: ${sqlite.what} (${code}: ${message})`, { cause: error, hint: sqlite.hint });
+  if (sqlite)
+    return new StoreError(`store ${path}: ${action} failed: ${sqlite.what} (${code}: ${message})`, {
+      cause: error,
+      hint: sqlite.hint,
+    });
   const fsHint = FS_HINTS[code];
   if (fsHint) return new StoreError(`store ${path}: ${action} failed: ${message}`, { cause: error, hint: fsHint });
   return new StoreError(`store ${path}: ${action} failed: ${message}`, {

@@ -43,15 +43,20 @@ export interface SqliteStoreOptions {
 export async function createSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const path = resolve(options.path);
   const now = options.now ?? Date.now;
-  const busyMs = options.busyTimeoutMs === undefined ? BUSY_TIMEOUT_MS : requireCount(options.busyTimeoutMs, "store busy timeout");
-  const checkpointMs = options.checkpointIntervalMs === undefined ? 1000 : requireCount(options.checkpointIntervalMs, "store checkpoint interval");
+  const busyMs =
+    options.busyTimeoutMs === undefined ? BUSY_TIMEOUT_MS : requireCount(options.busyTimeoutMs, "store busy timeout");
+  const checkpointMs =
+    options.checkpointIntervalMs === undefined
+      ? 1000
+      : requireCount(options.checkpointIntervalMs, "store checkpoint interval");
   // With the background thread on, SQLite's own checkpoint is only a backstop (about 40 MB of WAL).
   const db = openDatabase(path, busyMs, checkpointMs > 0 ? 10_000 : 1000);
   let context: SqliteContext;
   try {
     const migrated = migrate(db, path, now());
     context = { db, st: prepareStatements(db), now };
-    if (migrated.from !== migrated.to) options.logger?.info("store schema migrated", { path, from: migrated.from, to: migrated.to });
+    if (migrated.from !== migrated.to)
+      options.logger?.info("store schema migrated", { path, from: migrated.from, to: migrated.to });
     options.logger?.debug("store opened", { path, schemaVersion: migrated.to });
   } catch (error) {
     db.close();

@@ -47,11 +47,16 @@ export interface PreparedStatement<P extends unknown[] | object, R> {
  * a parse and a plan, which per call would cost more than the write.
  */
 export function prepareStatements(db: Database) {
-  const prep = <P extends unknown[] | object = unknown[], R = unknown>(sql: string) => db.prepare(sql) as unknown as PreparedStatement<P, R>;
+  const prep = <P extends unknown[] | object = unknown[], R = unknown>(sql: string) =>
+    db.prepare(sql) as unknown as PreparedStatement<P, R>;
   const byTicket = "FROM task_runs WHERE source = ? AND ticket_id = ?";
   return {
-    latestRun: prep<[string, string], { id: string; state: RunState }>(`SELECT id, state ${byTicket} ORDER BY attempt DESC LIMIT 1`),
-    runsOfTicket: prep<[string, string], { id: string; state: RunState; attempt: number }>(`SELECT id, state, attempt ${byTicket} ORDER BY attempt DESC`),
+    latestRun: prep<[string, string], { id: string; state: RunState }>(
+      `SELECT id, state ${byTicket} ORDER BY attempt DESC LIMIT 1`,
+    ),
+    runsOfTicket: prep<[string, string], { id: string; state: RunState; attempt: number }>(
+      `SELECT id, state, attempt ${byTicket} ORDER BY attempt DESC`,
+    ),
     upsertTicket: prep<[string, string, string, number, number]>(
       `INSERT INTO tickets (source, id, payload, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (source, id) DO UPDATE SET payload = excluded.payload, last_seen_at = excluded.last_seen_at`,
@@ -61,13 +66,17 @@ export function prepareStatements(db: Database) {
        VALUES (?, ?, ?, ?, 'Queued', ?, ?, ?, ?)`,
     ),
     // A new run's first transition: its seq is 1, no lookup needed.
-    insertFirstHistory: prep<[string, number, string]>("INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES (?, 1, NULL, 'Queued', ?, ?)"),
+    insertFirstHistory: prep<[string, number, string]>(
+      "INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES (?, 1, NULL, 'Queued', ?, ?)",
+    ),
     insertHistory: prep<HistoryParams>(
       `INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason)
        VALUES (@runId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = @runId), @from, @to, @at, @reason)`,
     ),
 
-    getDelivery: prep<[string], { state: "claimed" | "done"; expires_at: number }>("SELECT state, expires_at FROM deliveries WHERE key = ?"),
+    getDelivery: prep<[string], { state: "claimed" | "done"; expires_at: number }>(
+      "SELECT state, expires_at FROM deliveries WHERE key = ?",
+    ),
     putDelivery: prep<[string, "claimed" | "done", number]>(
       `INSERT INTO deliveries (key, state, expires_at) VALUES (?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET state = excluded.state, expires_at = excluded.expires_at`,
@@ -78,7 +87,9 @@ export function prepareStatements(db: Database) {
        ON CONFLICT (key) DO UPDATE SET state = 'done', expires_at = excluded.expires_at WHERE deliveries.expires_at <= ?`,
     ),
     deleteDelivery: prep<[string]>("DELETE FROM deliveries WHERE key = ?"),
-    purgeDeliveries: prep<[number, number]>("DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= ? LIMIT ?)"),
+    purgeDeliveries: prep<[number, number]>(
+      "DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= ? LIMIT ?)",
+    ),
 
     claimable: prep<[number, number], RunTicketRow>(
       `SELECT ${RUN_COLUMNS}, t.payload FROM task_runs r JOIN tickets t ON t.source = r.source AND t.id = r.ticket_id
@@ -86,8 +97,12 @@ export function prepareStatements(db: Database) {
        ORDER BY r.created_at, r.id LIMIT ?`,
     ),
     setClaim: prep<[string, number, string]>("UPDATE task_runs SET claimed_by = ?, claim_expires_at = ? WHERE id = ?"),
-    releaseClaim: prep<[string, string]>("UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE id = ? AND claimed_by = ? AND state = 'Queued'"),
-    releaseAllClaims: prep<[]>("UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE state = 'Queued' AND claimed_by IS NOT NULL"),
+    releaseClaim: prep<[string, string]>(
+      "UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE id = ? AND claimed_by = ? AND state = 'Queued'",
+    ),
+    releaseAllClaims: prep<[]>(
+      "UPDATE task_runs SET claimed_by = NULL, claim_expires_at = NULL WHERE state = 'Queued' AND claimed_by IS NOT NULL",
+    ),
     getRun: prep<[string], RunRow>(`SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.id = ?`),
     applyTransition: prep<TransitionParams, RunRow>(
       `UPDATE task_runs SET state = @to, updated_at = @at, reason = @reason,
@@ -99,7 +114,13 @@ export function prepareStatements(db: Database) {
        WHERE id = @id AND state = @from
        RETURNING ${RUN_COLUMNS_BARE}`,
     ),
-    updateRunning: prep<{ id: string; at: number; cost: number | null; logRef: string | null; attachment: string | null }>(
+    updateRunning: prep<{
+      id: string;
+      at: number;
+      cost: number | null;
+      logRef: string | null;
+      attachment: string | null;
+    }>(
       `UPDATE task_runs SET updated_at = @at, cost_usd = COALESCE(@cost, cost_usd),
          log_ref = COALESCE(@logRef, log_ref), attachment = COALESCE(@attachment, attachment)
        WHERE id = @id AND state = 'Running'`,
@@ -116,9 +137,13 @@ export function prepareStatements(db: Database) {
     clearAnnouncement: prep<[string]>("UPDATE task_runs SET announce_pending = 0 WHERE id = ?"),
 
     getTicket: prep<[string, string], { payload: string }>("SELECT payload FROM tickets WHERE source = ? AND id = ?"),
-    history: prep<[string], TransitionRow>("SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = ? ORDER BY seq"),
+    history: prep<[string], TransitionRow>(
+      "SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = ? ORDER BY seq",
+    ),
     countRuns: prep<[], { state: RunState; n: number }>("SELECT state, COUNT(*) AS n FROM task_runs GROUP BY state"),
-    cancelRequested: prep<[], RunRow>(`SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.state = 'Running' AND r.cancel_requested_at IS NOT NULL ORDER BY r.created_at, r.id`),
+    cancelRequested: prep<[], RunRow>(
+      `SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.state = 'Running' AND r.cancel_requested_at IS NOT NULL ORDER BY r.created_at, r.id`,
+    ),
   };
 }
 

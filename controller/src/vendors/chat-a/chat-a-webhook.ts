@@ -1,7 +1,14 @@
 import { createHash } from "node:crypto";
 import { createChatASignatureAuthenticator } from "../../webhook/auth/chat-a-signature.js";
 import { badRequest } from "../../webhook/errors.js";
-import { isObject, type JsonObject, makeTicket, parseForm, parseJsonObject, text } from "../../webhook/parsing/decode.js";
+import {
+  isObject,
+  type JsonObject,
+  makeTicket,
+  parseForm,
+  parseJsonObject,
+  text,
+} from "../../webhook/parsing/decode.js";
 import { type ApprovalCallback, accepted, ignored, type WebhookSource } from "../../webhook/parsing/source.js";
 
 /** Action ids with this prefix are approval callbacks, never tickets (spec 4.5). */
@@ -41,7 +48,11 @@ export function createChatASource(secret: string): WebhookSource {
       }
       const first = actions[0];
       const isCommand = type === "slash_command";
-      const title = isCommand ? `${text(payload.command)} ${text(payload.text)}`.trim() : first ? text(first.value) || actionText(first) || text(first.action_id) : type;
+      const title = isCommand
+        ? `${text(payload.command)} ${text(payload.text)}`.trim()
+        : first
+          ? text(first.value) || actionText(first) || text(first.action_id)
+          : type;
       return accepted([
         makeTicket({
           id: text(payload.trigger_id) || fallbackId(body),

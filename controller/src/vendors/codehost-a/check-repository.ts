@@ -22,21 +22,36 @@ export interface RepositoryFacts {
  * Throws a ConfigError (ERR_INVALID_CONFIG) naming each key, with the names
  * that do exist.
  */
-export async function checkRepository(client: CodehostAClient, config: CodehostATicketingConfig, signal: AbortSignal): Promise<RepositoryFacts> {
+export async function checkRepository(
+  client: CodehostAClient,
+  config: CodehostATicketingConfig,
+  signal: AbortSignal,
+): Promise<RepositoryFacts> {
   const { owner, repo } = config;
   const problems: ConfigProblem[] = ruleProblems(config);
   let facts: RepositoryFacts;
   try {
     const { data } = await client.rest.repos.get({ owner, repo, request: { signal } });
     facts = { htmlUrl: data.html_url, fullName: data.full_name };
-    if (data.has_issues === false) problems.push({ key: `${KEY}.repo`, message: `${data.full_name} has issues turned off`, fix: "turn on Issues in the repository's settings (General → Features), or name another repository" });
+    if (data.has_issues === false)
+      problems.push({
+        key: `${KEY}.repo`,
+        message: `${data.full_name} has issues turned off`,
+        fix: "turn on Issues in the repository's settings (General → Features), or name another repository",
+      });
   } catch (error) {
     // A refused token is the operator's to fix, like a wrong name: a start-up error, not an outage to wait out.
-    if (isRequestError(error) && error.status === 401) throw new ConfigError([...problems, refusedToken(config, error.message)], undefined, { cause: error });
+    if (isRequestError(error) && error.status === 401)
+      throw new ConfigError([...problems, refusedToken(config, error.message)], undefined, { cause: error });
     if (!isRequestError(error) || error.status !== 404) throw error;
     throw new ConfigError([...problems, await missingRepository(client, owner, repo, signal)]);
   }
-  const existing = await client.paginate(client.rest.issues.listLabelsForRepo, { owner, repo, per_page: 100, request: { signal } });
+  const existing = await client.paginate(client.rest.issues.listLabelsForRepo, {
+    owner,
+    repo,
+    per_page: 100,
+    request: { signal },
+  });
   const names = existing.map((l) => l.name);
   const have = new Set(names);
   const wanted: Array<[string, string]> = [
@@ -62,14 +77,33 @@ export async function checkRepository(client: CodehostAClient, config: CodehostA
 function ruleProblems(config: CodehostATicketingConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   if (config.labels.length === 0) {
-    problems.push({ key: `${KEY}.labels`, message: "is empty: every open issue of the repository would start a run", fix: "list at least one trigger label, e.g. labels: [agent]" });
+    problems.push({
+      key: `${KEY}.labels`,
+      message: "is empty: every open issue of the repository would start a run",
+      fix: "list at least one trigger label, e.g. labels: [agent]",
+    });
   }
   config.labels.forEach((label, i) => {
-    const clash = config.exclude_labels.includes(label) ? "exclude_labels" : label === config.in_progress_label ? "in_progress_label" : label === config.failed_label ? "failed_label" : undefined;
-    if (clash !== undefined) problems.push({ key: `${KEY}.labels[${i}]`, message: `"${label}" is also ${clash}, so no issue could ever be picked up`, fix: `use different labels for labels and ${clash}` });
+    const clash = config.exclude_labels.includes(label)
+      ? "exclude_labels"
+      : label === config.in_progress_label
+        ? "in_progress_label"
+        : label === config.failed_label
+          ? "failed_label"
+          : undefined;
+    if (clash !== undefined)
+      problems.push({
+        key: `${KEY}.labels[${i}]`,
+        message: `"${label}" is also ${clash}, so no issue could ever be picked up`,
+        fix: `use different labels for labels and ${clash}`,
+      });
   });
   if (config.in_progress_label === config.failed_label) {
-    problems.push({ key: `${KEY}.failed_label`, message: `is the same as in_progress_label ("${config.failed_label}")`, fix: "use two labels: the in-progress label is removed when a run ends, the failed label stays" });
+    problems.push({
+      key: `${KEY}.failed_label`,
+      message: `is the same as in_progress_label ("${config.failed_label}")`,
+      fix: "use two labels: the in-progress label is removed when a run ends, the failed label stays",
+    });
   }
   return problems;
 }
@@ -83,9 +117,19 @@ function refusedToken(config: CodehostATicketingConfig, detail: string): ConfigP
 }
 
 /** The problem for a repository the code host does not show: a wrong owner, or a wrong name (with the owner's repositories). */
-async function missingRepository(client: CodehostAClient, owner: string, repo: string, signal: AbortSignal): Promise<ConfigProblem> {
+async function missingRepository(
+  client: CodehostAClient,
+  owner: string,
+  repo: string,
+  signal: AbortSignal,
+): Promise<ConfigProblem> {
   try {
-    const { data } = await client.rest.repos.listForUser({ username: owner, per_page: 100, sort: "full_name", request: { signal } });
+    const { data } = await client.rest.repos.listForUser({
+      username: owner,
+      per_page: 100,
+      sort: "full_name",
+      request: { signal },
+    });
     return {
       key: `${KEY}.repo`,
       message: `${owner} has no repository "${repo}" that the token can see; its public repositories: ${listed(data.map((r) => r.name))}`,
@@ -93,7 +137,11 @@ async function missingRepository(client: CodehostAClient, owner: string, repo: s
     };
   } catch (error) {
     if (!isRequestError(error) || error.status !== 404) throw error;
-    return { key: `${KEY}.owner`, message: `code host A has no user or organisation "${owner}"`, fix: "write the owner as in the repository's address (https://github.com/OWNER/REPO)" };
+    return {
+      key: `${KEY}.owner`,
+      message: `code host A has no user or organisation "${owner}"`,
+      fix: "write the owner as in the repository's address (https://github.com/OWNER/REPO)",
+    };
   }
 }
 

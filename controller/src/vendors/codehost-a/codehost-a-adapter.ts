@@ -30,11 +30,19 @@ const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () 
  * label on failure and a comment with the pull request link on success
  * (spec 3, issue 11).
  */
-export function createCodehostAAdapter(config: CodehostATicketingConfig, token: string | undefined, options: CodehostAAdapterOptions = {}): PollAdapter {
+export function createCodehostAAdapter(
+  config: CodehostATicketingConfig,
+  token: string | undefined,
+  options: CodehostAAdapterOptions = {},
+): PollAdapter {
   if (token === undefined || token === "") {
-    throw new ControllerError(ControllerErrorCode.SecretNotFound, `the secret "${config.token_secret}" named by ticketing.config.token_secret has no value`, {
-      hint: "put code host A's token in that secret (for example the environment variable ERRAND_SECRET_<NAME>)",
-    });
+    throw new ControllerError(
+      ControllerErrorCode.SecretNotFound,
+      `the secret "${config.token_secret}" named by ticketing.config.token_secret has no value`,
+      {
+        hint: "put code host A's token in that secret (for example the environment variable ERRAND_SECRET_<NAME>)",
+      },
+    );
   }
   const secondMs = options.secondMs ?? 1000;
   const repoName = `${config.owner}/${config.repo}`;
@@ -64,14 +72,20 @@ export function createCodehostAAdapter(config: CodehostATicketingConfig, token: 
     }
   };
   const prepared = async (ctx: PollContext) => {
-    repository ??= await call(ctx, "read the repository and its labels", () => checkRepository(client, config, ctx.signal));
+    repository ??= await call(ctx, "read the repository and its labels", () =>
+      checkRepository(client, config, ctx.signal),
+    );
     return repository;
   };
   /** Write-backs only touch issues of the configured repository: a webhook may deliver issues of others under the same numbers. */
   const ours = async (ctx: PollContext, ticket: Ticket, step: string) => {
     const { htmlUrl } = await prepared(ctx);
     if (isOurs(ticket, htmlUrl)) return true;
-    ctx.logger.warn(`not writing back (${step}): the ticket is not an issue of ${repoName}`, { ticket: ticket.id, repo_url: ticket.repoUrl, expected: htmlUrl });
+    ctx.logger.warn(`not writing back (${step}): the ticket is not an issue of ${repoName}`, {
+      ticket: ticket.id,
+      repo_url: ticket.repoUrl,
+      expected: htmlUrl,
+    });
     return false;
   };
 
@@ -87,11 +101,15 @@ export function createCodehostAAdapter(config: CodehostATicketingConfig, token: 
     },
     async pickedUp(ticket, _run, ctx) {
       if (!(await ours(ctx, ticket, "picked up"))) return;
-      await call(ctx, `add the label "${config.in_progress_label}" to issue #${ticket.id}`, () => markPickedUp(target, ticket, ctx.signal));
+      await call(ctx, `add the label "${config.in_progress_label}" to issue #${ticket.id}`, () =>
+        markPickedUp(target, ticket, ctx.signal),
+      );
     },
     async finished(ticket, run, result, ctx) {
       if (!(await ours(ctx, ticket, "finished"))) return;
-      await call(ctx, `record the end of run ${run.id} on issue #${ticket.id}`, () => markFinished(target, ticket, run, result, ctx.signal));
+      await call(ctx, `record the end of run ${run.id} on issue #${ticket.id}`, () =>
+        markFinished(target, ticket, run, result, ctx.signal),
+      );
     },
   };
 }

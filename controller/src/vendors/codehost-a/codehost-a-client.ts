@@ -42,12 +42,26 @@ export interface CodehostAClientOptions {
  */
 export function createCodehostAClient(options: CodehostAClientOptions): CodehostAClient {
   const { gate, logger, secondMs } = options;
-  const onLimit = (kind: string) => (retryAfter: number, request: { method: string; url: string; request?: { signal?: AbortSignal | null } }, _octokit: unknown, retryCount: number) => {
-    // A write is retried however long the wait (the gate holds it until then): write-back is not repeated later.
-    const wait = retryCount < 1 && (isWrite(request.method) || retryAfter <= options.maxRateLimitWaitSeconds) && request.request?.signal?.aborted !== true;
-    logger().warn(`code host A ${kind}`, { request: `${request.method} ${request.url}`, retry_after_s: retryAfter, waiting: wait });
-    return wait;
-  };
+  const onLimit =
+    (kind: string) =>
+    (
+      retryAfter: number,
+      request: { method: string; url: string; request?: { signal?: AbortSignal | null } },
+      _octokit: unknown,
+      retryCount: number,
+    ) => {
+      // A write is retried however long the wait (the gate holds it until then): write-back is not repeated later.
+      const wait =
+        retryCount < 1
+        && (isWrite(request.method) || retryAfter <= options.maxRateLimitWaitSeconds)
+        && request.request?.signal?.aborted !== true;
+      logger().warn(`code host A ${kind}`, {
+        request: `${request.method} ${request.url}`,
+        retry_after_s: retryAfter,
+        waiting: wait,
+      });
+      return wait;
+    };
   const client = new ThrottledOctokit({
     auth: options.token,
     userAgent: "errand-controller",
@@ -77,7 +91,8 @@ export function createCodehostAClient(options: CodehostAClientOptions): Codehost
   return client;
 }
 
-const isWrite = (method: string | undefined) => method !== undefined && method.toUpperCase() !== "GET" && method.toUpperCase() !== "HEAD";
+const isWrite = (method: string | undefined) =>
+  method !== undefined && method.toUpperCase() !== "GET" && method.toUpperCase() !== "HEAD";
 
 /**
  * fetch under the gate: each attempt (a plugin's retry too) waits while a

@@ -12,7 +12,10 @@ interface RequestErrorShape {
 export class CodehostAError extends TicketSourceError {
   override readonly name: string = "CodehostAError";
 
-  constructor(message: string, options: { hint: string; status?: number; cause?: unknown; failure?: TicketSourceFailure }) {
+  constructor(
+    message: string,
+    options: { hint: string; status?: number; cause?: unknown; failure?: TicketSourceFailure },
+  ) {
     super(options.failure ?? failureForStatus(options.status), message, options);
   }
 }
@@ -44,7 +47,13 @@ export function toCodehostAError(error: unknown, doing: string, repo: string, si
       hint: "check the secret named by ticketing.config.token_secret: the token may be mistyped, expired or revoked",
     });
   }
-  if (status === 429 || (status === 403 && (headers["x-ratelimit-remaining"] === "0" || headers["retry-after"] !== undefined || /rate limit/i.test(detail)))) {
+  if (
+    status === 429
+    || (status === 403
+      && (headers["x-ratelimit-remaining"] === "0"
+        || headers["retry-after"] !== undefined
+        || /rate limit/i.test(detail)))
+  ) {
     return new CodehostAError(`code host A rate-limited the request to ${doing} (${status} ${detail})`, {
       ...base,
       failure: "rate_limited",
@@ -64,11 +73,14 @@ export function toCodehostAError(error: unknown, doing: string, repo: string, si
     });
   }
   if (status >= 500) {
-    return new CodehostAError(`code host A did not answer the request to ${doing} (${status === 500 && error.response === undefined ? "no response" : status}: ${detail})`, {
-      ...base,
-      failure: "unavailable",
-      hint: "nothing to do if it passes: the controller retries with back-off; if it lasts, check ticketing.config.api_base_url and the code host's status page",
-    });
+    return new CodehostAError(
+      `code host A did not answer the request to ${doing} (${status === 500 && error.response === undefined ? "no response" : status}: ${detail})`,
+      {
+        ...base,
+        failure: "unavailable",
+        hint: "nothing to do if it passes: the controller retries with back-off; if it lasts, check ticketing.config.api_base_url and the code host's status page",
+      },
+    );
   }
   return new CodehostAError(`code host A refused the request to ${doing} on ${repo} (${status} ${detail})`, {
     ...base,
@@ -78,6 +90,7 @@ export function toCodehostAError(error: unknown, doing: string, repo: string, si
 
 function vendorMessage(error: RequestErrorShape): string {
   const data = error.response?.data;
-  if (typeof data === "object" && data !== null && typeof (data as { message?: unknown }).message === "string") return (data as { message: string }).message;
+  if (typeof data === "object" && data !== null && typeof (data as { message?: unknown }).message === "string")
+    return (data as { message: string }).message;
   return error.message;
 }

@@ -14,7 +14,10 @@ export interface ListedIssue {
 }
 
 /** The keys of `ticketing.config` (codehost_a) that decide which issues are picked up. */
-export type CodehostAIssueRules = Pick<CodehostATicketingConfig, "labels" | "exclude_labels" | "in_progress_label" | "failed_label">;
+export type CodehostAIssueRules = Pick<
+  CodehostATicketingConfig,
+  "labels" | "exclude_labels" | "in_progress_label" | "failed_label"
+>;
 type Rules = CodehostAIssueRules;
 
 /** Label names of an issue, in the code host's order. */
@@ -45,7 +48,8 @@ export function toTicket(issue: ListedIssue, repoUrl: string): Ticket {
  * pick it up. Label names compare exactly, as `prepare` checked them.
  */
 export function skipReason(issue: ListedIssue, rules: Rules): string | undefined {
-  if (issue.pull_request !== undefined && issue.pull_request !== null) return "a pull request, not an issue (the issues API lists both)";
+  if (issue.pull_request !== undefined && issue.pull_request !== null)
+    return "a pull request, not an issue (the issues API lists both)";
   return labelSkipReason(labelsOf(issue), rules);
 }
 
@@ -56,12 +60,16 @@ export function skipReason(issue: ListedIssue, rules: Rules): string | undefined
  */
 export function labelSkipReason(names: readonly string[], rules: Rules): string | undefined {
   const labels = new Set(names);
-  if (labels.has(rules.failed_label)) return `carries the failed label "${rules.failed_label}": a run failed, so it is not picked up again (errand runs retry starts it)`;
-  if (labels.has(rules.in_progress_label)) return `carries the in-progress label "${rules.in_progress_label}": a run is under way`;
+  if (labels.has(rules.failed_label))
+    return `carries the failed label "${rules.failed_label}": a run failed, so it is not picked up again (errand runs retry starts it)`;
+  if (labels.has(rules.in_progress_label))
+    return `carries the in-progress label "${rules.in_progress_label}": a run is under way`;
   const excluded = rules.exclude_labels.filter((l) => labels.has(l));
-  if (excluded.length > 0) return `carries the excluded label${excluded.length > 1 ? "s" : ""} ${quoted(excluded)} (ticketing.config.exclude_labels)`;
+  if (excluded.length > 0)
+    return `carries the excluded label${excluded.length > 1 ? "s" : ""} ${quoted(excluded)} (ticketing.config.exclude_labels)`;
   const missing = rules.labels.filter((l) => !labels.has(l));
-  if (missing.length > 0) return `lacks the trigger label${missing.length > 1 ? "s" : ""} ${quoted(missing)} (ticketing.config.labels)`;
+  if (missing.length > 0)
+    return `lacks the trigger label${missing.length > 1 ? "s" : ""} ${quoted(missing)} (ticketing.config.labels)`;
   return undefined;
 }
 

@@ -1,7 +1,16 @@
 import { firstHeader } from "../../webhook/auth/authenticator.js";
 import { createHmacAuthenticator } from "../../webhook/auth/hmac.js";
 import { badRequest } from "../../webhook/errors.js";
-import { isObject, type JsonObject, labelNames, makeTicket, parseForm, parseJsonObject, requireId, text } from "../../webhook/parsing/decode.js";
+import {
+  isObject,
+  type JsonObject,
+  labelNames,
+  makeTicket,
+  parseForm,
+  parseJsonObject,
+  requireId,
+  text,
+} from "../../webhook/parsing/decode.js";
 import { accepted, ignored, type WebhookSource } from "../../webhook/parsing/source.js";
 import { type CodehostAIssueRules, labelSkipReason } from "./codehost-a-rules.js";
 

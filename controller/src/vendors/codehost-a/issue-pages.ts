@@ -46,8 +46,15 @@ export function createIssuePages(client: CodehostAClient, query: IssueQuery): Is
     const cached = cache.get(key);
     const headers = cached === undefined ? {} : { "if-none-match": cached.etag };
     try {
-      const response = key === FIRST ? await client.request(FIRST, { ...params, headers, request: { signal } }) : await client.request({ method: "GET", url: key, headers, request: { signal } });
-      const page: CachedPage = { etag: String(response.headers.etag ?? ""), issues: response.data as ListedIssue[], next: nextLink(response.headers.link) };
+      const response =
+        key === FIRST
+          ? await client.request(FIRST, { ...params, headers, request: { signal } })
+          : await client.request({ method: "GET", url: key, headers, request: { signal } });
+      const page: CachedPage = {
+        etag: String(response.headers.etag ?? ""),
+        issues: response.data as ListedIssue[],
+        next: nextLink(response.headers.link),
+      };
       if (page.etag === "") cache.delete(key);
       else cache.set(key, page);
       return page;

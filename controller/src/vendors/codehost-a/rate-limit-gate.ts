@@ -102,7 +102,8 @@ export function createRateLimitGate(secondMs: number, now: () => number = Date.n
       const retryAfter = Number(headers["retry-after"]);
       if ((status === 403 || status === 429) && Number.isFinite(retryAfter) && retryAfter > 0) {
         const until = now() + retryAfter * secondMs;
-        if (until > secondaryUntil) [secondaryUntil, secondaryWhy] = [until, `asked us to retry after ${retryAfter} s (secondary rate limit)`];
+        if (until > secondaryUntil)
+          [secondaryUntil, secondaryWhy] = [until, `asked us to retry after ${retryAfter} s (secondary rate limit)`];
       }
     },
   };

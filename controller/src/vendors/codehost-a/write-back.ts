@@ -21,7 +21,13 @@ export function runMarker(runId: string): string {
 /** Pick-up (spec 3): the in-progress label. Adding a label the issue has changes nothing, so a repeat is harmless. */
 export async function markPickedUp(target: WriteTarget, ticket: Ticket, signal: AbortSignal): Promise<void> {
   const { client, config } = target;
-  await client.rest.issues.addLabels({ owner: config.owner, repo: config.repo, issue_number: Number(ticket.id), labels: [config.in_progress_label], request: { signal } });
+  await client.rest.issues.addLabels({
+    owner: config.owner,
+    repo: config.repo,
+    issue_number: Number(ticket.id),
+    labels: [config.in_progress_label],
+    request: { signal },
+  });
 }
 
 /**
@@ -31,13 +37,20 @@ export async function markPickedUp(target: WriteTarget, ticket: Ticket, signal: 
  * step is safe to repeat: labels are sets, and the comment is posted only
  * when no comment of this run is there yet.
  */
-export async function markFinished(target: WriteTarget, ticket: Ticket, run: TaskRun, result: TaskResult, signal: AbortSignal): Promise<void> {
+export async function markFinished(
+  target: WriteTarget,
+  ticket: Ticket,
+  run: TaskRun,
+  result: TaskResult,
+  signal: AbortSignal,
+): Promise<void> {
   const { client, config } = target;
   const issue = { owner: config.owner, repo: config.repo, issue_number: Number(ticket.id), request: { signal } };
   if (result.success) {
     const comments = await client.paginate(client.rest.issues.listComments, { ...issue, per_page: 100 });
     const marker = runMarker(run.id);
-    if (!comments.some((c) => c.body?.includes(marker) === true)) await client.rest.issues.createComment({ ...issue, body: completionComment(run, result) });
+    if (!comments.some((c) => c.body?.includes(marker) === true))
+      await client.rest.issues.createComment({ ...issue, body: completionComment(run, result) });
   } else {
     await client.rest.issues.addLabels({ ...issue, labels: [config.failed_label] });
   }
@@ -51,9 +64,15 @@ export async function markFinished(target: WriteTarget, ticket: Ticket, run: Tas
 
 /** The completion comment: the pull request link first, then the agent's summary. */
 export function completionComment(run: TaskRun, result: TaskResult): string {
-  const head = result.pullRequestUrl === "" ? "The agent finished without opening a pull request." : `The agent opened a pull request: ${result.pullRequestUrl}`;
-  const summary = result.summary.length > MAX_SUMMARY ? `${result.summary.slice(0, MAX_SUMMARY)}\n\n… (summary cut)` : result.summary;
-  return [head, summary, `<sub>errand run ${run.id}</sub>`, runMarker(run.id)].filter((part) => part.trim() !== "").join("\n\n");
+  const head =
+    result.pullRequestUrl === ""
+      ? "The agent finished without opening a pull request."
+      : `The agent opened a pull request: ${result.pullRequestUrl}`;
+  const summary =
+    result.summary.length > MAX_SUMMARY ? `${result.summary.slice(0, MAX_SUMMARY)}\n\n… (summary cut)` : result.summary;
+  return [head, summary, `<sub>errand run ${run.id}</sub>`, runMarker(run.id)]
+    .filter((part) => part.trim() !== "")
+    .join("\n\n");
 }
 
 /** True when the ticket is an issue of the configured repository (the webhook may carry others' issues under the same numbers). */

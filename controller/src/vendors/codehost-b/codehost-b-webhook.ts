@@ -19,7 +19,8 @@ export function createCodehostBSource(secret: string): WebhookSource {
       const payload = parseJsonObject(body);
       // Some of the vendor's events (group member hooks, for one) carry event_name and no object_kind:
       // acknowledged like any other kind not ingested, since repeated 4xx answers get a hook disabled.
-      if (typeof payload.object_kind !== "string") return ignored(`event without object_kind${eventName(payload.event_name)} is not ingested`);
+      if (typeof payload.object_kind !== "string")
+        return ignored(`event without object_kind${eventName(payload.event_name)} is not ingested`);
       const kind = payload.object_kind;
       if (!KINDS.has(kind)) return ignored(`object_kind ${JSON.stringify(kind)} is not ingested`);
       const attributes = payload.object_attributes;

@@ -9,9 +9,18 @@ const DOT_PATH = /^[A-Za-z0-9_$-]+(\[\d+\])*(\.([A-Za-z0-9_$-]+|\d+)(\[\d+\])*)*
 
 const fieldMapping = z
   .record(
-    z.string().regex(DOT_PATH, { error: say("is not a dot path", "write paths like issue.id, items.0.name or items[0].name") }),
-    z.enum(TICKET_FIELDS, { error: errorFor((input) => `maps to ${show(input)}`, `map to one of ${TICKET_FIELDS.join(", ")}`) }),
-    { error: errorFor(() => "must map dot paths to ticket fields", 'write e.g. field_mapping: { "data.id": id, "data.name": title }') },
+    z
+      .string()
+      .regex(DOT_PATH, { error: say("is not a dot path", "write paths like issue.id, items.0.name or items[0].name") }),
+    z.enum(TICKET_FIELDS, {
+      error: errorFor((input) => `maps to ${show(input)}`, `map to one of ${TICKET_FIELDS.join(", ")}`),
+    }),
+    {
+      error: errorFor(
+        () => "must map dot paths to ticket fields",
+        'write e.g. field_mapping: { "data.id": id, "data.name": title }',
+      ),
+    },
   )
   // Runs even when some entries are bad (they are left out here), so every mapping problem shows at once.
   .superRefine(
@@ -20,22 +29,44 @@ const fieldMapping = z
       for (const [path, target] of Object.entries(mapping)) {
         const first = seen.get(target);
         if (first === undefined) seen.set(target, path);
-        else ctx.addIssue({ code: "custom", path: [path], input: target, message: say(`maps to ${target}, which ${first} already fills`, "map each ticket field from one path only") });
+        else
+          ctx.addIssue({
+            code: "custom",
+            path: [path],
+            input: target,
+            message: say(`maps to ${target}, which ${first} already fills`, "map each ticket field from one path only"),
+          });
       }
-      if (!seen.has("id")) ctx.addIssue({ code: "custom", input: mapping, message: say("maps no path to id", 'add the path of the event\'s identifier, e.g. "data.id": id') });
+      if (!seen.has("id"))
+        ctx.addIssue({
+          code: "custom",
+          input: mapping,
+          message: say("maps no path to id", 'add the path of the event\'s identifier, e.g. "data.id": id'),
+        });
     },
     { when: (payload) => typeof payload.value === "object" && payload.value !== null },
   )
-  .meta({ description: "Dot path in the JSON body → ticket field (`id` required). Unset: a flat body whose top-level keys are the ticket fields." });
+  .meta({
+    description:
+      "Dot path in the JSON body → ticket field (`id` required). Unset: a flat body whose top-level keys are the ticket fields.",
+  });
 
 /** `webhook.generic`: the generic JSON source. */
 export const genericSchema = section(
   {
     auth_mode: choice(["hmac", "bearer", "standard_webhooks", "none"])
-      .meta({ description: "How requests are authenticated: `hmac` (signature header), `bearer` (Authorization header), `standard_webhooks`, or `none` (no authentication; the controller needs it written out)." })
+      .meta({
+        description:
+          "How requests are authenticated: `hmac` (signature header), `bearer` (Authorization header), `standard_webhooks`, or `none` (no authentication; the controller needs it written out).",
+      })
       .optional(),
-    secret: secretRef("Secret of the generic source (required unless auth_mode is none); a `whsec_` value for standard_webhooks.").optional(),
-    signature_header: text({ pattern: /^[A-Za-z0-9-]+$/, fix: "use letters, digits and dashes, e.g. X-Webhook-Signature" })
+    secret: secretRef(
+      "Secret of the generic source (required unless auth_mode is none); a `whsec_` value for standard_webhooks.",
+    ).optional(),
+    signature_header: text({
+      pattern: /^[A-Za-z0-9-]+$/,
+      fix: "use letters, digits and dashes, e.g. X-Webhook-Signature",
+    })
       .default(WEBHOOK_DEFAULTS.signatureHeader)
       .meta({ description: "Header carrying the HMAC signature (auth_mode hmac)." }),
     field_mapping: fieldMapping.optional(),
@@ -46,17 +77,33 @@ export const genericSchema = section(
     const mode = generic.auth_mode;
     const hasSecret = generic.secret !== undefined;
     if (mode !== undefined && mode !== "none" && !hasSecret) {
-      ctx.addIssue({ code: "custom", path: ["secret"], input: undefined, message: say(`is required when auth_mode is ${mode}`, "set webhook.generic.secret (a value, { secret: NAME }, { env: NAME } or { file: PATH })") });
+      ctx.addIssue({
+        code: "custom",
+        path: ["secret"],
+        input: undefined,
+        message: say(
+          `is required when auth_mode is ${mode}`,
+          "set webhook.generic.secret (a value, { secret: NAME }, { env: NAME } or { file: PATH })",
+        ),
+      });
     }
     if (mode === undefined && hasSecret) {
-      ctx.addIssue({ code: "custom", path: ["auth_mode"], input: undefined, message: say("is missing although a secret is set", "set auth_mode to hmac, bearer or standard_webhooks") });
+      ctx.addIssue({
+        code: "custom",
+        path: ["auth_mode"],
+        input: undefined,
+        message: say("is missing although a secret is set", "set auth_mode to hmac, bearer or standard_webhooks"),
+      });
     }
     if (mode === "none" && hasSecret) {
       ctx.addIssue({
         code: "custom",
         path: ["secret"],
         input: generic.secret,
-        message: say("is set but auth_mode is none, so it would never be checked", "set auth_mode to hmac, bearer or standard_webhooks, or remove the secret"),
+        message: say(
+          "is set but auth_mode is none, so it would never be checked",
+          "set auth_mode to hmac, bearer or standard_webhooks, or remove the secret",
+        ),
       });
     }
   })

@@ -19,7 +19,9 @@ type Plan = ReadonlyArray<readonly [field: TicketField, path: FieldPath, shown: 
  * top-level keys named like the ticket fields. A request without an id is 400.
  */
 export function createGenericSource(config: GenericConfig): WebhookSource {
-  const plan: Plan = config.fieldMapping ? config.fieldMapping.map(([path, field]) => [field, compileFieldPath(path), path] as const) : TICKET_FIELDS.map((field) => [field, [field], field] as const);
+  const plan: Plan = config.fieldMapping
+    ? config.fieldMapping.map(([path, field]) => [field, compileFieldPath(path), path] as const)
+    : TICKET_FIELDS.map((field) => [field, [field], field] as const);
   return {
     id: "generic",
     auth: authenticator(config),

@@ -13,13 +13,19 @@ export async function allNodes<T>(connection: Connection<T>, what: string, maxPa
   for (let pages = 1; connection.pageInfo.hasNextPage; pages++) {
     const cursor = connection.pageInfo.endCursor;
     if (pages >= maxPages || cursor === undefined || cursor === null) {
-      throw new TrackerAError("rejected", `tracker_a returned ${cursor ? `more than ${maxPages} pages of` : "a page without a cursor for"} ${what}`, {
-        hint: "narrow the poll: add a trigger label (ticketing.config.labels) or a state_filter",
-      });
+      throw new TrackerAError(
+        "rejected",
+        `tracker_a returned ${cursor ? `more than ${maxPages} pages of` : "a page without a cursor for"} ${what}`,
+        {
+          hint: "narrow the poll: add a trigger label (ticketing.config.labels) or a state_filter",
+        },
+      );
     }
     await connection.fetchNext();
     if (connection.pageInfo.endCursor === cursor && connection.pageInfo.hasNextPage) {
-      throw new TrackerAError("rejected", `tracker_a returned the same page cursor twice for ${what}`, { hint: "report this to the tracker; the poll is retried" });
+      throw new TrackerAError("rejected", `tracker_a returned the same page cursor twice for ${what}`, {
+        hint: "report this to the tracker; the poll is retried",
+      });
     }
   }
   return connection.nodes;

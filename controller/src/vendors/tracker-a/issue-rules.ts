@@ -29,7 +29,11 @@ export function pollFilter(ws: Workspace): LinearDocument.IssueFilter {
   const triggerIds = ws.trigger.flatMap((l) => l.ids);
   if (triggerIds.length === 0) return { team, state: { id: { eq: ws.state?.id ?? "" } } };
   const open = { type: { nin: CLOSED_TYPES } };
-  return { team, labels: { some: { id: { in: triggerIds } } }, state: ws.state === undefined ? open : { or: [{ id: { eq: ws.state.id } }, open] } };
+  return {
+    team,
+    labels: { some: { id: { in: triggerIds } } },
+    state: ws.state === undefined ? open : { or: [{ id: { eq: ws.state.id } }, open] },
+  };
 }
 
 /**
@@ -42,11 +46,16 @@ export function skipReason(issue: IssueFacts, ws: Workspace): string | undefined
   const carries = (ref: LabelRef) => ref.ids.some((id) => issue.labelIds.includes(id));
   const reasons: string[] = [];
   if (issue.trashed === true) reasons.push("is in the trash");
-  if (carries(ws.failed)) reasons.push(`carries the failed label ${quote(ws.failed.name)}: a run failed, and failed issues are not retried automatically (errand runs retry starts one)`);
+  if (carries(ws.failed))
+    reasons.push(
+      `carries the failed label ${quote(ws.failed.name)}: a run failed, and failed issues are not retried automatically (errand runs retry starts one)`,
+    );
   const excluded = ws.exclude.filter(carries).map((l) => quote(l.name));
-  if (excluded.length > 0) reasons.push(`carries the excluded label${excluded.length > 1 ? "s" : ""} ${excluded.join(", ")} (exclude_labels)`);
+  if (excluded.length > 0)
+    reasons.push(`carries the excluded label${excluded.length > 1 ? "s" : ""} ${excluded.join(", ")} (exclude_labels)`);
   const missing = ws.trigger.filter((l) => !carries(l)).map((l) => quote(l.name));
-  if (missing.length > 0) reasons.push(`lacks the trigger label${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (labels)`);
+  if (missing.length > 0)
+    reasons.push(`lacks the trigger label${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (labels)`);
   if (ws.state !== undefined && issue.stateId !== ws.state.id) {
     const current = issue.stateId === undefined ? "no state" : quote(ws.stateNames.get(issue.stateId) ?? issue.stateId);
     reasons.push(`is in state ${current}, not ${quote(ws.state.name)} (state_filter)`);

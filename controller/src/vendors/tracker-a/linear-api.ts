@@ -35,11 +35,18 @@ export interface LinearApi {
 export function createLinearApi(options: LinearApiOptions): LinearApi {
   const oauth = options.token.startsWith("Bearer ") || options.token.startsWith("lin_oauth_");
   // Throws for a plain-http URL that is not the local machine: a token never travels unencrypted.
-  const parsed = new LinearClient({ ...(oauth ? { accessToken: options.token } : { apiKey: options.token }), apiUrl: options.apiUrl }).options;
+  const parsed = new LinearClient({
+    ...(oauth ? { accessToken: options.token } : { apiKey: options.token }),
+    apiUrl: options.apiUrl,
+  }).options;
   const now = options.now ?? Date.now;
   let blockedUntil: number | undefined;
 
-  const send = async (doc: string, variables: Record<string, unknown> | undefined, signal: AbortSignal): Promise<unknown> => {
+  const send = async (
+    doc: string,
+    variables: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<unknown> => {
     const bounded = AbortSignal.any([signal, AbortSignal.timeout(options.requestTimeoutMs)]);
     const client = new LinearGraphQLClient(parsed.apiUrl, { ...parsed, signal: bounded });
     try {

@@ -11,7 +11,13 @@ const MAX_WAIT_MS = 60 * 60_000;
  * name. Tracker A sends resets as epoch milliseconds; epoch seconds are
  * read too, so a proxy that rewrites them does not make the wait absurd.
  */
-export function rateLimitResetAt(error: Pick<RatelimitedLinearError, "retryAfter" | "requestsRemaining" | "requestsResetAt" | "complexityRemaining" | "complexityResetAt">, now: number): number {
+export function rateLimitResetAt(
+  error: Pick<
+    RatelimitedLinearError,
+    "retryAfter" | "requestsRemaining" | "requestsResetAt" | "complexityRemaining" | "complexityResetAt"
+  >,
+  now: number,
+): number {
   const clamp = (at: number) => Math.min(now + MAX_WAIT_MS, Math.max(now + 1_000, at));
   if (error.retryAfter !== undefined && error.retryAfter >= 0) return clamp(now + error.retryAfter * 1000);
   const budgets = [

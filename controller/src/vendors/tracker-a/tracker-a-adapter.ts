@@ -25,7 +25,11 @@ export interface TrackerAAdapterOptions {
  * reached then is checked at the first poll that reaches it instead, so an
  * outage never stops the controller from starting.
  */
-export function createTrackerAAdapter(config: TrackerATicketingConfig, token: string | undefined, options: TrackerAAdapterOptions = {}): PollAdapter {
+export function createTrackerAAdapter(
+  config: TrackerATicketingConfig,
+  token: string | undefined,
+  options: TrackerAAdapterOptions = {},
+): PollAdapter {
   const api = openApi(config, token, options);
   const labelRefreshMs = options.labelRefreshMs ?? 10 * 60_000;
   let workspace: { ws: Workspace; at: number } | undefined;
@@ -36,7 +40,11 @@ export function createTrackerAAdapter(config: TrackerATicketingConfig, token: st
     resolving ??= call("read the team, its states and labels", () => resolveWorkspace(api.sdk(ctx.signal), config))
       .then((ws) => {
         workspace = { ws, at: Date.now() };
-        ctx.logger.info("tracker_a workspace resolved", { team: ws.team.key, state_filter: ws.state?.name, labels: ws.trigger.map((l) => l.name) });
+        ctx.logger.info("tracker_a workspace resolved", {
+          team: ws.team.key,
+          state_filter: ws.state?.name,
+          labels: ws.trigger.map((l) => l.name),
+        });
         return ws;
       })
       .finally(() => {
@@ -52,13 +60,18 @@ export function createTrackerAAdapter(config: TrackerATicketingConfig, token: st
         await ensure(ctx);
       } catch (error) {
         if (!isTransient(error)) throw error;
-        ctx.logger.warn("tracker_a cannot be reached at start; its configuration is checked at the first poll that reaches it", { error });
+        ctx.logger.warn(
+          "tracker_a cannot be reached at start; its configuration is checked at the first poll that reaches it",
+          { error },
+        );
       }
     },
     async poll(ctx) {
       let ws = await ensure(ctx);
       const sdk = api.sdk(ctx.signal);
-      const issues: IssueFacts[] = await call(`list the issues of team ${ws.team.key}`, async () => allNodes(await sdk.issues({ first: 50, filter: pollFilter(ws) }), `the issues of team ${ws.team.key}`));
+      const issues: IssueFacts[] = await call(`list the issues of team ${ws.team.key}`, async () =>
+        allNodes(await sdk.issues({ first: 50, filter: pollFilter(ws) }), `the issues of team ${ws.team.key}`),
+      );
       const unknownLabel = issues.some((i) => i.labelIds.some((id) => !ws.labelNames.has(id)));
       if (unknownLabel && workspace !== undefined && Date.now() - workspace.at >= labelRefreshMs) {
         workspace = undefined;
@@ -68,24 +81,51 @@ export function createTrackerAAdapter(config: TrackerATicketingConfig, token: st
     },
     async pickedUp(ticket, run, ctx) {
       const ws = await ensure(ctx);
-      await call(`add the in-progress label to ${ticket.externalUrl}`, () => markPickedUp(api.sdk(ctx.signal), ticket, ws));
-      ctx.logger.info("tracker_a issue marked in progress", { ticket: ticket.id, url: ticket.externalUrl, run_id: run.id, label: ws.inProgress.name });
+      await call(`add the in-progress label to ${ticket.externalUrl}`, () =>
+        markPickedUp(api.sdk(ctx.signal), ticket, ws),
+      );
+      ctx.logger.info("tracker_a issue marked in progress", {
+        ticket: ticket.id,
+        url: ticket.externalUrl,
+        run_id: run.id,
+        label: ws.inProgress.name,
+      });
     },
     async finished(ticket, run, result, ctx) {
       const ws = await ensure(ctx);
-      const what = result.success ? `post the completion comment on ${ticket.externalUrl}` : `add the failed label to ${ticket.externalUrl}`;
+      const what = result.success
+        ? `post the completion comment on ${ticket.externalUrl}`
+        : `add the failed label to ${ticket.externalUrl}`;
       await call(what, () => markFinished(api.sdk(ctx.signal), ticket, run, result, ws));
-      ctx.logger.info(result.success ? "tracker_a issue commented with the pull request" : "tracker_a issue marked failed", { ticket: ticket.id, url: ticket.externalUrl, run_id: run.id });
+      ctx.logger.info(
+        result.success ? "tracker_a issue commented with the pull request" : "tracker_a issue marked failed",
+        { ticket: ticket.id, url: ticket.externalUrl, run_id: run.id },
+      );
     },
   };
 }
 
-function openApi(config: TrackerATicketingConfig, token: string | undefined, options: TrackerAAdapterOptions): LinearApi {
+function openApi(
+  config: TrackerATicketingConfig,
+  token: string | undefined,
+  options: TrackerAAdapterOptions,
+): LinearApi {
   if (token === undefined || token.trim() === "") {
-    throw new ConfigError([{ key: "ticketing.config.token_secret", message: "names a secret with no value", fix: "put tracker A's personal API key (or an OAuth access token) in that secret" }]);
+    throw new ConfigError([
+      {
+        key: "ticketing.config.token_secret",
+        message: "names a secret with no value",
+        fix: "put tracker A's personal API key (or an OAuth access token) in that secret",
+      },
+    ]);
   }
   try {
-    return createLinearApi({ apiUrl: graphqlUrl(config.api_base_url), token: token.trim(), requestTimeoutMs: options.requestTimeoutMs ?? 30_000, maxInlineWaitMs: options.maxInlineWaitMs ?? 5_000 });
+    return createLinearApi({
+      apiUrl: graphqlUrl(config.api_base_url),
+      token: token.trim(),
+      requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+      maxInlineWaitMs: options.maxInlineWaitMs ?? 5_000,
+    });
   } catch (error) {
     throw new ConfigError(
       [

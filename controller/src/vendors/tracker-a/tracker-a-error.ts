@@ -1,4 +1,10 @@
-import { AuthenticationLinearError, ForbiddenLinearError, LinearError, LinearErrorType, RatelimitedLinearError } from "@linear/sdk";
+import {
+  AuthenticationLinearError,
+  ForbiddenLinearError,
+  LinearError,
+  LinearErrorType,
+  RatelimitedLinearError,
+} from "@linear/sdk";
 import { TicketSourceError, type TicketSourceFailure } from "../../sources/ticket-source-error.js";
 
 /** What went wrong talking to tracker A: the failure kinds every ticket source shares. */
@@ -14,7 +20,11 @@ export class TrackerAError extends TicketSourceError {
   /** When the rate limit lets requests through again (ms since the epoch); rate_limited only. */
   readonly resetAt: number | undefined;
 
-  constructor(failure: TrackerAFailure, message: string, options: { hint: string; cause?: unknown; resetAt?: number; status?: number }) {
+  constructor(
+    failure: TrackerAFailure,
+    message: string,
+    options: { hint: string; cause?: unknown; resetAt?: number; status?: number },
+  ) {
     super(failure, message, options);
     this.resetAt = options.resetAt;
   }
@@ -27,11 +37,15 @@ export function isTransient(error: unknown): boolean {
 
 /** The rate-limit error of tracker A, with when requests may go again. */
 export function rateLimited(resetAt: number, cause?: unknown): TrackerAError {
-  return new TrackerAError("rate_limited", `tracker_a rate limit reached; requests resume at ${new Date(resetAt).toISOString()}`, {
-    hint: "nothing to do: the controller waits for the advertised reset; lengthen ticketing.poll_interval if this repeats",
-    resetAt,
-    cause,
-  });
+  return new TrackerAError(
+    "rate_limited",
+    `tracker_a rate limit reached; requests resume at ${new Date(resetAt).toISOString()}`,
+    {
+      hint: "nothing to do: the controller waits for the advertised reset; lengthen ticketing.poll_interval if this repeats",
+      resetAt,
+      cause,
+    },
+  );
 }
 
 // The API understood the request and said no: retrying the same request gets the same answer.
@@ -51,11 +65,22 @@ export function toTrackerAError(error: unknown, what: string): TrackerAError {
   if (error instanceof TrackerAError) return error;
   const status = error instanceof LinearError ? error.status : undefined;
   // The SDK calls every bare 4xx an authentication error; only a 401 or an error the API typed so is one.
-  if (error instanceof LinearError && (error.errors ?? []).length === 0 && status !== undefined && status >= 400 && status < 500 && ![401, 403, 429].includes(status)) {
-    return new TrackerAError("rejected", `tracker_a answered HTTP ${status} while trying to ${what}: ${error.message}`, {
-      hint: "check that ticketing.config.api_base_url points at the tracker's GraphQL endpoint (https://api.linear.app/graphql), or remove it",
-      cause: error,
-    });
+  if (
+    error instanceof LinearError
+    && (error.errors ?? []).length === 0
+    && status !== undefined
+    && status >= 400
+    && status < 500
+    && ![401, 403, 429].includes(status)
+  ) {
+    return new TrackerAError(
+      "rejected",
+      `tracker_a answered HTTP ${status} while trying to ${what}: ${error.message}`,
+      {
+        hint: "check that ticketing.config.api_base_url points at the tracker's GraphQL endpoint (https://api.linear.app/graphql), or remove it",
+        cause: error,
+      },
+    );
   }
   if (error instanceof AuthenticationLinearError) {
     return new TrackerAError("auth", `tracker_a refused the token while trying to ${what}: ${error.message}`, {
@@ -77,8 +102,12 @@ export function toTrackerAError(error: unknown, what: string): TrackerAError {
     });
   }
   const detail = error instanceof Error ? error.message : String(error);
-  return new TrackerAError("unavailable", `tracker_a could not ${what}: ${detail}${status === undefined ? "" : ` (HTTP ${status})`}`, {
-    hint: "the controller retries with growing waits; check the network and the tracker's status page if this lasts",
-    cause: error,
-  });
+  return new TrackerAError(
+    "unavailable",
+    `tracker_a could not ${what}: ${detail}${status === undefined ? "" : ` (HTTP ${status})`}`,
+    {
+      hint: "the controller retries with growing waits; check the network and the tracker's status page if this lasts",
+      cause: error,
+    },
+  );
 }

@@ -10,10 +10,16 @@ export const trackerASchema = section({
   ...repoUrlField(),
   ...labelNameFields(),
   team_id: z
-    .string({ error: errorFor((input) => `must be the team's UUID, got ${show(input)}`, "copy the team's id (a UUID) from the tracker's team settings") })
+    .string({
+      error: errorFor(
+        (input) => `must be the team's UUID, got ${show(input)}`,
+        "copy the team's id (a UUID) from the tracker's team settings",
+      ),
+    })
     .regex(UUID, {
       error: errorFor(
-        (input) => `${show(input)} is not a team UUID${typeof input === "string" && !/^[0-9a-f-]+$/i.test(input) ? " (it looks like the team's name)" : ""}`,
+        (input) =>
+          `${show(input)} is not a team UUID${typeof input === "string" && !/^[0-9a-f-]+$/i.test(input) ? " (it looks like the team's name)" : ""}`,
         "use the team's id, a UUID such as 9cfb482a-81e3-4154-b5b9-2c805e70a02d, not its name or key; the tracker shows it in the team's settings and returns it from its API's teams query",
       ),
     })

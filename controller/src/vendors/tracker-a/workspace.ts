@@ -44,12 +44,23 @@ export async function resolveWorkspace(sdk: LinearSdk, config: TrackerATicketing
       {
         key: `${CONFIG}.team_id`,
         message: `${config.team_id} is not a team this token can see`,
-        fix: teams.length === 0 ? "the token sees no team: use a token of a member of the team" : `use one of: ${list(listed)}`,
+        fix:
+          teams.length === 0
+            ? "the token sees no team: use a token of a member of the team"
+            : `use one of: ${list(listed)}`,
       },
     ]);
   }
   const states = await allNodes(await team.states({ first: 100 }), `the states of team ${team.key}`);
-  const labels = (await allNodes(await sdk.issueLabels({ first: 100, filter: { or: [{ team: { id: { eq: team.id } } }, { team: { null: true } }] } }), `the labels of team ${team.key}`)).filter((l) => !l.isGroup);
+  const labels = (
+    await allNodes(
+      await sdk.issueLabels({
+        first: 100,
+        filter: { or: [{ team: { id: { eq: team.id } } }, { team: { null: true } }] },
+      }),
+      `the labels of team ${team.key}`,
+    )
+  ).filter((l) => !l.isGroup);
   const problems: ConfigProblem[] = [];
   const stateNames = new Map(states.map((s) => [s.id, s.name]));
   let state: Workspace["state"];
@@ -84,7 +95,16 @@ export async function resolveWorkspace(sdk: LinearSdk, config: TrackerATicketing
   const failed = resolve("failed_label", config.failed_label);
   problems.push(...conflicts(config));
   if (problems.length > 0) throw new ConfigError(problems);
-  return { team: { id: team.id, name: team.name, key: team.key }, state, stateNames, labelNames: new Map(labels.map((l) => [l.id, l.name])), trigger, exclude, inProgress, failed };
+  return {
+    team: { id: team.id, name: team.name, key: team.key },
+    state,
+    stateNames,
+    labelNames: new Map(labels.map((l) => [l.id, l.name])),
+    trigger,
+    exclude,
+    inProgress,
+    failed,
+  };
 }
 
 /** Settings that would pick up every open issue, or nothing ever. */
@@ -98,7 +118,11 @@ function conflicts(config: TrackerATicketingConfig): ConfigProblem[] {
     });
   }
   if (config.in_progress_label === config.failed_label) {
-    problems.push({ key: `${CONFIG}.failed_label`, message: `is the same label as in_progress_label (${JSON.stringify(config.failed_label)})`, fix: "use two different labels, e.g. agent-in-progress and agent-failed" });
+    problems.push({
+      key: `${CONFIG}.failed_label`,
+      message: `is the same label as in_progress_label (${JSON.stringify(config.failed_label)})`,
+      fix: "use two different labels, e.g. agent-in-progress and agent-failed",
+    });
   }
   for (const name of config.labels) {
     if (config.exclude_labels.includes(name) || name === config.failed_label) {

@@ -19,20 +19,40 @@ export async function markPickedUp(sdk: LinearSdk, ticket: Ticket, ws: Workspace
  * come off. The comment's id is derived from the run id and looked up
  * first, so a second call for the same run never posts a second comment.
  */
-export async function markFinished(sdk: LinearSdk, ticket: Ticket, run: TaskRun, result: TaskResult, ws: Workspace): Promise<void> {
+export async function markFinished(
+  sdk: LinearSdk,
+  ticket: Ticket,
+  run: TaskRun,
+  result: TaskResult,
+  ws: Workspace,
+): Promise<void> {
   if (!result.success) {
-    confirm(await sdk.updateIssue(ticket.id, { addedLabelIds: [addable(ws.failed)], removedLabelIds: ws.inProgress.ids }), "add the failed label");
+    confirm(
+      await sdk.updateIssue(ticket.id, { addedLabelIds: [addable(ws.failed)], removedLabelIds: ws.inProgress.ids }),
+      "add the failed label",
+    );
     return;
   }
   const id = commentIdFor(run.id);
   const existing = await sdk.comments({ first: 1, filter: { id: { eq: id } } });
-  if (existing.nodes.length === 0) confirm(await sdk.createComment({ id, issueId: ticket.id, body: completionComment(run, result) }), "post the completion comment");
-  confirm(await sdk.updateIssue(ticket.id, { removedLabelIds: [...ws.inProgress.ids, ...ws.failed.ids] }), "remove the in-progress label");
+  if (existing.nodes.length === 0)
+    confirm(
+      await sdk.createComment({ id, issueId: ticket.id, body: completionComment(run, result) }),
+      "post the completion comment",
+    );
+  confirm(
+    await sdk.updateIssue(ticket.id, { removedLabelIds: [...ws.inProgress.ids, ...ws.failed.ids] }),
+    "remove the in-progress label",
+  );
 }
 
 /** The comment posted when a run succeeds (markdown). */
 export function completionComment(run: TaskRun, result: TaskResult): string {
-  const lines = [result.pullRequestUrl ? `Errand opened a pull request for this issue: ${result.pullRequestUrl}` : "Errand finished this issue without opening a pull request."];
+  const lines = [
+    result.pullRequestUrl
+      ? `Errand opened a pull request for this issue: ${result.pullRequestUrl}`
+      : "Errand finished this issue without opening a pull request.",
+  ];
   const summary = result.summary.trim();
   if (summary !== "") lines.push("", summary.length > MAX_SUMMARY ? `${summary.slice(0, MAX_SUMMARY)}…` : summary);
   lines.push("", `Run \`${run.id}\` (attempt ${run.attempt}).`);
@@ -44,7 +64,11 @@ export function completionComment(run: TaskRun, result: TaskResult): string {
  * time for the same run (the tracker takes a client-chosen comment id).
  */
 export function commentIdFor(runId: string): string {
-  const hex = createHash("sha256").update(`errand tracker_a completion comment ${runId}`).digest("hex").slice(0, 32).split("");
+  const hex = createHash("sha256")
+    .update(`errand tracker_a completion comment ${runId}`)
+    .digest("hex")
+    .slice(0, 32)
+    .split("");
   hex[12] = "4";
   hex[16] = ((Number.parseInt(hex[16] ?? "0", 16) & 0x3) | 0x8).toString(16);
   const h = hex.join("");
@@ -55,5 +79,8 @@ export function commentIdFor(runId: string): string {
 const addable = (ref: LabelRef) => ref.ids[0] ?? "";
 
 function confirm(payload: { success: boolean }, what: string): void {
-  if (!payload.success) throw new TrackerAError("rejected", `tracker_a answered success: false to the request to ${what}`, { hint: "check the issue and the labels in the tracker" });
+  if (!payload.success)
+    throw new TrackerAError("rejected", `tracker_a answered success: false to the request to ${what}`, {
+      hint: "check the issue and the labels in the tracker",
+    });
 }

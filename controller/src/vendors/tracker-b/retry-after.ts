@@ -21,7 +21,12 @@ export const DEFAULT_RATE_LIMIT_POLICY: RateLimitPolicy = { maxRetries: 3, maxWa
  * to repeat. Any other failure is thrown as a {@link TrackerBApiError};
  * the wait ends early when `ctx.signal` aborts.
  */
-export async function withRetryAfter<T>(call: string, run: () => Promise<T>, policy: RateLimitPolicy, ctx: PollContext): Promise<T> {
+export async function withRetryAfter<T>(
+  call: string,
+  run: () => Promise<T>,
+  policy: RateLimitPolicy,
+  ctx: PollContext,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await run();
@@ -33,9 +38,18 @@ export async function withRetryAfter<T>(call: string, run: () => Promise<T>, pol
       if (attempt >= policy.maxRetries || wait > policy.maxWaitMs) {
         const asked = answer.retryAfter === undefined ? "" : ` (Retry-After: ${answer.retryAfter})`;
         const base = toTrackerBError(error, call);
-        throw new TrackerBApiError(call, 429, `${base.message}; still rate limited after ${attempt} wait(s)${asked}`, base.hint ?? "");
+        throw new TrackerBApiError(
+          call,
+          429,
+          `${base.message}; still rate limited after ${attempt} wait(s)${asked}`,
+          base.hint ?? "",
+        );
       }
-      ctx.logger.warn("tracker B rate limit hit; waiting as Retry-After asks", { call, wait_ms: wait, retry: attempt + 1 });
+      ctx.logger.warn("tracker B rate limit hit; waiting as Retry-After asks", {
+        call,
+        wait_ms: wait,
+        retry: attempt + 1,
+      });
       await sleep(wait, undefined, { signal: ctx.signal });
     }
   }

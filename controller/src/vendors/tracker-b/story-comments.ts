@@ -29,9 +29,20 @@ export function finishedComment(run: TaskRun, result: TaskResult, movedTo: strin
     const summary = result.summary.trim() === "" ? "" : `\n\n${clip(result.summary.trim())}`;
     return `Errand finished run \`${run.id}\`. ${pr}${moved}${summary}`;
   }
-  const how = run.state === "Refused" ? "was refused before it started" : run.state === "Cancelled" ? "was cancelled" : run.state === "TimedOut" ? "timed out" : "failed";
+  const how =
+    run.state === "Refused"
+      ? "was refused before it started"
+      : run.state === "Cancelled"
+        ? "was cancelled"
+        : run.state === "TimedOut"
+          ? "timed out"
+          : "failed";
   const reason = result.failureReason.trim() === "" ? run.reason : result.failureReason.trim();
-  return [`Errand run \`${run.id}\` ${how}: ${clip(reason)}`, "", `The story is not picked up again on its own; \`errand runs retry ${run.id}\` starts a new attempt.`].join("\n");
+  return [
+    `Errand run \`${run.id}\` ${how}: ${clip(reason)}`,
+    "",
+    `The story is not picked up again on its own; \`errand runs retry ${run.id}\` starts a new attempt.`,
+  ].join("\n");
 }
 
 function clip(text: string): string {

@@ -36,18 +36,30 @@ export function storyCandidate(story: StorySearchResult, plan: TrackerBPlan, rul
   };
 }
 
-function skipReason(story: StorySearchResult, labels: readonly string[], plan: TrackerBPlan, rules: LabelRules): string | undefined {
+function skipReason(
+  story: StorySearchResult,
+  labels: readonly string[],
+  plan: TrackerBPlan,
+  rules: LabelRules,
+): string | undefined {
   const reasons: string[] = [];
   if (story.archived) reasons.push("archived");
   const state = story.workflow_state_id;
   if (plan.inProgress.has(state)) reasons.push(`already in the in-progress state ${plan.stateLabel(state)}`);
-  else if (!plan.triggers.has(state)) reasons.push(`wrong state: in ${plan.stateLabel(state)}, not a trigger state (${plan.triggerNames.join(", ")}) of a watched workflow`);
+  else if (!plan.triggers.has(state))
+    reasons.push(
+      `wrong state: in ${plan.stateLabel(state)}, not a trigger state (${plan.triggerNames.join(", ")}) of a watched workflow`,
+    );
   if (!story.owner_ids.includes(plan.ownerId)) {
-    const owners = story.owner_ids.length === 0 ? "it has no owner" : `owners: ${story.owner_ids.map((id) => plan.memberLabel(id)).join(", ")}`;
+    const owners =
+      story.owner_ids.length === 0
+        ? "it has no owner"
+        : `owners: ${story.owner_ids.map((id) => plan.memberLabel(id)).join(", ")}`;
     reasons.push(`not assigned to @${plan.owner} (${owners})`);
   }
   const excluded = rules.exclude_labels.filter((l) => labels.includes(l));
-  if (excluded.length > 0) reasons.push(`carries the excluded label${excluded.length > 1 ? "s" : ""} ${excluded.join(", ")}`);
+  if (excluded.length > 0)
+    reasons.push(`carries the excluded label${excluded.length > 1 ? "s" : ""} ${excluded.join(", ")}`);
   const lacking = rules.labels.filter((l) => !labels.includes(l));
   if (lacking.length > 0) reasons.push(`lacks the trigger label${lacking.length > 1 ? "s" : ""} ${lacking.join(", ")}`);
   return reasons.length === 0 ? undefined : reasons.join("; ");

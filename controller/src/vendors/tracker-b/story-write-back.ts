@@ -33,7 +33,8 @@ export function createStoryWriteBack(api: TrackerBApi, plan: () => TrackerBPlan)
     return next;
   };
 
-  const posted = (story: Story, run: TaskRun, step: CommentStep) => story.comments.some((c) => c.external_id === commentMarker(run, step));
+  const posted = (story: Story, run: TaskRun, step: CommentStep) =>
+    story.comments.some((c) => c.external_id === commentMarker(run, step));
 
   return {
     pickedUp: (ticket, run, ctx) =>
@@ -61,7 +62,8 @@ export function createStoryWriteBack(api: TrackerBApi, plan: () => TrackerBPlan)
         let movedTo: string | undefined;
         if (result.success && p.completed.size > 0) {
           const target = p.completed.get(story.workflow_id);
-          if (target === undefined) note(ctx, "the story's workflow has no completed state; its state is left as is", story, p);
+          if (target === undefined)
+            note(ctx, "the story's workflow has no completed state; its state is left as is", story, p);
           else if (target !== story.workflow_state_id) {
             await api.moveStory(id, target, ctx);
             movedTo = p.stateLabel(target);
@@ -80,9 +82,12 @@ function note(ctx: PollContext, message: string, story: Story, plan: TrackerBPla
 function storyId(ticket: Ticket): number {
   const id = /^\d+$/.test(ticket.id) ? Number(ticket.id) : Number.NaN;
   if (!Number.isSafeInteger(id)) {
-    throw new NotFoundError(`tracker B ticket ${JSON.stringify(ticket.id)} is not a story id, so nothing can be written back to it`, {
-      hint: "tracker B tickets carry the story's number; a ticket with another id came from elsewhere",
-    });
+    throw new NotFoundError(
+      `tracker B ticket ${JSON.stringify(ticket.id)} is not a story id, so nothing can be written back to it`,
+      {
+        hint: "tracker B tickets carry the story's number; a ticket with another id came from elsewhere",
+      },
+    );
   }
   return id;
 }

@@ -25,9 +25,19 @@ export interface TrackerBAdapterOptions {
  * as spec 3 says (in-progress state and a comment on pick-up; completed
  * state and a comment with the pull request link on success).
  */
-export function createTrackerBAdapter(config: TrackerBTicketingConfig, token: string | undefined, options: TrackerBAdapterOptions = {}): PollAdapter {
+export function createTrackerBAdapter(
+  config: TrackerBTicketingConfig,
+  token: string | undefined,
+  options: TrackerBAdapterOptions = {},
+): PollAdapter {
   if (token === undefined || token === "") {
-    throw new ConfigError([{ key: "ticketing.config.token_secret", message: "names no secret with a token in it", fix: "store a tracker B API token in the secret and name it in ticketing.config.token_secret" }]);
+    throw new ConfigError([
+      {
+        key: "ticketing.config.token_secret",
+        message: "names no secret with a token in it",
+        fix: "store a tracker B API token in the secret and name it in ticketing.config.token_secret",
+      },
+    ]);
   }
   const api = createTrackerBApi({
     token,
@@ -38,7 +48,8 @@ export function createTrackerBAdapter(config: TrackerBTicketingConfig, token: st
   });
   let resolved: TrackerBPlan | undefined;
   const plan = () => {
-    if (resolved === undefined) throw new ControllerError(ControllerErrorCode.Internal, "the tracker B source was used before prepare()");
+    if (resolved === undefined)
+      throw new ControllerError(ControllerErrorCode.Internal, "the tracker B source was used before prepare()");
     return resolved;
   };
   const writeBack = createStoryWriteBack(api, plan);
@@ -48,13 +59,23 @@ export function createTrackerBAdapter(config: TrackerBTicketingConfig, token: st
     async prepare(ctx) {
       const labelsUsed = config.labels.length + config.exclude_labels.length > 0;
       try {
-        const [workflows, members, labels] = await Promise.all([api.listWorkflows(ctx), api.listMembers(ctx), labelsUsed ? api.listLabels(ctx) : undefined]);
+        const [workflows, members, labels] = await Promise.all([
+          api.listWorkflows(ctx),
+          api.listMembers(ctx),
+          labelsUsed ? api.listLabels(ctx) : undefined,
+        ]);
         const { plan: p, warnings } = resolveTrackerBPlan(config, { workflows, members, labels });
         for (const warning of warnings) ctx.logger.warn(warning);
         resolved = p;
       } catch (error) {
         if (error instanceof TrackerBApiError && error.status === 401) {
-          throw new ConfigError([{ key: "ticketing.config.token_secret", message: `tracker B refused the token (${error.message})`, fix: error.hint ?? "store a valid API token in the secret" }]);
+          throw new ConfigError([
+            {
+              key: "ticketing.config.token_secret",
+              message: `tracker B refused the token (${error.message})`,
+              fix: error.hint ?? "store a valid API token in the secret",
+            },
+          ]);
         }
         throw error;
       }

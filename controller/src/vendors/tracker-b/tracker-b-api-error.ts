@@ -42,11 +42,24 @@ export function toTrackerBError(error: unknown, call: TrackerBCall): TrackerBApi
   const e = error as AxiosLike | null;
   if (e === null || typeof e !== "object" || e.isAxiosError !== true) {
     const text = error instanceof Error ? error.message : String(error);
-    return new TrackerBApiError(call, undefined, `tracker B call ${call} failed: ${text}`, "check ticketing.config.api_base_url and the network");
+    return new TrackerBApiError(
+      call,
+      undefined,
+      `tracker B call ${call} failed: ${text}`,
+      "check ticketing.config.api_base_url and the network",
+    );
   }
   if (e.response === undefined) {
-    const why = e.code === "ECONNABORTED" || e.code === "ETIMEDOUT" ? "no answer in time" : `${e.code ?? "network error"}: ${e.message ?? ""}`.trim();
-    return new TrackerBApiError(call, undefined, `tracker B could not be reached for ${call} (${why})`, "check ticketing.config.api_base_url and the network; polling tries again later");
+    const why =
+      e.code === "ECONNABORTED" || e.code === "ETIMEDOUT"
+        ? "no answer in time"
+        : `${e.code ?? "network error"}: ${e.message ?? ""}`.trim();
+    return new TrackerBApiError(
+      call,
+      undefined,
+      `tracker B could not be reached for ${call} (${why})`,
+      "check ticketing.config.api_base_url and the network; polling tries again later",
+    );
   }
   const status = e.response.status;
   const said = vendorMessage(e.response.data);
@@ -55,10 +68,13 @@ export function toTrackerBError(error: unknown, call: TrackerBCall): TrackerBApi
 }
 
 function hintFor(status: number): string {
-  if (status === 401) return "the API token was refused: create a token in the tracker's settings (API Tokens) and store it in the secret named by ticketing.config.token_secret";
-  if (status === 403) return "the token's member may not do this: use a token of a member with write access to the stories";
+  if (status === 401)
+    return "the API token was refused: create a token in the tracker's settings (API Tokens) and store it in the secret named by ticketing.config.token_secret";
+  if (status === 403)
+    return "the token's member may not do this: use a token of a member with write access to the stories";
   if (status === 404) return "the story or resource is gone (deleted or archived); nothing to write back";
-  if (status === 429) return "the tracker's rate limit (about 200 requests a minute per token) was hit; raise ticketing.poll_interval or share the token with fewer clients";
+  if (status === 429)
+    return "the tracker's rate limit (about 200 requests a minute per token) was hit; raise ticketing.poll_interval or share the token with fewer clients";
   if (status >= 500) return "the tracker had trouble; polling backs off and tries again on its own";
   return "the tracker refused the request; check the configured state and member names";
 }

@@ -1,4 +1,11 @@
-import { type Label, type Member, ShortcutClient, type Story, type StorySearchResult, type Workflow } from "@shortcut/client";
+import {
+  type Label,
+  type Member,
+  ShortcutClient,
+  type Story,
+  type StorySearchResult,
+  type Workflow,
+} from "@shortcut/client";
 import type { PollContext } from "../../sources/polling/poll-adapter.js";
 import { type RateLimitPolicy, withRetryAfter } from "./retry-after.js";
 import { TrackerBApiError } from "./tracker-b-api-error.js";
@@ -36,10 +43,13 @@ const MAX_PAGES = 200;
 export function createTrackerBApi(options: TrackerBApiOptions): TrackerBApi {
   const client = new ShortcutClient(options.token, {
     // The client's default is the public API; a base ending in /api/v3 would double the SDK's own prefix.
-    ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v3$/, "") }),
+    ...(options.baseUrl === undefined
+      ? {}
+      : { baseURL: options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v3$/, "") }),
     timeout: options.timeoutMs,
   });
-  const call = <T>(what: string, ctx: PollContext, run: (signal: AbortSignal) => Promise<{ data: T }>) => withRetryAfter(what, async () => (await run(ctx.signal)).data, options.rateLimit, ctx);
+  const call = <T>(what: string, ctx: PollContext, run: (signal: AbortSignal) => Promise<{ data: T }>) =>
+    withRetryAfter(what, async () => (await run(ctx.signal)).data, options.rateLimit, ctx);
 
   return {
     listWorkflows: (ctx) => call("GET /api/v3/workflows", ctx, (signal) => client.listWorkflows({ signal })),
@@ -52,21 +62,41 @@ export function createTrackerBApi(options: TrackerBApiOptions): TrackerBApi {
       for (let page = 0; page < MAX_PAGES; page++) {
         const what = `GET /api/v3/search/stories (page ${page + 1})`;
         // "full" carries descriptions, which the tickets need; "slim" would cost one more request per story.
-        const result = await call(what, ctx, (signal) => client.searchStories({ query, page_size: options.pageSize, detail: "full", ...(next === undefined ? {} : { next }) }, { signal }));
+        const result = await call(what, ctx, (signal) =>
+          client.searchStories(
+            { query, page_size: options.pageSize, detail: "full", ...(next === undefined ? {} : { next }) },
+            { signal },
+          ),
+        );
         stories.push(...result.data);
         next = nextToken(result.next);
         if (next === undefined) return stories;
-        if (seen.has(next)) throw new TrackerBApiError(what, undefined, `tracker B repeated the page token ${next} for ${query}`, "polling tries again later; report it if it persists");
+        if (seen.has(next))
+          throw new TrackerBApiError(
+            what,
+            undefined,
+            `tracker B repeated the page token ${next} for ${query}`,
+            "polling tries again later; report it if it persists",
+          );
         seen.add(next);
       }
-      throw new TrackerBApiError("GET /api/v3/search/stories", undefined, `tracker B returned more than ${MAX_PAGES} pages for ${query}`, "narrow the trigger state: move stories that wait elsewhere out of it");
+      throw new TrackerBApiError(
+        "GET /api/v3/search/stories",
+        undefined,
+        `tracker B returned more than ${MAX_PAGES} pages for ${query}`,
+        "narrow the trigger state: move stories that wait elsewhere out of it",
+      );
     },
     getStory: (id, ctx) => call(`GET /api/v3/stories/${id}`, ctx, (signal) => client.getStory(id, { signal })),
     async moveStory(id, workflowStateId, ctx) {
-      await call(`PUT /api/v3/stories/${id}`, ctx, (signal) => client.updateStory(id, { workflow_state_id: workflowStateId }, { signal }));
+      await call(`PUT /api/v3/stories/${id}`, ctx, (signal) =>
+        client.updateStory(id, { workflow_state_id: workflowStateId }, { signal }),
+      );
     },
     async addComment(id, text, externalId, ctx) {
-      await call(`POST /api/v3/stories/${id}/comments`, ctx, (signal) => client.createStoryComment(id, { text, external_id: externalId }, { signal }));
+      await call(`POST /api/v3/stories/${id}/comments`, ctx, (signal) =>
+        client.createStoryComment(id, { text, external_id: externalId }, { signal }),
+      );
     },
   };
 }

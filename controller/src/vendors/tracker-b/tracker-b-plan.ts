@@ -49,7 +49,10 @@ const q = (name: string) => JSON.stringify(name);
  * every name that does not exist, each listing the names that do. Returns
  * warnings for workflows only partly usable.
  */
-export function resolveTrackerBPlan(config: TrackerBTicketingConfig, workspace: TrackerBWorkspace): { plan: TrackerBPlan; warnings: string[] } {
+export function resolveTrackerBPlan(
+  config: TrackerBTicketingConfig,
+  workspace: TrackerBWorkspace,
+): { plan: TrackerBPlan; warnings: string[] } {
   const problems: ConfigProblem[] = [];
   const warnings: string[] = [];
   const { workflows } = workspace;
@@ -60,13 +63,23 @@ export function resolveTrackerBPlan(config: TrackerBTicketingConfig, workspace: 
   for (const pair of configuredPairs(config)) {
     const withTrigger = workflows.filter((w) => stateIn(w, pair.trigger));
     if (withTrigger.length === 0) {
-      problems.push(missing(pair.triggerKey, `no workflow has a state named ${q(pair.trigger)}`, pair.trigger, allNames, workflows));
+      problems.push(
+        missing(pair.triggerKey, `no workflow has a state named ${q(pair.trigger)}`, pair.trigger, allNames, workflows),
+      );
       continue;
     }
     const usable = withTrigger.filter((w) => stateIn(w, pair.inProgress));
     if (usable.length === 0) {
       const names = [...new Set(withTrigger.flatMap((w) => w.states.map((s) => s.name)))];
-      problems.push(missing(pair.inProgressKey, `no workflow with the state ${q(pair.trigger)} has a state named ${q(pair.inProgress)}`, pair.inProgress, names, withTrigger));
+      problems.push(
+        missing(
+          pair.inProgressKey,
+          `no workflow with the state ${q(pair.trigger)} has a state named ${q(pair.inProgress)}`,
+          pair.inProgress,
+          names,
+          withTrigger,
+        ),
+      );
       continue;
     }
     for (const w of usable) {
@@ -74,10 +87,20 @@ export function resolveTrackerBPlan(config: TrackerBTicketingConfig, workspace: 
       const inProgress = stateIn(w, pair.inProgress);
       if (trigger === undefined || inProgress === undefined) continue;
       if (triggers.has(trigger.id)) {
-        problems.push({ key: pair.triggerKey, message: `repeats the trigger state ${q(pair.trigger)} of an earlier entry`, fix: "give each trigger state one entry in workflows[]" });
+        problems.push({
+          key: pair.triggerKey,
+          message: `repeats the trigger state ${q(pair.trigger)} of an earlier entry`,
+          fix: "give each trigger state one entry in workflows[]",
+        });
         continue;
       }
-      triggers.set(trigger.id, { workflowId: w.id, workflowName: w.name, name: trigger.name, inProgressId: inProgress.id, inProgressName: inProgress.name });
+      triggers.set(trigger.id, {
+        workflowId: w.id,
+        workflowName: w.name,
+        name: trigger.name,
+        inProgressId: inProgress.id,
+        inProgressName: inProgress.name,
+      });
     }
   }
 
@@ -86,7 +109,9 @@ export function resolveTrackerBPlan(config: TrackerBTicketingConfig, workspace: 
     for (const w of workflows) {
       const trigger = stateIn(w, pair.trigger);
       if (trigger !== undefined && !triggers.has(trigger.id) && problems.length === 0) {
-        warnings.push(`workflow ${q(w.name)} has the state ${q(pair.trigger)} but no ${q(pair.inProgress)}: its stories are not picked up`);
+        warnings.push(
+          `workflow ${q(w.name)} has the state ${q(pair.trigger)} but no ${q(pair.inProgress)}: its stories are not picked up`,
+        );
       }
     }
   }
@@ -98,11 +123,22 @@ export function resolveTrackerBPlan(config: TrackerBTicketingConfig, workspace: 
     for (const w of watched) {
       const state = stateIn(w, done);
       if (state) completed.set(w.id, state.id);
-      else warnings.push(`workflow ${q(w.name)} has no state ${q(done)}: its stories stay where they are when a run succeeds`);
+      else
+        warnings.push(
+          `workflow ${q(w.name)} has no state ${q(done)}: its stories stay where they are when a run succeeds`,
+        );
     }
     if (completed.size === 0) {
       const names = [...new Set(watched.flatMap((w) => w.states.map((s) => s.name)))];
-      problems.push(missing(`${KEY}.completed_state_name`, `no workflow the trigger states belong to has a state named ${q(done)}`, done, names, watched));
+      problems.push(
+        missing(
+          `${KEY}.completed_state_name`,
+          `no workflow the trigger states belong to has a state named ${q(done)}`,
+          done,
+          names,
+          watched,
+        ),
+      );
     }
   }
 
@@ -134,16 +170,38 @@ interface Pair {
 
 function configuredPairs(config: TrackerBTicketingConfig): Pair[] {
   if (config.workflows !== undefined) {
-    return config.workflows.map((w, i) => ({ trigger: w.trigger_state, inProgress: w.in_progress_state, triggerKey: `${KEY}.workflows[${i}].trigger_state`, inProgressKey: `${KEY}.workflows[${i}].in_progress_state` }));
+    return config.workflows.map((w, i) => ({
+      trigger: w.trigger_state,
+      inProgress: w.in_progress_state,
+      triggerKey: `${KEY}.workflows[${i}].trigger_state`,
+      inProgressKey: `${KEY}.workflows[${i}].in_progress_state`,
+    }));
   }
   // The schema requires both single names when workflows[] is absent.
-  return [{ trigger: config.workflow_state_name ?? "", inProgress: config.in_progress_state_name ?? "", triggerKey: `${KEY}.workflow_state_name`, inProgressKey: `${KEY}.in_progress_state_name` }];
+  return [
+    {
+      trigger: config.workflow_state_name ?? "",
+      inProgress: config.in_progress_state_name ?? "",
+      triggerKey: `${KEY}.workflow_state_name`,
+      inProgressKey: `${KEY}.in_progress_state_name`,
+    },
+  ];
 }
 
-function missing(key: string, message: string, name: string, candidates: string[], workflows: readonly Workflow[]): ConfigProblem {
+function missing(
+  key: string,
+  message: string,
+  name: string,
+  candidates: string[],
+  workflows: readonly Workflow[],
+): ConfigProblem {
   const hint = didYouMean(name, candidates);
   const states = workflows.map((w) => `${q(w.name)}: ${w.states.map((s) => s.name).join(", ")}`).join("; ");
-  return { key, message: `${message}${hint ? `; did you mean ${q(hint)}?` : ""}`, fix: `write a state that exists (exact, case-sensitive); the workflows' states are ${states || "none (the workspace has no workflow)"}` };
+  return {
+    key,
+    message: `${message}${hint ? `; did you mean ${q(hint)}?` : ""}`,
+    fix: `write a state that exists (exact, case-sensitive); the workflows' states are ${states || "none (the workspace has no workflow)"}`,
+  };
 }
 
 function listed(names: readonly string[]): string {
@@ -153,7 +211,11 @@ function listed(names: readonly string[]): string {
 }
 
 /** The active member named by `owner_mention_name`; a problem when there is none. */
-function findOwner(config: TrackerBTicketingConfig, members: readonly Member[], problems: ConfigProblem[]): Member | undefined {
+function findOwner(
+  config: TrackerBTicketingConfig,
+  members: readonly Member[],
+  problems: ConfigProblem[],
+): Member | undefined {
   const owner = config.owner_mention_name.replace(/^@/, "");
   const member = members.find((m) => m.profile.mention_name === owner);
   if (member === undefined || member.disabled) {
@@ -164,7 +226,9 @@ function findOwner(config: TrackerBTicketingConfig, members: readonly Member[], 
     const hint = didYouMean(owner, names);
     problems.push({
       key: `${KEY}.owner_mention_name`,
-      message: member ? `${q(owner)} is a disabled member` : `no member has the mention name ${q(owner)}${hint ? `; did you mean ${q(hint)}?` : ""}`,
+      message: member
+        ? `${q(owner)} is a disabled member`
+        : `no member has the mention name ${q(owner)}${hint ? `; did you mean ${q(hint)}?` : ""}`,
       fix: `write the mention name (exact, case-sensitive) of an active member: ${listed(names)}`,
     });
   }

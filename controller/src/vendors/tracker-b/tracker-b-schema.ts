@@ -19,17 +19,33 @@ export const trackerBSchema = section({
     description: "Stories assigned to this mention name are picked up.",
   }),
   workflows: z
-    .array(workflow, { error: errorFor(() => "must be a list", "write workflows: with '- trigger_state: ...' entries") })
+    .array(workflow, {
+      error: errorFor(() => "must be a list", "write workflows: with '- trigger_state: ...' entries"),
+    })
     .min(1, { error: say("is an empty list", "add at least one workflow, or remove the key") })
     .optional()
     .meta({ description: "Several trigger / in-progress state pairs, in place of the two single names." }),
 }).superRefine((config, ctx) => {
   const single = config.workflow_state_name !== undefined || config.in_progress_state_name !== undefined;
   if (config.workflows !== undefined && single) {
-    ctx.addIssue({ code: "custom", path: ["workflows"], input: config.workflows, message: say("is set beside workflow_state_name / in_progress_state_name", "use either workflows[] or the two single names") });
+    ctx.addIssue({
+      code: "custom",
+      path: ["workflows"],
+      input: config.workflows,
+      message: say(
+        "is set beside workflow_state_name / in_progress_state_name",
+        "use either workflows[] or the two single names",
+      ),
+    });
   } else if (config.workflows === undefined) {
     for (const key of ["workflow_state_name", "in_progress_state_name"] as const) {
-      if (config[key] === undefined) ctx.addIssue({ code: "custom", path: [key], input: undefined, message: say("is required", "write the state's exact name, or list the states in workflows[]") });
+      if (config[key] === undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          input: undefined,
+          message: say("is required", "write the state's exact name, or list the states in workflows[]"),
+        });
     }
   }
 });

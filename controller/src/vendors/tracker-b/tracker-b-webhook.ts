@@ -19,7 +19,13 @@ export interface TrackerBOptions {
  * to it. One delivery may carry several actions and so several tickets.
  */
 export function createTrackerBSource(options: TrackerBOptions): WebhookSource {
-  const auth: Authenticator = options.secret ? createHmacAuthenticator({ secret: options.secret, headers: ["x-tracker-signature", "payload-signature"], prefix: "optional" }) : openAuthenticator;
+  const auth: Authenticator = options.secret
+    ? createHmacAuthenticator({
+        secret: options.secret,
+        headers: ["x-tracker-signature", "payload-signature"],
+        prefix: "optional",
+      })
+    : openAuthenticator;
   return {
     id: "tracker_b",
     auth,
@@ -47,7 +53,11 @@ export function createTrackerBSource(options: TrackerBOptions): WebhookSource {
         );
       }
       if (tickets.length > 0) return accepted(tickets);
-      return ignored(options.targetStateId === undefined ? "no story update in actions" : `no story update moved to workflow state ${options.targetStateId}`);
+      return ignored(
+        options.targetStateId === undefined
+          ? "no story update in actions"
+          : `no story update moved to workflow state ${options.targetStateId}`,
+      );
     },
   };
 }

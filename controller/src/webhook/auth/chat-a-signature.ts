@@ -15,15 +15,22 @@ export function createChatASignatureAuthenticator(secret: string): Authenticator
   const key = createSecretKey(Buffer.from(secret, "utf8"));
   return {
     checkHeaders(headers, nowMs) {
-      if (firstHeader(headers, SIGNATURE) === undefined) return "missing signature header X-Chat-Signature or X-Slack-Signature";
-      return checkTimestamp(firstHeader(headers, TIMESTAMP), "X-Chat-Request-Timestamp or X-Slack-Request-Timestamp", nowMs);
+      if (firstHeader(headers, SIGNATURE) === undefined)
+        return "missing signature header X-Chat-Signature or X-Slack-Signature";
+      return checkTimestamp(
+        firstHeader(headers, TIMESTAMP),
+        "X-Chat-Request-Timestamp or X-Slack-Request-Timestamp",
+        nowMs,
+      );
     },
     checkBody(headers, body) {
       const given = firstHeader(headers, SIGNATURE) ?? "";
       const timestamp = (firstHeader(headers, TIMESTAMP) ?? "").trim();
       if (!given.startsWith("v0=")) return "signature must have the form v0=<hex>";
       const expected = createHmac("sha256", key).update(`v0:${timestamp}:`).update(body).digest();
-      return safeEqualHexDigest(given.slice(3).trim(), expected) ? undefined : "signature does not match the timestamp and body";
+      return safeEqualHexDigest(given.slice(3).trim(), expected)
+        ? undefined
+        : "signature does not match the timestamp and body";
     },
   };
 }

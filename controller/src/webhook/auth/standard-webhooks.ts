@@ -23,7 +23,9 @@ export function createStandardWebhooksAuthenticator(secret: string): Authenticat
       const id = firstHeader(headers, ["webhook-id"]) ?? "";
       const timestamp = (firstHeader(headers, ["webhook-timestamp"]) ?? "").trim();
       // Compared as canonical base64 text, so a re-encoded or padded variant of a signature does not pass.
-      const expected = Buffer.from(createHmac("sha256", key).update(`${id}.${timestamp}.`).update(body).digest("base64"));
+      const expected = Buffer.from(
+        createHmac("sha256", key).update(`${id}.${timestamp}.`).update(body).digest("base64"),
+      );
       const entries = (firstHeader(headers, ["webhook-signature"]) ?? "").split(" ").slice(0, MAX_SIGNATURES);
       let ok = false;
       for (const entry of entries) {

@@ -10,5 +10,7 @@ export function checkTimestamp(value: string | undefined, header: string, nowMs:
   if (value === undefined) return `missing timestamp header ${header}`;
   if (!/^\d{1,12}$/.test(value.trim())) return `timestamp in ${header} is not a Unix time in seconds`;
   const skew = Math.abs(nowMs / 1000 - Number(value));
-  return skew > TIMESTAMP_TOLERANCE_SECONDS ? `timestamp in ${header} is more than ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes away from server time` : undefined;
+  return skew > TIMESTAMP_TOLERANCE_SECONDS
+    ? `timestamp in ${header} is more than ${TIMESTAMP_TOLERANCE_SECONDS / 60} minutes away from server time`
+    : undefined;
 }

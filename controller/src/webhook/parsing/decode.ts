@@ -19,7 +19,9 @@ export function isObject(value: unknown): value is JsonObject {
 export function parseJsonObject(body: Buffer | string, what = "body"): JsonObject {
   const deep = tooDeepAt(body);
   if (deep !== -1) {
-    throw badRequest(`${what} nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels (at ${typeof body === "string" ? "character" : "byte"} ${deep}); send a flatter JSON document`);
+    throw badRequest(
+      `${what} nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels (at ${typeof body === "string" ? "character" : "byte"} ${deep}); send a flatter JSON document`,
+    );
   }
   const text = typeof body === "string" ? body : body.toString("utf8");
   let value: unknown;
@@ -52,7 +54,9 @@ export function text(value: unknown): string {
 export function requireId(value: unknown, path: string): string {
   if (typeof value === "number") {
     if (Number.isSafeInteger(value)) return String(value);
-    const why = Number.isInteger(value) ? "too large to be carried exactly as a JSON number (over 2^53 - 1)" : "not a whole number";
+    const why = Number.isInteger(value)
+      ? "too large to be carried exactly as a JSON number (over 2^53 - 1)"
+      : "not a whole number";
     throw badRequest(`${path} is ${why}; send the id as a JSON string`);
   }
   if (typeof value === "string" && value.trim() !== "") return value;

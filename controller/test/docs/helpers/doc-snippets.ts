@@ -27,7 +27,12 @@ export function fencedBlocks(file: string): FencedBlock[] {
       return;
     }
     if (fence && fence[2] === "") {
-      blocks.push({ file: relative(REPO_ROOT, resolve(REPO_ROOT, file)), line: open.line, lang: open.lang, text: open.body.join("\n") });
+      blocks.push({
+        file: relative(REPO_ROOT, resolve(REPO_ROOT, file)),
+        line: open.line,
+        lang: open.lang,
+        text: open.body.join("\n"),
+      });
       open = undefined;
       return;
     }
@@ -82,10 +87,14 @@ export function commandMentions(file: string): CommandMention[] {
       return;
     }
     // In a fenced block, a comment (`# errand command engine: ...`) is prose too.
-    const code = inFence ? [text.replace(/(^|\s)#.*$/, "")] : [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
+    const code = inFence
+      ? [text.replace(/(^|\s)#.*$/, "")]
+      : [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
     for (const part of code) {
       // Only `errand` in command position: a line's start, after npx, `--`, `$`, a pipe or `&&`; never `kubectl -n errand get`.
-      for (const m of part.matchAll(/(?:^\s*|[;&|(]\s*|\bnpx\s+(?:--no-install\s+)?|\s--\s+|\$\s+|\bexec\s+)errand ([a-z][a-z-]*)(?: ([a-z][a-z-]*)(?![\w.]))?/g)) {
+      for (const m of part.matchAll(
+        /(?:^\s*|[;&|(]\s*|\bnpx\s+(?:--no-install\s+)?|\s--\s+|\$\s+|\bexec\s+)errand ([a-z][a-z-]*)(?: ([a-z][a-z-]*)(?![\w.]))?/g,
+      )) {
         mentions.push({ file, line: index + 1, command: m[1] as string, sub: m[2] });
       }
     }

@@ -21,7 +21,8 @@ export function placeholdersFor(text: string, dir: string): Record<string, strin
       if (typeof node !== "string" || key === undefined) return;
       if (key.endsWith("_secret") || key === "secret") env[secretEnvName(node)] = PLACEHOLDER;
       else if (key === "env") env[node] = PLACEHOLDER;
-      else if (key === "template_file" || key === "file") writeRelative(dir, node, key === "file" ? PLACEHOLDER : "Fix {{title}} in {{repo_url}}.\n");
+      else if (key === "template_file" || key === "file")
+        writeRelative(dir, node, key === "file" ? PLACEHOLDER : "Fix {{title}} in {{repo_url}}.\n");
       return;
     }
     for (const [k, v] of Object.entries(node)) visit(v, k);

@@ -35,7 +35,20 @@ export function sampleTicket(extra: Partial<Ticket> = {}): Ticket {
 
 /** An EngineConfig with the loader's defaults. */
 export function engineConfig(kind: EngineConfig["kind"], extra: Partial<EngineConfig> = {}): EngineConfig {
-  return { name: kind, kind, command: undefined, args: [], authMethod: "none", apiKeySecret: undefined, promptVia: "stdin", promptTemplate: undefined, env: {}, image: undefined, model: undefined, ...extra };
+  return {
+    name: kind,
+    kind,
+    command: undefined,
+    args: [],
+    authMethod: "none",
+    apiKeySecret: undefined,
+    promptVia: "stdin",
+    promptTemplate: undefined,
+    env: {},
+    image: undefined,
+    model: undefined,
+    ...extra,
+  };
 }
 
 /** What the fake recorded about its invocation (see fixtures/engines/_fake-cli.mjs). */
@@ -82,7 +95,14 @@ export async function runEngine(engine: Engine, options: RunEngineOptions = {}):
   writeFileSync(files.prompt, prompt);
   writeFileSync(files.ticket, ticketFileText(ticket));
   const recordFile = join(dir, "record.json");
-  const invocation = engine.invocation({ ticket, runId: `run_${runs}`, prompt, workspace, files, apiKey: options.apiKey });
+  const invocation = engine.invocation({
+    ticket,
+    runId: `run_${runs}`,
+    prompt,
+    workspace,
+    files,
+    apiKey: options.apiKey,
+  });
   const parser = engine.parser();
   const events: EngineEvent[] = [];
   const started = performance.now();

@@ -65,7 +65,12 @@ export function fixtureEngine(options: FixtureEngineOptions): { engine: Engine; 
 }
 
 function readResult(exit: EngineExit): TaskResult {
-  const fail = (failureReason: string): TaskResult => ({ success: false, summary: "", pullRequestUrl: "", failureReason });
+  const fail = (failureReason: string): TaskResult => ({
+    success: false,
+    summary: "",
+    pullRequestUrl: "",
+    failureReason,
+  });
   if (exit.resultFile === undefined) return fail(`no result file (exit code ${exit.exitCode}, signal ${exit.signal})`);
   let data: Record<string, unknown>;
   try {

@@ -19,13 +19,22 @@ export function fixture(name: string): string {
 }
 
 /** A logger that keeps its records, for assertions on warnings. */
-export function recordingLogger(records: Array<{ level: string; message: string; fields: Record<string, unknown> }> = []): Logger & { records: typeof records } {
+export function recordingLogger(
+  records: Array<{ level: string; message: string; fields: Record<string, unknown> }> = [],
+): Logger & { records: typeof records } {
   const make = (base: Record<string, unknown>): Logger & { records: typeof records } => {
     const log =
       (level: string) =>
       (message: string, fields: Record<string, unknown> = {}) =>
         void records.push({ level, message, fields: { ...base, ...fields } });
-    return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error"), child: (fields) => make({ ...base, ...fields }), records };
+    return {
+      debug: log("debug"),
+      info: log("info"),
+      warn: log("warn"),
+      error: log("error"),
+      child: (fields) => make({ ...base, ...fields }),
+      records,
+    };
   };
   return make({});
 }
@@ -57,7 +66,11 @@ export function tempDir(): string {
 }
 
 /** A backend on fresh folders; closed after the test. */
-export function localBackend(overrides: Partial<ExecutionConfig["local"]> = {}): { backend: ExecutionBackend; config: ExecutionConfig["local"]; logger: ReturnType<typeof recordingLogger> } {
+export function localBackend(overrides: Partial<ExecutionConfig["local"]> = {}): {
+  backend: ExecutionBackend;
+  config: ExecutionConfig["local"];
+  logger: ReturnType<typeof recordingLogger>;
+} {
   const root = tempDir();
   const config: ExecutionConfig["local"] = {
     workspaceDir: join(root, "workspaces"),

@@ -5,7 +5,10 @@ import { SecretNotFoundError } from "../../../src/secrets/secret-not-found-error
 import { startFake } from "./helpers/kube-setup.js";
 
 const doc = (backend: string) => ({
-  engines: { default: "claude_code", claude_code: { auth: { api_key_secret: "anthropic-api-key" }, image: "ghcr.io/acme/claude:1" } },
+  engines: {
+    default: "claude_code",
+    claude_code: { auth: { api_key_secret: "anthropic-api-key" }, image: "ghcr.io/acme/claude:1" },
+  },
   execution: { backend, kubernetes: { namespace: "errand" } },
 });
 
@@ -14,8 +17,12 @@ describe("the controller's secrets when runs go to Kubernetes", () => {
     const fake = await startFake();
     fake.putSecret("anthropic-api-key", { value: "sk-ant-from-the-cluster" });
     const { config } = parseControllerConfig(doc("kubernetes"), { baseDir: "/tmp", env: {} });
-    expect(await resolveAllSecrets(config, {}, fake.kubeConfig())).toEqual({ "anthropic-api-key": "sk-ant-from-the-cluster" });
-    expect(await resolveAllSecrets(config, { ERRAND_SECRET_ANTHROPIC_API_KEY: "sk-ant-env" }, fake.kubeConfig())).toEqual({ "anthropic-api-key": "sk-ant-env" });
+    expect(await resolveAllSecrets(config, {}, fake.kubeConfig())).toEqual({
+      "anthropic-api-key": "sk-ant-from-the-cluster",
+    });
+    expect(
+      await resolveAllSecrets(config, { ERRAND_SECRET_ANTHROPIC_API_KEY: "sk-ant-env" }, fake.kubeConfig()),
+    ).toEqual({ "anthropic-api-key": "sk-ant-env" });
     const empty = await startFake();
     const error = await resolveAllSecrets(config, {}, empty.kubeConfig()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SecretNotFoundError);
@@ -25,7 +32,9 @@ describe("the controller's secrets when runs go to Kubernetes", () => {
   it("are not looked for in a cluster by a controller that runs engines locally", async () => {
     const fake = await startFake();
     const { config } = parseControllerConfig(doc("local"), { baseDir: "/tmp", env: {} });
-    expect(await resolveAllSecrets(config, { ERRAND_SECRET_ANTHROPIC_API_KEY: "sk-ant-env" }, fake.kubeConfig())).toEqual({ "anthropic-api-key": "sk-ant-env" });
+    expect(
+      await resolveAllSecrets(config, { ERRAND_SECRET_ANTHROPIC_API_KEY: "sk-ant-env" }, fake.kubeConfig()),
+    ).toEqual({ "anthropic-api-key": "sk-ant-env" });
     expect(fake.requests).toEqual([]);
   });
 });

@@ -8,7 +8,12 @@ async function fake() {
   const api = await FakeKubeApi.start();
   onCleanup(() => api.close());
   const kubeConfig = api.kubeConfig();
-  return { api, batch: kubeConfig.makeApiClient(BatchV1Api), core: kubeConfig.makeApiClient(CoreV1Api), watch: new Watch(kubeConfig) };
+  return {
+    api,
+    batch: kubeConfig.makeApiClient(BatchV1Api),
+    core: kubeConfig.makeApiClient(CoreV1Api),
+    watch: new Watch(kubeConfig),
+  };
 }
 
 function job(name: string, overrides: Record<string, unknown> = {}): V1Job {
@@ -16,7 +21,13 @@ function job(name: string, overrides: Record<string, unknown> = {}): V1Job {
     apiVersion: "batch/v1",
     kind: "Job",
     metadata: { name, labels: { app: "test" } },
-    spec: { backoffLimit: 0, template: { metadata: { labels: { app: "test" } }, spec: { restartPolicy: "Never", containers: [{ name: "main", image: "busybox:1" }] } } },
+    spec: {
+      backoffLimit: 0,
+      template: {
+        metadata: { labels: { app: "test" } },
+        spec: { restartPolicy: "Never", containers: [{ name: "main", image: "busybox:1" }] },
+      },
+    },
     ...overrides,
   };
 }
@@ -38,11 +49,23 @@ describe("the fake Kubernetes API is as strict as the real one", () => {
     const { batch } = await fake();
     expect(await status(batch.readNamespacedJob({ name: "nope", namespace: "errand" }))).toEqual({
       code: 404,
-      body: { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: 'jobs.batch "nope" not found', reason: "NotFound", details: { name: "nope", group: "batch", kind: "jobs" }, code: 404 },
+      body: {
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: 'jobs.batch "nope" not found',
+        reason: "NotFound",
+        details: { name: "nope", group: "batch", kind: "jobs" },
+        code: 404,
+      },
     });
     await batch.createNamespacedJob({ namespace: "errand", body: job("once") });
     const conflict = await status(batch.createNamespacedJob({ namespace: "errand", body: job("once") }));
-    expect(conflict).toMatchObject({ code: 409, body: { reason: "AlreadyExists", message: 'jobs.batch "once" already exists' } });
+    expect(conflict).toMatchObject({
+      code: 409,
+      body: { reason: "AlreadyExists", message: 'jobs.batch "once" already exists' },
+    });
   });
 
   it("answers 422 with a cause per invalid field: schema types, names, labels, env, resources", async () => {
@@ -83,10 +106,28 @@ describe("the fake Kubernetes API is as strict as the real one", () => {
       "spec.template.spec.containers[0].volumeMounts[0].name",
       "spec.template.spec.containers[0].resources.requests[memory]",
     ]);
-    expect(body.message).toMatch(/^Job\.batch "Bad_Name" is invalid: \[metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 label/);
-    const typed = await status(batch.createNamespacedJob({ namespace: "errand", body: job("typed", { spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "main" }] } } } }) }));
-    expect(typed.body.details.causes).toContainEqual({ reason: "FieldValueRequired", message: "Required value", field: "spec.template.spec.containers[0].image" });
-    const configMap = await status(core.createNamespacedConfigMap({ namespace: "errand", body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm" }, data: { "bad/key": "x" } } }));
+    expect(body.message).toMatch(
+      /^Job\.batch "Bad_Name" is invalid: \[metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 label/,
+    );
+    const typed = await status(
+      batch.createNamespacedJob({
+        namespace: "errand",
+        body: job("typed", {
+          spec: { template: { spec: { restartPolicy: "Never", containers: [{ name: "main" }] } } },
+        }),
+      }),
+    );
+    expect(typed.body.details.causes).toContainEqual({
+      reason: "FieldValueRequired",
+      message: "Required value",
+      field: "spec.template.spec.containers[0].image",
+    });
+    const configMap = await status(
+      core.createNamespacedConfigMap({
+        namespace: "errand",
+        body: { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "cm" }, data: { "bad/key": "x" } },
+      }),
+    );
     expect(configMap.body.details.causes[0]).toMatchObject({ field: "data", reason: "FieldValueInvalid" });
   });
 
@@ -94,9 +135,22 @@ describe("the fake Kubernetes API is as strict as the real one", () => {
     const { api, batch } = await fake();
     const response = await fetch(`${api.url}/apis/batch/v1/namespaces/errand/jobs`);
     expect(response.status).toBe(401);
-    expect(await status(batch.createNamespacedJob({ namespace: "errand", body: job("x", { metadata: { name: "x", namespace: "other" } }) }))).toMatchObject({ code: 400 });
-    expect(await status(batch.createNamespacedJob({ namespace: "nowhere", body: job("x") }))).toMatchObject({ code: 404, body: { message: 'namespaces "nowhere" not found' } });
-    expect(await status(batch.listNamespacedJob({ namespace: "errand", labelSelector: "a in (b" }))).toMatchObject({ code: 400, body: { reason: "BadRequest" } });
+    expect(
+      await status(
+        batch.createNamespacedJob({
+          namespace: "errand",
+          body: job("x", { metadata: { name: "x", namespace: "other" } }),
+        }),
+      ),
+    ).toMatchObject({ code: 400 });
+    expect(await status(batch.createNamespacedJob({ namespace: "nowhere", body: job("x") }))).toMatchObject({
+      code: 404,
+      body: { message: 'namespaces "nowhere" not found' },
+    });
+    expect(await status(batch.listNamespacedJob({ namespace: "errand", labelSelector: "a in (b" }))).toMatchObject({
+      code: 400,
+      body: { reason: "BadRequest" },
+    });
   });
 
   it("watches from a resourceVersion, and answers one compacted away with a 410 ERROR event", async () => {
@@ -132,9 +186,12 @@ describe("the fake Kubernetes API is as strict as the real one", () => {
 
   it("deletes Jobs by propagation: orphan by default, background, foreground dependents first", async () => {
     const { api, batch, core } = await fake();
-    for (const name of ["orphan", "background", "foreground"]) await batch.createNamespacedJob({ namespace: "errand", body: job(name) });
-    const podOf = async (name: string) => (await core.listNamespacedPod({ namespace: "errand", labelSelector: `job-name=${name}` })).items;
-    for (const name of ["orphan", "background", "foreground"]) await eventually(`the pod of ${name}`, async () => ((await podOf(name)).length > 0 ? true : undefined));
+    for (const name of ["orphan", "background", "foreground"])
+      await batch.createNamespacedJob({ namespace: "errand", body: job(name) });
+    const podOf = async (name: string) =>
+      (await core.listNamespacedPod({ namespace: "errand", labelSelector: `job-name=${name}` })).items;
+    for (const name of ["orphan", "background", "foreground"])
+      await eventually(`the pod of ${name}`, async () => ((await podOf(name)).length > 0 ? true : undefined));
     await batch.deleteNamespacedJob({ name: "orphan", namespace: "errand" });
     expect((await podOf("orphan"))[0]?.metadata?.ownerReferences).toEqual([]);
     await batch.deleteNamespacedJob({ name: "background", namespace: "errand", propagationPolicy: "Background" });
@@ -144,7 +201,15 @@ describe("the fake Kubernetes API is as strict as the real one", () => {
       .events()
       .filter((e) => e.type === "DELETED")
       .map((e) => `${e.resource}/${e.object.metadata.name.replace(/-[a-z0-9]{5}$/, "")}`);
-    expect(deleted).toEqual(["jobs/orphan", "jobs/background", "pods/background", "pods/foreground", "jobs/foreground"]);
-    expect(await status(batch.deleteNamespacedJob({ name: "foreground", namespace: "errand" }))).toMatchObject({ code: 404 });
+    expect(deleted).toEqual([
+      "jobs/orphan",
+      "jobs/background",
+      "pods/background",
+      "pods/foreground",
+      "jobs/foreground",
+    ]);
+    expect(await status(batch.deleteNamespacedJob({ name: "foreground", namespace: "errand" }))).toMatchObject({
+      code: 404,
+    });
   });
 });

@@ -6,7 +6,11 @@ import { tempDir } from "../../../../test/support/temp-dir.js";
 import { ConfigError, formatProblem, loadControllerConfig } from "../../../src/config/index.js";
 import { ControllerErrorCode } from "../../../src/errors.js";
 import { createKubernetesBackend } from "../../../src/execution/kubernetes/kubernetes-backend.js";
-import { activeDeadlineSeconds, KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "../../../src/execution/kubernetes/kubernetes-config.js";
+import {
+  activeDeadlineSeconds,
+  KUBERNETES_DEFAULTS,
+  type KubernetesExecutionConfig,
+} from "../../../src/execution/kubernetes/kubernetes-config.js";
 import { recordingLogger } from "../helpers/local-setup.js";
 
 const dir = tempDir("errand-k8s-config-");
@@ -95,7 +99,9 @@ describe("execution.kubernetes", () => {
       'execution.kubernetes.image_pull_policy (line 8): is "always"; did you mean Always? Or use one of Always, IfNotPresent, Never',
       "execution.kubernetes.secrets.key (line 10): is set beside from_secret, whose keys are the secret names; keep one of key and from_secret",
       "execution.kubernetes.node_selector.arch (line 12): is not a label value; use letters, digits, '-', '_' and '.', at most 63 characters",
-      expect.stringMatching(/^execution\.kubernetes\.namespce \(line 13\): is not a known key; did you mean execution\.kubernetes\.namespace\? Known keys: namespace, kubeconfig, /),
+      expect.stringMatching(
+        /^execution\.kubernetes\.namespce \(line 13\): is not a known key; did you mean execution\.kubernetes\.namespace\? Known keys: namespace, kubeconfig, /,
+      ),
     ]);
   });
 
@@ -107,9 +113,18 @@ describe("execution.kubernetes", () => {
 
   it("a kubeconfig that cannot be read, a context it lacks or no cluster at all fail the backend's creation, naming the fix", () => {
     const create = (config: Partial<KubernetesExecutionConfig>, kubeConfig?: KubeConfig) => () =>
-      createKubernetesBackend({ config: { ...KUBERNETES_DEFAULTS, ...config }, engines: {}, maxJobDurationMinutes: 60, logger: recordingLogger(), ...(kubeConfig ? { kubeConfig } : {}) });
+      createKubernetesBackend({
+        config: { ...KUBERNETES_DEFAULTS, ...config },
+        engines: {},
+        maxJobDurationMinutes: 60,
+        logger: recordingLogger(),
+        ...(kubeConfig ? { kubeConfig } : {}),
+      });
     expect(create({ kubeconfig: join(dir, "missing-kubeconfig") })).toThrow(
-      expect.objectContaining({ code: ControllerErrorCode.InvalidConfig, message: expect.stringContaining(`the kubeconfig ${join(dir, "missing-kubeconfig")} could not be read`) }),
+      expect.objectContaining({
+        code: ControllerErrorCode.InvalidConfig,
+        message: expect.stringContaining(`the kubeconfig ${join(dir, "missing-kubeconfig")} could not be read`),
+      }),
     );
     const path = file(`apiVersion: v1
 kind: Config
@@ -119,9 +134,18 @@ contexts: [{ name: staging, context: { cluster: c, user: u, namespace: agents } 
 current-context: staging
 `);
     expect(create({ kubeconfig: path, context: "prod" })).toThrow(
-      expect.objectContaining({ code: ControllerErrorCode.InvalidConfig, message: 'execution.kubernetes.context: the kubeconfig has no context "prod"', hint: "use one of staging" }),
+      expect.objectContaining({
+        code: ControllerErrorCode.InvalidConfig,
+        message: 'execution.kubernetes.context: the kubeconfig has no context "prod"',
+        hint: "use one of staging",
+      }),
     );
     expect(create({ kubeconfig: path })().name).toBe("kubernetes");
-    expect(create({}, new KubeConfig())).toThrow(expect.objectContaining({ code: ControllerErrorCode.InvalidConfig, message: expect.stringContaining("names no cluster") }));
+    expect(create({}, new KubeConfig())).toThrow(
+      expect.objectContaining({
+        code: ControllerErrorCode.InvalidConfig,
+        message: expect.stringContaining("names no cluster"),
+      }),
+    );
   });
 });

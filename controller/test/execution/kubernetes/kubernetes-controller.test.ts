@@ -16,17 +16,34 @@ describe("the controller with the kubernetes backend, in-process, on the fake AP
     expect((await postTicket(port, body)).status).toBe(200);
     const run = await running(controller.store, id);
     const jobName = jobNameFor(run.id);
-    expect(run).toMatchObject({ backend: "kubernetes", logRef: `kubernetes:errand/job/${jobName}`, attachment: { namespace: "errand", jobName } });
+    expect(run).toMatchObject({
+      backend: "kubernetes",
+      logRef: `kubernetes:errand/job/${jobName}`,
+      attachment: { namespace: "errand", jobName },
+    });
     expect(fake.job(jobName).metadata.annotations["errand.dev/ticket"]).toBe(`generic:${id}`);
 
     await eventually("the pod", () => fake.pod(jobName));
     expect(fake.startPod(jobName)?.ERRAND_API_KEY).toBe(API_KEY);
     fake.log(jobName, "::progress:: reading the ticket", "::cost:: 0.05");
-    fake.finishPod(jobName, { exitCode: 0, message: resultMessage({ success: true, summary: "Done in a pod.", pull_request_url: "https://github.com/acme/shop/pull/12", cost_usd: 0.07 }) });
+    fake.finishPod(jobName, {
+      exitCode: 0,
+      message: resultMessage({
+        success: true,
+        summary: "Done in a pod.",
+        pull_request_url: "https://github.com/acme/shop/pull/12",
+        cost_usd: 0.07,
+      }),
+    });
 
     const done = await finished(controller.store, id);
     expect(done.state).toBe("Succeeded");
-    expect(done.result).toMatchObject({ success: true, summary: "Done in a pod.", pullRequestUrl: "https://github.com/acme/shop/pull/12", costUsd: 0.07 });
+    expect(done.result).toMatchObject({
+      success: true,
+      summary: "Done in a pod.",
+      pullRequestUrl: "https://github.com/acme/shop/pull/12",
+      costUsd: 0.07,
+    });
     const steps = await controller.store.transitions(done.id);
     expect(steps.map((s) => [s.from, s.to])).toEqual([
       [undefined, "Queued"],
@@ -43,7 +60,11 @@ describe("the controller with the kubernetes backend, in-process, on the fake AP
     const fake = await startFake();
     const h = createHarness({ engine: ["/opt/agent/run.sh"] });
     const events: RunEvent[] = [];
-    const observer: RunObserver = { name: "recorder", observe: async (event) => void events.push(event), close: async () => {} };
+    const observer: RunObserver = {
+      name: "recorder",
+      observe: async (event) => void events.push(event),
+      close: async () => {},
+    };
     const { controller, port } = await kubernetesController(h, fake, { logs: [], observers: [observer] });
     const { id, body } = ticketBody();
     expect((await postTicket(port, body)).status).toBe(200);
@@ -53,10 +74,20 @@ describe("the controller with the kubernetes backend, in-process, on the fake AP
     fake.log(jobName, `::progress:: key ${API_KEY} at /workspace/src/x.ts`);
     await eventually("the progress event", () => events.find((e) => e.type === "progress"));
     const summary = `used ${API_KEY} in /workspace/src/x.ts`;
-    fake.finishPod(jobName, { exitCode: 0, message: resultMessage({ success: true, summary, pull_request_url: `https://x:${API_KEY}@github.com/acme/shop/pull/3` }) });
+    fake.finishPod(jobName, {
+      exitCode: 0,
+      message: resultMessage({
+        success: true,
+        summary,
+        pull_request_url: `https://x:${API_KEY}@github.com/acme/shop/pull/3`,
+      }),
+    });
 
     const done = await finished(controller.store, id);
-    expect(done.result).toMatchObject({ summary: "used [redacted] in src/x.ts", pullRequestUrl: "https://x:[redacted]@github.com/acme/shop/pull/3" });
+    expect(done.result).toMatchObject({
+      summary: "used [redacted] in src/x.ts",
+      pullRequestUrl: "https://x:[redacted]@github.com/acme/shop/pull/3",
+    });
     await eventually("the finished event", () => events.find((e) => e.type === "finished"));
     expect(events.find((e) => e.type === "progress")).toMatchObject({ message: "key [redacted] at src/x.ts" });
     expect(JSON.stringify(events)).not.toContain(API_KEY);

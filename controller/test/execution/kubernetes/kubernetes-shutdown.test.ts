@@ -29,9 +29,18 @@ describe("a clean shutdown with the kubernetes backend (a rolling update)", () =
     const second = await kubernetesController(h, fake, { logs: secondLogs, shutdownGraceMs: 200 });
     const kept = await second.controller.store.getRun(run.id);
     expect(kept?.state).toBe("Running");
-    await eventually("the re-attachment", () => (secondLogs.join("\n").includes("re-attached a run left running by the previous controller") ? true : undefined));
+    await eventually("the re-attachment", () =>
+      secondLogs.join("\n").includes("re-attached a run left running by the previous controller") ? true : undefined,
+    );
     fake.log(jobName, "::progress:: after the rolling update");
-    fake.finishPod(jobName, { exitCode: 0, message: resultMessage({ success: true, summary: "Survived the update.", pull_request_url: "https://github.com/acme/shop/pull/13" }) });
+    fake.finishPod(jobName, {
+      exitCode: 0,
+      message: resultMessage({
+        success: true,
+        summary: "Survived the update.",
+        pull_request_url: "https://github.com/acme/shop/pull/13",
+      }),
+    });
 
     const done = await finished(second.controller.store, id);
     expect(done).toMatchObject({ state: "Succeeded", result: { success: true, summary: "Survived the update." } });

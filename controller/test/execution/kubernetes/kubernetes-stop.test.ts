@@ -29,7 +29,9 @@ describe("kubernetes backend: stopping runs", () => {
       .filter((e) => e.type === "DELETED")
       .map((e) => e.resource);
     expect(order).toEqual(["pods", "configmaps", "jobs"]);
-    const marked = fake.events().find((e) => e.resource === "jobs" && e.object.metadata.deletionTimestamp !== undefined);
+    const marked = fake
+      .events()
+      .find((e) => e.resource === "jobs" && e.object.metadata.deletionTimestamp !== undefined);
     expect(marked?.object.metadata.finalizers).toEqual(["foregroundDeletion"]);
 
     const outcome = await handle.done;
@@ -56,7 +58,10 @@ describe("kubernetes backend: stopping runs", () => {
     const { BatchV1Api } = await import("@kubernetes/client-node");
     // Deleted behind the backend's back, and the watch has not told it yet.
     fake.suspendWatches();
-    await fake.kubeConfig().makeApiClient(BatchV1Api).deleteNamespacedJob({ name: spec.jobName, namespace: "errand", propagationPolicy: "Background" });
+    await fake
+      .kubeConfig()
+      .makeApiClient(BatchV1Api)
+      .deleteNamespacedJob({ name: spec.jobName, namespace: "errand", propagationPolicy: "Background" });
     await handle.stop("cancel");
     expect((await handle.done).stoppedFor).toBe("cancel");
     expect(fake.requests.filter((r) => r.method === "DELETE").map((r) => r.status)).toEqual([200, 404]);
@@ -69,7 +74,9 @@ describe("kubernetes backend: stopping runs", () => {
     await backend.close();
     expect((await handle.done).stoppedFor).toBe("shutdown");
     expect(fake.job(spec.jobName)).toBeUndefined();
-    await expect(backend.start(agentSpec(kubeBackend(fake).engine), recordingHooks())).rejects.toThrow(/after the kubernetes backend was closed/);
+    await expect(backend.start(agentSpec(kubeBackend(fake).engine), recordingHooks())).rejects.toThrow(
+      /after the kubernetes backend was closed/,
+    );
   });
 
   it("detach (a controller shutting down) leaves the Job running and ends the handle at once; a stop afterwards deletes nothing", async () => {

@@ -11,12 +11,18 @@ async function running() {
   await runPod(rig.fake, spec.jobName);
   rig.fake.log(spec.jobName, "::progress:: working");
   await hooks.progress("working");
-  await eventually("both watches", () => (rig.fake.openWatches("jobs") === 1 && rig.fake.openWatches("pods") === 1 ? true : undefined));
+  await eventually("both watches", () =>
+    rig.fake.openWatches("jobs") === 1 && rig.fake.openWatches("pods") === 1 ? true : undefined,
+  );
   return { ...rig, spec, handle, hooks };
 }
 
-const jobWatches = (fake: FakeKubeApi) => fake.requests.filter((r) => r.path === "/apis/batch/v1/namespaces/errand/jobs" && r.query.get("watch") === "true");
-const jobLists = (fake: FakeKubeApi) => fake.requests.filter((r) => r.method === "GET" && r.path === "/apis/batch/v1/namespaces/errand/jobs" && r.query.get("watch") !== "true");
+const jobWatches = (fake: FakeKubeApi) =>
+  fake.requests.filter((r) => r.path === "/apis/batch/v1/namespaces/errand/jobs" && r.query.get("watch") === "true");
+const jobLists = (fake: FakeKubeApi) =>
+  fake.requests.filter(
+    (r) => r.method === "GET" && r.path === "/apis/batch/v1/namespaces/errand/jobs" && r.query.get("watch") !== "true",
+  );
 const success = { exitCode: 0, message: resultMessage({ success: true, summary: "done" }) };
 
 describe("kubernetes backend: watches", () => {
@@ -30,7 +36,13 @@ describe("kubernetes backend: watches", () => {
     const versions = watches.map((w) => Number(w.query.get("resourceVersion")));
     expect(versions.every((v) => v > 0)).toBe(true);
     expect(versions[1]).toBeGreaterThanOrEqual(versions[0] as number);
-    expect(watches.every((w) => w.query.get("allowWatchBookmarks") === "true" && w.query.get("labelSelector") === "app.kubernetes.io/managed-by=errand")).toBe(true);
+    expect(
+      watches.every(
+        (w) =>
+          w.query.get("allowWatchBookmarks") === "true"
+          && w.query.get("labelSelector") === "app.kubernetes.io/managed-by=errand",
+      ),
+    ).toBe(true);
     // Resumed, not listed again.
     expect(jobLists(fake)).toHaveLength(1);
   });
@@ -69,7 +81,9 @@ describe("kubernetes backend: watches", () => {
     await hooks.progress("three");
     fake.finishPod(spec.jobName, success);
     await handle.done;
-    const progress = hooks.events.filter((e) => e.kind === "progress").map((e) => (e.kind === "progress" ? e.text : ""));
+    const progress = hooks.events
+      .filter((e) => e.kind === "progress")
+      .map((e) => (e.kind === "progress" ? e.text : ""));
     expect(progress).toEqual(["working", "one", "two", "three"]);
     const resumed = fake.requests.filter((r) => r.path.endsWith("/log") && r.query.get("sinceTime") !== null);
     expect(resumed.length).toBeGreaterThanOrEqual(1);

@@ -11,28 +11,43 @@ const SHELLS = ["/bin/sh", "/usr/bin/dash", "/usr/bin/bash", "/bin/busybox"].fil
 /** Runs the container's command as the pod would, with `shell` as /bin/sh; the engine is a shell script. */
 function runWrapper(shell: string, engine: string, options: { stdin?: string; onStart?: (pid: number) => void } = {}) {
   const dir = tempDir();
-  const files = { stdin: undefined as string | undefined, message: join(dir, "termination-log"), result: join(dir, "result.json") };
+  const files = {
+    stdin: undefined as string | undefined,
+    message: join(dir, "termination-log"),
+    result: join(dir, "result.json"),
+  };
   if (options.stdin !== undefined) {
     files.stdin = join(dir, "stdin");
     writeFileSync(files.stdin, options.stdin);
   }
   const [, flag, script, name, ...rest] = wrapperCommand(files, "/bin/sh", ["-c", engine]);
-  const args = shell.endsWith("busybox") ? ["sh", flag as string, script as string, name as string, ...rest] : [flag as string, script as string, name as string, ...rest];
-  const child = spawn(shell, args, { cwd: dir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", RESULT: files.result }, stdio: ["ignore", "pipe", "pipe"] });
+  const args = shell.endsWith("busybox")
+    ? ["sh", flag as string, script as string, name as string, ...rest]
+    : [flag as string, script as string, name as string, ...rest];
+  const child = spawn(shell, args, {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", RESULT: files.result },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (c: Buffer) => {
     out += c.toString();
     if (out.includes("ready\n")) options.onStart?.(child.pid as number);
   });
   return new Promise<{ code: number | null; out: string; message: string | undefined }>((resolve) => {
-    child.on("close", (code) => resolve({ code, out, message: existsSync(files.message) ? readFileSync(files.message, "utf8") : undefined }));
+    child.on("close", (code) =>
+      resolve({ code, out, message: existsSync(files.message) ? readFileSync(files.message, "utf8") : undefined }),
+    );
   });
 }
 
 describe.each(SHELLS)("the pod's wrapper under %s", (shell) => {
   it("writes the result file into the termination message and exits with the engine's code", async () => {
     const result = JSON.stringify({ success: false, failure_reason: 'it\'s "quoted" $HOME `x`' });
-    const { code, out, message } = await runWrapper(shell, `echo working; printf '%s' '${result.replace(/'/g, "'\\''")}' > "$RESULT"; exit 3`);
+    const { code, out, message } = await runWrapper(
+      shell,
+      `echo working; printf '%s' '${result.replace(/'/g, "'\\''")}' > "$RESULT"; exit 3`,
+    );
     expect(code).toBe(3);
     expect(out).toBe("working\n");
     expect(message).toBe(`errand-result v1\n${result}`);
@@ -61,7 +76,10 @@ describe.each(SHELLS)("the pod's wrapper under %s", (shell) => {
     const engine = `trap 'echo '"'"'{"success":false,"failure_reason":"stopped"}'"'"' > "$RESULT"; exit 143' TERM; echo ready; while :; do sleep 0.05; done`;
     const { code, message } = await runWrapper(shell, engine, { onStart: (pid) => process.kill(pid, "SIGTERM") });
     expect(code).toBe(143);
-    expect(readTerminationMessage(message)).toEqual({ kind: "result", text: '{"success":false,"failure_reason":"stopped"}\n' });
+    expect(readTerminationMessage(message)).toEqual({
+      kind: "result",
+      text: '{"success":false,"failure_reason":"stopped"}\n',
+    });
   });
 });
 
@@ -70,7 +88,13 @@ describe("termination messages", () => {
     expect(readTerminationMessage(undefined)).toEqual({ kind: "absent" });
     expect(readTerminationMessage("")).toEqual({ kind: "absent" });
     expect(readTerminationMessage("errand-result v1\n")).toEqual({ kind: "result", text: "" });
-    expect(readTerminationMessage("errand-result too-large x\n")).toEqual({ kind: "other", text: "errand-result too-large x" });
-    expect(readTerminationMessage("panic: out of cheese\n  at main\n")).toEqual({ kind: "other", text: "panic: out of cheese\n  at main" });
+    expect(readTerminationMessage("errand-result too-large x\n")).toEqual({
+      kind: "other",
+      text: "errand-result too-large x",
+    });
+    expect(readTerminationMessage("panic: out of cheese\n  at main\n")).toEqual({
+      kind: "other",
+      text: "panic: out of cheese\n  at main",
+    });
   });
 });

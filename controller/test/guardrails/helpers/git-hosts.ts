@@ -32,7 +32,11 @@ export interface GitHosts {
 const BACKEND = "/usr/lib/git-core/git-http-backend";
 
 function git(args: string[], cwd?: string): void {
-  execFileSync("git", args, { cwd, stdio: "ignore", env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", HOME: cwd ?? process.cwd() } });
+  execFileSync("git", args, {
+    cwd,
+    stdio: "ignore",
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", HOME: cwd ?? process.cwd() },
+  });
 }
 
 /** A bare repository at `root/path` with one branch named after where it lives, so ls-remote shows which one it reached. */
@@ -46,7 +50,13 @@ function makeRepository(root: string, path: string, branch: string): void {
 }
 
 /** Runs `git http-backend` (CGI) for one request and writes its answer. */
-function serveCgi(projectRoot: string, pathInfo: string, query: string, req: IncomingMessage, res: ServerResponse): void {
+function serveCgi(
+  projectRoot: string,
+  pathInfo: string,
+  query: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
   const child = spawn(BACKEND, [], {
     env: {
       PATH: process.env.PATH,
@@ -90,7 +100,12 @@ function splitAbsoluteForm(target: string): { host: string; port: string | undef
   const portMatch = /:(\d*)$/.exec(authority);
   const host = portMatch ? authority.slice(0, portMatch.index) : authority;
   const q = pathAndQuery.indexOf("?");
-  return { host, port: portMatch?.[1], path: q === -1 ? pathAndQuery : pathAndQuery.slice(0, q), query: q === -1 ? "" : pathAndQuery.slice(q + 1) };
+  return {
+    host,
+    port: portMatch?.[1],
+    path: q === -1 ? pathAndQuery : pathAndQuery.slice(0, q),
+    query: q === -1 ? "" : pathAndQuery.slice(q + 1),
+  };
 }
 
 /** A server decodes the path before it looks the repository up. */
@@ -116,7 +131,12 @@ function sshContact(args: string[]): GitContact | undefined {
   if (command === undefined || target === undefined) return undefined;
   const p = args.indexOf("-p");
   const quoted = /^git-upload-pack '(.*)'$/s.exec(command)?.[1] ?? command;
-  return toContact("ssh", target.replace(/^.*@/, ""), p === -1 ? undefined : args[p + 1], quoted.replace(/'\\''/g, "'"));
+  return toContact(
+    "ssh",
+    target.replace(/^.*@/, ""),
+    p === -1 ? undefined : args[p + 1],
+    quoted.replace(/'\\''/g, "'"),
+  );
 }
 
 /**
@@ -131,7 +151,8 @@ function sshContact(args: string[]): GitContact | undefined {
 export async function startGitHosts(repositories: Record<string, string[]>): Promise<GitHosts> {
   const dir = tempDir("errand-git-hosts-");
   for (const [host, paths] of Object.entries(repositories)) {
-    for (const path of paths) makeRepository(join(dir, "hosts", host), path, `${host}/${path}`.replace(/[^a-z0-9]+/gi, "-"));
+    for (const path of paths)
+      makeRepository(join(dir, "hosts", host), path, `${host}/${path}`.replace(/[^a-z0-9]+/gi, "-"));
   }
   const sshScript = join(dir, "ssh");
   writeFileSync(sshScript, '#!/bin/sh\nprintf "%s\\0" "$@" > "$ERRAND_SSH_LOG"\nexit 128\n');
@@ -151,7 +172,13 @@ export async function startGitHosts(repositories: Record<string, string[]>): Pro
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const proxy = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, GIT_CONFIG_NOSYSTEM: "1", GIT_TERMINAL_PROMPT: "0", GIT_SSH_COMMAND: sshScript };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_SSH_COMMAND: sshScript,
+  };
   const config = ["-c", `http.proxy=${proxy}`, "-c", "url.http://.insteadOf=https://", "-c", "ssh.variant=ssh"];
 
   return {
@@ -160,7 +187,11 @@ export async function startGitHosts(repositories: Record<string, string[]>): Pro
       const sshLog = join(dir, "ssh.log");
       rmSync(sshLog, { force: true });
       const refs = await new Promise<string>((resolve) => {
-        const child = spawn("git", [...config, "ls-remote", "--", url], { cwd: dir, env: { ...env, ERRAND_SSH_LOG: sshLog }, stdio: ["ignore", "pipe", "ignore"] });
+        const child = spawn("git", [...config, "ls-remote", "--", url], {
+          cwd: dir,
+          env: { ...env, ERRAND_SSH_LOG: sshLog },
+          stdio: ["ignore", "pipe", "ignore"],
+        });
         let out = "";
         child.stdout.on("data", (c: Buffer) => {
           out += c.toString();

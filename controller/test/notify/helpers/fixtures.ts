@@ -20,7 +20,11 @@ export function entry(index: number, fields: Partial<ChannelEntryConfig> & { bac
 }
 
 /** An entry that runs the test plugin as `command`, recording into `record`. */
-export function testChannelEntry(index: number, record: string, fields: Partial<ChannelEntryConfig> = {}): ChannelEntryConfig {
+export function testChannelEntry(
+  index: number,
+  record: string,
+  fields: Partial<ChannelEntryConfig> = {},
+): ChannelEntryConfig {
   return entry(index, {
     backend: "test_channel",
     command: [process.execPath, TEST_CHANNEL],
@@ -76,7 +80,12 @@ export function taskRun(id = "run_01"): TaskRun {
 export const events = {
   started: (run = taskRun()): RunEvent => ({ type: "started", run, ticket: TICKET, engine: "claude-code" }),
   progress: (message: string, run = taskRun()): RunEvent => ({ type: "progress", run, ticket: TICKET, message }),
-  finished: (run = taskRun(), result = RESULT): RunEvent => ({ type: "finished", run: { ...run, state: "Succeeded" }, ticket: TICKET, result }),
+  finished: (run = taskRun(), result = RESULT): RunEvent => ({
+    type: "finished",
+    run: { ...run, state: "Succeeded" },
+    ticket: TICKET,
+    result,
+  }),
 };
 
 /** A signal that never aborts, as the loop passes when it does not cancel. */

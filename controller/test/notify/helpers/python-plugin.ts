@@ -15,11 +15,26 @@ const succeeds = (command: string, args: string[]) => spawnSync(command, args, {
 
 /** True when the Python plugin can run here (or must: ERRAND_REQUIRE_INTEROP=1). */
 export const pythonPluginRunnable =
-  process.env.ERRAND_REQUIRE_INTEROP === "1" || (succeeds(PYTHON, ["-c", "import grpc, google.protobuf"]) && succeeds("protoc", ["--version"]) && existsSync("/usr/include/google/protobuf/struct.proto"));
+  process.env.ERRAND_REQUIRE_INTEROP === "1"
+  || (succeeds(PYTHON, ["-c", "import grpc, google.protobuf"])
+    && succeeds("protoc", ["--version"])
+    && existsSync("/usr/include/google/protobuf/struct.proto"));
 
 /** Compiles the protocol's .proto files for Python and returns the plugin's command line. */
 export function buildPythonPlugin(): string[] {
   const generated = tempDir("errand-py-gen-");
-  execFileSync("protoc", ["-I", ".", "-I", "/usr/include", `--python_out=${generated}`, "errand/v1/common.proto", "errand/v1/notifications.proto"], { cwd: PROTO_DIR });
+  execFileSync(
+    "protoc",
+    [
+      "-I",
+      ".",
+      "-I",
+      "/usr/include",
+      `--python_out=${generated}`,
+      "errand/v1/common.proto",
+      "errand/v1/notifications.proto",
+    ],
+    { cwd: PROTO_DIR },
+  );
   return [PYTHON, PLUGIN, generated];
 }

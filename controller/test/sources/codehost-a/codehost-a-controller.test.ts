@@ -1,18 +1,35 @@
 import { describe, expect, it } from "vitest";
 import { eventually } from "../../controller/harness.js";
 import { hostASignature } from "../../helpers/sign.js";
-import { changesOnce, finishedRun, HOOK_SECRET, harnessFor, pollingOf, runsOfIssue, startController, startControllerWith } from "./controller-setup.js";
+import {
+  changesOnce,
+  finishedRun,
+  HOOK_SECRET,
+  harnessFor,
+  pollingOf,
+  runsOfIssue,
+  startController,
+  startControllerWith,
+} from "./controller-setup.js";
 import type { FakeCodehostA } from "./fake-codehost-a.js";
 import type { FakeIssue } from "./fake-repository.js";
 import { fake } from "./setup.js";
 
 const PR = "https://github.com/acme/shop/pull/7";
 
-async function postIssueEvent(port: number, f: FakeCodehostA, issue: FakeIssue): Promise<{ status: number; json: unknown }> {
+async function postIssueEvent(
+  port: number,
+  f: FakeCodehostA,
+  issue: FakeIssue,
+): Promise<{ status: number; json: unknown }> {
   const body = JSON.stringify(f.repo.webhookPayload(issue, "labeled"));
   const response = await fetch(`http://127.0.0.1:${port}/webhooks/codehost-a`, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-github-event": "issues", "x-hub-signature-256": hostASignature(HOOK_SECRET, body) },
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": "issues",
+      "x-hub-signature-256": hostASignature(HOOK_SECRET, body),
+    },
     body,
   });
   return { status: response.status, json: await response.json() };
@@ -28,7 +45,13 @@ describe("code host A through the controller", () => {
     const run = await finishedRun(c.controller.store, issue.number);
     expect(run.state).toBe("Succeeded");
     const changes = await changesOnce(f, issue.number, 3);
-    expect(changes).toEqual(["+agent-in-progress", expect.stringMatching(/^comment: The agent opened a pull request: https:\/\/github\.com\/acme\/shop\/pull\/7\n\nFixed it\./), "-agent-in-progress"]);
+    expect(changes).toEqual([
+      "+agent-in-progress",
+      expect.stringMatching(
+        /^comment: The agent opened a pull request: https:\/\/github\.com\/acme\/shop\/pull\/7\n\nFixed it\./,
+      ),
+      "-agent-in-progress",
+    ]);
     expect(changes[1]).toContain(`<!-- errand:run ${run.id} -->`);
     await pollingOf(c).pollNow();
     await pollingOf(c).pollNow();
@@ -49,7 +72,11 @@ describe("code host A through the controller", () => {
     const issue = f.repo.add({ labels: ["agent"] });
     const c = await startController(harnessFor(f, "crash.sh"), f);
     expect((await finishedRun(c.controller.store, issue.number)).state).toBe("Failed");
-    expect(await changesOnce(f, issue.number, 3)).toEqual(["+agent-in-progress", "+agent-failed", "-agent-in-progress"]);
+    expect(await changesOnce(f, issue.number, 3)).toEqual([
+      "+agent-in-progress",
+      "+agent-failed",
+      "-agent-in-progress",
+    ]);
     await pollingOf(c).pollNow();
     expect(await runsOfIssue(c.controller.store, issue.number)).toHaveLength(1);
     await c.stop();
@@ -74,7 +101,11 @@ describe("code host A through the controller", () => {
     expect((await postIssueEvent(c.webhookPort, f, polled)).status).toBe(200);
     for (const issue of [hooked, polled]) {
       await finishedRun(c.controller.store, issue.number);
-      expect(await changesOnce(f, issue.number, 3)).toEqual(["+agent-in-progress", expect.stringMatching(/^comment: /), "-agent-in-progress"]);
+      expect(await changesOnce(f, issue.number, 3)).toEqual([
+        "+agent-in-progress",
+        expect.stringMatching(/^comment: /),
+        "-agent-in-progress",
+      ]);
     }
     expect(await runsOfIssue(c.controller.store, hooked.number)).toHaveLength(1);
     expect(await runsOfIssue(c.controller.store, polled.number)).toHaveLength(1);
@@ -89,20 +120,30 @@ describe("code host A through the controller", () => {
     const wanted = f.repo.add({ labels: ["agent"] });
     expect(await postIssueEvent(c.webhookPort, f, unlabelled)).toEqual({
       status: 200,
-      json: { status: "ignored", reason: `issue #${unlabelled.number} lacks the trigger label "agent" (ticketing.config.labels)` },
+      json: {
+        status: "ignored",
+        reason: `issue #${unlabelled.number} lacks the trigger label "agent" (ticketing.config.labels)`,
+      },
     });
     expect(await postIssueEvent(c.webhookPort, f, excluded)).toEqual({
       status: 200,
-      json: { status: "ignored", reason: `issue #${excluded.number} carries the excluded label "wontfix" (ticketing.config.exclude_labels)` },
+      json: {
+        status: "ignored",
+        reason: `issue #${excluded.number} carries the excluded label "wontfix" (ticketing.config.exclude_labels)`,
+      },
     });
-    expect(await postIssueEvent(c.webhookPort, f, wanted)).toEqual({ status: 200, json: { status: "accepted", tickets: [String(wanted.number)] } });
+    expect(await postIssueEvent(c.webhookPort, f, wanted)).toEqual({
+      status: 200,
+      json: { status: "accepted", tickets: [String(wanted.number)] },
+    });
     expect((await finishedRun(c.controller.store, wanted.number)).state).toBe("Succeeded");
     for (const skipped of [unlabelled, excluded]) {
       expect(await c.controller.store.getTicket({ source: "codehost_a", id: String(skipped.number) })).toBeUndefined();
       expect(f.repo.changesOf(skipped.number)).toEqual([]);
     }
     const requests = await c.controller.registry.getSingleMetric("errand_webhook_requests_total")?.get();
-    const count = (outcome: string) => requests?.values.find((v) => v.labels.source === "codehost_a" && v.labels.outcome === outcome)?.value;
+    const count = (outcome: string) =>
+      requests?.values.find((v) => v.labels.source === "codehost_a" && v.labels.outcome === outcome)?.value;
     expect([count("ignored"), count("accepted")]).toEqual([2, 1]);
   });
 
@@ -116,13 +157,21 @@ describe("code host A through the controller", () => {
     const h = harnessFor(f, "ok.sh", 1);
     const c = await startControllerWith(h, f, { secondMs: 1, requestTimeoutMs: 150 });
     const source = pollingOf(c);
-    await eventually("a failed poll", () => (c.logs.some((l) => l.includes("poll failed; trying again later")) ? true : undefined));
+    await eventually("a failed poll", () =>
+      c.logs.some((l) => l.includes("poll failed; trying again later")) ? true : undefined,
+    );
     expect(source.health()).toMatchObject({ ready: true });
-    expect(source.health().detail).toMatch(/^failing \(1 in a row\): code host A did not answer the request to list the open issues \(no response: /);
+    expect(source.health().detail).toMatch(
+      /^failing \(1 in a row\): code host A did not answer the request to list the open issues \(no response: /,
+    );
     const run = await finishedRun(c.controller.store, issue.number);
     expect(run.state).toBe("Succeeded");
     expect(c.logs.some((l) => l.includes("ticket source recovered"))).toBe(true);
-    expect(await changesOnce(f, issue.number, 3)).toEqual(["+agent-in-progress", expect.stringMatching(/^comment: /), "-agent-in-progress"]);
+    expect(await changesOnce(f, issue.number, 3)).toEqual([
+      "+agent-in-progress",
+      expect.stringMatching(/^comment: /),
+      "-agent-in-progress",
+    ]);
     const polls = await c.controller.registry.getSingleMetric("errand_source_polls_total")?.get();
     const errors = polls?.values.find((v) => v.labels.outcome === "error")?.value;
     expect(errors).toBe(1);
@@ -146,7 +195,9 @@ describe("code host A through the controller", () => {
     const issue = f.repo.add({ labels: ["agent"] });
     f.inject({ kind: "error", status: 503 }, { times: 4, match: /^GET \/repos\/acme\/shop$/ });
     const c = await startControllerWith(harnessFor(f, "ok.sh", 1), f, { secondMs: 1, requestTimeoutMs: 1000 });
-    expect(pollingOf(c).health().detail).toBe("failing (1 in a row): code host A did not answer the request to read the repository and its labels (503: Service Unavailable)");
+    expect(pollingOf(c).health().detail).toBe(
+      "failing (1 in a row): code host A did not answer the request to read the repository and its labels (503: Service Unavailable)",
+    );
     expect((await finishedRun(c.controller.store, issue.number)).state).toBe("Succeeded");
     expect(f.requests.slice(0, 6).map((r) => `${r.status} ${r.path.split("?")[0]}`)).toEqual([
       "503 /repos/acme/shop",

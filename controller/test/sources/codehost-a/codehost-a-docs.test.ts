@@ -14,7 +14,15 @@ describe("docs/ticket-sources/codehost-a.md", () => {
     expect(section).toMatchObject({
       backend: "codehost_a",
       poll_interval: 30,
-      config: { token_secret: "codehost-a-token", owner: "acme", repo: "shop", labels: ["agent"], exclude_labels: ["do-not-automate"], in_progress_label: "agent-in-progress", failed_label: "agent-failed" },
+      config: {
+        token_secret: "codehost-a-token",
+        owner: "acme",
+        repo: "shop",
+        labels: ["agent"],
+        exclude_labels: ["do-not-automate"],
+        in_progress_label: "agent-in-progress",
+        failed_label: "agent-failed",
+      },
     });
   });
 });

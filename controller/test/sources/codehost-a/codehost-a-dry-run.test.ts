@@ -31,7 +31,9 @@ describe("errand tickets poll --dry-run with code host A", () => {
       write.mockRestore();
       vi.unstubAllEnvs();
     }
-    const decisions = (JSON.parse(out) as Array<{ ticket: { id: string }; decision: string; reason: string }>).map((d) => [d.ticket.id, d.decision, d.reason]);
+    const decisions = (JSON.parse(out) as Array<{ ticket: { id: string }; decision: string; reason: string }>).map(
+      (d) => [d.ticket.id, d.decision, d.reason],
+    );
     expect(decisions).toEqual([
       [String(pull.number), "skip", "a pull request, not an issue (the issues API lists both)"],
       [String(excluded.number), "skip", 'carries the excluded label "wontfix" (ticketing.config.exclude_labels)'],

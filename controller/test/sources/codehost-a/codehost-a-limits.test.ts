@@ -51,7 +51,11 @@ describe("code host A adapter: failures and retries", () => {
     f.inject({ kind: "error", status: 502 }, { times: 4, match: LIST });
     const error = await adapter.poll(ctx).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CodehostAError);
-    expect(error).toMatchObject({ code: "ERR_TICKET_SOURCE", status: 502, message: "code host A did not answer the request to list the open issues (502: Bad Gateway)" });
+    expect(error).toMatchObject({
+      code: "ERR_TICKET_SOURCE",
+      status: 502,
+      message: "code host A did not answer the request to list the open issues (502: Bad Gateway)",
+    });
     expect(await adapter.poll(ctx)).toHaveLength(1);
   });
 
@@ -98,7 +102,9 @@ describe("code host A adapter: rate limits", () => {
     const { f, adapter, ctx, stop, logger } = await prepared({}, { ...QUICK, secondMs: 1000 });
     f.inject({ kind: "secondary", status: 403, retryAfter: 60 }, { match: LIST });
     const poll = adapter.poll(ctx).catch((e: unknown) => e);
-    await eventually("the wait to begin", () => (logger.records.some((r) => r.fields?.waiting === true) ? true : undefined));
+    await eventually("the wait to begin", () =>
+      logger.records.some((r) => r.fields?.waiting === true) ? true : undefined,
+    );
     stop.abort(new Error("controller shutting down"));
     expect(((await poll) as Error).name).toBe("AbortError");
     expect(f.arrived.filter((r) => LIST.test(r))).toHaveLength(1);
@@ -111,11 +117,15 @@ describe("code host A adapter: rate limits", () => {
     f.inject({ kind: "secondary", status: 403, retryAfter: 300 }, { match: LIST });
     const error = await adapter.poll(ctx).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "ERR_TICKET_SOURCE", status: 403 });
-    expect((error as Error).message).toContain("rate-limited the request to list the open issues (403 You have exceeded a secondary rate limit");
+    expect((error as Error).message).toContain(
+      "rate-limited the request to list the open issues (403 You have exceeded a secondary rate limit",
+    );
     const sent = f.requests.length;
     const refused = await adapter.poll(ctx).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "ERR_TICKET_SOURCE" });
-    expect((refused as Error).message).toMatch(/^code host A asked us to retry after 300 s \(secondary rate limit\); no requests until /);
+    expect((refused as Error).message).toMatch(
+      /^code host A asked us to retry after 300 s \(secondary rate limit\); no requests until /,
+    );
     expect(f.requests).toHaveLength(sent);
     expect(await eventually("the limit to pass", () => adapter.poll(ctx).catch(() => undefined))).toHaveLength(1);
   });
@@ -128,11 +138,15 @@ describe("code host A adapter: rate limits", () => {
     expect(error).toMatchObject({ code: "ERR_TICKET_SOURCE", status: 403 });
     expect((error as Error).message).toContain("(403 API rate limit exceeded for user ID 1.)");
     expect(f.requests.slice(-2).map((r) => r.status)).toEqual([403, 403]);
-    expect(logger.records.filter((r) => r.message === "code host A rate limit reached").map((r) => r.fields?.waiting)).toEqual([true, false]);
+    expect(
+      logger.records.filter((r) => r.message === "code host A rate limit reached").map((r) => r.fields?.waiting),
+    ).toEqual([true, false]);
     const sent = f.requests.length;
     await expect(adapter.poll(ctx)).rejects.toThrow(/^code host A spent its rate-limit quota; no requests until /);
     expect(f.requests).toHaveLength(sent);
-    expect(await eventually("the quota to reset", () => adapter.poll(ctx).catch(() => undefined), 5000)).toHaveLength(1);
+    expect(await eventually("the quota to reset", () => adapter.poll(ctx).catch(() => undefined), 5000)).toHaveLength(
+      1,
+    );
   });
 
   it("waits for the reset inside the request when it is near", async () => {

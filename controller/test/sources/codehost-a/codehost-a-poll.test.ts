@@ -20,7 +20,8 @@ describe("code host A adapter: poll", () => {
     expect(verdicts).toEqual({
       [ready.number]: "pick up",
       [excluded.number]: 'carries the excluded label "wontfix" (ticketing.config.exclude_labels)',
-      [failed.number]: 'carries the failed label "agent-failed": a run failed, so it is not picked up again (errand runs retry starts it)',
+      [failed.number]:
+        'carries the failed label "agent-failed": a run failed, so it is not picked up again (errand runs retry starts it)',
       [running.number]: 'carries the in-progress label "agent-in-progress": a run is under way',
       [pull.number]: "a pull request, not an issue (the issues API lists both)",
       [halfLabelled.number]: 'lacks the trigger label "needs, triage" (ticketing.config.labels)',
@@ -69,7 +70,11 @@ describe("code host A adapter: poll", () => {
     const ids = (await adapter.poll(ctx)).map((c) => c.ticket.id);
     expect(ids).toEqual(["5", "4", "3", "2", "1"]);
     const pages = f.requests.filter((r) => r.path.includes("/issues"));
-    expect(pages.map((r) => r.path.split("?")[0])).toEqual(["/repos/acme/shop/issues", "/repositories/4242/issues", "/repositories/4242/issues"]);
+    expect(pages.map((r) => r.path.split("?")[0])).toEqual([
+      "/repos/acme/shop/issues",
+      "/repositories/4242/issues",
+      "/repositories/4242/issues",
+    ]);
     expect(pages.map((r) => new URL(r.path, f.url).searchParams.get("page"))).toEqual([null, "2", "3"]);
   });
 
@@ -78,6 +83,10 @@ describe("code host A adapter: poll", () => {
     f.repo.add({ labels: ["agent"] });
     const { adapter, ctx } = adapterFor(f);
     expect(await adapter.poll(ctx)).toHaveLength(1);
-    expect(f.requests.map((r) => r.path.split("?")[0])).toEqual(["/repos/acme/shop", "/repos/acme/shop/labels", "/repos/acme/shop/issues"]);
+    expect(f.requests.map((r) => r.path.split("?")[0])).toEqual([
+      "/repos/acme/shop",
+      "/repos/acme/shop/labels",
+      "/repos/acme/shop/issues",
+    ]);
   });
 });

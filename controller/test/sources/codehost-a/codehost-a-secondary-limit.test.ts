@@ -13,7 +13,11 @@ const line = (r: SeenRequest) => `${r.method} ${r.path.split("?")[0]} ${r.status
 async function withIssue(secondMs: number, maxRateLimitWaitSeconds?: number) {
   const f = await fake();
   const issue = f.repo.add({ labels: ["agent"] });
-  const t = adapterFor(f, {}, { ...QUICK, secondMs, ...(maxRateLimitWaitSeconds === undefined ? {} : { maxRateLimitWaitSeconds }) });
+  const t = adapterFor(
+    f,
+    {},
+    { ...QUICK, secondMs, ...(maxRateLimitWaitSeconds === undefined ? {} : { maxRateLimitWaitSeconds }) },
+  );
   const [candidate] = await t.adapter.poll(t.ctx);
   return { f, issue, ticket: candidate?.ticket as Ticket, ...t };
 }
@@ -31,11 +35,16 @@ describe("code host A adapter: a secondary limit holds every request to the host
     const write = adapter.pickedUp(ticket, runOf(issue.number), ctx);
     const refused = await adapter.poll(ctx).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(CodehostAError);
-    expect((refused as Error).message).toMatch(/^code host A asked us to retry after 5 s \(secondary rate limit\); no requests until /);
+    expect((refused as Error).message).toMatch(
+      /^code host A asked us to retry after 5 s \(secondary rate limit\); no requests until /,
+    );
     await Promise.all([poll, write]);
 
     const after = f.requests.slice(f.requests.indexOf(limited) + 1);
-    expect(after.map(line)).toEqual([`POST /repos/acme/shop/issues/${issue.number}/labels 200`, "GET /repos/acme/shop/issues 200"]);
+    expect(after.map(line)).toEqual([
+      `POST /repos/acme/shop/issues/${issue.number}/labels 200`,
+      "GET /repos/acme/shop/issues 200",
+    ]);
     // The window opens when the client reads the 403, a little after it arrived: nothing may arrive before its end.
     for (const request of after) expect(request.at - limited.at, line(request)).toBeGreaterThanOrEqual(5 * secondMs);
     expect((after[1] as SeenRequest).at).toBeGreaterThanOrEqual((after[0] as SeenRequest).at);

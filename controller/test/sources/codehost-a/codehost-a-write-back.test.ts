@@ -48,7 +48,9 @@ describe("code host A adapter: write-back (spec 3)", () => {
   it("says so when the agent succeeded without a pull request", async () => {
     const { f, issue, ticket, run, adapter, ctx } = await pickedUpIssue();
     await adapter.finished(ticket, run, { ...SUCCESS, pullRequestUrl: "" }, ctx);
-    expect(f.repo.issues.get(issue.number)?.comments[0]?.body).toMatch(/^The agent finished without opening a pull request\.\n\nFixed the flaky test\./);
+    expect(f.repo.issues.get(issue.number)?.comments[0]?.body).toMatch(
+      /^The agent finished without opening a pull request\.\n\nFixed the flaky test\./,
+    );
   });
 
   it("finds its comment on a later page and does not post it again (another run's comment does not count)", async () => {
@@ -61,9 +63,17 @@ describe("code host A adapter: write-back (spec 3)", () => {
     f.repo.comment(issue, "Thanks!");
     await adapter.finished(ticket, run, SUCCESS, ctx);
     expect(f.repo.issues.get(issue.number)?.comments.filter((c) => c.body.includes(run.id))).toHaveLength(1);
-    const listings = f.requests.filter((r) => r.method === "GET" && r.path.includes(`/issues/${issue.number}/comments`));
+    const listings = f.requests.filter(
+      (r) => r.method === "GET" && r.path.includes(`/issues/${issue.number}/comments`),
+    );
     // Three comments on two pages, then five on three.
-    expect(listings.map((r) => new URL(r.path, f.url).searchParams.get("page") ?? "1")).toEqual(["1", "2", "1", "2", "3"]);
+    expect(listings.map((r) => new URL(r.path, f.url).searchParams.get("page") ?? "1")).toEqual([
+      "1",
+      "2",
+      "1",
+      "2",
+      "3",
+    ]);
   });
 
   it("leaves alone tickets of another repository that arrived under the same number", async () => {
@@ -84,7 +94,12 @@ describe("code host A adapter: write-back (spec 3)", () => {
     const { ticket, run, adapter, ctx } = await pickedUpIssue();
     const error = await adapter.pickedUp({ ...ticket, id: "999" }, run, ctx).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CodehostAError);
-    expect(error).toMatchObject({ code: "ERR_TICKET_SOURCE", status: 404, message: 'code host A answered 404 to the request to add the label "agent-in-progress" to issue #999 on acme/shop (Not Found)' });
+    expect(error).toMatchObject({
+      code: "ERR_TICKET_SOURCE",
+      status: 404,
+      message:
+        'code host A answered 404 to the request to add the label "agent-in-progress" to issue #999 on acme/shop (Not Found)',
+    });
   });
 
   it("reports a write the token may not make", async () => {
@@ -92,6 +107,8 @@ describe("code host A adapter: write-back (spec 3)", () => {
     f.inject({ kind: "error", status: 403 }, { match: /^POST / });
     const error = await adapter.finished(ticket, run, FAILURE, ctx).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "ERR_TICKET_SOURCE", status: 403 });
-    expect((error as CodehostAError).hint).toBe("give the token Issues: read and write on acme/shop (fine-grained token) or the repo scope (classic token)");
+    expect((error as CodehostAError).hint).toBe(
+      "give the token Issues: read and write on acme/shop (fine-grained token) or the repo scope (classic token)",
+    );
   });
 });

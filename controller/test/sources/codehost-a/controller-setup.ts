@@ -8,8 +8,18 @@ import { resolveSecrets } from "../../../src/secrets/resolve-secrets.js";
 import type { PollingSource } from "../../../src/sources/polling/polling-source.js";
 import type { CodehostATicketingConfig } from "../../../src/sources/ticketing-schema.js";
 import type { Store } from "../../../src/store/store.js";
-import { type CodehostAAdapterOptions, createCodehostAAdapter } from "../../../src/vendors/codehost-a/codehost-a-adapter.js";
-import { createHarness, eventually, type Harness, type InProcess, SECRET_ENV, startInProcess } from "../../controller/harness.js";
+import {
+  type CodehostAAdapterOptions,
+  createCodehostAAdapter,
+} from "../../../src/vendors/codehost-a/codehost-a-adapter.js";
+import {
+  createHarness,
+  eventually,
+  type Harness,
+  type InProcess,
+  SECRET_ENV,
+  startInProcess,
+} from "../../controller/harness.js";
 import type { FakeCodehostA } from "./fake-codehost-a.js";
 
 export const HOOK_SECRET = "codehost-a-hook-secret";
@@ -49,7 +59,11 @@ export async function startController(h: Harness, f: FakeCodehostA): Promise<InP
 }
 
 /** The same, with the adapter tuned for tests (short retry waits and timeouts). */
-export async function startControllerWith(h: Harness, f: FakeCodehostA, options: CodehostAAdapterOptions): Promise<InProcess> {
+export async function startControllerWith(
+  h: Harness,
+  f: FakeCodehostA,
+  options: CodehostAAdapterOptions,
+): Promise<InProcess> {
   const env = { ...SECRET_ENV, ERRAND_SECRET_CODEHOST_A_TOKEN: f.token };
   const { config } = await loadControllerConfig(h.configFile, { env });
   withHookSecret(config);
@@ -60,7 +74,12 @@ export async function startControllerWith(h: Harness, f: FakeCodehostA, options:
   const pollAdapter = createCodehostAAdapter(ticketing, secrets["codehost-a-token"], options);
   const controller = await createController({ config, secrets, logger, pollAdapter });
   await controller.start();
-  const c: InProcess = { controller, webhookPort: (controller.sources[0] as { server?: { address?: { port: number } } }).server?.address?.port ?? 0, logs, stop: () => controller.stop() };
+  const c: InProcess = {
+    controller,
+    webhookPort: (controller.sources[0] as { server?: { address?: { port: number } } }).server?.address?.port ?? 0,
+    logs,
+    stop: () => controller.stop(),
+  };
   started.push(c);
   return c;
 }
@@ -74,7 +93,9 @@ export function pollingOf(c: InProcess): PollingSource {
 
 /** The runs of an issue, oldest first. */
 export async function runsOfIssue(store: Store, issue: number): Promise<TaskRun[]> {
-  return (await store.listRuns({ ticket: { source: "codehost_a", id: String(issue) }, limit: 100 })).sort((a, b) => a.createdAt - b.createdAt);
+  return (await store.listRuns({ ticket: { source: "codehost_a", id: String(issue) }, limit: 100 })).sort(
+    (a, b) => a.createdAt - b.createdAt,
+  );
 }
 
 /** Waits until the issue's only run ended. */

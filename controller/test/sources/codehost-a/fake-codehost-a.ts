@@ -5,7 +5,10 @@ import { FakeRepository } from "./fake-repository.js";
 import { route } from "./fake-routes.js";
 
 /** Something the fake does to the next matching requests instead of answering them. */
-export type Fault = { kind: "error"; status: number; message?: string } | { kind: "hang" } | { kind: "secondary"; status: 403 | 429; retryAfter: number };
+export type Fault =
+  | { kind: "error"; status: number; message?: string }
+  | { kind: "hang" }
+  | { kind: "secondary"; status: 403 | 429; retryAfter: number };
 
 /** One request as the fake saw it. */
 export interface SeenRequest {
@@ -47,11 +50,21 @@ export interface FakeCodehostA {
 }
 
 const DOCS = "https://docs.github.com/rest";
-const ERROR_MESSAGES: Record<number, string> = { 403: "Resource not accessible by personal access token", 502: "Bad Gateway", 503: "Service Unavailable" };
+const ERROR_MESSAGES: Record<number, string> = {
+  403: "Resource not accessible by personal access token",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+};
 
 /** Starts the fake with a repository `owner/name` that has `labels`. */
-export async function startFakeCodehostA(options: { owner?: string; name?: string; labels?: string[]; token?: string } = {}): Promise<FakeCodehostA> {
-  const repo = new FakeRepository(options.owner ?? "acme", options.name ?? "shop", options.labels ?? ["agent", "bug", "wontfix", "agent-in-progress", "agent-failed"]);
+export async function startFakeCodehostA(
+  options: { owner?: string; name?: string; labels?: string[]; token?: string } = {},
+): Promise<FakeCodehostA> {
+  const repo = new FakeRepository(
+    options.owner ?? "acme",
+    options.name ?? "shop",
+    options.labels ?? ["agent", "bug", "wontfix", "agent-in-progress", "agent-failed"],
+  );
   const token = options.token ?? "ghp_fake_token_0123456789";
   const faults: Array<{ fault: Fault; times: number; match: RegExp | undefined }> = [];
   const quota: Quota = { limit: 5000, remaining: 5000, reset: nowSeconds() + 3600 };
@@ -67,12 +80,20 @@ export async function startFakeCodehostA(options: { owner?: string; name?: strin
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       requests.push({ method, path, status, conditional, at });
       const text = status === 304 || body === undefined ? "" : JSON.stringify(body);
-      res.writeHead(status, { ...rateHeaders(quota), ...(text === "" ? {} : { "content-type": "application/json; charset=utf-8" }), ...headers });
+      res.writeHead(status, {
+        ...rateHeaders(quota),
+        ...(text === "" ? {} : { "content-type": "application/json; charset=utf-8" }),
+        ...headers,
+      });
       res.end(text);
     };
     const raw = await readBody(req);
     // GitHub refuses requests without a User-Agent before anything else.
-    if (req.headers["user-agent"] === undefined) return send(403, { message: "Request forbidden by administrative rules. Please make sure your request has a User-Agent header", documentation_url: DOCS });
+    if (req.headers["user-agent"] === undefined)
+      return send(403, {
+        message: "Request forbidden by administrative rules. Please make sure your request has a User-Agent header",
+        documentation_url: DOCS,
+      });
     const auth = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? "");
     if (auth === null) return send(401, { message: "Requires authentication", documentation_url: DOCS, status: "401" });
     if (auth[1] !== token) return send(401, { message: "Bad credentials", documentation_url: DOCS, status: "401" });
@@ -83,7 +104,12 @@ export async function startFakeCodehostA(options: { owner?: string; name?: strin
       if (--injected.times <= 0) faults.splice(faultAt, 1);
       const { fault } = injected;
       if (fault.kind === "hang") return; // never answered; close() cuts the connection
-      if (fault.kind === "error") return send(fault.status, { message: fault.message ?? ERROR_MESSAGES[fault.status] ?? "Server Error", documentation_url: DOCS, status: String(fault.status) });
+      if (fault.kind === "error")
+        return send(fault.status, {
+          message: fault.message ?? ERROR_MESSAGES[fault.status] ?? "Server Error",
+          documentation_url: DOCS,
+          status: String(fault.status),
+        });
       return send(
         fault.status,
         {
@@ -95,7 +121,12 @@ export async function startFakeCodehostA(options: { owner?: string; name?: strin
       );
     }
     if (nowSeconds() >= quota.reset) Object.assign(quota, { remaining: quota.limit, reset: nowSeconds() + 3600 });
-    if (quota.remaining <= 0) return send(403, { message: "API rate limit exceeded for user ID 1.", documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api`, status: "403" });
+    if (quota.remaining <= 0)
+      return send(403, {
+        message: "API rate limit exceeded for user ID 1.",
+        documentation_url: `${DOCS}/overview/rate-limits-for-the-rest-api`,
+        status: "403",
+      });
     const url = new URL(path, fake.url);
     const answer = route(repo, { method, url, raw, api: fake.url, maxPerPage: fake.maxPerPage });
     if (answer.status === 200 && method === "GET") {

@@ -21,7 +21,10 @@ export interface FakeIssue {
 }
 
 /** One change the API made, in order. */
-export type FakeChange = { kind: "label_added"; issue: number; label: string } | { kind: "label_removed"; issue: number; label: string } | { kind: "comment"; issue: number; body: string };
+export type FakeChange =
+  | { kind: "label_added"; issue: number; label: string }
+  | { kind: "label_removed"; issue: number; label: string }
+  | { kind: "comment"; issue: number; body: string };
 
 export const REPO_ID = 4242;
 
@@ -52,7 +55,16 @@ export class FakeRepository {
   /** Adds an issue (or a pull request) and returns it; labels are added to the repository as the host would. */
   add(fields: Partial<Omit<FakeIssue, "number" | "comments">> = {}): FakeIssue {
     const number = this.nextNumber++;
-    const issue: FakeIssue = { number, title: `Issue ${number}`, body: "Make the tests pass.", state: "open", labels: [], isPullRequest: false, comments: [], ...fields };
+    const issue: FakeIssue = {
+      number,
+      title: `Issue ${number}`,
+      body: "Make the tests pass.",
+      state: "open",
+      labels: [],
+      isPullRequest: false,
+      comments: [],
+      ...fields,
+    };
     for (const l of issue.labels) this.ensureLabel(l);
     this.issues.set(number, issue);
     return issue;
@@ -90,7 +102,9 @@ export class FakeRepository {
 
   /** The changes made to one issue, as short strings (`+label`, `-label`, `comment: ...`). */
   changesOf(number: number): string[] {
-    return this.changes.filter((c) => c.issue === number).map((c) => (c.kind === "comment" ? `comment: ${c.body}` : `${c.kind === "label_added" ? "+" : "-"}${c.label}`));
+    return this.changes
+      .filter((c) => c.issue === number)
+      .map((c) => (c.kind === "comment" ? `comment: ${c.body}` : `${c.kind === "label_added" ? "+" : "-"}${c.label}`));
   }
 
   // --- JSON as the REST API returns it -------------------------------------------------------
@@ -111,7 +125,15 @@ export class FakeRepository {
   }
 
   labelJson(api: string, name: string) {
-    return { id: 5000 + this.labels.indexOf(name), node_id: `LA_${name}`, url: `${api}/repos/${this.fullName}/labels/${encodeURIComponent(name)}`, name, color: "ededed", default: false, description: null };
+    return {
+      id: 5000 + this.labels.indexOf(name),
+      node_id: `LA_${name}`,
+      url: `${api}/repos/${this.fullName}/labels/${encodeURIComponent(name)}`,
+      name,
+      color: "ededed",
+      default: false,
+      description: null,
+    };
   }
 
   issueJson(api: string, issue: FakeIssue) {
@@ -129,7 +151,14 @@ export class FakeRepository {
       user: { login: "octocat", id: 2 },
       labels: issue.labels.map((l) => this.labelJson(api, l)),
       comments: issue.comments.length,
-      ...(issue.isPullRequest ? { pull_request: { url: `${api}/repos/${this.fullName}/pulls/${issue.number}`, html_url: `${this.htmlUrl}/pull/${issue.number}` } } : {}),
+      ...(issue.isPullRequest
+        ? {
+            pull_request: {
+              url: `${api}/repos/${this.fullName}/pulls/${issue.number}`,
+              html_url: `${this.htmlUrl}/pull/${issue.number}`,
+            },
+          }
+        : {}),
     };
   }
 
@@ -148,7 +177,13 @@ export class FakeRepository {
   webhookPayload(issue: FakeIssue, action: "opened" | "labeled") {
     return {
       action,
-      issue: { number: issue.number, title: issue.title, body: issue.body, html_url: `${this.htmlUrl}/issues/${issue.number}`, labels: issue.labels.map((name) => ({ name })) },
+      issue: {
+        number: issue.number,
+        title: issue.title,
+        body: issue.body,
+        html_url: `${this.htmlUrl}/issues/${issue.number}`,
+        labels: issue.labels.map((name) => ({ name })),
+      },
       repository: { full_name: this.fullName, html_url: this.htmlUrl },
     };
   }

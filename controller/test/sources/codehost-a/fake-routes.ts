@@ -17,7 +17,10 @@ export interface RouteAnswer {
 }
 
 const DOCS = "https://docs.github.com/rest";
-const notFound = (docs = DOCS): RouteAnswer => ({ status: 404, body: { message: "Not Found", documentation_url: docs, status: "404" } });
+const notFound = (docs = DOCS): RouteAnswer => ({
+  status: 404,
+  body: { message: "Not Found", documentation_url: docs, status: "404" },
+});
 const invalid = (resource: string, field: string, code = "missing_field"): RouteAnswer => ({
   status: 422,
   body: { message: "Validation Failed", errors: [{ resource, field, code }], documentation_url: DOCS, status: "422" },
@@ -27,16 +30,31 @@ const invalid = (resource: string, field: string, code = "missing_field"): Route
 export function route(repo: FakeRepository, req: RouteRequest): RouteAnswer {
   const { method, url } = req;
   const p = url.pathname.split("/").map(decodeURIComponent);
-  const isRepo = (p[1] === "repos" && p[2]?.toLowerCase() === repo.owner.toLowerCase() && p[3]?.toLowerCase() === repo.name.toLowerCase()) || (p[1] === "repositories" && p[2] === String(REPO_ID));
+  const isRepo =
+    (p[1] === "repos"
+      && p[2]?.toLowerCase() === repo.owner.toLowerCase()
+      && p[3]?.toLowerCase() === repo.name.toLowerCase())
+    || (p[1] === "repositories" && p[2] === String(REPO_ID));
   const rest = p[1] === "repos" ? p.slice(4) : p.slice(3);
   if (method === "GET" && p[1] === "users" && p[3] === "repos" && p.length === 4) {
     if (p[2]?.toLowerCase() !== repo.owner.toLowerCase()) return notFound();
-    return { status: 200, body: [repo.name, ...repo.siblings].sort().map((name) => ({ name, full_name: `${repo.owner}/${name}`, html_url: `https://codehost-a.test/${repo.owner}/${name}` })) };
+    return {
+      status: 200,
+      body: [repo.name, ...repo.siblings].sort().map((name) => ({
+        name,
+        full_name: `${repo.owner}/${name}`,
+        html_url: `https://codehost-a.test/${repo.owner}/${name}`,
+      })),
+    };
   }
   if (p[1] === "repos" && !isRepo) return notFound(`${DOCS}/repos/repos#get-a-repository`);
   if (!isRepo) return notFound();
   if (method === "GET" && rest.length === 0) return { status: 200, body: repo.repoJson(req.api) };
-  if (!repo.hasIssues && rest[0] === "issues") return { status: 410, body: { message: "Issues are disabled for this repo", documentation_url: DOCS, status: "410" } };
+  if (!repo.hasIssues && rest[0] === "issues")
+    return {
+      status: 410,
+      body: { message: "Issues are disabled for this repo", documentation_url: DOCS, status: "410" },
+    };
   if (method === "GET" && rest.length === 1 && rest[0] === "labels")
     return page(
       req,
@@ -56,7 +74,8 @@ export function route(repo: FakeRepository, req: RouteRequest): RouteAnswer {
       );
     if (method === "POST") {
       const body = parse(req.raw) as { body?: unknown } | undefined;
-      if (body === undefined) return { status: 400, body: { message: "Problems parsing JSON", documentation_url: DOCS, status: "400" } };
+      if (body === undefined)
+        return { status: 400, body: { message: "Problems parsing JSON", documentation_url: DOCS, status: "400" } };
       if (typeof body.body !== "string" || body.body === "") return invalid("IssueComment", "body");
       return { status: 201, body: repo.commentJson(req.api, issue, repo.comment(issue, body.body)) };
     }
@@ -88,12 +107,21 @@ function labels(repo: FakeRepository, issue: FakeIssue, req: RouteRequest, name:
   if (req.method === "POST" && name === undefined) {
     const body = parse(req.raw) as { labels?: unknown } | unknown[] | undefined;
     const names = Array.isArray(body) ? body : body?.labels;
-    if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === "string" && n !== "")) return invalid("Label", "labels", "invalid");
+    if (!Array.isArray(names) || names.length === 0 || !names.every((n) => typeof n === "string" && n !== ""))
+      return invalid("Label", "labels", "invalid");
     for (const n of names as string[]) repo.addLabel(issue, n);
     return current();
   }
   if (req.method === "DELETE" && name !== undefined) {
-    if (!repo.removeLabel(issue, name)) return { status: 404, body: { message: "Label does not exist", documentation_url: `${DOCS}/issues/labels#remove-a-label-from-an-issue`, status: "404" } };
+    if (!repo.removeLabel(issue, name))
+      return {
+        status: 404,
+        body: {
+          message: "Label does not exist",
+          documentation_url: `${DOCS}/issues/labels#remove-a-label-from-an-issue`,
+          status: "404",
+        },
+      };
     return current();
   }
   if (req.method === "GET" && name === undefined) return current();
@@ -111,8 +139,15 @@ function page(req: RouteRequest, items: unknown[], linkPath = req.url.pathname):
     next.set("page", String(n));
     return `<${req.api}${linkPath}?${next.toString()}>; rel="${rel}"`;
   };
-  const links = [...(number > 1 ? [link(number - 1, "prev"), link(1, "first")] : []), ...(number < last ? [link(number + 1, "next"), link(last, "last")] : [])];
-  return { status: 200, body: items.slice((number - 1) * perPage, number * perPage), headers: links.length > 0 ? { link: links.join(", ") } : {} };
+  const links = [
+    ...(number > 1 ? [link(number - 1, "prev"), link(1, "first")] : []),
+    ...(number < last ? [link(number + 1, "next"), link(last, "last")] : []),
+  ];
+  return {
+    status: 200,
+    body: items.slice((number - 1) * perPage, number * perPage),
+    headers: links.length > 0 ? { link: links.join(", ") } : {},
+  };
 }
 
 function parse(raw: string): unknown {

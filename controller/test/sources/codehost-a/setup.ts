@@ -3,7 +3,10 @@ import { afterEach } from "vitest";
 import type { TaskRun } from "../../../src/runs/task-run.js";
 import type { PollAdapter, PollContext } from "../../../src/sources/polling/poll-adapter.js";
 import { type CodehostATicketingConfig, ticketingSchema } from "../../../src/sources/ticketing-schema.js";
-import { type CodehostAAdapterOptions, createCodehostAAdapter } from "../../../src/vendors/codehost-a/codehost-a-adapter.js";
+import {
+  type CodehostAAdapterOptions,
+  createCodehostAAdapter,
+} from "../../../src/vendors/codehost-a/codehost-a-adapter.js";
 import { runningTaskRun } from "../../helpers/task-run.js";
 import { type FakeCodehostA, startFakeCodehostA } from "./fake-codehost-a.js";
 
@@ -23,18 +26,35 @@ export async function fake(options: Parameters<typeof startFakeCodehostA>[0] = {
 export function configFor(f: FakeCodehostA, keys: Record<string, unknown> = {}): CodehostATicketingConfig {
   const parsed = ticketingSchema.parse({
     backend: "codehost_a",
-    config: { token_secret: "codehost-a-token", owner: f.repo.owner, repo: f.repo.name, labels: ["agent"], exclude_labels: ["wontfix"], api_base_url: f.url, ...keys },
+    config: {
+      token_secret: "codehost-a-token",
+      owner: f.repo.owner,
+      repo: f.repo.name,
+      labels: ["agent"],
+      exclude_labels: ["wontfix"],
+      api_base_url: f.url,
+      ...keys,
+    },
   });
   return parsed.config as CodehostATicketingConfig;
 }
 
 /** A logger that keeps its records. */
-export function recordingLogger(): Logger & { records: Array<{ level: string; message: string; fields?: Record<string, unknown> }> } {
+export function recordingLogger(): Logger & {
+  records: Array<{ level: string; message: string; fields?: Record<string, unknown> }>;
+} {
   const records: Array<{ level: string; message: string; fields?: Record<string, unknown> }> = [];
   const at = (level: string) => (message: string, fields?: Record<string, unknown>) => {
     records.push({ level, message, ...(fields === undefined ? {} : { fields }) });
   };
-  const logger = { records, debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error"), child: () => logger };
+  const logger = {
+    records,
+    debug: at("debug"),
+    info: at("info"),
+    warn: at("warn"),
+    error: at("error"),
+    child: () => logger,
+  };
   return logger;
 }
 
@@ -42,7 +62,12 @@ export function recordingLogger(): Logger & { records: Array<{ level: string; me
 export const QUICK: CodehostAAdapterOptions = { secondMs: 1, requestTimeoutMs: 1000 };
 
 /** An adapter on the fake, with a context whose signal the test may abort. */
-export function adapterFor(f: FakeCodehostA, keys: Record<string, unknown> = {}, options: CodehostAAdapterOptions = QUICK, token = f.token) {
+export function adapterFor(
+  f: FakeCodehostA,
+  keys: Record<string, unknown> = {},
+  options: CodehostAAdapterOptions = QUICK,
+  token = f.token,
+) {
   const adapter: PollAdapter = createCodehostAAdapter(configFor(f, keys), token, options);
   const stop = new AbortController();
   const logger = recordingLogger();
@@ -55,5 +80,15 @@ export function runOf(issue: number, id = `run_${String(issue).padStart(26, "0")
   return runningTaskRun({ id, ticket: { source: "codehost_a", id: String(issue) } });
 }
 
-export const SUCCESS: TaskResult = { success: true, summary: "Fixed the flaky test.", pullRequestUrl: "https://codehost-a.test/acme/shop/pull/77", failureReason: "" };
-export const FAILURE: TaskResult = { success: false, summary: "", pullRequestUrl: "", failureReason: "the agent crashed" };
+export const SUCCESS: TaskResult = {
+  success: true,
+  summary: "Fixed the flaky test.",
+  pullRequestUrl: "https://codehost-a.test/acme/shop/pull/77",
+  failureReason: "",
+};
+export const FAILURE: TaskResult = {
+  success: false,
+  summary: "",
+  pullRequestUrl: "",
+  failureReason: "the agent crashed",
+};

@@ -10,7 +10,15 @@ import type { FakeLinear } from "./fake-linear.js";
 export function trackerAConfig(fake: FakeLinear, config: Record<string, unknown> = {}): TrackerATicketingConfig {
   const parsed = ticketingSchema.parse({
     backend: "tracker_a",
-    config: { token_secret: "tracker-a-token", team_id: fake.ws.team("ENG").id, state_filter: "Todo", labels: ["agent"], exclude_labels: ["wontfix"], api_base_url: fake.url, ...config },
+    config: {
+      token_secret: "tracker-a-token",
+      team_id: fake.ws.team("ENG").id,
+      state_filter: "Todo",
+      labels: ["agent"],
+      exclude_labels: ["wontfix"],
+      api_base_url: fake.url,
+      ...config,
+    },
   });
   return parsed.config as TrackerATicketingConfig;
 }
@@ -24,8 +32,23 @@ export function testContext(signal = new AbortController().signal): PollContext 
 let runs = 0;
 /** A run of `ticket` as the store would hand it over. */
 export function taskRun(ticket: Ticket, state: TaskRun["state"] = "Running"): TaskRun {
-  return runningTaskRun({ id: `run_${String(++runs).padStart(26, "0")}`, ticket: { source: ticket.source, id: ticket.id }, state, reason: "test" });
+  return runningTaskRun({
+    id: `run_${String(++runs).padStart(26, "0")}`,
+    ticket: { source: ticket.source, id: ticket.id },
+    state,
+    reason: "test",
+  });
 }
 
-export const SUCCESS: TaskResult = { success: true, summary: "Fixed the login form.", pullRequestUrl: "https://github.com/acme/shop/pull/7", failureReason: "" };
-export const FAILURE: TaskResult = { success: false, summary: "", pullRequestUrl: "", failureReason: "the engine exited with code 3" };
+export const SUCCESS: TaskResult = {
+  success: true,
+  summary: "Fixed the login form.",
+  pullRequestUrl: "https://github.com/acme/shop/pull/7",
+  failureReason: "",
+};
+export const FAILURE: TaskResult = {
+  success: false,
+  summary: "",
+  pullRequestUrl: "",
+  failureReason: "the engine exited with code 3",
+};

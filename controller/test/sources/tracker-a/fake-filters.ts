@@ -7,9 +7,13 @@ type Pred<T> = (entity: T) => boolean;
 type Filter = Record<string, unknown>;
 
 function fields(filter: unknown, path: string, allowed: readonly string[]): Filter {
-  if (typeof filter !== "object" || filter === null || Array.isArray(filter)) throw new FakeInputError(`${path} must be an input object`);
+  if (typeof filter !== "object" || filter === null || Array.isArray(filter))
+    throw new FakeInputError(`${path} must be an input object`);
   for (const key of Object.keys(filter)) {
-    if (!allowed.includes(key)) throw new FakeInputError(`the fake does not implement filter field ${path}.${key} (it knows ${allowed.join(", ")})`);
+    if (!allowed.includes(key))
+      throw new FakeInputError(
+        `the fake does not implement filter field ${path}.${key} (it knows ${allowed.join(", ")})`,
+      );
   }
   return filter as Filter;
 }
@@ -24,20 +28,31 @@ function comparator(filter: unknown, path: string): Pred<string | null | undefin
   const f = fields(filter, path, ["eq", "neq", "in", "nin"]);
   const within = f.in === undefined ? undefined : list(f.in, `${path}.in`);
   const outside = f.nin === undefined ? undefined : list(f.nin, `${path}.nin`);
-  return (value) => (f.eq === undefined || value === f.eq) && (f.neq === undefined || value !== f.neq) && (within === undefined || within.includes(value)) && (outside === undefined || !outside.includes(value));
+  return (value) =>
+    (f.eq === undefined || value === f.eq)
+    && (f.neq === undefined || value !== f.neq)
+    && (within === undefined || within.includes(value))
+    && (outside === undefined || !outside.includes(value));
 }
 
-function combine<T>(f: Filter, path: string, own: Pred<T>[], self: (filter: unknown, path: string) => Pred<T>): Pred<T> {
+function combine<T>(
+  f: Filter,
+  path: string,
+  own: Pred<T>[],
+  self: (filter: unknown, path: string) => Pred<T>,
+): Pred<T> {
   const ands = f.and === undefined ? [] : list(f.and, `${path}.and`).map((sub, k) => self(sub, `${path}.and[${k}]`));
   const ors = f.or === undefined ? undefined : list(f.or, `${path}.or`).map((sub, k) => self(sub, `${path}.or[${k}]`));
-  return (entity) => own.every((p) => p(entity)) && ands.every((p) => p(entity)) && (ors === undefined || ors.some((p) => p(entity)));
+  return (entity) =>
+    own.every((p) => p(entity)) && ands.every((p) => p(entity)) && (ors === undefined || ors.some((p) => p(entity)));
 }
 
 /** NullableTeamFilter reduced to a team id (null for workspace-wide entities). */
 function teamRef(filter: unknown, path: string): Pred<string | null> {
   const f = fields(filter, path, ["id", "null"]);
   const id = f.id === undefined ? () => true : comparator(f.id, `${path}.id`);
-  return (teamId) => (f.null === undefined || (teamId === null) === f.null) && (teamId === null ? f.id === undefined : id(teamId));
+  return (teamId) =>
+    (f.null === undefined || (teamId === null) === f.null) && (teamId === null ? f.id === undefined : id(teamId));
 }
 
 /** IssueLabelFilter. */
@@ -103,7 +118,11 @@ export function stateFilter(filter: unknown, path = "filter"): Pred<FakeState> {
 }
 
 /** IssueFilter, over an issue and the lookups it needs. */
-export function issueFilter(filter: unknown, lookup: { state(id: string): FakeState; label(id: string): FakeLabel }, path = "filter"): Pred<FakeIssue> {
+export function issueFilter(
+  filter: unknown,
+  lookup: { state(id: string): FakeState; label(id: string): FakeLabel },
+  path = "filter",
+): Pred<FakeIssue> {
   if (filter === undefined || filter === null) return () => true;
   const f = fields(filter, path, ["id", "team", "state", "labels", "and", "or"]);
   const own: Pred<FakeIssue>[] = [];

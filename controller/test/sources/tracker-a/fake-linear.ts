@@ -68,18 +68,34 @@ export async function startFakeLinear(options: { token?: string; oauth?: boolean
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const body = await readBody(req);
-    const send = (status: number, payload: unknown, operation = "", variables: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+    const send = (
+      status: number,
+      payload: unknown,
+      operation = "",
+      variables: Record<string, unknown> = {},
+      headers: Record<string, string> = {},
+    ) => {
       requests.push({ operation, variables, status });
       res.writeHead(status, { ...JSON_TYPE, ...headers }).end(JSON.stringify(payload));
     };
     if (req.url !== "/graphql") return void res.writeHead(404, { "content-type": "text/plain" }).end("Not Found");
-    if (req.method !== "POST") return void res.writeHead(405, { allow: "POST", "content-type": "text/plain" }).end("Method Not Allowed");
+    if (req.method !== "POST")
+      return void res.writeHead(405, { allow: "POST", "content-type": "text/plain" }).end("Method Not Allowed");
     const failure = failures.shift();
     if (failure !== undefined) return injectFailure(failure, req, res, hanging, requests);
     if (req.headers.authorization !== expectedAuth) {
-      return send(401, gqlError("Authentication required, not authenticated", "authentication error", "AUTHENTICATION_ERROR", "You need to authenticate to access this operation."));
+      return send(
+        401,
+        gqlError(
+          "Authentication required, not authenticated",
+          "authentication error",
+          "AUTHENTICATION_ERROR",
+          "You need to authenticate to access this operation.",
+        ),
+      );
     }
-    if (!String(req.headers["content-type"]).startsWith("application/json")) return send(400, gqlError("Content-Type must be application/json", "graphql error", "BAD_REQUEST"));
+    if (!String(req.headers["content-type"]).startsWith("application/json"))
+      return send(400, gqlError("Content-Type must be application/json", "graphql error", "BAD_REQUEST"));
     let doc: ParsedDocument;
     let variables: Record<string, unknown>;
     try {
@@ -92,7 +108,8 @@ export async function startFakeLinear(options: { token?: string; oauth?: boolean
           .map((part) => `${part.charAt(0).toUpperCase()}${part.slice(1)}`)
           .join("_")}Document`
       ];
-      if (expected === undefined || String(expected) !== parsed.query) throw new FakeInputError(`operation ${doc.name} is not one of @linear/sdk's documents, word for word`);
+      if (expected === undefined || String(expected) !== parsed.query)
+        throw new FakeInputError(`operation ${doc.name} is not one of @linear/sdk's documents, word for word`);
       variables = (parsed.variables ?? {}) as Record<string, unknown>;
       checkVariables(doc, variables);
     } catch (error) {
@@ -101,7 +118,13 @@ export async function startFakeLinear(options: { token?: string; oauth?: boolean
     const now = Date.now();
     for (const b of Object.values(budgets)) if (now >= b.resetAt) Object.assign(b, fresh(b.limit));
     if (budgets.requests.remaining <= 0 || budgets.complexity.remaining <= 0) {
-      return send(400, gqlError("Rate limit exceeded", "ratelimited", "RATELIMITED", "API rate limit exceeded; try again later."), doc.name, variables, limitHeaders(0));
+      return send(
+        400,
+        gqlError("Rate limit exceeded", "ratelimited", "RATELIMITED", "API rate limit exceeded; try again later."),
+        doc.name,
+        variables,
+        limitHeaders(0),
+      );
     }
     try {
       const data = project(resolveOperation(ws, doc.name, variables), doc.selections, doc);
@@ -112,13 +135,20 @@ export async function startFakeLinear(options: { token?: string; oauth?: boolean
     } catch (error) {
       if (!(error instanceof FakeInputError)) throw error;
       const notFound = error instanceof FakeNotFound;
-      send(400, gqlError(error.message, "invalid input", notFound ? "ENTITY_NOT_FOUND" : "INPUT_ERROR"), doc.name, variables, limitHeaders(1));
+      send(
+        400,
+        gqlError(error.message, "invalid input", notFound ? "ENTITY_NOT_FOUND" : "INPUT_ERROR"),
+        doc.name,
+        variables,
+        limitHeaders(1),
+      );
     }
   };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, JSON_TYPE).end(JSON.stringify({ errors: [{ message: `fake bug: ${String(error)}` }] }));
+      if (!res.headersSent)
+        res.writeHead(500, JSON_TYPE).end(JSON.stringify({ errors: [{ message: `fake bug: ${String(error)}` }] }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -143,17 +173,27 @@ export async function startFakeLinear(options: { token?: string; oauth?: boolean
   };
 }
 
-function injectFailure(failure: { mode: FailMode; retryAfter: number }, req: IncomingMessage, res: ServerResponse, hanging: Set<ServerResponse>, requests: SeenRequest[]): void {
+function injectFailure(
+  failure: { mode: FailMode; retryAfter: number },
+  req: IncomingMessage,
+  res: ServerResponse,
+  hanging: Set<ServerResponse>,
+  requests: SeenRequest[],
+): void {
   requests.push({ operation: `(failed: ${failure.mode})`, variables: {}, status: Number(failure.mode) || 0 });
   switch (failure.mode) {
     case "500":
-      res.writeHead(500, JSON_TYPE).end(JSON.stringify(gqlError("Internal server error", "internal error", "INTERNAL_SERVER_ERROR")));
+      res
+        .writeHead(500, JSON_TYPE)
+        .end(JSON.stringify(gqlError("Internal server error", "internal error", "INTERNAL_SERVER_ERROR")));
       return;
     case "502":
       res.writeHead(502, { "content-type": "text/html" }).end("<html><body><h1>502 Bad Gateway</h1></body></html>");
       return;
     case "429":
-      res.writeHead(429, { "content-type": "text/plain", "retry-after": String(failure.retryAfter) }).end("Too Many Requests");
+      res
+        .writeHead(429, { "content-type": "text/plain", "retry-after": String(failure.retryAfter) })
+        .end("Too Many Requests");
       return;
     case "hang":
       hanging.add(res);
@@ -167,21 +207,29 @@ function injectFailure(failure: { mode: FailMode; retryAfter: number }, req: Inc
 
 /** Checks variables against the document's definitions as a GraphQL server does before running anything. */
 function checkVariables(doc: ParsedDocument, variables: Record<string, unknown>): void {
-  if (typeof variables !== "object" || variables === null || Array.isArray(variables)) throw new FakeInputError("variables must be an object");
+  if (typeof variables !== "object" || variables === null || Array.isArray(variables))
+    throw new FakeInputError("variables must be an object");
   for (const name of Object.keys(variables)) {
-    if (!doc.variables.some((v) => v.name === name)) throw new FakeInputError(`Variable "$${name}" is not defined by operation "${doc.name}".`);
+    if (!doc.variables.some((v) => v.name === name))
+      throw new FakeInputError(`Variable "$${name}" is not defined by operation "${doc.name}".`);
   }
   for (const def of doc.variables) {
     const value = variables[def.name];
     if (value === undefined || value === null) {
-      if (def.required) throw new FakeInputError(`Variable "$${def.name}" of required type "${def.type}!" was not provided.`);
-    } else if (!fits(def.type, value)) throw new FakeInputError(`Variable "$${def.name}" got invalid value ${JSON.stringify(value)}; expected type ${def.type}.`);
+      if (def.required)
+        throw new FakeInputError(`Variable "$${def.name}" of required type "${def.type}!" was not provided.`);
+    } else if (!fits(def.type, value))
+      throw new FakeInputError(
+        `Variable "$${def.name}" got invalid value ${JSON.stringify(value)}; expected type ${def.type}.`,
+      );
   }
 }
 
 function fits(type: string, value: unknown): boolean {
-  if (type.startsWith("[")) return Array.isArray(value) && value.every((v) => fits(type.slice(1, -1).replace(/!$/, ""), v));
-  if (["String", "ID", "DateTime", "TimelessDate", "DateTimeOrDuration"].includes(type)) return typeof value === "string";
+  if (type.startsWith("["))
+    return Array.isArray(value) && value.every((v) => fits(type.slice(1, -1).replace(/!$/, ""), v));
+  if (["String", "ID", "DateTime", "TimelessDate", "DateTimeOrDuration"].includes(type))
+    return typeof value === "string";
   if (type === "Int") return Number.isInteger(value);
   if (type === "Float") return typeof value === "number";
   if (type === "Boolean") return typeof value === "boolean";
@@ -190,7 +238,19 @@ function fits(type: string, value: unknown): boolean {
 }
 
 function gqlError(message: string, type: string, code: string, presentable?: string) {
-  return { errors: [{ message, extensions: { type, code, userError: type !== "internal error", userPresentableMessage: presentable ?? message } }] };
+  return {
+    errors: [
+      {
+        message,
+        extensions: {
+          type,
+          code,
+          userError: type !== "internal error",
+          userPresentableMessage: presentable ?? message,
+        },
+      },
+    ],
+  };
 }
 
 function fresh(limit: number): Budget {

@@ -67,7 +67,10 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 
 /** The unprojected data of one operation; the server cuts it down to the document's selections. */
 export function resolveOperation(ws: FakeWorkspace, operation: string, vars: Vars): Record<string, unknown> {
-  const lookup = { state: (id: string) => find(ws.states, id, "WorkflowState"), label: (id: string) => find(ws.labels, id, "IssueLabel") };
+  const lookup = {
+    state: (id: string) => find(ws.states, id, "WorkflowState"),
+    label: (id: string) => find(ws.labels, id, "IssueLabel"),
+  };
   switch (operation) {
     case "teams":
       noFilter(vars);
@@ -77,35 +80,68 @@ export function resolveOperation(ws: FakeWorkspace, operation: string, vars: Var
     case "team_states": {
       const team = find(ws.teams, String(vars.id), "Team");
       const states = ws.states.filter((s) => s.teamId === team.id && stateFilter(vars.filter)(s));
-      return { team: { ...teamData(team), states: connection(states.map(stateData), vars, "WorkflowStateConnection") } };
+      return {
+        team: { ...teamData(team), states: connection(states.map(stateData), vars, "WorkflowStateConnection") },
+      };
     }
     case "issueLabels":
-      return { issueLabels: connection(ws.labels.filter(labelFilter(vars.filter)).map(labelData), vars, "IssueLabelConnection") };
+      return {
+        issueLabels: connection(
+          ws.labels.filter(labelFilter(vars.filter)).map(labelData),
+          vars,
+          "IssueLabelConnection",
+        ),
+      };
     case "issues": {
       const matches = issueFilter(vars.filter, lookup);
       const issues = ws.issues.filter((i) => (vars.includeArchived === true || !i.archived) && matches(i));
       return { issues: connection(issues.map(issueData), vars, "IssueConnection") };
     }
     case "comments":
-      return { comments: connection(ws.comments.filter(commentFilter(vars.filter)).map(commentData), vars, "CommentConnection") };
+      return {
+        comments: connection(
+          ws.comments.filter(commentFilter(vars.filter)).map(commentData),
+          vars,
+          "CommentConnection",
+        ),
+      };
     case "updateIssue":
-      return { issueUpdate: { __typename: "IssuePayload", success: true, lastSyncId: ws.tick(), issue: issueData(updateIssue(ws, String(vars.id), inputOf(vars, ISSUE_UPDATE_FIELDS, "IssueUpdateInput"))) } };
+      return {
+        issueUpdate: {
+          __typename: "IssuePayload",
+          success: true,
+          lastSyncId: ws.tick(),
+          issue: issueData(updateIssue(ws, String(vars.id), inputOf(vars, ISSUE_UPDATE_FIELDS, "IssueUpdateInput"))),
+        },
+      };
     case "createComment":
-      return { commentCreate: { __typename: "CommentPayload", success: true, lastSyncId: ws.tick(), comment: commentData(createComment(ws, inputOf(vars, COMMENT_CREATE_FIELDS, "CommentCreateInput"))) } };
+      return {
+        commentCreate: {
+          __typename: "CommentPayload",
+          success: true,
+          lastSyncId: ws.tick(),
+          comment: commentData(createComment(ws, inputOf(vars, COMMENT_CREATE_FIELDS, "CommentCreateInput"))),
+        },
+      };
     default:
       throw new FakeInputError(`the fake does not serve operation ${operation}`);
   }
 }
 
 function updateIssue(ws: FakeWorkspace, ref: string, input: Vars): FakeIssue {
-  implemented(input, ["addedLabelIds", "removedLabelIds", "labelIds", "stateId", "title", "description"], "IssueUpdateInput");
+  implemented(
+    input,
+    ["addedLabelIds", "removedLabelIds", "labelIds", "stateId", "title", "description"],
+    "IssueUpdateInput",
+  );
   const issue = ws.issues.find((i) => i.id === ref || i.identifier === ref);
   if (issue === undefined) throw new FakeNotFound("Entity not found: Issue");
   const usable = (id: unknown) => {
     const label = typeof id === "string" ? ws.labels.find((l) => l.id === id) : undefined;
     if (label === undefined) throw new FakeNotFound(`Entity not found: IssueLabel ${String(id)}`);
     if (label.isGroup) throw new FakeInputError(`label ${label.name} is a group and cannot be applied to issues`);
-    if (label.teamId !== null && label.teamId !== issue.teamId) throw new FakeInputError(`label ${label.name} belongs to another team`);
+    if (label.teamId !== null && label.teamId !== issue.teamId)
+      throw new FakeInputError(`label ${label.name} belongs to another team`);
     return label.id;
   };
   const before = [...issue.labelIds];
@@ -126,7 +162,12 @@ function updateIssue(ws: FakeWorkspace, ref: string, input: Vars): FakeIssue {
   if (typeof input.description === "string") issue.description = input.description;
   issue.updatedAt = ws.tick();
   if (added.length + removed.length > 0) {
-    ws.changes.push({ op: "issueUpdate", issue: issue.identifier, added: added.map((id) => ws.labelName(id)), removed: removed.map((id) => ws.labelName(id)) });
+    ws.changes.push({
+      op: "issueUpdate",
+      issue: issue.identifier,
+      added: added.map((id) => ws.labelName(id)),
+      removed: removed.map((id) => ws.labelName(id)),
+    });
   }
   return issue;
 }
@@ -146,32 +187,43 @@ function createComment(ws: FakeWorkspace, input: Vars): FakeComment {
 }
 
 function connection(nodes: Array<{ id: string }>, vars: Vars, typename: string): Record<string, unknown> {
-  if (vars.last !== undefined || vars.before !== undefined) throw new FakeInputError("the fake pages forward only (first/after)");
+  if (vars.last !== undefined || vars.before !== undefined)
+    throw new FakeInputError("the fake pages forward only (first/after)");
   const first = vars.first ?? 50;
-  if (typeof first !== "number" || !Number.isInteger(first) || first < 0 || first > 250) throw new FakeInputError("first must be a whole number from 0 to 250");
+  if (typeof first !== "number" || !Number.isInteger(first) || first < 0 || first > 250)
+    throw new FakeInputError("first must be a whole number from 0 to 250");
   let start = 0;
   if (vars.after !== undefined && vars.after !== null) {
     start = nodes.findIndex((n) => n.id === vars.after) + 1;
     if (start === 0) throw new FakeInputError(`after: ${String(vars.after)} is not a cursor of this connection`);
   }
   const page = nodes.slice(start, start + first);
-  const pageInfo = { __typename: "PageInfo", hasNextPage: start + first < nodes.length, hasPreviousPage: start > 0, startCursor: page[0]?.id ?? null, endCursor: page.at(-1)?.id ?? null };
+  const pageInfo = {
+    __typename: "PageInfo",
+    hasNextPage: start + first < nodes.length,
+    hasPreviousPage: start > 0,
+    startCursor: page[0]?.id ?? null,
+    endCursor: page.at(-1)?.id ?? null,
+  };
   return { __typename: typename, nodes: page, pageInfo };
 }
 
 function inputOf(vars: Vars, known: readonly string[], type: string): Vars {
   const input = vars.input as Vars;
-  for (const key of Object.keys(input)) if (!known.includes(key)) throw new FakeInputError(`Field "${key}" is not defined by type "${type}".`);
+  for (const key of Object.keys(input))
+    if (!known.includes(key)) throw new FakeInputError(`Field "${key}" is not defined by type "${type}".`);
   return input;
 }
 
 function implemented(input: Vars, keys: readonly string[], type: string): void {
-  for (const key of Object.keys(input)) if (!keys.includes(key)) throw new FakeInputError(`the fake does not implement ${type}.${key}`);
+  for (const key of Object.keys(input))
+    if (!keys.includes(key)) throw new FakeInputError(`the fake does not implement ${type}.${key}`);
 }
 
 function ids(value: unknown, name: string): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) throw new FakeInputError(`${name} must be a list of ids`);
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "string"))
+    throw new FakeInputError(`${name} must be a list of ids`);
   return value as string[];
 }
 
@@ -188,15 +240,43 @@ function find<T extends { id: string }>(items: readonly T[], id: string, type: s
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function teamData(t: FakeTeam) {
-  return { __typename: "Team", id: t.id, name: t.name, key: t.key, displayName: t.name, private: false, createdAt: iso(0), updatedAt: iso(0) };
+  return {
+    __typename: "Team",
+    id: t.id,
+    name: t.name,
+    key: t.key,
+    displayName: t.name,
+    private: false,
+    createdAt: iso(0),
+    updatedAt: iso(0),
+  };
 }
 
 function stateData(s: FakeState) {
-  return { __typename: "WorkflowState", id: s.id, name: s.name, type: s.type, position: s.position, color: "#bec2c8", team: { id: s.teamId }, createdAt: iso(0), updatedAt: iso(0) };
+  return {
+    __typename: "WorkflowState",
+    id: s.id,
+    name: s.name,
+    type: s.type,
+    position: s.position,
+    color: "#bec2c8",
+    team: { id: s.teamId },
+    createdAt: iso(0),
+    updatedAt: iso(0),
+  };
 }
 
 function labelData(l: FakeLabel) {
-  return { __typename: "IssueLabel", id: l.id, name: l.name, isGroup: l.isGroup, color: "#5e6ad2", team: l.teamId === null ? null : { id: l.teamId }, createdAt: iso(0), updatedAt: iso(0) };
+  return {
+    __typename: "IssueLabel",
+    id: l.id,
+    name: l.name,
+    isGroup: l.isGroup,
+    color: "#5e6ad2",
+    team: l.teamId === null ? null : { id: l.teamId },
+    createdAt: iso(0),
+    updatedAt: iso(0),
+  };
 }
 
 function issueData(i: FakeIssue) {
@@ -222,7 +302,14 @@ function issueData(i: FakeIssue) {
     reactionData: [],
     reactions: [],
     inheritsSharedAccess: false,
-    sharedAccess: { __typename: "IssueSharedAccess", isShared: false, sharedWithCount: 0, viewerHasOnlySharedAccess: false, disallowedIssueFields: [], sharedWithUsers: [] },
+    sharedAccess: {
+      __typename: "IssueSharedAccess",
+      isShared: false,
+      sharedWithCount: 0,
+      viewerHasOnlySharedAccess: false,
+      disallowedIssueFields: [],
+      sharedWithUsers: [],
+    },
     branchName: `eng/${i.identifier.toLowerCase()}`,
     createdAt: iso(i.createdAt),
     updatedAt: iso(i.updatedAt),
@@ -231,5 +318,15 @@ function issueData(i: FakeIssue) {
 }
 
 function commentData(c: FakeComment) {
-  return { __typename: "Comment", id: c.id, body: c.body, issue: { id: c.issueId }, url: `https://linear.example/acme/comment/${c.id}`, reactionData: [], reactions: [], createdAt: iso(c.createdAt), updatedAt: iso(c.createdAt) };
+  return {
+    __typename: "Comment",
+    id: c.id,
+    body: c.body,
+    issue: { id: c.issueId },
+    url: `https://linear.example/acme/comment/${c.id}`,
+    reactionData: [],
+    reactions: [],
+    createdAt: iso(c.createdAt),
+    updatedAt: iso(c.createdAt),
+  };
 }

@@ -39,7 +39,9 @@ export interface FakeComment {
   createdAt: number;
 }
 /** What the controller changed, in order, with names for readable assertions. */
-export type FakeChange = { op: "issueUpdate"; issue: string; added: string[]; removed: string[] } | { op: "commentCreate"; issue: string; commentId: string; body: string };
+export type FakeChange =
+  | { op: "issueUpdate"; issue: string; added: string[]; removed: string[] }
+  | { op: "commentCreate"; issue: string; commentId: string; body: string };
 
 const ENG_STATES = [
   ["Triage", "triage"],
@@ -67,14 +69,22 @@ export class FakeWorkspace {
 
   constructor() {
     const eng = this.addTeam("Engineering", "ENG");
-    ENG_STATES.forEach(([name, type], position) => this.states.push({ id: randomUUID(), name, type, position, teamId: eng.id }));
+    ENG_STATES.forEach(([name, type], position) =>
+      this.states.push({ id: randomUUID(), name, type, position, teamId: eng.id }),
+    );
     const ops = this.addTeam("Operations", "OPS");
     for (const [position, [name, type]] of [
       ["Backlog", "backlog"],
       ["Todo", "unstarted"],
       ["Done", "completed"],
     ].entries()) {
-      this.states.push({ id: randomUUID(), name: name as string, type: type as FakeState["type"], position, teamId: ops.id });
+      this.states.push({
+        id: randomUUID(),
+        name: name as string,
+        type: type as FakeState["type"],
+        position,
+        teamId: ops.id,
+      });
     }
     for (const name of ["agent-in-progress", "agent-failed", "bug", "Feature"]) this.addLabel(name, null);
     this.labels.push({ id: randomUUID(), name: "Type", teamId: null, isGroup: true });
@@ -108,13 +118,17 @@ export class FakeWorkspace {
 
   label(name: string, teamKey?: string): FakeLabel {
     const teamId = teamKey === undefined ? undefined : this.team(teamKey).id;
-    const label = this.labels.find((l) => l.name === name && (teamId === undefined || l.teamId === teamId || l.teamId === null));
+    const label = this.labels.find(
+      (l) => l.name === name && (teamId === undefined || l.teamId === teamId || l.teamId === null),
+    );
     if (label === undefined) throw new Error(`no label ${name}`);
     return label;
   }
 
   /** A new issue (ENG, Todo, no labels unless given), the newest of the workspace. */
-  addIssue(fields: { title?: string; team?: string; state?: string; labels?: string[]; description?: string } = {}): FakeIssue {
+  addIssue(
+    fields: { title?: string; team?: string; state?: string; labels?: string[]; description?: string } = {},
+  ): FakeIssue {
     const teamKey = fields.team ?? "ENG";
     const team = this.team(teamKey);
     const number = this.issues.filter((i) => i.teamId === team.id).length + 1;

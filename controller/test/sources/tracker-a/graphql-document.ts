@@ -6,7 +6,10 @@
  */
 
 /** One selection of a selection set. */
-export type Selection = { kind: "field"; name: string; alias: string | undefined; selections: Selection[] | undefined } | { kind: "spread"; name: string } | { kind: "inline"; on: string | undefined; selections: Selection[] };
+export type Selection =
+  | { kind: "field"; name: string; alias: string | undefined; selections: Selection[] | undefined }
+  | { kind: "spread"; name: string }
+  | { kind: "inline"; on: string | undefined; selections: Selection[] };
 
 /** A variable definition: `$first: Int` is { name: "first", type: "Int", required: false }. */
 export interface VariableDefinition {
@@ -140,7 +143,8 @@ export function project(value: unknown, selections: readonly Selection[], doc: P
   if (typeof value !== "object") throw new Error(`a scalar was given where ${selections.length} fields are selected`);
   const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  const applies = (on: string | undefined) => on === undefined || source.__typename === undefined || source.__typename === on;
+  const applies = (on: string | undefined) =>
+    on === undefined || source.__typename === undefined || source.__typename === on;
   for (const selection of selections) {
     if (selection.kind === "field") {
       const raw = source[selection.name];
@@ -149,7 +153,8 @@ export function project(value: unknown, selections: readonly Selection[], doc: P
       out[key] = merge(out[key], projected);
     } else {
       const fragment = selection.kind === "spread" ? doc.fragments.get(selection.name) : selection;
-      if (fragment === undefined) throw new Error(`fragment ${selection.kind === "spread" ? selection.name : ""} is not defined`);
+      if (fragment === undefined)
+        throw new Error(`fragment ${selection.kind === "spread" ? selection.name : ""} is not defined`);
       if (applies(fragment.on)) Object.assign(out, merge(out, project(source, fragment.selections, doc)));
     }
   }
@@ -158,7 +163,8 @@ export function project(value: unknown, selections: readonly Selection[], doc: P
 
 function merge(a: unknown, b: unknown): unknown {
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) return a.map((item, k) => merge(item, b[k]));
-  if (a === undefined || a === null || typeof a !== "object" || typeof b !== "object" || b === null || Array.isArray(a)) return b;
+  if (a === undefined || a === null || typeof a !== "object" || typeof b !== "object" || b === null || Array.isArray(a))
+    return b;
   const out: Record<string, unknown> = { ...(a as Record<string, unknown>) };
   for (const [key, value] of Object.entries(b as Record<string, unknown>)) out[key] = merge(out[key], value);
   return out;

@@ -13,10 +13,21 @@ describe(DOC, () => {
     expect(example, "no ```yaml block starting with # errand.yaml").toBeDefined();
     const file = join(tempDir("errand-tracker-a-doc-"), "errand.yaml");
     writeFileSync(file, example?.text ?? "");
-    const { config, warnings } = await loadControllerConfig(file, { env: { ERRAND_SECRET_TRACKER_A_TOKEN: "lin_api_x", ERRAND_SECRET_ANTHROPIC_API_KEY: "sk-x" } });
+    const { config, warnings } = await loadControllerConfig(file, {
+      env: { ERRAND_SECRET_TRACKER_A_TOKEN: "lin_api_x", ERRAND_SECRET_ANTHROPIC_API_KEY: "sk-x" },
+    });
     // Issues name no repository: the example gives them ticketing.config.repo_url.
     expect(warnings).toEqual([expect.stringMatching(/^guardrails\.allowed_repos is empty/)]);
-    expect(config.ticketing).toMatchObject({ backend: "tracker_a", pollIntervalMs: 30_000, tokenSecret: "tracker-a-token", repoUrl: "https://github.com/acme/shop" });
-    expect(config.ticketing?.config).toMatchObject({ state_filter: "Todo", labels: ["agent"], exclude_labels: ["wontfix"] });
+    expect(config.ticketing).toMatchObject({
+      backend: "tracker_a",
+      pollIntervalMs: 30_000,
+      tokenSecret: "tracker-a-token",
+      repoUrl: "https://github.com/acme/shop",
+    });
+    expect(config.ticketing?.config).toMatchObject({
+      state_filter: "Todo",
+      labels: ["agent"],
+      exclude_labels: ["wontfix"],
+    });
   });
 });

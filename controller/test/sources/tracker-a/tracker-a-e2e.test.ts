@@ -37,13 +37,20 @@ async function controllerFor(engine: string, setup?: (fake: FakeLinear) => void)
   return { fake, h, c, source, store: c.controller.store };
 }
 
-const runsOf = (store: Store, id: string): Promise<TaskRun[]> => store.listRuns({ ticket: { source: "tracker_a", id }, limit: 10 });
-const ended = (store: Store, id: string) => eventually(`a final run of ${id}`, async () => (await runsOf(store, id)).find((r) => isTerminal(r.state)));
-const brief = (fake: FakeLinear) => fake.ws.changes.map((c) => (c.op === "commentCreate" ? `${c.issue} comment` : `${c.issue} +[${c.added}] -[${c.removed}]`));
+const runsOf = (store: Store, id: string): Promise<TaskRun[]> =>
+  store.listRuns({ ticket: { source: "tracker_a", id }, limit: 10 });
+const ended = (store: Store, id: string) =>
+  eventually(`a final run of ${id}`, async () => (await runsOf(store, id)).find((r) => isTerminal(r.state)));
+const brief = (fake: FakeLinear) =>
+  fake.ws.changes.map((c) =>
+    c.op === "commentCreate" ? `${c.issue} comment` : `${c.issue} +[${c.added}] -[${c.removed}]`,
+  );
 
 describe("tracker_a end to end through the controller", () => {
   it("a labelled issue in Todo → one run → in-progress label, PR comment, label off, in that order; re-polls start nothing more", async () => {
-    const { fake, h, source, store } = await controllerFor("ok.sh", (f) => f.ws.addIssue({ title: "Fix the login form", labels: ["agent"] }));
+    const { fake, h, source, store } = await controllerFor("ok.sh", (f) =>
+      f.ws.addIssue({ title: "Fix the login form", labels: ["agent"] }),
+    );
     const issue = fake.ws.issue("ENG-1");
     const run = await ended(store, issue.id);
     expect(run.state).toBe("Succeeded");
@@ -99,7 +106,10 @@ describe("tracker_a end to end through the controller", () => {
       await source.pollNow();
       return source.health().detail.startsWith("polling every 3600 s") ? true : undefined;
     });
-    expect(fake.requests.filter((r) => r.operation.startsWith("(failed")).map((r) => r.operation)).toEqual([...Array(4).fill("(failed: 500)"), "(failed: reset)"]);
+    expect(fake.requests.filter((r) => r.operation.startsWith("(failed")).map((r) => r.operation)).toEqual([
+      ...Array(4).fill("(failed: 500)"),
+      "(failed: reset)",
+    ]);
     expect((await ended(store, fake.ws.issue("ENG-1").id)).state).toBe("Succeeded");
   });
 });

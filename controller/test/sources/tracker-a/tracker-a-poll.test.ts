@@ -20,7 +20,11 @@ async function pollWith(config: Record<string, unknown> = {}) {
 
 describe("tracker_a poll: spec 3's pick-up rules", () => {
   it("picks up an issue with the trigger label in the state_filter state, as a ticket with the webhook's identity fields", async () => {
-    const issue = fake.ws.addIssue({ title: "Login form rejects valid emails", description: "Steps:\n1. type **a+b@x.io**", labels: ["agent", "bug"] });
+    const issue = fake.ws.addIssue({
+      title: "Login form rejects valid emails",
+      description: "Steps:\n1. type **a+b@x.io**",
+      labels: ["agent", "bug"],
+    });
     const [candidate, ...rest] = await pollWith();
     expect(rest).toEqual([]);
     expect(candidate?.skip).toBeUndefined();
@@ -77,7 +81,9 @@ describe("tracker_a poll: spec 3's pick-up rules", () => {
     fake.ws.addIssue({ state: "Todo" });
     fake.ws.addIssue({ state: "Backlog" });
     const candidates = await pollWith({ labels: [] });
-    expect(candidates.map((c) => [c.ticket.externalUrl, c.skip])).toEqual([["https://linear.example/acme/issue/ENG-1", undefined]]);
+    expect(candidates.map((c) => [c.ticket.externalUrl, c.skip])).toEqual([
+      ["https://linear.example/acme/issue/ENG-1", undefined],
+    ]);
   });
 
   it("without state_filter, picks up labelled issues in any open state", async () => {

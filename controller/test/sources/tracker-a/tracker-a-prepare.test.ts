@@ -40,11 +40,26 @@ describe("tracker_a prepare: the configuration checked against the workspace at 
   });
 
   it("refuses every label name that does not exist at once, naming its key and listing the labels that do", async () => {
-    const found = problems(await prepareError({ labels: ["Agent"], exclude_labels: ["wont-fix"], in_progress_label: "agent-wip", failed_label: "agent-failed" }));
-    expect(found.map((p) => p.split(":")[0])).toEqual(["ticketing.config.labels", "ticketing.config.exclude_labels", "ticketing.config.in_progress_label"]);
-    expect(found[0]).toContain('label "Agent" does not exist in team ENG or the workspace; did you mean "agent" (names are case-sensitive)?');
+    const found = problems(
+      await prepareError({
+        labels: ["Agent"],
+        exclude_labels: ["wont-fix"],
+        in_progress_label: "agent-wip",
+        failed_label: "agent-failed",
+      }),
+    );
+    expect(found.map((p) => p.split(":")[0])).toEqual([
+      "ticketing.config.labels",
+      "ticketing.config.exclude_labels",
+      "ticketing.config.in_progress_label",
+    ]);
+    expect(found[0]).toContain(
+      'label "Agent" does not exist in team ENG or the workspace; did you mean "agent" (names are case-sensitive)?',
+    );
     expect(found[2]).not.toContain("did you mean");
-    expect(found[0]).toContain('"agent", "agent-failed", "agent-in-progress", "bug", "Feature", "needs-design", "wontfix"');
+    expect(found[0]).toContain(
+      '"agent", "agent-failed", "agent-in-progress", "bug", "Feature", "needs-design", "wontfix"',
+    );
   });
 
   it("does not offer another team's labels or a group label, which cannot go on the team's issues", async () => {
@@ -62,9 +77,15 @@ describe("tracker_a prepare: the configuration checked against the workspace at 
   });
 
   it("refuses settings that would pick up every open issue, or nothing ever", async () => {
-    expect(problems(await prepareError({ labels: [], state_filter: undefined }))[0]).toMatch(/^ticketing\.config\.labels: is empty and state_filter is not set: every open issue/);
-    expect(problems(await prepareError({ labels: ["agent"], exclude_labels: ["agent"] }))[0]).toMatch(/"agent" is a trigger label and also in exclude_labels/);
-    expect(problems(await prepareError({ in_progress_label: "agent-failed" }))[0]).toMatch(/^ticketing\.config\.failed_label: is the same label as in_progress_label/);
+    expect(problems(await prepareError({ labels: [], state_filter: undefined }))[0]).toMatch(
+      /^ticketing\.config\.labels: is empty and state_filter is not set: every open issue/,
+    );
+    expect(problems(await prepareError({ labels: ["agent"], exclude_labels: ["agent"] }))[0]).toMatch(
+      /"agent" is a trigger label and also in exclude_labels/,
+    );
+    expect(problems(await prepareError({ in_progress_label: "agent-failed" }))[0]).toMatch(
+      /^ticketing\.config\.failed_label: is the same label as in_progress_label/,
+    );
   });
 
   it("a token the API refuses is a start-up error saying which secret to fix (the fake answered 401)", async () => {
@@ -89,21 +110,31 @@ describe("tracker_a prepare: the configuration checked against the workspace at 
 
   it("refuses a missing token and a plain-http API URL off this machine before sending anything", () => {
     expect(() => createTrackerAAdapter(trackerAConfig(fake), undefined)).toThrow(ConfigError);
-    expect(() => createTrackerAAdapter(trackerAConfig(fake), "  ")).toThrow(/token_secret: names a secret with no value/);
-    expect(() => createTrackerAAdapter(trackerAConfig(fake, { api_base_url: "http://tracker.example.com/graphql" }), fake.token)).toThrow(
+    expect(() => createTrackerAAdapter(trackerAConfig(fake), "  ")).toThrow(
+      /token_secret: names a secret with no value/,
+    );
+    expect(() =>
+      createTrackerAAdapter(trackerAConfig(fake, { api_base_url: "http://tracker.example.com/graphql" }), fake.token),
+    ).toThrow(
       /ticketing\.config\.api_base_url: "http:\/\/tracker\.example\.com\/graphql" cannot be used: LinearClient apiUrl must use HTTPS/,
     );
     expect(fake.requests).toEqual([]);
   });
 
   it("takes api_base_url as the bare origin too, adding the /graphql path", async () => {
-    const adapter = createTrackerAAdapter(trackerAConfig(fake, { api_base_url: fake.url.replace("/graphql", "") }), fake.token);
+    const adapter = createTrackerAAdapter(
+      trackerAConfig(fake, { api_base_url: fake.url.replace("/graphql", "") }),
+      fake.token,
+    );
     await adapter.prepare(testContext());
     expect(fake.requests.map((r) => r.status)).toEqual([200, 200, 200]);
   });
 
   it("a wrong api_base_url path is named as such, not as a refused token", async () => {
-    const adapter = createTrackerAAdapter(trackerAConfig(fake, { api_base_url: fake.url.replace("/graphql", "/v1/graphql") }), fake.token);
+    const adapter = createTrackerAAdapter(
+      trackerAConfig(fake, { api_base_url: fake.url.replace("/graphql", "/v1/graphql") }),
+      fake.token,
+    );
     const error = await adapter.prepare(testContext()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TrackerAError);
     expect((error as TrackerAError).failure).toBe("rejected");

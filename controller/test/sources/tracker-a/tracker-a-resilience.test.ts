@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTrackerAAdapter, type TrackerAAdapterOptions } from "../../../src/vendors/tracker-a/tracker-a-adapter.js";
+import {
+  createTrackerAAdapter,
+  type TrackerAAdapterOptions,
+} from "../../../src/vendors/tracker-a/tracker-a-adapter.js";
 import { TrackerAError } from "../../../src/vendors/tracker-a/tracker-a-error.js";
 import { taskRun, testContext, trackerAConfig } from "./adapter-kit.js";
 import { type FakeLinear, startFakeLinear } from "./fake-linear.js";
@@ -44,7 +47,9 @@ describe("tracker_a and the API's rate limits", () => {
     const [candidate] = await adapter.poll(ctx).catch(() => []);
     expect(candidate).toBeUndefined();
     const ticket = ticketOf(fake.ws.issue("ENG-1").id);
-    expect(failureOf(await adapter.pickedUp(ticket, taskRun(ticket), ctx).catch((e: unknown) => e))).toBe("rate_limited");
+    expect(failureOf(await adapter.pickedUp(ticket, taskRun(ticket), ctx).catch((e: unknown) => e))).toBe(
+      "rate_limited",
+    );
     expect(fake.requests.length).toBe(sent);
   });
 
@@ -116,5 +121,14 @@ describe("tracker_a when the API fails", () => {
 });
 
 function ticketOf(id: string) {
-  return { id, title: "", description: "", ticketType: "issue", repoUrl: "", externalUrl: "https://linear.example/acme/issue/ENG-1", labels: [], source: "tracker_a" };
+  return {
+    id,
+    title: "",
+    description: "",
+    ticketType: "issue",
+    repoUrl: "",
+    externalUrl: "https://linear.example/acme/issue/ENG-1",
+    labels: [],
+    source: "tracker_a",
+  };
 }

@@ -23,7 +23,8 @@ afterEach(async () => {
 async function pickable(): Promise<Ticket> {
   const issue = fake.ws.addIssue({ labels: ["agent"] });
   const candidate = (await adapter.poll(ctx)).find((c) => c.ticket.id === issue.id);
-  if (candidate === undefined || candidate.skip !== undefined) throw new Error(`ENG issue not pickable: ${candidate?.skip}`);
+  if (candidate === undefined || candidate.skip !== undefined)
+    throw new Error(`ENG issue not pickable: ${candidate?.skip}`);
   return candidate.ticket;
 }
 
@@ -50,7 +51,9 @@ describe("tracker_a write-back (spec 3)", () => {
     expect(fake.ws.labelsOf("ENG-1")).toEqual(["agent", "agent-failed"]);
     expect(fake.ws.commentsOf("ENG-1")).toEqual([]);
     const [again] = await adapter.poll(ctx);
-    expect(again?.skip).toMatch(/carries the failed label "agent-failed": a run failed, and failed issues are not retried automatically/);
+    expect(again?.skip).toMatch(
+      /carries the failed label "agent-failed": a run failed, and failed issues are not retried automatically/,
+    );
   });
 
   it("a success posts one comment with the pull request link, then takes the in-progress label off", async () => {
@@ -59,9 +62,15 @@ describe("tracker_a write-back (spec 3)", () => {
     await adapter.pickedUp(ticket, run, ctx);
     await adapter.finished(ticket, run, SUCCESS, ctx);
     const [comment] = fake.ws.commentsOf("ENG-1");
-    expect(comment?.body).toBe(`Errand opened a pull request for this issue: https://github.com/acme/shop/pull/7\n\nFixed the login form.\n\nRun \`${run.id}\` (attempt 1).`);
+    expect(comment?.body).toBe(
+      `Errand opened a pull request for this issue: https://github.com/acme/shop/pull/7\n\nFixed the login form.\n\nRun \`${run.id}\` (attempt 1).`,
+    );
     expect(comment?.id).toBe(commentIdFor(run.id));
-    expect(fake.ws.changes.map((c) => (c.op === "commentCreate" ? "comment" : `+${c.added.join(",")} -${c.removed.join(",")}`))).toEqual(["+agent-in-progress -", "comment", "+ -agent-in-progress"]);
+    expect(
+      fake.ws.changes.map((c) =>
+        c.op === "commentCreate" ? "comment" : `+${c.added.join(",")} -${c.removed.join(",")}`,
+      ),
+    ).toEqual(["+agent-in-progress -", "comment", "+ -agent-in-progress"]);
     expect(fake.ws.labelsOf("ENG-1")).toEqual(["agent"]);
   });
 
@@ -73,7 +82,10 @@ describe("tracker_a write-back (spec 3)", () => {
     expect(fake.ws.commentsOf("ENG-1")).toHaveLength(1);
     expect(fake.ws.changes.filter((c) => c.op === "commentCreate")).toHaveLength(1);
     const lookups = fake.requests.filter((r) => r.operation === "comments");
-    expect(lookups.map((r) => r.variables.filter)).toEqual([{ id: { eq: commentIdFor(run.id) } }, { id: { eq: commentIdFor(run.id) } }]);
+    expect(lookups.map((r) => r.variables.filter)).toEqual([
+      { id: { eq: commentIdFor(run.id) } },
+      { id: { eq: commentIdFor(run.id) } },
+    ]);
   });
 
   it("a retry that succeeds gets its own comment and takes the failed label off", async () => {
@@ -89,7 +101,9 @@ describe("tracker_a write-back (spec 3)", () => {
   it("a success without a pull request says so", async () => {
     const ticket = await pickable();
     await adapter.finished(ticket, taskRun(ticket), { ...SUCCESS, pullRequestUrl: "", summary: "" }, ctx);
-    expect(fake.ws.commentsOf("ENG-1")[0]?.body).toMatch(/^Errand finished this issue without opening a pull request\.\n\nRun `run_/);
+    expect(fake.ws.commentsOf("ENG-1")[0]?.body).toMatch(
+      /^Errand finished this issue without opening a pull request\.\n\nRun `run_/,
+    );
   });
 
   it("comment ids are UUID v4 shaped, stable per run and distinct across runs", () => {
@@ -104,6 +118,8 @@ describe("tracker_a write-back (spec 3)", () => {
     const error = await adapter.pickedUp(gone, taskRun(gone), ctx).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TrackerAError);
     expect((error as TrackerAError).failure).toBe("rejected");
-    expect((error as TrackerAError).message).toMatch(/^tracker_a rejected the request to add the in-progress label to https:\/\/linear\.example\/acme\/issue\/ENG-1: .*Entity not found: Issue/);
+    expect((error as TrackerAError).message).toMatch(
+      /^tracker_a rejected the request to add the in-progress label to https:\/\/linear\.example\/acme\/issue\/ENG-1: .*Entity not found: Issue/,
+    );
   });
 });

@@ -41,7 +41,9 @@ export interface FakeStory {
 }
 
 /** What the controller changed, in order. */
-export type FakeEvent = { story: number; kind: "state"; from: string; to: string } | { story: number; kind: "comment"; text: string; external_id: string | null };
+export type FakeEvent =
+  | { story: number; kind: "state"; from: string; to: string }
+  | { story: number; kind: "comment"; text: string; external_id: string | null };
 
 export const BOT_ID = "5f0c1e2a-0000-4000-8000-00000000b0b0";
 export const ALICE_ID = "5f0c1e2a-0000-4000-8000-0000000a11ce";
@@ -127,7 +129,16 @@ export function memberJson(m: FakeMember) {
     group_ids: [],
     created_at: AT,
     updated_at: AT,
-    profile: { id: m.id, entity_type: "profile", deactivated: m.disabled === true, mention_name: m.mention_name, name: m.mention_name, display_icon: null, is_owner: false, email_address: `${m.mention_name}@example.com` },
+    profile: {
+      id: m.id,
+      entity_type: "profile",
+      deactivated: m.disabled === true,
+      mention_name: m.mention_name,
+      name: m.mention_name,
+      display_icon: null,
+      is_owner: false,
+      email_address: `${m.mention_name}@example.com`,
+    },
   };
 }
 
@@ -170,7 +181,12 @@ export function commentJson(storyId: number, c: FakeComment) {
 }
 
 /** A story as search and GET answer it; `full` adds the description (and comments for GET). */
-export function storyJson(s: FakeStory, workflowOf: (stateId: number) => number, labels: readonly FakeLabel[], detail: "full" | "slim" | "story") {
+export function storyJson(
+  s: FakeStory,
+  workflowOf: (stateId: number) => number,
+  labels: readonly FakeLabel[],
+  detail: "full" | "slim" | "story",
+) {
   const story: Record<string, unknown> = {
     id: s.id,
     name: s.name,

@@ -1,7 +1,9 @@
 import type { FakeStory } from "./fake-shortcut-data.js";
 
 /** One page of GET /api/v3/search/stories, or why the request is refused (400). */
-export type SearchAnswer = { total: number; next: string | null; stories: FakeStory[]; detail: "full" | "slim" } | { error: string };
+export type SearchAnswer =
+  | { total: number; next: string | null; stories: FakeStory[]; detail: "full" | "slim" }
+  | { error: string };
 
 /**
  * The search endpoint, strictly: `query` is required, `page_size` is 1 to
@@ -28,10 +30,18 @@ export function searchPage(params: URLSearchParams, all: FakeStory[], stateName:
     if (decoded === undefined || decoded.query !== query) return { error: "next is not a page token of this query" };
     offset = decoded.offset;
   }
-  const matching = all.filter((s) => (filter.state === undefined || stateName(s.workflow_state_id).toLowerCase() === filter.state.toLowerCase()) && (!filter.notArchived || !s.archived)).sort((a, b) => a.id - b.id);
+  const matching = all
+    .filter(
+      (s) =>
+        (filter.state === undefined || stateName(s.workflow_state_id).toLowerCase() === filter.state.toLowerCase())
+        && (!filter.notArchived || !s.archived),
+    )
+    .sort((a, b) => a.id - b.id);
   const stories = matching.slice(offset, offset + size);
   const more = offset + size < matching.length;
-  const next = more ? `/api/v3/search/stories?${new URLSearchParams({ query, page_size: String(size), detail, next: encodeToken({ query, offset: offset + size }) })}` : null;
+  const next = more
+    ? `/api/v3/search/stories?${new URLSearchParams({ query, page_size: String(size), detail, next: encodeToken({ query, offset: offset + size }) })}`
+    : null;
   return { total: matching.length, next, stories, detail };
 }
 
@@ -54,7 +64,9 @@ function encodeToken(value: { query: string; offset: number }): string {
 function decodeToken(token: string): { query: string; offset: number } | undefined {
   try {
     const value = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as { query?: unknown; offset?: unknown };
-    return typeof value.query === "string" && typeof value.offset === "number" ? { query: value.query, offset: value.offset } : undefined;
+    return typeof value.query === "string" && typeof value.offset === "number"
+      ? { query: value.query, offset: value.offset }
+      : undefined;
   } catch {
     return undefined;
   }

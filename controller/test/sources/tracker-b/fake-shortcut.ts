@@ -65,7 +65,18 @@ export interface FakeShortcutOptions {
 }
 
 const NOT_FOUND = { message: "Resource not found.", tag: "not_found" };
-const STORY_KEYS = new Set(["workflow_state_id", "name", "description", "owner_ids", "labels", "archived", "estimate", "move_to", "epic_id", "iteration_id"]);
+const STORY_KEYS = new Set([
+  "workflow_state_id",
+  "name",
+  "description",
+  "owner_ids",
+  "labels",
+  "archived",
+  "estimate",
+  "move_to",
+  "epic_id",
+  "iteration_id",
+]);
 const COMMENT_KEYS = new Set(["text", "external_id", "author_id", "created_at", "updated_at", "parent_id"]);
 
 /** Starts the fake; its data: two workflows, three members (one disabled), three labels, no stories. */
@@ -116,7 +127,8 @@ export async function startFakeShortcut(options: FakeShortcutOptions = {}): Prom
     // The API takes its token in the Shortcut-Token header; anything else is 401.
     if (req.headers["shortcut-token"] !== token) return reply(401, { message: "Unauthorized", tag: "unauthorized" });
     const body = await readJson(req);
-    if (body === "bad") return reply(400, { message: "The request body is not JSON of type application/json.", tag: "bad_request" });
+    if (body === "bad")
+      return reply(400, { message: "The request body is not JSON of type application/json.", tag: "bad_request" });
 
     const storyRoute = /^\/api\/v3\/stories\/(\d+)(\/comments)?$/.exec(url.pathname);
     if (method === "GET" && url.pathname === "/api/v3/workflows") return reply(200, workflows.map(workflowJson));
@@ -125,7 +137,11 @@ export async function startFakeShortcut(options: FakeShortcutOptions = {}): Prom
     if (method === "GET" && url.pathname === "/api/v3/search/stories") {
       const page = searchPage(url.searchParams, [...stories.values()], stateName);
       if ("error" in page) return reply(400, { message: page.error, tag: "bad_request" });
-      return reply(200, { total: page.total, next: page.next, data: page.stories.map((s) => storyJson(s, workflowOf, labels, page.detail)) });
+      return reply(200, {
+        total: page.total,
+        next: page.next,
+        data: page.stories.map((s) => storyJson(s, workflowOf, labels, page.detail)),
+      });
     }
     if (storyRoute === null) return reply(404, NOT_FOUND);
     const story = stories.get(Number(storyRoute[1]));
@@ -133,20 +149,39 @@ export async function startFakeShortcut(options: FakeShortcutOptions = {}): Prom
     if (method === "GET" && !storyRoute[2]) return reply(200, storyJson(story, workflowOf, labels, "story"));
     if (method === "PUT" && !storyRoute[2]) {
       const unknown = Object.keys(body ?? {}).filter((k) => !STORY_KEYS.has(k));
-      if (body === undefined || unknown.length > 0) return reply(400, { message: `Unknown or missing parameters: ${unknown.join(", ") || "body"}`, tag: "bad_request" });
+      if (body === undefined || unknown.length > 0)
+        return reply(400, {
+          message: `Unknown or missing parameters: ${unknown.join(", ") || "body"}`,
+          tag: "bad_request",
+        });
       const target = body.workflow_state_id;
       if (target !== undefined) {
-        if (typeof target !== "number" || !states.some((s) => s.id === target)) return reply(422, { message: "The request included invalid data", errors: { workflow_state_id: "not a workflow state" } });
-        events.push({ story: story.id, kind: "state", from: stateName(story.workflow_state_id), to: stateName(target) });
+        if (typeof target !== "number" || !states.some((s) => s.id === target))
+          return reply(422, {
+            message: "The request included invalid data",
+            errors: { workflow_state_id: "not a workflow state" },
+          });
+        events.push({
+          story: story.id,
+          kind: "state",
+          from: stateName(story.workflow_state_id),
+          to: stateName(target),
+        });
         story.workflow_state_id = target;
       }
       return reply(200, storyJson(story, workflowOf, labels, "story"));
     }
     if (method === "POST" && storyRoute[2]) {
       const unknown = Object.keys(body ?? {}).filter((k) => !COMMENT_KEYS.has(k));
-      if (body === undefined || typeof body.text !== "string" || body.text === "" || unknown.length > 0) return reply(400, { message: "text is required; unknown keys are refused", tag: "bad_request" });
+      if (body === undefined || typeof body.text !== "string" || body.text === "" || unknown.length > 0)
+        return reply(400, { message: "text is required; unknown keys are refused", tag: "bad_request" });
       const externalId = typeof body.external_id === "string" ? body.external_id : null;
-      const comment = { id: nextCommentId++, text: body.text, external_id: externalId, created_at: new Date().toISOString() };
+      const comment = {
+        id: nextCommentId++,
+        text: body.text,
+        external_id: externalId,
+        created_at: new Date().toISOString(),
+      };
       story.comments.push(comment);
       events.push({ story: story.id, kind: "comment", text: comment.text, external_id: externalId });
       return reply(201, commentJson(story.id, comment));
@@ -168,7 +203,8 @@ export async function startFakeShortcut(options: FakeShortcutOptions = {}): Prom
         id,
         name: fields.name ?? `Story ${id}`,
         description: fields.description ?? `Do thing ${id}.`,
-        workflow_state_id: fields.workflow_state_id ?? stateId(fields.state ?? "Ready for Agent", fields.workflow ?? "Engineering"),
+        workflow_state_id:
+          fields.workflow_state_id ?? stateId(fields.state ?? "Ready for Agent", fields.workflow ?? "Engineering"),
         owner_ids: fields.owner_ids ?? [BOT_ID],
         labels: fields.labels ?? [],
         archived: fields.archived ?? false,
@@ -213,7 +249,9 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown> |
   if (!(req.headers["content-type"] ?? "").startsWith("application/json")) return "bad";
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : "bad";
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : "bad";
   } catch {
     return "bad";
   }

@@ -16,7 +16,16 @@ describe(DOC, () => {
     writeFileSync(file, `${example?.text ?? ""}\nengines:\n  agent: { kind: command, command: [/bin/true] }\n`);
     const { config } = await loadControllerConfig(file, { env: { ERRAND_SECRET_TRACKER_B_TOKEN: "sc-token" } });
     // A story names no repository: the example gives its runs one.
-    expect(config.ticketing).toMatchObject({ backend: "tracker_b", pollIntervalMs: 30_000, tokenSecret: "tracker-b-token", repoUrl: "https://github.com/acme/shop" });
-    expect(config.ticketing?.config).toMatchObject({ owner_mention_name: "errand-bot", workflow_state_name: "Ready for Agent", exclude_labels: ["do-not-automate"] });
+    expect(config.ticketing).toMatchObject({
+      backend: "tracker_b",
+      pollIntervalMs: 30_000,
+      tokenSecret: "tracker-b-token",
+      repoUrl: "https://github.com/acme/shop",
+    });
+    expect(config.ticketing?.config).toMatchObject({
+      owner_mention_name: "errand-bot",
+      workflow_state_name: "Ready for Agent",
+      exclude_labels: ["do-not-automate"],
+    });
   });
 });

@@ -29,7 +29,18 @@ describe("tracker B polling: the pick-up rules of spec 3", () => {
       source: "tracker_b",
       rawEvent: undefined,
     });
-    const delivery = { actions: [{ id: story.id, entity_type: "story", action: "update", name: "Fix the cart", app_url: candidate?.ticket.externalUrl, changes: {} }] };
+    const delivery = {
+      actions: [
+        {
+          id: story.id,
+          entity_type: "story",
+          action: "update",
+          name: "Fix the cart",
+          app_url: candidate?.ticket.externalUrl,
+          changes: {},
+        },
+      ],
+    };
     const hook = createTrackerBSource({}).map(Buffer.from(JSON.stringify(delivery)), "application/json", {});
     expect(hook.tickets.map((t) => [t.source, t.id])).toEqual([["tracker_b", String(story.id)]]);
   });
@@ -54,7 +65,8 @@ describe("tracker B polling: the pick-up rules of spec 3", () => {
       [ids.noOwner]: "not assigned to @errand-bot (it has no owner)",
       [ids.excluded]: "carries the excluded label do-not-automate",
       [ids.untagged]: "lacks the trigger label agent",
-      [ids.otherWorkflow]: "wrong state: in Design / Ready for Agent, not a trigger state (Ready for Agent) of a watched workflow",
+      [ids.otherWorkflow]:
+        "wrong state: in Design / Ready for Agent, not a trigger state (Ready for Agent) of a watched workflow",
     });
   });
 
@@ -84,7 +96,10 @@ describe("tracker B polling: the pick-up rules of spec 3", () => {
     const found = await (await preparedAdapter(fake)).poll(pollContext());
     expect(found.map((c) => [c.ticket.id, c.skip])).toEqual([
       [String(ok.id), undefined],
-      [String(shouting.id), "wrong state: in Ops / READY FOR AGENT, not a trigger state (Ready for Agent) of a watched workflow"],
+      [
+        String(shouting.id),
+        "wrong state: in Ops / READY FOR AGENT, not a trigger state (Ready for Agent) of a watched workflow",
+      ],
     ]);
   });
 
@@ -99,7 +114,11 @@ describe("tracker B polling: the pick-up rules of spec 3", () => {
     const searches = fake.requests.filter((r) => r.path === "/api/v3/search/stories");
     expect(searches.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(searches[0]?.query.get("next")).toBeNull();
-    expect(searches.slice(1).every((r) => r.query.get("next") !== null && r.query.get("query") === 'state:"Ready for Agent" !is:archived')).toBe(true);
+    expect(
+      searches
+        .slice(1)
+        .every((r) => r.query.get("next") !== null && r.query.get("query") === 'state:"Ready for Agent" !is:archived'),
+    ).toBe(true);
     expect(searches.every((r) => r.query.get("page_size") === "7" && r.query.get("detail") === "full")).toBe(true);
   });
 
@@ -126,6 +145,8 @@ describe("tracker B polling: the pick-up rules of spec 3", () => {
     fake = await startFakeShortcut();
     const ctx = pollContext();
     await createTrackerBAdapter(trackerBConfig(fake), fake.token).prepare(ctx);
-    expect(ctx.lines.join("\n")).toContain('workflow \\"Design\\" has the state \\"Ready for Agent\\" but no \\"In Progress\\": its stories are not picked up');
+    expect(ctx.lines.join("\n")).toContain(
+      'workflow \\"Design\\" has the state \\"Ready for Agent\\" but no \\"In Progress\\": its stories are not picked up',
+    );
   });
 });

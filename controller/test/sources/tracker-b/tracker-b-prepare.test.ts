@@ -36,9 +36,16 @@ describe("tracker B configuration checked against the workspace at start", () =>
   it("refuses an in-progress or completed state the trigger state's workflows lack", async () => {
     fake = await startFakeShortcut();
     const problems = await problemsOf({ in_progress_state_name: "In progress", completed_state_name: "Shipped" });
-    expect(problems.map((p) => [p.key, p.message])).toEqual([["ticketing.config.in_progress_state_name", 'no workflow with the state "Ready for Agent" has a state named "In progress"; did you mean "In Progress"?']]);
+    expect(problems.map((p) => [p.key, p.message])).toEqual([
+      [
+        "ticketing.config.in_progress_state_name",
+        'no workflow with the state "Ready for Agent" has a state named "In progress"; did you mean "In Progress"?',
+      ],
+    ]);
     const completed = await problemsOf({ completed_state_name: "Shipped" });
-    expect(completed.map((p) => [p.key, p.message])).toEqual([["ticketing.config.completed_state_name", 'no workflow the trigger states belong to has a state named "Shipped"']]);
+    expect(completed.map((p) => [p.key, p.message])).toEqual([
+      ["ticketing.config.completed_state_name", 'no workflow the trigger states belong to has a state named "Shipped"'],
+    ]);
     expect(completed[0]?.fix).toContain('"Engineering": Unscheduled, Ready for Agent, In Progress, In Review, Done');
     expect(completed[0]?.fix).not.toContain("Design");
   });
@@ -70,8 +77,18 @@ describe("tracker B configuration checked against the workspace at start", () =>
 
   it("refuses labels the workspace does not have, and reports every problem at once", async () => {
     fake = await startFakeShortcut();
-    const problems = await problemsOf({ labels: ["Agent"], exclude_labels: ["do-not-automate", "wip"], owner_mention_name: "nobody", workflow_state_name: "Todo" });
-    expect(problems.map((p) => p.key)).toEqual(["ticketing.config.workflow_state_name", "ticketing.config.owner_mention_name", "ticketing.config.labels[0]", "ticketing.config.exclude_labels[1]"]);
+    const problems = await problemsOf({
+      labels: ["Agent"],
+      exclude_labels: ["do-not-automate", "wip"],
+      owner_mention_name: "nobody",
+      workflow_state_name: "Todo",
+    });
+    expect(problems.map((p) => p.key)).toEqual([
+      "ticketing.config.workflow_state_name",
+      "ticketing.config.owner_mention_name",
+      "ticketing.config.labels[0]",
+      "ticketing.config.exclude_labels[1]",
+    ]);
     expect(problems[2]?.message).toBe('no label is named "Agent"; did you mean "agent"?');
     expect(problems[2]?.fix).toContain("agent, do-not-automate, frontend");
     expect(fake.requests.some((r) => r.path === "/api/v3/labels" && r.query.get("slim") === "true")).toBe(true);

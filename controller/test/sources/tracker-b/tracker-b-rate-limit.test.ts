@@ -10,7 +10,8 @@ afterEach(async () => {
   await fake?.close();
 });
 
-const searches = (f: FakeShortcut) => f.requests.filter((r) => r.path === "/api/v3/search/stories").map((r) => r.status);
+const searches = (f: FakeShortcut) =>
+  f.requests.filter((r) => r.path === "/api/v3/search/stories").map((r) => r.status);
 const TOO_MANY = { status: 429, body: { message: "Too Many Requests" } };
 
 describe("tracker B: rate limits, failures and recovery", () => {
@@ -18,7 +19,12 @@ describe("tracker B: rate limits, failures and recovery", () => {
     fake = await startFakeShortcut();
     fake.addStory({});
     const adapter = await preparedAdapter(fake);
-    fake.inject({ ...TOO_MANY, headers: { "retry-after": "0" }, times: 2, match: (_m, path) => path.startsWith("/api/v3/search") });
+    fake.inject({
+      ...TOO_MANY,
+      headers: { "retry-after": "0" },
+      times: 2,
+      match: (_m, path) => path.startsWith("/api/v3/search"),
+    });
     const ctx = pollContext();
     expect(await adapter.poll(ctx)).toHaveLength(1);
     expect(searches(fake)).toEqual([429, 429, 200]);
@@ -42,7 +48,9 @@ describe("tracker B: rate limits, failures and recovery", () => {
     fake.inject({ ...TOO_MANY, headers: { "retry-after": "3600" }, times: 1 });
     const long = await adapter.poll(pollContext()).catch((e: unknown) => e);
     expect(long).toBeInstanceOf(TrackerBApiError);
-    expect((long as TrackerBApiError).message).toBe("tracker B answered 429 to GET /api/v3/search/stories (page 1): Too Many Requests; still rate limited after 0 wait(s) (Retry-After: 3600)");
+    expect((long as TrackerBApiError).message).toBe(
+      "tracker B answered 429 to GET /api/v3/search/stories (page 1): Too Many Requests; still rate limited after 0 wait(s) (Retry-After: 3600)",
+    );
     expect((long as TrackerBApiError).hint).toContain("raise ticketing.poll_interval");
     fake.inject({ ...TOO_MANY, headers: { "retry-after": "0" }, times: 5 });
     await expect(adapter.poll(pollContext())).rejects.toThrow("still rate limited after 2 wait(s)");
@@ -56,7 +64,10 @@ describe("tracker B: rate limits, failures and recovery", () => {
     const adapter = await preparedAdapter(fake);
     fake.inject({ status: 503, body: { message: "Service Unavailable", tag: "maintenance" }, times: 2 });
     for (let i = 0; i < 2; i++) {
-      await expect(adapter.poll(pollContext())).rejects.toMatchObject({ status: 503, message: "tracker B answered 503 to GET /api/v3/search/stories (page 1): Service Unavailable / maintenance" });
+      await expect(adapter.poll(pollContext())).rejects.toMatchObject({
+        status: 503,
+        message: "tracker B answered 503 to GET /api/v3/search/stories (page 1): Service Unavailable / maintenance",
+      });
     }
     expect(await adapter.poll(pollContext())).toHaveLength(1);
     expect(searches(fake)).toEqual([503, 503, 200]);
@@ -66,7 +77,9 @@ describe("tracker B: rate limits, failures and recovery", () => {
     fake = await startFakeShortcut();
     const adapter = await preparedAdapter(fake, {}, { timeoutMs: 200 });
     fake.inject({ hang: true, times: 1 });
-    await expect(adapter.poll(pollContext())).rejects.toThrow(/could not be reached for GET \/api\/v3\/search\/stories \(page 1\) \(no answer in time\)/);
+    await expect(adapter.poll(pollContext())).rejects.toThrow(
+      /could not be reached for GET \/api\/v3\/search\/stories \(page 1\) \(no answer in time\)/,
+    );
     fake.inject({ hang: true, times: 1 });
     const stop = new AbortController();
     const polling = adapter.poll(pollContext(stop.signal));

@@ -11,7 +11,10 @@ export function announcementTests(open: OpenStore): void {
       await store.requestCancel(run.id, "cancelled by alice");
       const stored = await store.getRun(run.id);
       expect(await store.takeUnannounced(10)).toEqual([{ run: stored, ticket: ticket(run.ticket.id) }]);
-      expect(stored).toMatchObject({ state: "Cancelled", result: { success: false, failureReason: "cancelled by alice" } });
+      expect(stored).toMatchObject({
+        state: "Cancelled",
+        result: { success: false, failureReason: "cancelled by alice" },
+      });
       expect(await store.takeUnannounced(10)).toEqual([]);
       // Taking changes nothing a reader sees.
       expect(await store.getRun(run.id)).toEqual(stored);

@@ -53,11 +53,17 @@ export function claimTests(open: OpenStore): void {
 
     it("never hands out a run that left Queued", async () => {
       const { store } = await open();
-      for (const state of ["Running", "Succeeded", "Failed", "TimedOut", "Cancelled", "Refused"] as const) await runIn(store, state);
+      for (const state of ["Running", "Succeeded", "Failed", "TimedOut", "Cancelled", "Refused"] as const)
+        await runIn(store, state);
       expect(await store.claimQueued("loop", 10, MINUTE)).toEqual([]);
       await store.acceptTickets([ticket("q")], "default");
       const [claimed] = await store.claimQueued("loop", 1, MINUTE);
-      await store.transition({ runId: claimed?.run.id as string, from: ["Queued"], to: "Running", reason: "slot free" });
+      await store.transition({
+        runId: claimed?.run.id as string,
+        from: ["Queued"],
+        to: "Running",
+        reason: "slot free",
+      });
       await store.releaseClaim(claimed?.run.id as string, "loop");
       expect(await store.claimQueued("loop", 10, MINUTE)).toEqual([]);
     });

@@ -58,7 +58,9 @@ export function deliveryTests(open: OpenStore): void {
     it("hands an id to one of two stores claiming it at once", async () => {
       const { store, reopen } = await open();
       const other = await reopen();
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? store : other).claimDelivery("race", DAY)));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? store : other).claimDelivery("race", DAY)),
+      );
       expect(answers.filter((a) => a === "new")).toHaveLength(1);
     });
 
@@ -99,7 +101,9 @@ export function deliveryTests(open: OpenStore): void {
       const { store } = await open();
       const dedupe = createStoreDedupe(store, DAY);
       await dedupe.commit("generic:old");
-      const answers = await Promise.all(["generic:x", "generic:old", "generic:x", "generic:y"].map((key) => dedupe.claim(key)));
+      const answers = await Promise.all(
+        ["generic:x", "generic:old", "generic:x", "generic:y"].map((key) => dedupe.claim(key)),
+      );
       expect(answers).toEqual(["new", "duplicate", "in_flight", "new"]);
     });
   });

@@ -14,20 +14,38 @@ export function intakeTests(open: OpenStore): void {
       const runId = outcome?.runId as string;
       expect(isRunId(runId)).toBe(true);
       const run = await store.getRun(runId);
-      expect(run).toMatchObject({ id: runId, ticket: { source: "tracker_a", id: "42" }, attempt: 1, state: "Queued", engine: "claude" });
+      expect(run).toMatchObject({
+        id: runId,
+        ticket: { source: "tracker_a", id: "42" },
+        attempt: 1,
+        state: "Queued",
+        engine: "claude",
+      });
       expect(run?.reason).toContain("tracker_a");
       expect(run?.updatedAt).toBe(run?.createdAt);
-      for (const unset of ["backend", "startedAt", "finishedAt", "result", "costUsd", "logRef", "attachment", "cancelRequestedAt"] as const) {
+      for (const unset of [
+        "backend",
+        "startedAt",
+        "finishedAt",
+        "result",
+        "costUsd",
+        "logRef",
+        "attachment",
+        "cancelRequestedAt",
+      ] as const) {
         expect(run?.[unset], unset).toBeUndefined();
       }
       expect(await store.getTicket({ source: "tracker_a", id: "42" })).toEqual(t);
-      expect(await store.transitions(runId)).toEqual([{ runId, seq: 1, from: undefined, to: "Queued", at: run?.createdAt, reason: run?.reason }]);
+      expect(await store.transitions(runId)).toEqual([
+        { runId, seq: 1, from: undefined, to: "Queued", at: run?.createdAt, reason: run?.reason },
+      ]);
     });
 
     it("stores a raw event parsed from a webhook body as that body's text, and reads back the same ticket", async () => {
       const { store } = await open();
       // Spacing, escapes, a number beyond 2^53 and a "__proto__" key: what a store must keep as JSON.parse read it.
-      const body = '{ "action" : "opened",\n "text": "line\\nbreak \\u00fc \\"q\\"", "big": 12345678901234567890, "__proto__": { "x": 1 }, "list": [1, {"a": null}] }';
+      const body =
+        '{ "action" : "opened",\n "text": "line\\nbreak \\u00fc \\"q\\"", "big": 12345678901234567890, "__proto__": { "x": 1 }, "list": [1, {"a": null}] }';
       const rawEvent = rememberJsonText(JSON.parse(body) as Record<string, unknown>, body);
       const t = ticket("raw", "codehost_a", { rawEvent });
       await store.acceptTickets([t], "default");
@@ -46,7 +64,12 @@ export function intakeTests(open: OpenStore): void {
         ["existing", "a"],
         ["queued", "c"],
       ]);
-      expect(outcomes[2]).toEqual({ kind: "existing", ticket: { source: "generic", id: "a" }, runId: outcomes[0]?.runId, state: "Queued" });
+      expect(outcomes[2]).toEqual({
+        kind: "existing",
+        ticket: { source: "generic", id: "a" },
+        runId: outcomes[0]?.runId,
+        state: "Queued",
+      });
       expect(new Set(outcomes.map((o) => o.runId)).size).toBe(3);
       expect((await store.countRuns()).Queued).toBe(3);
     });
@@ -89,14 +112,19 @@ export function intakeTests(open: OpenStore): void {
       expect(await again.getRun(outcome?.runId as string)).toEqual(run);
       expect(await again.transitions(outcome?.runId as string)).toEqual(history);
       expect(await again.getTicket({ source: "generic", id: "durable" })).toEqual(ticket("durable"));
-      expect(await again.acceptTickets([ticket("durable")], "default")).toEqual([{ kind: "existing", ticket: { source: "generic", id: "durable" }, runId: outcome?.runId, state: "Queued" }]);
+      expect(await again.acceptTickets([ticket("durable")], "default")).toEqual([
+        { kind: "existing", ticket: { source: "generic", id: "durable" }, runId: outcome?.runId, state: "Queued" },
+      ]);
     });
 
     it("creates one first run per ticket when two stores accept overlapping batches at once", async () => {
       const { store, reopen } = await open();
       const other = await reopen();
       const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => ticket(`r${from + i}`));
-      const [a, b] = await Promise.all([store.acceptTickets(ids(0, 20), "default"), other.acceptTickets(ids(10, 30), "default")]);
+      const [a, b] = await Promise.all([
+        store.acceptTickets(ids(0, 20), "default"),
+        other.acceptTickets(ids(10, 30), "default"),
+      ]);
       const queued = [...a, ...b].filter((o) => o.kind === "queued").map((o) => o.ticket.id);
       expect(queued.sort()).toEqual(
         ids(0, 30)

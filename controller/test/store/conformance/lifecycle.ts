@@ -7,7 +7,8 @@ const RUN = "run_00000000000000000000000000";
 /** Every method, called on a closed store. */
 const CALLS: Record<string, (s: Store) => Promise<unknown>> = {
   acceptTickets: (s) => s.acceptTickets([ticket("late")], "default"),
-  acceptDeliveries: (s) => s.acceptDeliveries([{ tickets: [ticket("late")], delivery: { key: "k", ttlMs: 1000 } }], "default"),
+  acceptDeliveries: (s) =>
+    s.acceptDeliveries([{ tickets: [ticket("late")], delivery: { key: "k", ttlMs: 1000 } }], "default"),
   claimDelivery: (s) => s.claimDelivery("k", 1000),
   commitDelivery: (s) => s.commitDelivery("k", 1000),
   releaseDelivery: (s) => s.releaseDelivery("k"),

@@ -39,7 +39,9 @@ export function queryTests(open: OpenStore): void {
       const again = await store.retry(bad.id, "again");
       expect((await store.listRuns({ states: ["Succeeded", "Running"] })).map((r) => r.id)).toEqual([busy.id, ok.id]);
       expect((await store.listRuns({ states: ["Queued"] })).map((r) => r.id)).toEqual([again.id]);
-      expect((await store.listRuns({ ticket: { source: "generic", id: "bad" } })).map((r) => r.attempt)).toEqual([2, 1]);
+      expect((await store.listRuns({ ticket: { source: "generic", id: "bad" } })).map((r) => r.attempt)).toEqual([
+        2, 1,
+      ]);
       expect(await store.listRuns({ ticket: { source: "other", id: "bad" } })).toEqual([]);
       expect((await store.listRuns({ states: ["Failed"], ticket: bad.ticket })).map((r) => r.id)).toEqual([bad.id]);
       expect(await store.listRuns({ states: [] })).toHaveLength(4);

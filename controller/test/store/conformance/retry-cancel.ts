@@ -12,10 +12,18 @@ export function retryCancelTests(open: OpenStore): void {
       const { store } = await open();
       const first = await runIn(store, state);
       const second = await store.retry(first.id, "retried by alice");
-      expect(second).toMatchObject({ ticket: first.ticket, attempt: 2, state: "Queued", engine: first.engine, reason: "retried by alice" });
+      expect(second).toMatchObject({
+        ticket: first.ticket,
+        attempt: 2,
+        state: "Queued",
+        engine: first.engine,
+        reason: "retried by alice",
+      });
       expect(second.id).not.toBe(first.id);
       expect(await store.getRun(first.id)).toEqual(first);
-      expect(await store.transitions(second.id)).toEqual([{ runId: second.id, seq: 1, from: undefined, to: "Queued", at: second.createdAt, reason: "retried by alice" }]);
+      expect(await store.transitions(second.id)).toEqual([
+        { runId: second.id, seq: 1, from: undefined, to: "Queued", at: second.createdAt, reason: "retried by alice" },
+      ]);
       const [claimed] = await store.claimQueued("loop", 1, 60_000);
       expect(claimed?.run.id).toBe(second.id);
       expect(claimed?.ticket).toEqual(ticket(first.ticket.id));
@@ -48,10 +56,18 @@ export function retryCancelTests(open: OpenStore): void {
       const { store } = await open();
       const run = await runIn(store, "Queued");
       const cancelled = await store.requestCancel(run.id, "cancelled by alice");
-      expect(cancelled).toMatchObject({ state: "Cancelled", reason: "cancelled by alice", result: { success: false, failureReason: "cancelled by alice" } });
+      expect(cancelled).toMatchObject({
+        state: "Cancelled",
+        reason: "cancelled by alice",
+        result: { success: false, failureReason: "cancelled by alice" },
+      });
       expect(cancelled.finishedAt).toBe(cancelled.updatedAt);
       expect(cancelled.cancelRequestedAt).toEqual(expect.any(Number));
-      expect((await store.transitions(run.id)).at(-1)).toMatchObject({ from: "Queued", to: "Cancelled", reason: "cancelled by alice" });
+      expect((await store.transitions(run.id)).at(-1)).toMatchObject({
+        from: "Queued",
+        to: "Cancelled",
+        reason: "cancelled by alice",
+      });
       expect(await store.claimQueued("loop", 5, 60_000)).toEqual([]);
     });
 
@@ -60,7 +76,9 @@ export function retryCancelTests(open: OpenStore): void {
       const run = await runIn(store, "Queued");
       await store.claimQueued("loop", 1, 60_000);
       await store.requestCancel(run.id, "stop");
-      expect(await store.transition({ runId: run.id, from: ["Queued"], to: "Running", reason: "slot" })).toBeUndefined();
+      expect(
+        await store.transition({ runId: run.id, from: ["Queued"], to: "Running", reason: "slot" }),
+      ).toBeUndefined();
     });
 
     it("marks a Running run once, keeps it Running, and lists it until it ends", async () => {

@@ -18,7 +18,14 @@ export function transitionTests(open: OpenStore): void {
       else expect(moved?.startedAt).toBe(before.startedAt);
       expect(moved?.finishedAt).toBe(isTerminal(to) ? moved?.updatedAt : undefined);
       const history = await store.transitions(before.id);
-      expect(history.at(-1)).toEqual({ runId: before.id, seq: history.length, from, to, at: moved?.updatedAt, reason: `because ${to}` });
+      expect(history.at(-1)).toEqual({
+        runId: before.id,
+        seq: history.length,
+        from,
+        to,
+        at: moved?.updatedAt,
+        reason: `because ${to}`,
+      });
     });
 
     it.each(RUN_STATES)("refuses every transition out of %s that ALLOWED_TRANSITIONS does not list", async (from) => {
@@ -27,7 +34,10 @@ export function transitionTests(open: OpenStore): void {
       const history = await store.transitions(run.id);
       const refused = RUN_STATES.filter((to) => !ALLOWED_TRANSITIONS[from].includes(to));
       for (const to of refused) {
-        const error = await expectCode(store.transition({ runId: run.id, from: [from], to, reason: "bug" }), "ERR_STORE");
+        const error = await expectCode(
+          store.transition({ runId: run.id, from: [from], to, reason: "bug" }),
+          "ERR_STORE",
+        );
         expect(error.message).toContain(`${from} → ${to}`);
       }
       expect(await store.getRun(run.id)).toEqual(run);
@@ -38,7 +48,9 @@ export function transitionTests(open: OpenStore): void {
       const { store } = await open();
       const run = await runIn(store, "Running");
       const count = (await store.transitions(run.id)).length;
-      expect(await store.transition({ runId: run.id, from: ["Queued"], to: "Cancelled", reason: "late" })).toBeUndefined();
+      expect(
+        await store.transition({ runId: run.id, from: ["Queued"], to: "Cancelled", reason: "late" }),
+      ).toBeUndefined();
       expect(await store.getRun(run.id)).toEqual(run);
       expect(await store.transitions(run.id)).toHaveLength(count);
     });
@@ -46,14 +58,22 @@ export function transitionTests(open: OpenStore): void {
     it("accepts several `from` states and records the one the run was in", async () => {
       const { store } = await open();
       const run = await runIn(store, "Running");
-      const moved = await store.transition({ runId: run.id, from: ["Queued", "Running"], to: "Cancelled", reason: "stop" });
+      const moved = await store.transition({
+        runId: run.id,
+        from: ["Queued", "Running"],
+        to: "Cancelled",
+        reason: "stop",
+      });
       expect(moved?.state).toBe("Cancelled");
       expect((await store.transitions(run.id)).at(-1)).toMatchObject({ from: "Running", to: "Cancelled" });
     });
 
     it("refuses an unknown run with NotFound and a request that names no state", async () => {
       const { store } = await open();
-      await expectCode(store.transition({ runId: "run_00000000000000000000000000", from: ["Queued"], to: "Running", reason: "x" }), "ERR_NOT_FOUND");
+      await expectCode(
+        store.transition({ runId: "run_00000000000000000000000000", from: ["Queued"], to: "Running", reason: "x" }),
+        "ERR_NOT_FOUND",
+      );
       const run = await runIn(store, "Queued");
       await expectCode(store.transition({ runId: run.id, from: [], to: "Running", reason: "x" }), "ERR_STORE");
     });
@@ -77,8 +97,20 @@ export function transitionTests(open: OpenStore): void {
     it("records every transition in order, numbered from 1", async () => {
       const { store } = await open();
       const run = await runIn(store, "Queued");
-      await store.transition({ runId: run.id, from: ["Queued"], to: "Running", reason: "slot", at: run.createdAt + 10 });
-      await store.transition({ runId: run.id, from: ["Running"], to: "TimedOut", reason: "too long", at: run.createdAt + 20 });
+      await store.transition({
+        runId: run.id,
+        from: ["Queued"],
+        to: "Running",
+        reason: "slot",
+        at: run.createdAt + 10,
+      });
+      await store.transition({
+        runId: run.id,
+        from: ["Running"],
+        to: "TimedOut",
+        reason: "too long",
+        at: run.createdAt + 20,
+      });
       const history = await store.transitions(run.id);
       expect(history.map((t) => [t.seq, t.from, t.to, t.at - run.createdAt])).toEqual([
         [1, undefined, "Queued", 0],
@@ -91,9 +123,29 @@ export function transitionTests(open: OpenStore): void {
       const { store, reopen } = await open();
       const run = await runIn(store, "Queued");
       const attachment = { pid: 4242, startedAt: "2026-01-01T00:00:00Z", nested: { ok: true } };
-      await store.transition({ runId: run.id, from: ["Queued"], to: "Running", reason: "go", patch: { backend: "local", logRef: "/logs/a.log", attachment } });
-      const result = { success: true, summary: "Done", pullRequestUrl: "https://codehost.example/pr/1", failureReason: "", costUsd: 0.42, durationMs: 1234, tokenUsage: { inputTokens: 10, outputTokens: 20, cachedInputTokens: 5 } };
-      const done = await store.transition({ runId: run.id, from: ["Running"], to: "Succeeded", reason: "ok", patch: { result, costUsd: 0.42 } });
+      await store.transition({
+        runId: run.id,
+        from: ["Queued"],
+        to: "Running",
+        reason: "go",
+        patch: { backend: "local", logRef: "/logs/a.log", attachment },
+      });
+      const result = {
+        success: true,
+        summary: "Done",
+        pullRequestUrl: "https://codehost.example/pr/1",
+        failureReason: "",
+        costUsd: 0.42,
+        durationMs: 1234,
+        tokenUsage: { inputTokens: 10, outputTokens: 20, cachedInputTokens: 5 },
+      };
+      const done = await store.transition({
+        runId: run.id,
+        from: ["Running"],
+        to: "Succeeded",
+        reason: "ok",
+        patch: { result, costUsd: 0.42 },
+      });
       expect(done).toMatchObject({ backend: "local", logRef: "/logs/a.log", attachment, result, costUsd: 0.42 });
       await store.close();
       expect(await (await reopen()).getRun(run.id)).toEqual(done);
@@ -106,7 +158,13 @@ export function transitionTests(open: OpenStore): void {
       const run = await runIn(store, "Running");
       await store.updateRunning(run.id, { costUsd: 0.1, attachment: { pid: 1 } });
       await store.updateRunning(run.id, { costUsd: 0.25, logRef: "/l" });
-      expect(await store.getRun(run.id)).toMatchObject({ state: "Running", costUsd: 0.25, attachment: { pid: 1 }, logRef: "/l", reason: run.reason });
+      expect(await store.getRun(run.id)).toMatchObject({
+        state: "Running",
+        costUsd: 0.25,
+        attachment: { pid: 1 },
+        logRef: "/l",
+        reason: run.reason,
+      });
       expect(await store.transitions(run.id)).toHaveLength(2);
     });
 

@@ -14,7 +14,17 @@ export async function startContainerPostgres(): Promise<RunningServer> {
     .withUsername("test")
     .withPassword("test")
     .withDatabase("postgres")
-    .withCommand(["postgres", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300"])
+    .withCommand([
+      "postgres",
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=300",
+    ])
     .start();
   return {
     host: container.getHost(),

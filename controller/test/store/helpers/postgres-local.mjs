@@ -9,7 +9,11 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 
 /** The test layout of client authentication: passwords for roles in password_required, trust for the rest. */
-export const HBA_LINES = ["local all all trust", "host all +password_required all scram-sha-256", "host all all all trust"];
+export const HBA_LINES = [
+  "local all all trust",
+  "host all +password_required all scram-sha-256",
+  "host all all all trust",
+];
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -46,10 +50,13 @@ export async function startLocalPostgres(bin) {
 async function startIn(bin, dir, data) {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
-    const [uid, gid] = ["-u", "-g"].map((flag) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout));
+    const [uid, gid] = ["-u", "-g"].map((flag) =>
+      Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout),
+    );
     chownSync(dir, uid, gid);
   }
-  const pgRun = (tool, args) => (asRoot ? run("runuser", ["-u", "postgres", "--", join(bin, tool), ...args]) : run(join(bin, tool), args));
+  const pgRun = (tool, args) =>
+    asRoot ? run("runuser", ["-u", "postgres", "--", join(bin, tool), ...args]) : run(join(bin, tool), args);
   await pgRun("initdb", ["-D", data, "-U", "test", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"]);
   writeFileSync(join(data, "pg_hba.conf"), `${HBA_LINES.join("\n")}\n`);
   let port = 0;
@@ -61,7 +68,8 @@ async function startIn(bin, dir, data) {
       break;
     } catch (error) {
       // Another test file may have taken the port between the probe and the start.
-      if (attempt === 3) throw new Error(`PostgreSQL did not start: ${readFileSync(join(dir, "server.log"), "utf8")}`, { cause: error });
+      if (attempt === 3)
+        throw new Error(`PostgreSQL did not start: ${readFileSync(join(dir, "server.log"), "utf8")}`, { cause: error });
     }
   }
   const pid = postmasterPid(data);
@@ -84,7 +92,8 @@ async function startIn(bin, dir, data) {
       process.kill(pid, "SIGINT");
       if (!(await gone(pid, 10_000))) {
         process.kill(pid, "SIGKILL");
-        if (!(await gone(pid, 5_000))) throw new Error(`PostgreSQL (pid ${pid}) still runs after SIGKILL; its folder ${dir} is left in place`);
+        if (!(await gone(pid, 5_000)))
+          throw new Error(`PostgreSQL (pid ${pid}) still runs after SIGKILL; its folder ${dir} is left in place`);
       }
       rmSync(dir, { recursive: true, force: true });
     },

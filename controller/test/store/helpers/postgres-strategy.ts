@@ -7,7 +7,11 @@ import { fileURLToPath } from "node:url";
 const CONTROLLER_DIR = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** How the tests get a PostgreSQL server: a URL given, a container, or a local initdb. */
-export type PostgresStrategy = { kind: "url"; url: string; reason: string } | { kind: "container"; reason: string } | { kind: "initdb"; bin: string; reason: string } | { kind: "none"; reason: string };
+export type PostgresStrategy =
+  | { kind: "url"; url: string; reason: string }
+  | { kind: "container"; reason: string }
+  | { kind: "initdb"; bin: string; reason: string }
+  | { kind: "none"; reason: string };
 
 /** The bound of the container runtime probe (a child process that loads testcontainers, 2 to 7 s on a busy machine): an engine that accepts but never answers must not hang the tests. */
 export const RUNTIME_PROBE_MS = 15_000;
@@ -64,14 +68,22 @@ const PROBE = `import("testcontainers").then((m) => m.getContainerRuntimeClient(
  * found for the life of its process). Resolves with undefined when a
  * runtime answers, else with why not.
  */
-export function probeContainerRuntime(env: NodeJS.ProcessEnv, timeoutMs = RUNTIME_PROBE_MS): Promise<string | undefined> {
+export function probeContainerRuntime(
+  env: NodeJS.ProcessEnv,
+  timeoutMs = RUNTIME_PROBE_MS,
+): Promise<string | undefined> {
   return new Promise((resolve) => {
     // cwd: the controller's folder, where testcontainers is installed.
-    const child = execFile(process.execPath, ["--input-type=module", "-e", PROBE], { env, cwd: CONTROLLER_DIR, timeout: timeoutMs, killSignal: "SIGKILL" }, (error, _stdout, stderr) => {
-      if (!error) resolve(undefined);
-      else if (error.killed) resolve(`no container runtime answered within ${timeoutMs} ms`);
-      else resolve(`no working container runtime (${stderr.trim().split("\n")[0] || error.message})`);
-    });
+    const child = execFile(
+      process.execPath,
+      ["--input-type=module", "-e", PROBE],
+      { env, cwd: CONTROLLER_DIR, timeout: timeoutMs, killSignal: "SIGKILL" },
+      (error, _stdout, stderr) => {
+        if (!error) resolve(undefined);
+        else if (error.killed) resolve(`no container runtime answered within ${timeoutMs} ms`);
+        else resolve(`no working container runtime (${stderr.trim().split("\n")[0] || error.message})`);
+      },
+    );
     child.stdin?.end();
   });
 }
@@ -80,7 +92,10 @@ export function probeContainerRuntime(env: NodeJS.ProcessEnv, timeoutMs = RUNTIM
  * Chooses the server: `ERRAND_PG_URL` when given; else testcontainers when
  * a container runtime answers; else PostgreSQL's own initdb and pg_ctl.
  */
-export async function choosePostgresStrategy(env: NodeJS.ProcessEnv = process.env, timeoutMs = RUNTIME_PROBE_MS): Promise<PostgresStrategy> {
+export async function choosePostgresStrategy(
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = RUNTIME_PROBE_MS,
+): Promise<PostgresStrategy> {
   if (env.ERRAND_PG_URL) return { kind: "url", url: env.ERRAND_PG_URL, reason: "ERRAND_PG_URL is set" };
   const hint = runtimeHint(env);
   let why = "no container runtime (no DOCKER_HOST, no Docker or Podman socket)";
@@ -96,6 +111,11 @@ export async function choosePostgresStrategy(env: NodeJS.ProcessEnv = process.en
 
 /** One line saying which server the tests use and why, for the test output. */
 export function describeStrategy(strategy: PostgresStrategy): string {
-  const what = { url: "the server at ERRAND_PG_URL", container: "a testcontainers container (postgres:15-alpine)", initdb: "a local initdb/pg_ctl server", none: "none" }[strategy.kind];
+  const what = {
+    url: "the server at ERRAND_PG_URL",
+    container: "a testcontainers container (postgres:15-alpine)",
+    initdb: "a local initdb/pg_ctl server",
+    none: "none",
+  }[strategy.kind];
   return `PostgreSQL for the tests: ${what} (${strategy.reason})`;
 }

@@ -39,20 +39,36 @@ export class FakeKubeApi {
     namespaces: string[],
   ) {
     this.namespace = namespace;
-    this.state = { store: this.store, logs: this.logs, workloads: this.workloads, namespaces: new Set(namespaces), parked: [] };
+    this.state = {
+      store: this.store,
+      logs: this.logs,
+      workloads: this.workloads,
+      namespaces: new Set(namespaces),
+      parked: [],
+    };
     server.on("request", (req, res) => {
       void (async () => {
         const url = new URL(req.url ?? "/", "http://fake");
-        const request: RecordedRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, body: undefined, status: 0 };
+        const request: RecordedRequest = {
+          method: req.method ?? "GET",
+          path: url.pathname,
+          query: url.searchParams,
+          body: undefined,
+          status: 0,
+        };
         // Recorded when it arrives: a watch is answered for as long as it lasts.
         this.requests.push(request);
         res.on("finish", () => (request.status = res.statusCode));
         try {
-          if (req.headers.authorization !== `Bearer ${this.token}`) throw new StatusError(401, "Unauthorized", "Unauthorized");
+          if (req.headers.authorization !== `Bearer ${this.token}`)
+            throw new StatusError(401, "Unauthorized", "Unauthorized");
           request.body = await readBody(req);
           route(this.state, request, res);
         } catch (error) {
-          const status = error instanceof StatusError ? error : new StatusError(500, "InternalError", `fake API server: ${(error as Error).message}`);
+          const status =
+            error instanceof StatusError
+              ? error
+              : new StatusError(500, "InternalError", `fake API server: ${(error as Error).message}`);
           if (!res.headersSent) json(res, status.code, status.body());
           else res.destroy();
         }
@@ -103,12 +119,23 @@ export class FakeKubeApi {
   /** Stores a Secret (values in clear; stored base64 as the API does). */
   putSecret(name: string, data: Record<string, string>, namespace = this.namespace): void {
     const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString("base64")]));
-    this.store.create(KINDS.secrets, namespace, { apiVersion: "v1", kind: "Secret", metadata: { name, namespace }, type: "Opaque", data: encoded });
+    this.store.create(KINDS.secrets, namespace, {
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name, namespace },
+      type: "Opaque",
+      data: encoded,
+    });
   }
 
   /** A change the backend does not watch (a ConfigMap of someone else): moves the resourceVersion on. */
   unrelatedChange(): void {
-    this.store.create(KINDS.configmaps, this.namespace, { apiVersion: "v1", kind: "ConfigMap", metadata: { name: `other-${this.store.resourceVersion}` }, data: {} });
+    this.store.create(KINDS.configmaps, this.namespace, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: `other-${this.store.resourceVersion}` },
+      data: {},
+    });
   }
 
   /** Manifests a controller of the fake refused. */
@@ -137,7 +164,11 @@ export class FakeKubeApi {
   }
 
   oomKill(jobName: string, message?: string): void {
-    this.workloads.finishPod(this.namespace, jobName, { exitCode: 137, reason: "OOMKilled", ...(message === undefined ? {} : { message }) });
+    this.workloads.finishPod(this.namespace, jobName, {
+      exitCode: 137,
+      reason: "OOMKilled",
+      ...(message === undefined ? {} : { message }),
+    });
   }
 
   exceedDeadline(jobName: string): Promise<void> {
@@ -195,7 +226,9 @@ export class FakeKubeApi {
     for (const watcher of this.store.watchers) {
       if (!watcher.bookmarks) continue;
       watcher.sentRv = Number(this.store.resourceVersion);
-      watcher.res.write(`${JSON.stringify({ type: "BOOKMARK", object: { kind: watcher.kind.kind, apiVersion: watcher.kind.apiVersion, metadata: { resourceVersion: this.store.resourceVersion } } })}\n`);
+      watcher.res.write(
+        `${JSON.stringify({ type: "BOOKMARK", object: { kind: watcher.kind.kind, apiVersion: watcher.kind.apiVersion, metadata: { resourceVersion: this.store.resourceVersion } } })}\n`,
+      );
     }
   }
 

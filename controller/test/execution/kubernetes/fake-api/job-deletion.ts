@@ -14,14 +14,26 @@ const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
  * API server does: the object while it is being deleted, a Success Status
  * once it is gone.
  */
-export function deleteJob(store: ObjectStore, workloads: Workloads, namespace: string, name: string, policy: string, preconditionUid: string | undefined): Raw {
+export function deleteJob(
+  store: ObjectStore,
+  workloads: Workloads,
+  namespace: string,
+  name: string,
+  policy: string,
+  preconditionUid: string | undefined,
+): Raw {
   const job = store.get(KINDS.jobs, namespace, name);
   if (preconditionUid !== undefined && preconditionUid !== job.metadata.uid) {
-    throw new StatusError(409, "Conflict", `Operation cannot be fulfilled on jobs.batch "${name}": Precondition failed: UID in precondition: ${preconditionUid}, UID in object meta: ${job.metadata.uid}`, {
-      name,
-      group: "batch",
-      kind: "jobs",
-    });
+    throw new StatusError(
+      409,
+      "Conflict",
+      `Operation cannot be fulfilled on jobs.batch "${name}": Precondition failed: UID in precondition: ${preconditionUid}, UID in object meta: ${job.metadata.uid}`,
+      {
+        name,
+        group: "batch",
+        kind: "jobs",
+      },
+    );
   }
   if (job.metadata.deletionTimestamp !== undefined) return job;
   const uid = job.metadata.uid;
@@ -36,10 +48,20 @@ export function deleteJob(store: ObjectStore, workloads: Workloads, namespace: s
   const removed = store.remove(KINDS.jobs, namespace, name);
   if (policy === "Background") void collect(store, workloads, namespace, uid);
   else orphan(store, namespace, uid);
-  return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Success", details: { name, group: "batch", kind: "jobs", uid: removed.metadata.uid } };
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Success",
+    details: { name, group: "batch", kind: "jobs", uid: removed.metadata.uid },
+  };
 }
 
-function dependents(store: ObjectStore, namespace: string, uid: string): Array<{ resource: "pods" | "configmaps"; object: Raw }> {
+function dependents(
+  store: ObjectStore,
+  namespace: string,
+  uid: string,
+): Array<{ resource: "pods" | "configmaps"; object: Raw }> {
   const owned = (o: Raw) => o.metadata.ownerReferences?.some((r: Raw) => r.uid === uid) === true;
   return [
     ...store

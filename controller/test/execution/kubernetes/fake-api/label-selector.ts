@@ -12,7 +12,8 @@ export function parseSelector(selector: string | null): (labels: Record<string, 
   const requirements: Requirement[] = selector.split(",").map((part) => {
     const text = part.trim();
     const match = /^([A-Za-z0-9./_-]+)\s*(==|=|!=)\s*([A-Za-z0-9._-]*)$/.exec(text);
-    if (match !== null) return { key: match[1] as string, op: match[2] === "!=" ? "!=" : "=", value: match[3] as string };
+    if (match !== null)
+      return { key: match[1] as string, op: match[2] === "!=" ? "!=" : "=", value: match[3] as string };
     if (/^![A-Za-z0-9./_-]+$/.test(text)) return { key: text.slice(1), op: "!exists", value: "" };
     if (/^[A-Za-z0-9./_-]+$/.test(text)) return { key: text, op: "exists", value: "" };
     throw badRequest(`unable to parse requirement: ${JSON.stringify(text)}`);

@@ -13,7 +13,10 @@ const QUANTITY_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|[n
 export function dnsLabelProblems(value: string): string[] {
   const problems: string[] = [];
   if (value.length > 63) problems.push("must be no more than 63 characters");
-  if (!LABEL_RE.test(value)) problems.push("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character");
+  if (!LABEL_RE.test(value))
+    problems.push(
+      "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+    );
   return problems;
 }
 
@@ -21,7 +24,10 @@ export function dnsLabelProblems(value: string): string[] {
 export function dnsSubdomainProblems(value: string): string[] {
   const problems: string[] = [];
   if (value.length > 253) problems.push("must be no more than 253 characters");
-  if (!SUBDOMAIN_RE.test(value)) problems.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character");
+  if (!SUBDOMAIN_RE.test(value))
+    problems.push(
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+    );
   return problems;
 }
 
@@ -33,7 +39,10 @@ export function qualifiedNameProblems(key: string): string[] {
   if (prefix !== undefined) problems.push(...dnsSubdomainProblems(prefix).map((p) => `prefix part ${p}`));
   if (name.length === 0) problems.push("name part must be non-empty");
   else if (name.length > 63) problems.push("name part must be no more than 63 characters");
-  if (name.length > 0 && !QUALIFIED_NAME_RE.test(name)) problems.push("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+  if (name.length > 0 && !QUALIFIED_NAME_RE.test(name))
+    problems.push(
+      "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    );
   return problems;
 }
 
@@ -41,7 +50,10 @@ export function qualifiedNameProblems(key: string): string[] {
 export function labelValueProblems(value: string): string[] {
   const problems: string[] = [];
   if (value.length > 63) problems.push("must be no more than 63 characters");
-  if (!LABEL_VALUE_RE.test(value)) problems.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character");
+  if (!LABEL_VALUE_RE.test(value))
+    problems.push(
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+    );
   return problems;
 }
 
@@ -61,6 +73,23 @@ export function isQuantity(value: unknown): boolean {
 export function quantityValue(value: string): number {
   const match = /^([+-]?[\d.]+(?:[eE][+-]?\d+)?)(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?$/.exec(value);
   if (match === null) return Number.NaN;
-  const factors: Record<string, number> = { "": 1, n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60 };
+  const factors: Record<string, number> = {
+    "": 1,
+    n: 1e-9,
+    u: 1e-6,
+    m: 1e-3,
+    k: 1e3,
+    M: 1e6,
+    G: 1e9,
+    T: 1e12,
+    P: 1e15,
+    E: 1e18,
+    Ki: 2 ** 10,
+    Mi: 2 ** 20,
+    Gi: 2 ** 30,
+    Ti: 2 ** 40,
+    Pi: 2 ** 50,
+    Ei: 2 ** 60,
+  };
   return Number(match[1]) * (factors[match[2] ?? ""] ?? Number.NaN);
 }

@@ -46,7 +46,9 @@ export class ObjectStore {
 
   list(resource: string, namespace: string, selector: string | null): Raw[] {
     const matches = parseSelector(selector);
-    return [...(this.objects.get(resource)?.values() ?? [])].filter((o) => o.metadata.namespace === namespace && matches(o.metadata.labels)).map(copy);
+    return [...(this.objects.get(resource)?.values() ?? [])]
+      .filter((o) => o.metadata.namespace === namespace && matches(o.metadata.labels))
+      .map(copy);
   }
 
   get(kind: ResourceKind, namespace: string, name: string): Raw {
@@ -65,7 +67,13 @@ export class ObjectStore {
     const key = `${namespace}/${object.metadata.name}`;
     if (map.has(key)) throw alreadyExists(kind, object.metadata.name);
     const stored = copy(object);
-    stored.metadata = { ...stored.metadata, namespace, uid: randomUUID(), creationTimestamp: new Date().toISOString(), generation: 1 };
+    stored.metadata = {
+      ...stored.metadata,
+      namespace,
+      uid: randomUUID(),
+      creationTimestamp: new Date().toISOString(),
+      generation: 1,
+    };
     return this.write(kind.resource, namespace, "ADDED", stored);
   }
 
@@ -117,6 +125,12 @@ export class ObjectStore {
 export function deliver(watcher: Watcher, event: StoredEvent): void {
   if (event.rv <= watcher.sentRv) return;
   watcher.sentRv = event.rv;
-  if (event.resource !== watcher.resource || event.namespace !== watcher.namespace || !watcher.matches(event.object.metadata.labels)) return;
-  if (!watcher.res.writableEnded && !watcher.res.destroyed) watcher.res.write(`${JSON.stringify({ type: event.type, object: event.object })}\n`);
+  if (
+    event.resource !== watcher.resource
+    || event.namespace !== watcher.namespace
+    || !watcher.matches(event.object.metadata.labels)
+  )
+    return;
+  if (!watcher.res.writableEnded && !watcher.res.destroyed)
+    watcher.res.write(`${JSON.stringify({ type: event.type, object: event.object })}\n`);
 }

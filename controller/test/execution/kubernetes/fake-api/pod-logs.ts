@@ -20,7 +20,8 @@ function stamp(at: bigint): string {
 function parseTime(text: string): bigint {
   const match = /^(.*?)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(text);
   const seconds = match === null ? Number.NaN : Date.parse(`${match[1]}${match[3]}`);
-  if (match === null || Number.isNaN(seconds)) throw badRequest(`invalid sinceTime ${JSON.stringify(text)}: not RFC 3339`);
+  if (match === null || Number.isNaN(seconds))
+    throw badRequest(`invalid sinceTime ${JSON.stringify(text)}: not RFC 3339`);
   return BigInt(seconds) * 1_000_000n + BigInt((match[2] ?? "").padEnd(9, "0"));
 }
 
@@ -86,7 +87,8 @@ export class PodLogs {
     const container = query.get("container") ?? pod.spec.containers[0].name;
     const status = (pod.status.containerStatuses ?? []).find((c: Raw) => c.name === container);
     if (status === undefined) throw badRequest(`container ${container} is not valid for pod ${name}`);
-    if (status.state?.waiting !== undefined) throw badRequest(`container "${container}" in pod "${name}" is waiting to start: ${status.state.waiting.reason}`);
+    if (status.state?.waiting !== undefined)
+      throw badRequest(`container "${container}" in pod "${name}" is waiting to start: ${status.state.waiting.reason}`);
     const since = query.get("sinceTime");
     const sinceAt = since === null ? undefined : parseTime(since);
     const timestamps = query.get("timestamps") === "true";

@@ -4,7 +4,13 @@ export type Raw = any;
 
 /** One cause of an Invalid (422) answer. */
 export interface Cause {
-  reason: "FieldValueInvalid" | "FieldValueRequired" | "FieldValueNotSupported" | "FieldValueTooLong" | "FieldValueDuplicate" | "FieldValueForbidden";
+  reason:
+    | "FieldValueInvalid"
+    | "FieldValueRequired"
+    | "FieldValueNotSupported"
+    | "FieldValueTooLong"
+    | "FieldValueDuplicate"
+    | "FieldValueForbidden";
   message: string;
   field: string;
 }
@@ -22,7 +28,16 @@ export class StatusError extends Error {
 
   /** The `Status` object of this error. */
   body(): Raw {
-    return { kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: this.message, reason: this.reason, ...(this.details === undefined ? {} : { details: this.details }), code: this.code };
+    return {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: this.message,
+      reason: this.reason,
+      ...(this.details === undefined ? {} : { details: this.details }),
+      code: this.code,
+    };
   }
 }
 
@@ -48,16 +63,29 @@ export function qualified(kind: ResourceKind, name: string): string {
 }
 
 export function notFound(kind: ResourceKind, name: string): StatusError {
-  return new StatusError(404, "NotFound", `${qualified(kind, name)} not found`, { name, group: kind.group, kind: kind.resource });
+  return new StatusError(404, "NotFound", `${qualified(kind, name)} not found`, {
+    name,
+    group: kind.group,
+    kind: kind.resource,
+  });
 }
 
 export function alreadyExists(kind: ResourceKind, name: string): StatusError {
-  return new StatusError(409, "AlreadyExists", `${qualified(kind, name)} already exists`, { name, group: kind.group, kind: kind.resource });
+  return new StatusError(409, "AlreadyExists", `${qualified(kind, name)} already exists`, {
+    name,
+    group: kind.group,
+    kind: kind.resource,
+  });
 }
 
 export function invalid(kind: ResourceKind, name: string, causes: Cause[]): StatusError {
   const list = causes.map((c) => `${c.field}: ${c.message}`).join(", ");
-  return new StatusError(422, "Invalid", `${kind.kind}${kind.group === "" ? "" : `.${kind.group}`} "${name}" is invalid: [${list}]`, { name, group: kind.group, kind: kind.kind, causes });
+  return new StatusError(
+    422,
+    "Invalid",
+    `${kind.kind}${kind.group === "" ? "" : `.${kind.group}`} "${name}" is invalid: [${list}]`,
+    { name, group: kind.group, kind: kind.kind, causes },
+  );
 }
 
 export function badRequest(message: string): StatusError {

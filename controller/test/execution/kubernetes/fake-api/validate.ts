@@ -17,16 +17,30 @@ const MAX_CONFIGMAP_BYTES = 1024 * 1024;
 export function validateManifest(kind: ResourceKind, body: Raw, urlNamespace: string): void {
   const name = typeof body?.metadata?.name === "string" ? body.metadata.name : "";
   if (body?.kind !== kind.kind || body?.apiVersion !== kind.apiVersion) {
-    throw new StatusError(400, "BadRequest", `the body is a ${body?.apiVersion ?? "?"}/${body?.kind ?? "?"}, not a ${kind.apiVersion}/${kind.kind}`);
+    throw new StatusError(
+      400,
+      "BadRequest",
+      `the body is a ${body?.apiVersion ?? "?"}/${body?.kind ?? "?"}, not a ${kind.apiVersion}/${kind.kind}`,
+    );
   }
   if (body.metadata?.namespace !== undefined && body.metadata.namespace !== urlNamespace) {
-    throw new StatusError(400, "BadRequest", "the namespace of the provided object does not match the namespace sent on the request");
+    throw new StatusError(
+      400,
+      "BadRequest",
+      "the namespace of the provided object does not match the namespace sent on the request",
+    );
   }
   const causes: Cause[] = [...schemaCauses(kind, body)];
-  if (name === "") causes.push({ reason: "FieldValueRequired", message: "Required value: name or generateName is required", field: "metadata.name" });
+  if (name === "")
+    causes.push({
+      reason: "FieldValueRequired",
+      message: "Required value: name or generateName is required",
+      field: "metadata.name",
+    });
   else {
     const problems = kind.kind === "Job" ? dnsLabelProblems(name) : dnsSubdomainProblems(name);
-    for (const p of problems) causes.push({ reason: "FieldValueInvalid", message: `Invalid value: "${name}": ${p}`, field: "metadata.name" });
+    for (const p of problems)
+      causes.push({ reason: "FieldValueInvalid", message: `Invalid value: "${name}": ${p}`, field: "metadata.name" });
   }
   causes.push(...metadataCauses(body.metadata ?? {}, "metadata"));
   if (kind.kind === "Job") causes.push(...jobCauses(body));
@@ -42,8 +56,14 @@ function schemaCauses(kind: ResourceKind, body: Raw): Cause[] {
     else if (kind.kind === "ConfigMap") new ConfigMap(body).validate();
     return [];
   } catch (error) {
-    const errors = (error as { errors?: Array<{ instancePath: string; message?: string }> }).errors ?? [{ instancePath: "", message: (error as Error).message }];
-    return errors.map((e) => ({ reason: "FieldValueInvalid", message: `Invalid value: ${e.message ?? "invalid"}`, field: fieldOf(e.instancePath) }));
+    const errors = (error as { errors?: Array<{ instancePath: string; message?: string }> }).errors ?? [
+      { instancePath: "", message: (error as Error).message },
+    ];
+    return errors.map((e) => ({
+      reason: "FieldValueInvalid",
+      message: `Invalid value: ${e.message ?? "invalid"}`,
+      field: fieldOf(e.instancePath),
+    }));
   }
 }
 
@@ -59,19 +79,40 @@ function fieldOf(pointer: string): string {
 export function metadataCauses(metadata: Raw, at: string): Cause[] {
   const causes: Cause[] = [];
   for (const [key, value] of Object.entries<Raw>(metadata.labels ?? {})) {
-    for (const p of qualifiedNameProblems(key)) causes.push({ reason: "FieldValueInvalid", message: `Invalid value: "${key}": ${p}`, field: `${at}.labels` });
+    for (const p of qualifiedNameProblems(key))
+      causes.push({ reason: "FieldValueInvalid", message: `Invalid value: "${key}": ${p}`, field: `${at}.labels` });
     const problems = typeof value === "string" ? labelValueProblems(value) : ["must be a string"];
-    for (const p of problems) causes.push({ reason: "FieldValueInvalid", message: `Invalid value: "${String(value)}": ${p}`, field: `${at}.labels` });
+    for (const p of problems)
+      causes.push({
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "${String(value)}": ${p}`,
+        field: `${at}.labels`,
+      });
   }
   let size = 0;
   for (const [key, value] of Object.entries<Raw>(metadata.annotations ?? {})) {
-    for (const p of qualifiedNameProblems(key)) causes.push({ reason: "FieldValueInvalid", message: `Invalid value: "${key}": ${p}`, field: `${at}.annotations` });
+    for (const p of qualifiedNameProblems(key))
+      causes.push({
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "${key}": ${p}`,
+        field: `${at}.annotations`,
+      });
     size += key.length + String(value).length;
   }
-  if (size > MAX_ANNOTATIONS_BYTES) causes.push({ reason: "FieldValueTooLong", message: `Too long: must have at most ${MAX_ANNOTATIONS_BYTES} bytes`, field: `${at}.annotations` });
+  if (size > MAX_ANNOTATIONS_BYTES)
+    causes.push({
+      reason: "FieldValueTooLong",
+      message: `Too long: must have at most ${MAX_ANNOTATIONS_BYTES} bytes`,
+      field: `${at}.annotations`,
+    });
   (metadata.ownerReferences ?? []).forEach((ref: Raw, i: number) => {
     for (const field of ["apiVersion", "kind", "name", "uid"]) {
-      if (typeof ref?.[field] !== "string" || ref[field] === "") causes.push({ reason: "FieldValueRequired", message: "Required value", field: `${at}.ownerReferences[${i}].${field}` });
+      if (typeof ref?.[field] !== "string" || ref[field] === "")
+        causes.push({
+          reason: "FieldValueRequired",
+          message: "Required value",
+          field: `${at}.ownerReferences[${i}].${field}`,
+        });
     }
   });
   return causes;
@@ -83,7 +124,11 @@ function jobCauses(job: Raw): Cause[] {
   const nonNegative = (field: string, positive = false) => {
     const value = spec[field];
     if (value !== undefined && (!Number.isInteger(value) || value < (positive ? 1 : 0))) {
-      causes.push({ reason: "FieldValueInvalid", message: `Invalid value: ${value}: must be ${positive ? "greater than" : "greater than or equal to"} 0`, field: `spec.${field}` });
+      causes.push({
+        reason: "FieldValueInvalid",
+        message: `Invalid value: ${value}: must be ${positive ? "greater than" : "greater than or equal to"} 0`,
+        field: `spec.${field}`,
+      });
     }
   };
   nonNegative("backoffLimit");
@@ -95,7 +140,11 @@ function jobCauses(job: Raw): Cause[] {
   causes.push(...metadataCauses(template.metadata ?? {}, "spec.template.metadata"));
   const policy = template.spec?.restartPolicy;
   if (policy !== "Never" && policy !== "OnFailure") {
-    causes.push({ reason: "FieldValueNotSupported", message: `Unsupported value: "${policy ?? ""}": supported values: "OnFailure", "Never"`, field: "spec.template.spec.restartPolicy" });
+    causes.push({
+      reason: "FieldValueNotSupported",
+      message: `Unsupported value: "${policy ?? ""}": supported values: "OnFailure", "Never"`,
+      field: "spec.template.spec.restartPolicy",
+    });
   }
   causes.push(...podSpecCauses(template.spec ?? {}, "spec.template.spec"));
   return causes;
@@ -106,10 +155,19 @@ function configMapCauses(configMap: Raw): Cause[] {
   let size = 0;
   for (const [key, value] of Object.entries<Raw>(configMap.data ?? {})) {
     if (!/^[-._a-zA-Z0-9]+$/.test(key) || key.length > 253) {
-      causes.push({ reason: "FieldValueInvalid", message: `Invalid value: "${key}": a valid config key must consist of alphanumeric characters, '-', '_' or '.'`, field: "data" });
+      causes.push({
+        reason: "FieldValueInvalid",
+        message: `Invalid value: "${key}": a valid config key must consist of alphanumeric characters, '-', '_' or '.'`,
+        field: "data",
+      });
     }
     size += Buffer.byteLength(String(value));
   }
-  if (size > MAX_CONFIGMAP_BYTES) causes.push({ reason: "FieldValueTooLong", message: `Too long: must have at most ${MAX_CONFIGMAP_BYTES} bytes`, field: "data" });
+  if (size > MAX_CONFIGMAP_BYTES)
+    causes.push({
+      reason: "FieldValueTooLong",
+      message: `Too long: must have at most ${MAX_CONFIGMAP_BYTES} bytes`,
+      field: "data",
+    });
   return causes;
 }

@@ -5,7 +5,13 @@ import { validateManifest } from "./validate.js";
 
 const now = (): string => new Date().toISOString();
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-const condition = (type: string, reason?: string, message?: string): Raw => ({ type, status: "True", lastProbeTime: now(), lastTransitionTime: now(), ...(reason ? { reason, message } : {}) });
+const condition = (type: string, reason?: string, message?: string): Raw => ({
+  type,
+  status: "True",
+  lastProbeTime: now(),
+  lastTransitionTime: now(),
+  ...(reason ? { reason, message } : {}),
+});
 
 /** How the engine container ends in a simulation. */
 export interface ContainerEnd {
@@ -46,7 +52,12 @@ export class Workloads {
   jobCreated(job: Raw): void {
     const { namespace, name, uid } = job.metadata;
     this.store.update(KINDS.jobs, namespace, name, (j) => {
-      const own = { "batch.kubernetes.io/controller-uid": uid, "controller-uid": uid, "batch.kubernetes.io/job-name": name, "job-name": name };
+      const own = {
+        "batch.kubernetes.io/controller-uid": uid,
+        "controller-uid": uid,
+        "batch.kubernetes.io/job-name": name,
+        "job-name": name,
+      };
       j.spec.selector = { matchLabels: { "batch.kubernetes.io/controller-uid": uid } };
       j.spec.template.metadata.labels = { ...j.spec.template.metadata.labels, ...own };
       j.status = {};
@@ -66,13 +77,30 @@ export class Workloads {
         namespace,
         labels: { ...template.metadata.labels },
         annotations: { ...template.metadata.annotations },
-        ownerReferences: [{ apiVersion: "batch/v1", kind: "Job", name: jobName, uid: job.metadata.uid, controller: true, blockOwnerDeletion: true }],
+        ownerReferences: [
+          {
+            apiVersion: "batch/v1",
+            kind: "Job",
+            name: jobName,
+            uid: job.metadata.uid,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
       },
       spec: structuredClone(template.spec),
       status: {
         phase: "Pending",
         conditions: [condition("PodScheduled")],
-        containerStatuses: template.spec.containers.map((c: Raw) => ({ name: c.name, image: c.image, imageID: "", ready: false, restartCount: 0, started: false, state: { waiting: { reason: "ContainerCreating" } } })),
+        containerStatuses: template.spec.containers.map((c: Raw) => ({
+          name: c.name,
+          image: c.image,
+          imageID: "",
+          ready: false,
+          restartCount: 0,
+          started: false,
+          state: { waiting: { reason: "ContainerCreating" } },
+        })),
       },
     };
     try {
@@ -87,7 +115,9 @@ export class Workloads {
 
   /** The Job's pod (the newest), or throws. */
   podOf(namespace: string, jobName: string): Raw {
-    const pods = this.store.list("pods", namespace, null).filter((p) => p.metadata.ownerReferences?.some((r: Raw) => r.name === jobName && r.kind === "Job"));
+    const pods = this.store
+      .list("pods", namespace, null)
+      .filter((p) => p.metadata.ownerReferences?.some((r: Raw) => r.name === jobName && r.kind === "Job"));
     const pod = pods.at(-1);
     if (pod === undefined) throw new Error(`the fake has no pod of Job ${jobName}`);
     return pod;
@@ -102,7 +132,10 @@ export class Workloads {
   startPod(namespace: string, jobName: string): Record<string, string> | undefined {
     const pod = this.podOf(namespace, jobName);
     for (const volume of pod.spec.volumes ?? []) {
-      if (volume.configMap !== undefined && this.store.find("configmaps", namespace, volume.configMap.name) === undefined) {
+      if (
+        volume.configMap !== undefined
+        && this.store.find("configmaps", namespace, volume.configMap.name) === undefined
+      ) {
         throw new Error(`configmap "${volume.configMap.name}" not found: the kubelet cannot mount it yet`);
       }
     }
@@ -114,9 +147,19 @@ export class Workloads {
         continue;
       }
       const secret = this.store.find("secrets", namespace, ref.name);
-      const problem = secret === undefined ? `secret "${ref.name}" not found` : secret.data?.[ref.key] === undefined ? `couldn't find key ${ref.key} in Secret ${namespace}/${ref.name}` : undefined;
+      const problem =
+        secret === undefined
+          ? `secret "${ref.name}" not found`
+          : secret.data?.[ref.key] === undefined
+            ? `couldn't find key ${ref.key} in Secret ${namespace}/${ref.name}`
+            : undefined;
       if (problem !== undefined) {
-        this.setContainer(namespace, pod.metadata.name, { waiting: { reason: "CreateContainerConfigError", message: problem } }, "Pending");
+        this.setContainer(
+          namespace,
+          pod.metadata.name,
+          { waiting: { reason: "CreateContainerConfigError", message: problem } },
+          "Pending",
+        );
         return undefined;
       }
       env[entry.name] = Buffer.from(secret.data[ref.key], "base64").toString("utf8");
@@ -128,14 +171,25 @@ export class Workloads {
 
   /** The container waits with this reason (an image pull that failed, say). */
   waitPod(namespace: string, jobName: string, reason: string, message: string): void {
-    this.setContainer(namespace, this.podOf(namespace, jobName).metadata.name, { waiting: { reason, message } }, "Pending");
+    this.setContainer(
+      namespace,
+      this.podOf(namespace, jobName).metadata.name,
+      { waiting: { reason, message } },
+      "Pending",
+    );
   }
 
   /** The engine container ends; the Job completes or fails (backoffLimit 0). */
   finishPod(namespace: string, jobName: string, end: ContainerEnd): void {
     const pod = this.podOf(namespace, jobName);
     const started = pod.status.containerStatuses[0].state.running?.startedAt ?? now();
-    const terminated = { exitCode: end.exitCode, reason: end.reason ?? (end.exitCode === 0 ? "Completed" : "Error"), ...(end.message === undefined ? {} : { message: end.message }), startedAt: started, finishedAt: now() };
+    const terminated = {
+      exitCode: end.exitCode,
+      reason: end.reason ?? (end.exitCode === 0 ? "Completed" : "Error"),
+      ...(end.message === undefined ? {} : { message: end.message }),
+      startedAt: started,
+      finishedAt: now(),
+    };
     this.setContainer(namespace, pod.metadata.name, { terminated }, end.exitCode === 0 ? "Succeeded" : "Failed");
     this.logs.end(pod.metadata.name);
     if (end.exitCode === 0) {
@@ -145,7 +199,10 @@ export class Workloads {
           ready: 0,
           succeeded: 1,
           completionTime: now(),
-          conditions: [condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods"), condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods")],
+          conditions: [
+            condition("SuccessCriteriaMet", "CompletionsReached", "Reached expected number of succeeded pods"),
+            condition("Complete", "CompletionsReached", "Reached expected number of succeeded pods"),
+          ],
         }),
       );
     } else {
@@ -155,7 +212,11 @@ export class Workloads {
 
   /** activeDeadlineSeconds passed: the Job controller deletes the pod (SIGTERM) and fails the Job. */
   async exceedDeadline(namespace: string, jobName: string): Promise<void> {
-    this.updateJob(namespace, jobName, (s) => Object.assign(s, { conditions: [condition("FailureTarget", "DeadlineExceeded", "Job was active longer than specified deadline")] }));
+    this.updateJob(namespace, jobName, (s) =>
+      Object.assign(s, {
+        conditions: [condition("FailureTarget", "DeadlineExceeded", "Job was active longer than specified deadline")],
+      }),
+    );
     await this.terminatePod(namespace, this.podOf(namespace, jobName).metadata.name);
     this.failJob(namespace, jobName, "DeadlineExceeded", "Job was active longer than specified deadline");
   }
@@ -165,7 +226,9 @@ export class Workloads {
     const name = this.podOf(namespace, jobName).metadata.name;
     this.store.update(KINDS.pods, namespace, name, (p) => {
       p.metadata.deletionTimestamp = now();
-      p.status.conditions.push(condition("DisruptionTarget", "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint"));
+      p.status.conditions.push(
+        condition("DisruptionTarget", "DeletionByTaintManager", "Taint manager: deleting due to NoExecute taint"),
+      );
     });
     await tick();
     this.store.remove(KINDS.pods, namespace, name);
@@ -182,7 +245,12 @@ export class Workloads {
     await tick();
     const state = pod.status.containerStatuses[0].state;
     if (state.running !== undefined) {
-      this.setContainer(namespace, name, { terminated: { exitCode: 143, reason: "Error", startedAt: state.running.startedAt, finishedAt: now() } }, "Failed");
+      this.setContainer(
+        namespace,
+        name,
+        { terminated: { exitCode: 143, reason: "Error", startedAt: state.running.startedAt, finishedAt: now() } },
+        "Failed",
+      );
       this.logs.end(name);
     }
     await tick();
@@ -200,7 +268,14 @@ export class Workloads {
   }
 
   private failJob(namespace: string, jobName: string, reason: string, message: string): void {
-    this.updateJob(namespace, jobName, (s) => Object.assign(s, { active: 0, ready: 0, failed: 1, conditions: [condition("FailureTarget", reason, message), condition("Failed", reason, message)] }));
+    this.updateJob(namespace, jobName, (s) =>
+      Object.assign(s, {
+        active: 0,
+        ready: 0,
+        failed: 1,
+        conditions: [condition("FailureTarget", reason, message), condition("Failed", reason, message)],
+      }),
+    );
   }
 
   private updateJob(namespace: string, jobName: string, change: (status: Raw) => void): void {

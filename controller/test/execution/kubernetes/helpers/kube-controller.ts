@@ -29,7 +29,11 @@ export async function kubernetesController(
   config.execution.backend = "kubernetes";
   if (options.shutdownGraceMs !== undefined) config.ops.shutdownGraceMs = options.shutdownGraceMs;
   const secrets = resolveSecrets(config, { env });
-  const logger = createLogger({ level: "debug", write: (line) => options.logs.push(line), secrets: Object.values(secrets) });
+  const logger = createLogger({
+    level: "debug",
+    write: (line) => options.logs.push(line),
+    secrets: Object.values(secrets),
+  });
   const backend = createKubernetesBackend({
     config: config.execution.kubernetes,
     engines: config.engines.byName,
@@ -39,7 +43,13 @@ export async function kubernetesController(
     kubeConfig: fake.kubeConfig(),
     retryMs: 20,
   });
-  const controller = await createController({ config, secrets, logger, backend, ...(options.observers ? { observers: options.observers } : {}) });
+  const controller = await createController({
+    config,
+    secrets,
+    logger,
+    backend,
+    ...(options.observers ? { observers: options.observers } : {}),
+  });
   controllers.push(controller);
   await controller.start();
   const port = (controller.sources[0] as { server?: { address?: { port: number } } }).server?.address?.port ?? 0;

@@ -4,7 +4,10 @@ import { createCommandEngine } from "../../../../src/engines/command/command-eng
 import type { Engine } from "../../../../src/engines/engine.js";
 import type { ExecutionBackend, RunSpec } from "../../../../src/execution/execution-backend.js";
 import { createKubernetesBackend } from "../../../../src/execution/kubernetes/kubernetes-backend.js";
-import { KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "../../../../src/execution/kubernetes/kubernetes-config.js";
+import {
+  KUBERNETES_DEFAULTS,
+  type KubernetesExecutionConfig,
+} from "../../../../src/execution/kubernetes/kubernetes-config.js";
 import { jobNameFor } from "../../../../src/kube/kubernetes-names.js";
 import { onCleanup, recordingLogger, specFor } from "../../helpers/local-setup.js";
 import { FakeKubeApi } from "../fake-api/fake-kube-api.js";
@@ -48,11 +51,21 @@ export interface KubeRig {
 }
 
 /** A kubernetes backend on `fake` (namespace `errand`), closed after the test. */
-export function kubeBackend(fake: FakeKubeApi, options: { config?: Partial<KubernetesExecutionConfig>; engine?: Partial<EngineConfig> } = {}): KubeRig {
+export function kubeBackend(
+  fake: FakeKubeApi,
+  options: { config?: Partial<KubernetesExecutionConfig>; engine?: Partial<EngineConfig> } = {},
+): KubeRig {
   const config: KubernetesExecutionConfig = { ...KUBERNETES_DEFAULTS, namespace: "errand", ...options.config };
   const engineConfig = agentConfig(options.engine);
   const logger = recordingLogger();
-  const backend = createKubernetesBackend({ config, engines: { agent: engineConfig }, maxJobDurationMinutes: 60, logger, kubeConfig: fake.kubeConfig(), retryMs: 20 });
+  const backend = createKubernetesBackend({
+    config,
+    engines: { agent: engineConfig },
+    maxJobDurationMinutes: 60,
+    logger,
+    kubeConfig: fake.kubeConfig(),
+    retryMs: 20,
+  });
   onCleanup(() => backend.close());
   return { fake, backend, engine: createCommandEngine(engineConfig), logger, config };
 }
@@ -64,7 +77,11 @@ export function agentSpec(engine: Engine): RunSpec & { jobName: string } {
 }
 
 /** Polls until `check` returns a value (the fake's controllers act asynchronously). */
-export async function eventually<T>(what: string, check: () => T | undefined | Promise<T | undefined>, ms = 10_000): Promise<T> {
+export async function eventually<T>(
+  what: string,
+  check: () => T | undefined | Promise<T | undefined>,
+  ms = 10_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     let value: T | undefined;
