@@ -23,6 +23,29 @@ const ALLOWED: Readonly<Record<string, number>> = {
   // The spawner's program runs as `node -e` with this function's own text, so it may refer to nothing outside its
   // body; splitting it means sending several functions' texts (and checking the bundled bin still runs it).
   "controller/src/execution/local/spawner-program.ts spawnerProgram": 94,
+  // Over the limit since Biome's lineWidth went from 230 to 120 (the same code, wrapped): to be split by concern.
+  "controller/src/controller.ts createController": 96,
+  "controller/src/config/parse-controller-config.ts parseControllerConfig": 100,
+  "controller/src/demo/run-demo.ts main": 87,
+  "controller/src/notify/create-notifier.ts createNotifier": 97,
+  "controller/src/webhook/handle-request.ts createRequestHandler": 101,
+  "controller/src/cli/commands/runs.ts createRunsCommand": 102,
+  "controller/src/engines/presets/claude-code-parser.ts createClaudeCodeParser": 93,
+  "controller/src/sources/polling/polling-source.ts createPollingSource": 96,
+  "controller/src/store/postgres/leader-ops.ts createLeaderOps": 86,
+  "controller/src/store/postgres/run-ops.ts createRunOps": 84,
+  "controller/src/store/sqlite/intake-ops.ts createIntakeOps": 83,
+  "controller/src/store/sqlite/run-ops.ts createRunOps": 88,
+  "controller/src/store/sqlite/statements.ts prepareStatements": 100,
+  "controller/src/vendors/codehost-a/codehost-a-adapter.ts createCodehostAAdapter": 83,
+  "controller/src/vendors/tracker-b/tracker-b-plan.ts resolveTrackerBPlan": 111,
+  "sdk/src/helpers/http.ts sendOnce": 82,
+  "sdk/src/host/connect-channel.ts connect": 89,
+  "sdk/src/testing/sink.ts startSink": 81,
+  "cli/src/channel/main.ts main": 82,
+  "cli/src/create/create.ts createChannel": 88,
+  "cli/src/lint/lint-package.ts lintPackage": 110,
+  "channels/chat-kit/src/digest-queue.ts createDigestQueue": 171,
 };
 
 const keyOf = (where: string): string => where.replace(/:\d+ /, " ");
