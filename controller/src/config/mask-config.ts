@@ -6,20 +6,6 @@ type Mapping = Record<string, unknown>;
 const isMapping = (v: unknown): v is Mapping => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * A copy of the configuration fit for printing: the webhook signing
- * secrets (the only secret values it holds) read `***`. Names of secrets
- * (`*_secret` keys) are kept: they say where a value comes from, not what it is.
- */
-export function maskConfig(config: ControllerConfig): ControllerConfig {
-  const copy = structuredClone(config);
-  for (const source of Object.keys(copy.webhook.secrets) as Array<keyof ControllerConfig["webhook"]["secrets"]>) {
-    copy.webhook.secrets[source] = MASK;
-  }
-  if (copy.webhook.generic?.secret !== undefined) copy.webhook.generic.secret = MASK;
-  return copy;
-}
-
-/**
  * The configuration as `errand config check` prints it: errand.yaml's own
  * keys and units (`ops.shutdown_grace_seconds`, durations in seconds), every
  * default filled in (`webhook.enabled` and `engines.default` as decided),
