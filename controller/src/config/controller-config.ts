@@ -7,7 +7,7 @@ import type { MissingSecret } from "../secrets/secret-not-found-error.js";
 import type { SecretsConfig } from "../secrets/secrets-schema.js";
 import type { TicketingConfig } from "../sources/ticketing-schema.js";
 import type { StoreConfig } from "../store/store-schema.js";
-import type { WebhookConfig } from "./webhook-config.js";
+import type { ControllerWebhookConfig } from "./schema/webhook-schema.js";
 
 export type {
   ChannelEntryConfig,
@@ -25,7 +25,7 @@ export type {
 export interface ControllerConfig {
   /** The file it came from (absolute), undefined for the embedded defaults. */
   file: string | undefined;
-  webhook: WebhookConfig & { allowUnsignedTrackerB: boolean };
+  webhook: ControllerWebhookConfig;
   notifications: NotificationsConfig;
   /** `plugins.dir`: an extra folder searched for installed channel plugins. */
   pluginsDir: string | undefined;

@@ -8,7 +8,6 @@ import { createSecretStore } from "../secrets/secret-store.js";
 import { secretsConfig } from "../secrets/secrets-schema.js";
 import { ticketingConfig } from "../sources/ticketing-schema.js";
 import { storeConfig } from "../store/store-schema.js";
-import { buildWebhookConfig } from "./build-webhook-config.js";
 import { ConfigError } from "./config-error.js";
 import type { ControllerConfig } from "./controller-config.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
@@ -17,6 +16,8 @@ import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { type ControllerDocument, controllerSchema, SECTION_SCHEMAS } from "./schema/controller-schema.js";
 import { resolved } from "./schema/kit.js";
+import { type CodehostARules, webhookConfig } from "./schema/webhook-schema.js";
+import { webhookProblems } from "./webhook-problems.js";
 
 /** Context of {@link parseControllerConfig}. */
 export interface ParseContext {
@@ -80,7 +81,9 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     problems,
     warnings,
   );
-  const webhook = doc.webhook && buildWebhookConfig(doc.webhook, values, "controller", problems, warnings);
+  const webhook = doc.webhook && resolved(webhookConfig(values, "controller", codehostARules(doc)), doc.webhook);
+  if (doc.webhook !== undefined && webhook !== undefined)
+    webhookProblems(doc.webhook, webhook, values, "controller", problems, warnings);
   const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
   const engines = doc.engines && resolved(enginesConfig(ctx.baseDir, templates), doc.engines);
   if (engines !== undefined) problems.push(...promptTemplateProblems(engines.byName));
@@ -125,11 +128,6 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     throw new ConfigError(inFileOrder(problems.map(locate)), ctx.file);
   }
   const d = parsed.data;
-  if (d.ticketing?.backend === "codehost_a") {
-    // Spec 2.5: an issue must carry the trigger labels, whichever way it arrives; the webhook judges as the poller does.
-    const { labels, exclude_labels, in_progress_label, failed_label } = d.ticketing.config;
-    webhook.codehostARules = { labels, exclude_labels, in_progress_label, failed_label };
-  }
   const config: ControllerConfig = {
     file: ctx.file,
     webhook,
@@ -145,6 +143,13 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     ...(missing.length > 0 ? { missingSecrets: missing } : {}),
   };
   return { config, warnings, document: d };
+}
+
+/** Spec 2.5: an issue must carry the trigger labels, whichever way it arrives; the webhook judges as the poller does. */
+function codehostARules(doc: Partial<ControllerDocument>): CodehostARules | undefined {
+  if (doc.ticketing?.backend !== "codehost_a") return undefined;
+  const { labels, exclude_labels, in_progress_label, failed_label } = doc.ticketing.config;
+  return { labels, exclude_labels, in_progress_label, failed_label };
 }
 
 function sectionsThatParse(root: Record<string, unknown>): Partial<ControllerDocument> {

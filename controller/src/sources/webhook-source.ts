@@ -1,6 +1,6 @@
 import type { Logger } from "@errand/channel-sdk";
 import type { Registry } from "prom-client";
-import type { WebhookConfig } from "../config/webhook-config.js";
+import type { WebhookConfig } from "../config/schema/webhook-schema.js";
 import { createStoreDedupe } from "../intake/store-dedupe.js";
 import type { SourceHealth, TicketSink, TicketSource } from "../intake/ticket-source.js";
 import type { Store } from "../store/store.js";

@@ -1,4 +1,5 @@
-import type { SourceId, WebhookConfig } from "../config/webhook-config.js";
+import type { WebhookConfig } from "../config/schema/webhook-schema.js";
+import type { SourceId } from "../config/webhook-config.js";
 import type { WebhookSource } from "../webhook/parsing/source.js";
 import { createChatASource } from "./chat-a/chat-a-webhook.js";
 import { createCodehostASource } from "./codehost-a/codehost-a-webhook.js";

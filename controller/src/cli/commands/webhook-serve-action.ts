@@ -2,7 +2,7 @@
 import { createLogger } from "@errand/channel-sdk/logger";
 import { ConfigError } from "../../config/config-error.js";
 import { loadWebhookConfig } from "../../config/load-config.js";
-import type { WebhookConfig } from "../../config/webhook-config.js";
+import type { WebhookConfig } from "../../config/schema/webhook-schema.js";
 import { createBufferedWriter } from "../../logging/buffered-writer.js";
 import { toSpecTicket } from "../../runs/spec-ticket.js";
 import { createWebhookServer } from "../../webhook/server.js";

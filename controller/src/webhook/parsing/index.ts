@@ -1,4 +1,5 @@
-import { SOURCE_IDS, type SourceId, type WebhookConfig } from "../../config/webhook-config.js";
+import type { WebhookConfig } from "../../config/schema/webhook-schema.js";
+import { SOURCE_IDS, type SourceId } from "../../config/webhook-config.js";
 import { WEBHOOK_PARSERS } from "../../vendors/webhook-parsers.js";
 import type { WebhookSource } from "./source.js";
 
