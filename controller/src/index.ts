@@ -34,7 +34,6 @@ export {
   parseControllerConfig,
 } from "./config/parse-controller-config.js";
 export type { PathProblem, ProblemLocator } from "./config/path-problem.js";
-export type { WebhookConfig, WebhookTimeouts } from "./config/schema/webhook-schema.js";
 export type { GenericAuthMode, SecretSourceId, SourceId, TicketField } from "./config/webhook-config.js";
 export { type Controller, type ControllerOptions, createController } from "./controller.js";
 export {
@@ -107,3 +106,4 @@ export type {
   TransitionRequest,
 } from "./store/store.js";
 export type { GenericConfig } from "./vendors/generic/generic-schema.js";
+export type { WebhookConfig, WebhookTimeouts } from "./webhook/webhook-schema.js";

@@ -7,7 +7,7 @@ import type { MissingSecret } from "../secrets/secret-not-found-error.js";
 import type { SecretsConfig } from "../secrets/secrets-schema.js";
 import type { TicketingConfig } from "../sources/ticketing-schema.js";
 import type { StoreConfig } from "../store/store-schema.js";
-import type { ControllerWebhookConfig } from "./schema/webhook-schema.js";
+import type { ControllerWebhookConfig } from "../webhook/webhook-schema.js";
 
 export type {
   ChannelEntryConfig,

@@ -1,4 +1,5 @@
 export type { GenericConfig } from "../vendors/generic/generic-schema.js";
+export type { WebhookConfig, WebhookTimeouts } from "../webhook/webhook-schema.js";
 export * from "./config-error.js";
 export * from "./controller-config.js";
 export * from "./controller-config-json-schema.js";
@@ -8,5 +9,4 @@ export * from "./load-controller-config.js";
 export * from "./mask-config.js";
 export * from "./parse-controller-config.js";
 export * from "./parse-webhook-config.js";
-export type { WebhookConfig, WebhookTimeouts } from "./schema/webhook-schema.js";
 export * from "./webhook-config.js";

@@ -8,6 +8,7 @@ import { createSecretStore } from "../secrets/secret-store.js";
 import { secretsConfig } from "../secrets/secrets-schema.js";
 import { ticketingConfig } from "../sources/ticketing-schema.js";
 import { storeConfig } from "../store/store-schema.js";
+import { type CodehostARules, webhookConfig } from "../webhook/webhook-schema.js";
 import { ConfigError } from "./config-error.js";
 import type { ControllerConfig } from "./controller-config.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
@@ -16,7 +17,6 @@ import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { type ControllerDocument, controllerSchema, SECTION_SCHEMAS } from "./schema/controller-schema.js";
 import { resolved } from "./schema/kit.js";
-import { type CodehostARules, webhookConfig } from "./schema/webhook-schema.js";
 import { webhookProblems } from "./webhook-problems.js";
 
 /** Context of {@link parseControllerConfig}. */

@@ -1,12 +1,12 @@
 import * as z from "zod";
 import { createSecretStore } from "../secrets/secret-store.js";
 import { secretsSection } from "../secrets/secrets-schema.js";
+import { type WebhookConfig, webhookConfig, webhookSchema } from "../webhook/webhook-schema.js";
 import { ConfigError } from "./config-error.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
 import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { resolved, withDefaults } from "./schema/kit.js";
-import { type WebhookConfig, webhookConfig, webhookSchema } from "./schema/webhook-schema.js";
 import { webhookProblems } from "./webhook-problems.js";
 
 /** A validated webhook configuration and the warnings to show at start. */

@@ -1,6 +1,6 @@
+import type { ControllerWebhookConfig, WebhookMode, WebhookSection } from "../webhook/webhook-schema.js";
 import type { PathProblem } from "./path-problem.js";
 import type { WebhookSecretValues } from "./resolve-webhook-secrets.js";
-import type { ControllerWebhookConfig, WebhookMode, WebhookSection } from "./schema/webhook-schema.js";
 
 /**
  * The webhook section's checks that depend on who reads it (see {@link WebhookMode}) and on the resolved secrets:

@@ -1,6 +1,6 @@
-import type { WebhookConfig } from "../config/schema/webhook-schema.js";
 import type { SourceId } from "../config/webhook-config.js";
 import type { WebhookSource } from "../webhook/parsing/source.js";
+import type { WebhookConfig } from "../webhook/webhook-schema.js";
 import { createChatASource } from "./chat-a/chat-a-webhook.js";
 import { createCodehostASource } from "./codehost-a/codehost-a-webhook.js";
 import { createCodehostBSource } from "./codehost-b/codehost-b-webhook.js";

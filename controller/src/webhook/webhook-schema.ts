@@ -1,12 +1,22 @@
 import * as z from "zod";
-import type { CodehostATicketingConfig } from "../../vendors/codehost-a/codehost-a-schema.js";
-import { genericConfig, genericSchema } from "../../vendors/generic/generic-schema.js";
-import { VENDORS } from "../../vendors/registry.js";
-import { say } from "../problem-codec.js";
-import type { WebhookSecretValues } from "../resolve-webhook-secrets.js";
-import { SECRET_KEY_ALIASES, type SecretSourceId, WEBHOOK_DEFAULTS } from "../webhook-config.js";
-import { errorFor, flag, optionalSection, resolved, section, show, text, whole, withDefaults } from "./kit.js";
-import { secretRef } from "./secret-ref-schema.js";
+import { say } from "../config/problem-codec.js";
+import type { WebhookSecretValues } from "../config/resolve-webhook-secrets.js";
+import {
+  errorFor,
+  flag,
+  optionalSection,
+  resolved,
+  section,
+  show,
+  text,
+  whole,
+  withDefaults,
+} from "../config/schema/kit.js";
+import { secretRef } from "../config/schema/secret-ref-schema.js";
+import { SECRET_KEY_ALIASES, type SecretSourceId, WEBHOOK_DEFAULTS } from "../config/webhook-config.js";
+import type { CodehostATicketingConfig } from "../vendors/codehost-a/codehost-a-schema.js";
+import { genericConfig, genericSchema } from "../vendors/generic/generic-schema.js";
+import { VENDORS } from "../vendors/registry.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const T = WEBHOOK_DEFAULTS.timeouts;
