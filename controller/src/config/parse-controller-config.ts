@@ -1,19 +1,12 @@
 import { enginesConfig, promptTemplateProblems } from "../engines/engines-config.js";
-import { executionConfig } from "../execution/execution-schema.js";
-import { guardrailsConfig } from "../guardrails/guardrails-schema.js";
-import { notificationsConfig } from "../notify/notifications-schema.js";
-import { opsConfig } from "../ops/ops-schema.js";
 import { type MissingSecret, missingSecretProblem } from "../secrets/secret-not-found-error.js";
 import { createSecretStore } from "../secrets/secret-store.js";
 import { secretsConfig } from "../secrets/secrets-schema.js";
-import { ticketingConfig } from "../sources/ticketing-schema.js";
-import { storeConfig } from "../store/store-schema.js";
 import { type CodehostARules, webhookConfig } from "../webhook/webhook-schema.js";
 import { ConfigError } from "./config-error.js";
-import type { ControllerConfig } from "./controller-config.js";
+import { type ControllerConfig, controllerConfig } from "./controller-config.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
 import { readPromptTemplates } from "./read-prompt-templates.js";
-import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { type ControllerDocument, controllerSchema, SECTION_SCHEMAS } from "./schema/controller-schema.js";
 import { resolved } from "./schema/kit.js";
@@ -128,20 +121,13 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     throw new ConfigError(inFileOrder(problems.map(locate)), ctx.file);
   }
   const d = parsed.data;
-  const config: ControllerConfig = {
+  const config = controllerConfig({
     file: ctx.file,
+    baseDir: ctx.baseDir,
     webhook,
-    notifications: resolved(notificationsConfig(ctx.baseDir), d.notifications),
-    pluginsDir: resolveFrom(ctx.baseDir, d.plugins.dir),
-    ticketing: d.ticketing && resolved(ticketingConfig, d.ticketing),
     engines,
-    execution: resolved(executionConfig(ctx.baseDir), d.execution),
-    guardrails: resolved(guardrailsConfig, d.guardrails),
-    store: resolved(storeConfig(ctx.baseDir), d.store),
-    ops: resolved(opsConfig, d.ops),
-    secrets: resolved(secretsConfig(ctx.baseDir), d.secrets),
-    ...(missing.length > 0 ? { missingSecrets: missing } : {}),
-  };
+    missingSecrets: missing,
+  }).parse(d);
   return { config, warnings, document: d };
 }
 
