@@ -2,9 +2,9 @@ import { enginesConfig, promptTemplateProblems } from "../engines/engines-config
 import { type MissingSecret, missingSecretProblem } from "../secrets/secret-not-found-error.js";
 import { createSecretStore } from "../secrets/secret-store.js";
 import { secretsConfig } from "../secrets/secrets-schema.js";
-import { type CodehostARules, webhookConfig } from "../webhook/webhook-schema.js";
+import { type CodehostARules, type ControllerWebhookConfig, webhookConfig } from "../webhook/webhook-schema.js";
 import { ConfigError } from "./config-error.js";
-import { type ControllerConfig, controllerConfig } from "./controller-config.js";
+import { type ControllerConfig, type ControllerConfigContext, controllerConfig } from "./controller-config.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
 import { readPromptTemplates } from "./read-prompt-templates.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
@@ -80,26 +80,7 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
   const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
   const engines = doc.engines && resolved(enginesConfig(ctx.baseDir, templates), doc.engines);
   if (engines !== undefined) problems.push(...promptTemplateProblems(engines.byName));
-  if (engines !== undefined && Object.keys(engines.byName).length === 0 && doc.engines !== undefined) {
-    const inputs = [
-      webhook?.enabled ? "the webhook" : undefined,
-      root.ticketing != null ? "ticketing" : undefined,
-    ].filter(Boolean);
-    if (inputs.length > 0) {
-      problems.push({
-        path: ["engines"],
-        message: `has no engine, but tickets can arrive (from ${inputs.join(" and ")})`,
-        fix: "add an engine, e.g. engines: { claude_code: { auth: { api_key_secret: anthropic-api-key } } } or a command engine",
-      });
-    }
-  }
-  if (webhook?.enabled && doc.ops !== undefined && clash(webhook.host, webhook.port, doc.ops.host, doc.ops.port)) {
-    problems.push({
-      path: ["ops", "port"],
-      message: `is ${doc.ops.port}, the port the webhook server listens on too`,
-      fix: "give ops.port and webhook.port different ports (defaults: 9090 and 8080)",
-    });
-  }
+  problems.push(...crossSectionProblems(root, doc, webhook, engines));
   if (doc.guardrails?.allowed_repos.length === 0) {
     warnings.push(
       "guardrails.allowed_repos is empty: runs may target every repository; list the repositories (or globs) agents may work on",
@@ -129,6 +110,37 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     missingSecrets: missing,
   }).parse(d);
   return { config, warnings, document: d };
+}
+
+/** Problems between sections: tickets with no engine to run them, the webhook and ops servers on one port. */
+function crossSectionProblems(
+  root: Record<string, unknown>,
+  doc: Partial<ControllerDocument>,
+  webhook: ControllerWebhookConfig | undefined,
+  engines: ControllerConfigContext["engines"] | undefined,
+): PathProblem[] {
+  const problems: PathProblem[] = [];
+  if (engines !== undefined && Object.keys(engines.byName).length === 0 && doc.engines !== undefined) {
+    const inputs = [
+      webhook?.enabled ? "the webhook" : undefined,
+      root.ticketing != null ? "ticketing" : undefined,
+    ].filter(Boolean);
+    if (inputs.length > 0) {
+      problems.push({
+        path: ["engines"],
+        message: `has no engine, but tickets can arrive (from ${inputs.join(" and ")})`,
+        fix: "add an engine, e.g. engines: { claude_code: { auth: { api_key_secret: anthropic-api-key } } } or a command engine",
+      });
+    }
+  }
+  if (webhook?.enabled && doc.ops !== undefined && clash(webhook.host, webhook.port, doc.ops.host, doc.ops.port)) {
+    problems.push({
+      path: ["ops", "port"],
+      message: `is ${doc.ops.port}, the port the webhook server listens on too`,
+      fix: "give ops.port and webhook.port different ports (defaults: 9090 and 8080)",
+    });
+  }
+  return problems;
 }
 
 /** Spec 2.5: an issue must carry the trigger labels, whichever way it arrives; the webhook judges as the poller does. */
