@@ -191,7 +191,7 @@ describe("architecture", () => {
   // only assembles them: config/ reaches these domains through their config fragments (engines-config.ts resolves
   // the engine entries), never their other code. vendors/registry.ts is plain data (ids, routes, vendor names).
   const FRAGMENT = /(-schema|\/engines-config|\/vendors\/registry)\.ts$/;
-  it.each(["engines", "execution", "guardrails", "notify", "ops", "sources", "store", "vendors"])(
+  it.each(["engines", "execution", "guardrails", "notify", "ops", "sources", "store", "vendors", "webhook"])(
     "controller: config imports only the config fragments of %s",
     (domain) => {
       const against: string[] = [];

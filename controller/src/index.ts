@@ -34,15 +34,7 @@ export {
   parseControllerConfig,
 } from "./config/parse-controller-config.js";
 export type { PathProblem, ProblemLocator } from "./config/path-problem.js";
-export type {
-  GenericAuthMode,
-  GenericConfig,
-  SecretSourceId,
-  SourceId,
-  TicketField,
-  WebhookConfig,
-  WebhookTimeouts,
-} from "./config/webhook-config.js";
+export type { GenericAuthMode, SecretSourceId, SourceId, TicketField } from "./config/webhook-config.js";
 export { type Controller, type ControllerOptions, createController } from "./controller.js";
 export {
   ENGINE_KINDS,
@@ -113,3 +105,5 @@ export type {
   Store,
   TransitionRequest,
 } from "./store/store.js";
+export type { GenericConfig } from "./vendors/generic/generic-schema.js";
+export type { WebhookConfig, WebhookTimeouts } from "./webhook/webhook-schema.js";

@@ -1,3 +1,5 @@
+export type { GenericConfig } from "../vendors/generic/generic-schema.js";
+export type { WebhookConfig, WebhookTimeouts } from "../webhook/webhook-schema.js";
 export * from "./config-error.js";
 export * from "./controller-config.js";
 export * from "./controller-config-json-schema.js";

@@ -1,22 +1,16 @@
 import { enginesConfig, promptTemplateProblems } from "../engines/engines-config.js";
-import { executionConfig } from "../execution/execution-schema.js";
-import { guardrailsConfig } from "../guardrails/guardrails-schema.js";
-import { notificationsConfig } from "../notify/notifications-schema.js";
-import { opsConfig } from "../ops/ops-schema.js";
 import { type MissingSecret, missingSecretProblem } from "../secrets/secret-not-found-error.js";
 import { createSecretStore } from "../secrets/secret-store.js";
 import { secretsConfig } from "../secrets/secrets-schema.js";
-import { ticketingConfig } from "../sources/ticketing-schema.js";
-import { storeConfig } from "../store/store-schema.js";
-import { buildWebhookConfig } from "./build-webhook-config.js";
+import { type CodehostARules, type ControllerWebhookConfig, webhookConfig } from "../webhook/webhook-schema.js";
 import { ConfigError } from "./config-error.js";
-import type { ControllerConfig } from "./controller-config.js";
+import { type ControllerConfig, type ControllerConfigContext, controllerConfig } from "./controller-config.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
 import { readPromptTemplates } from "./read-prompt-templates.js";
-import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
 import { type ControllerDocument, controllerSchema, SECTION_SCHEMAS } from "./schema/controller-schema.js";
 import { resolved } from "./schema/kit.js";
+import { webhookProblems } from "./webhook-problems.js";
 
 /** Context of {@link parseControllerConfig}. */
 export interface ParseContext {
@@ -80,30 +74,13 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     problems,
     warnings,
   );
-  const webhook = doc.webhook && buildWebhookConfig(doc.webhook, values, "controller", problems, warnings);
+  const webhook = doc.webhook && resolved(webhookConfig(values, "controller", codehostARules(doc)), doc.webhook);
+  if (doc.webhook !== undefined && webhook !== undefined)
+    webhookProblems(doc.webhook, webhook, values, "controller", problems, warnings);
   const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
   const engines = doc.engines && resolved(enginesConfig(ctx.baseDir, templates), doc.engines);
   if (engines !== undefined) problems.push(...promptTemplateProblems(engines.byName));
-  if (engines !== undefined && Object.keys(engines.byName).length === 0 && doc.engines !== undefined) {
-    const inputs = [
-      webhook?.enabled ? "the webhook" : undefined,
-      root.ticketing != null ? "ticketing" : undefined,
-    ].filter(Boolean);
-    if (inputs.length > 0) {
-      problems.push({
-        path: ["engines"],
-        message: `has no engine, but tickets can arrive (from ${inputs.join(" and ")})`,
-        fix: "add an engine, e.g. engines: { claude_code: { auth: { api_key_secret: anthropic-api-key } } } or a command engine",
-      });
-    }
-  }
-  if (webhook?.enabled && doc.ops !== undefined && clash(webhook.host, webhook.port, doc.ops.host, doc.ops.port)) {
-    problems.push({
-      path: ["ops", "port"],
-      message: `is ${doc.ops.port}, the port the webhook server listens on too`,
-      fix: "give ops.port and webhook.port different ports (defaults: 9090 and 8080)",
-    });
-  }
+  problems.push(...crossSectionProblems(root, doc, webhook, engines));
   if (doc.guardrails?.allowed_repos.length === 0) {
     warnings.push(
       "guardrails.allowed_repos is empty: runs may target every repository; list the repositories (or globs) agents may work on",
@@ -125,26 +102,52 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     throw new ConfigError(inFileOrder(problems.map(locate)), ctx.file);
   }
   const d = parsed.data;
-  if (d.ticketing?.backend === "codehost_a") {
-    // Spec 2.5: an issue must carry the trigger labels, whichever way it arrives; the webhook judges as the poller does.
-    const { labels, exclude_labels, in_progress_label, failed_label } = d.ticketing.config;
-    webhook.codehostARules = { labels, exclude_labels, in_progress_label, failed_label };
-  }
-  const config: ControllerConfig = {
+  const config = controllerConfig({
     file: ctx.file,
+    baseDir: ctx.baseDir,
     webhook,
-    notifications: resolved(notificationsConfig(ctx.baseDir), d.notifications),
-    pluginsDir: resolveFrom(ctx.baseDir, d.plugins.dir),
-    ticketing: d.ticketing && resolved(ticketingConfig, d.ticketing),
     engines,
-    execution: resolved(executionConfig(ctx.baseDir), d.execution),
-    guardrails: resolved(guardrailsConfig, d.guardrails),
-    store: resolved(storeConfig(ctx.baseDir), d.store),
-    ops: resolved(opsConfig, d.ops),
-    secrets: resolved(secretsConfig(ctx.baseDir), d.secrets),
-    ...(missing.length > 0 ? { missingSecrets: missing } : {}),
-  };
+    missingSecrets: missing,
+  }).parse(d);
   return { config, warnings, document: d };
+}
+
+/** Problems between sections: tickets with no engine to run them, the webhook and ops servers on one port. */
+function crossSectionProblems(
+  root: Record<string, unknown>,
+  doc: Partial<ControllerDocument>,
+  webhook: ControllerWebhookConfig | undefined,
+  engines: ControllerConfigContext["engines"] | undefined,
+): PathProblem[] {
+  const problems: PathProblem[] = [];
+  if (engines !== undefined && Object.keys(engines.byName).length === 0 && doc.engines !== undefined) {
+    const inputs = [
+      webhook?.enabled ? "the webhook" : undefined,
+      root.ticketing != null ? "ticketing" : undefined,
+    ].filter(Boolean);
+    if (inputs.length > 0) {
+      problems.push({
+        path: ["engines"],
+        message: `has no engine, but tickets can arrive (from ${inputs.join(" and ")})`,
+        fix: "add an engine, e.g. engines: { claude_code: { auth: { api_key_secret: anthropic-api-key } } } or a command engine",
+      });
+    }
+  }
+  if (webhook?.enabled && doc.ops !== undefined && clash(webhook.host, webhook.port, doc.ops.host, doc.ops.port)) {
+    problems.push({
+      path: ["ops", "port"],
+      message: `is ${doc.ops.port}, the port the webhook server listens on too`,
+      fix: "give ops.port and webhook.port different ports (defaults: 9090 and 8080)",
+    });
+  }
+  return problems;
+}
+
+/** Spec 2.5: an issue must carry the trigger labels, whichever way it arrives; the webhook judges as the poller does. */
+function codehostARules(doc: Partial<ControllerDocument>): CodehostARules | undefined {
+  if (doc.ticketing?.backend !== "codehost_a") return undefined;
+  const { labels, exclude_labels, in_progress_label, failed_label } = doc.ticketing.config;
+  return { labels, exclude_labels, in_progress_label, failed_label };
 }
 
 function sectionsThatParse(root: Record<string, unknown>): Partial<ControllerDocument> {

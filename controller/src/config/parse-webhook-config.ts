@@ -1,14 +1,13 @@
 import * as z from "zod";
 import { createSecretStore } from "../secrets/secret-store.js";
 import { secretsSection } from "../secrets/secrets-schema.js";
-import { buildWebhookConfig } from "./build-webhook-config.js";
+import { type WebhookConfig, webhookConfig, webhookSchema } from "../webhook/webhook-schema.js";
 import { ConfigError } from "./config-error.js";
 import { inFileOrder, issueProblems, type PathProblem, type ProblemLocator, plainLocator } from "./path-problem.js";
 import { resolveFrom } from "./resolve-from.js";
 import { resolveWebhookSecrets } from "./resolve-webhook-secrets.js";
-import { withDefaults } from "./schema/kit.js";
-import { webhookSchema } from "./schema/webhook-schema.js";
-import type { WebhookConfig } from "./webhook-config.js";
+import { resolved, withDefaults } from "./schema/kit.js";
+import { webhookProblems } from "./webhook-problems.js";
 
 /** A validated webhook configuration and the warnings to show at start. */
 export interface ParsedWebhookConfig {
@@ -59,9 +58,10 @@ export function parseWebhookConfig(
   const dir = SECRETS_SCHEMA.safeParse(root.secrets).data?.dir;
   const store = createSecretStore({ env: ctx.env, dir: resolveFrom(ctx.baseDir, dir) });
   const values = resolveWebhookSecrets(root.webhook, { ...ctx, store }, problems, warnings);
-  const config = parsed.success
-    ? buildWebhookConfig(parsed.data.webhook, values, "serve", problems, warnings)
-    : undefined;
+  const section = parsed.success ? parsed.data.webhook : undefined;
+  const config = section && resolved(webhookConfig(values, "serve"), section);
+  if (section !== undefined && config !== undefined)
+    webhookProblems(section, config, values, "serve", problems, warnings);
   if (problems.length > 0 || config === undefined) throw new ConfigError(inFileOrder(problems.map(locate)), file);
   const { allowUnsignedTrackerB: _, ...webhook } = config;
   return { config: webhook, warnings };

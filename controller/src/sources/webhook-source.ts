@@ -1,10 +1,10 @@
 import type { Logger } from "@errand/channel-sdk";
 import type { Registry } from "prom-client";
-import type { WebhookConfig } from "../config/webhook-config.js";
 import { createStoreDedupe } from "../intake/store-dedupe.js";
 import type { SourceHealth, TicketSink, TicketSource } from "../intake/ticket-source.js";
 import type { Store } from "../store/store.js";
 import { createWebhookServer, type WebhookServer } from "../webhook/server.js";
+import type { WebhookConfig } from "../webhook/webhook-schema.js";
 
 /** Options of {@link createWebhookSource}. */
 export interface WebhookSourceOptions {

@@ -1,5 +1,6 @@
-import type { SourceId, WebhookConfig } from "../config/webhook-config.js";
+import type { SourceId } from "../config/webhook-config.js";
 import type { WebhookSource } from "../webhook/parsing/source.js";
+import type { WebhookConfig } from "../webhook/webhook-schema.js";
 import { createChatASource } from "./chat-a/chat-a-webhook.js";
 import { createCodehostASource } from "./codehost-a/codehost-a-webhook.js";
 import { createCodehostBSource } from "./codehost-b/codehost-b-webhook.js";

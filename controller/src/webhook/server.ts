@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 // The logger alone: the SDK root loads gRPC, which the intake never needs (start-up time).
 import { type Logger, silentLogger } from "@errand/channel-sdk/logger";
 import type { Registry } from "prom-client";
-import type { SourceId, WebhookConfig } from "../config/webhook-config.js";
+import type { SourceId } from "../config/webhook-config.js";
 import { createClientErrorHandler, createConnectHandler } from "./client-error.js";
 import { DeadlineQueue } from "./deadlines.js";
 import type { DedupeStore } from "./dedupe/dedupe-store.js";
@@ -12,6 +12,7 @@ import { createRequestHandler } from "./handle-request.js";
 import type { ApprovalHandler, TicketHandler } from "./handlers.js";
 import { createWebhookMetrics } from "./metrics.js";
 import { createSources } from "./parsing/index.js";
+import type { WebhookConfig } from "./webhook-schema.js";
 
 /** Options of {@link createWebhookServer}. */
 export interface WebhookServerOptions {

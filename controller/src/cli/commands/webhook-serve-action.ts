@@ -2,10 +2,10 @@
 import { createLogger } from "@errand/channel-sdk/logger";
 import { ConfigError } from "../../config/config-error.js";
 import { loadWebhookConfig } from "../../config/load-config.js";
-import type { WebhookConfig } from "../../config/webhook-config.js";
 import { createBufferedWriter } from "../../logging/buffered-writer.js";
 import { toSpecTicket } from "../../runs/spec-ticket.js";
 import { createWebhookServer } from "../../webhook/server.js";
+import type { WebhookConfig } from "../../webhook/webhook-schema.js";
 import { createLineOutput, describeFailure } from "../line-output.js";
 import type { ServeOptions } from "./webhook-serve.js";
 

@@ -7,9 +7,9 @@ import { opsSection } from "../../ops/ops-schema.js";
 import { secretsSection } from "../../secrets/secrets-schema.js";
 import { ticketingSchema } from "../../sources/ticketing-schema.js";
 import { storeSection } from "../../store/store-schema.js";
+import { webhookSchema } from "../../webhook/webhook-schema.js";
 import { optionalSection, section, withDefaults } from "./kit.js";
 import { pluginsSchema } from "./plugins-schema.js";
-import { webhookSchema } from "./webhook-schema.js";
 
 /** Each top-level section of errand.yaml and its schema, in the order the docs list them. */
 export const SECTION_SCHEMAS = {

@@ -2,7 +2,7 @@ import * as z from "zod";
 import { say } from "../../config/problem-codec.js";
 import { choice, errorFor, section, show, text } from "../../config/schema/kit.js";
 import { secretRef } from "../../config/schema/secret-ref-schema.js";
-import { TICKET_FIELDS, WEBHOOK_DEFAULTS } from "../../config/webhook-config.js";
+import { TICKET_FIELDS, type TicketField, WEBHOOK_DEFAULTS } from "../../config/webhook-config.js";
 
 /** A dot path into the JSON body: `issue.id`, `items.0.name`, `items[0].name`. */
 const DOT_PATH = /^[A-Za-z0-9_$-]+(\[\d+\])*(\.([A-Za-z0-9_$-]+|\d+)(\[\d+\])*)*$/;
@@ -108,3 +108,23 @@ export const genericSchema = section(
     }
   })
   .meta({ description: "The generic JSON source (`POST /webhooks/generic`); served when this key is present." });
+
+/**
+ * `webhook.generic`, resolved: `secret` is the signing secret read from the file, the environment or the secret store
+ * (absent for auth_mode none); the signature header is lower-cased, as Node names headers.
+ */
+export const genericConfig = (secret: string | undefined) =>
+  genericSchema.transform((g) => ({
+    authMode: g.auth_mode ?? "none",
+    signatureHeader: g.signature_header.toLowerCase(),
+    ...(secret === undefined ? {} : { secret }),
+    // Dot path to ticket field, in the file's order; absent means the flat default.
+    ...(g.field_mapping === undefined
+      ? {}
+      : {
+          fieldMapping: Object.entries(g.field_mapping) as ReadonlyArray<readonly [path: string, field: TicketField]>,
+        }),
+  }));
+
+/** `webhook.generic`, resolved: what the generic source reads. */
+export type GenericConfig = z.output<ReturnType<typeof genericConfig>>;

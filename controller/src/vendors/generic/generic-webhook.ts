@@ -1,5 +1,5 @@
 import type { Ticket } from "@errand/channel-sdk";
-import type { GenericConfig, TicketField } from "../../config/webhook-config.js";
+import type { TicketField } from "../../config/webhook-config.js";
 import { TICKET_FIELDS } from "../../config/webhook-config.js";
 import { type Authenticator, openAuthenticator } from "../../webhook/auth/authenticator.js";
 import { createHmacAuthenticator } from "../../webhook/auth/hmac.js";
@@ -9,6 +9,7 @@ import { badRequest, WebhookErrorCode } from "../../webhook/errors.js";
 import { type JsonObject, labelNames, makeTicket, parseJsonObject, requireId } from "../../webhook/parsing/decode.js";
 import { accepted, type WebhookSource } from "../../webhook/parsing/source.js";
 import { compileFieldPath, type FieldPath, readFieldPath } from "./field-path.js";
+import type { GenericConfig } from "./generic-schema.js";
 
 /** Where a field's value comes from: its configured path, or the same-named top-level key. */
 type Plan = ReadonlyArray<readonly [field: TicketField, path: FieldPath, shown: string]>;

@@ -1,5 +1,6 @@
-import { SOURCE_IDS, type SourceId, type WebhookConfig } from "../../config/webhook-config.js";
+import { SOURCE_IDS, type SourceId } from "../../config/webhook-config.js";
 import { WEBHOOK_PARSERS } from "../../vendors/webhook-parsers.js";
+import type { WebhookConfig } from "../webhook-schema.js";
 import type { WebhookSource } from "./source.js";
 
 export { APPROVAL_PREFIX } from "../../vendors/chat-a/chat-a-webhook.js";

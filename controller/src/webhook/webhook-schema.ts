@@ -1,10 +1,22 @@
 import * as z from "zod";
-import { genericSchema } from "../../vendors/generic/generic-schema.js";
-import { VENDORS } from "../../vendors/registry.js";
-import { say } from "../problem-codec.js";
-import { SECRET_KEY_ALIASES, type SecretSourceId, WEBHOOK_DEFAULTS } from "../webhook-config.js";
-import { errorFor, flag, optionalSection, section, show, text, whole, withDefaults } from "./kit.js";
-import { secretRef } from "./secret-ref-schema.js";
+import { say } from "../config/problem-codec.js";
+import type { WebhookSecretValues } from "../config/resolve-webhook-secrets.js";
+import {
+  errorFor,
+  flag,
+  optionalSection,
+  resolved,
+  section,
+  show,
+  text,
+  whole,
+  withDefaults,
+} from "../config/schema/kit.js";
+import { secretRef } from "../config/schema/secret-ref-schema.js";
+import { SECRET_KEY_ALIASES, type SecretSourceId, WEBHOOK_DEFAULTS } from "../config/webhook-config.js";
+import type { CodehostATicketingConfig } from "../vendors/codehost-a/codehost-a-schema.js";
+import { genericConfig, genericSchema } from "../vendors/generic/generic-schema.js";
+import { VENDORS } from "../vendors/registry.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const T = WEBHOOK_DEFAULTS.timeouts;
@@ -125,3 +137,68 @@ export const webhookSchema = section({
 
 /** The `webhook` section as validated (secrets still as written). */
 export type WebhookSection = z.output<typeof webhookSchema>;
+
+/**
+ * Who reads the webhook section: `serve` (`errand webhook serve`, which keeps
+ * its warning-only behaviour) or `controller` (`errand run`, which opens no
+ * unauthenticated route unless the file says so in so many words).
+ */
+export type WebhookMode = "serve" | "controller";
+
+/** The label rules code host A's issues must pass to become tickets, as the poller applies them. */
+export type CodehostARules = Pick<
+  CodehostATicketingConfig,
+  "labels" | "exclude_labels" | "in_progress_label" | "failed_label"
+>;
+
+/**
+ * `webhook`, resolved: the settings the server reads. The signing secrets are resolved beforehand
+ * (resolveWebhookSecrets), because a missing variable or file is reported with every other problem of the file.
+ * `codehostARules` comes from `ticketing.config` when `ticketing.backend` is `codehost_a`: unset, every opened or
+ * labeled issue is a ticket.
+ */
+export const webhookConfig = (values: WebhookSecretValues, mode: WebhookMode, codehostARules?: CodehostARules) =>
+  webhookSchema.transform((s) => {
+    const generic = s.generic && resolved(genericConfig(values.generic), s.generic);
+    const allowUnsigned = s.tracker_b.allow_unsigned;
+    const sources = Object.keys(values.secrets).length + (generic === undefined ? 0 : 1) + (allowUnsigned ? 1 : 0);
+    return {
+      // The controller serves when a source is configured and the file does not say otherwise; serve keeps it as written.
+      enabled: mode === "controller" ? (s.enabled ?? sources > 0) : s.enabled,
+      host: s.host,
+      port: s.port,
+      maxBodyBytes: s.max_body_bytes,
+      maxHeaderBytes: s.max_header_bytes,
+      secrets: values.secrets,
+      timeouts: {
+        headersMs: s.timeouts.headers_ms,
+        requestMs: s.timeouts.request_ms,
+        keepAliveMs: s.timeouts.keep_alive_ms,
+        handlerMs: s.timeouts.handler_ms,
+        shutdownMs: s.timeouts.shutdown_ms,
+      },
+      dedupe: { maxEntries: s.dedupe.max_entries, ttlSeconds: s.dedupe.ttl_seconds },
+      metrics: s.metrics,
+      // The controller serves the tracker B route unsigned only when the file says so.
+      allowUnsignedTrackerB: allowUnsigned,
+      ...(s.shortcut_target_state_id === undefined
+        ? {}
+        : { shortcutTargetStateId: String(s.shortcut_target_state_id) }),
+      ...(generic === undefined ? {} : { generic }),
+      ...(codehostARules === undefined ? {} : { codehostARules }),
+    };
+  });
+
+/** `webhook`, resolved as the controller reads it (see {@link webhookConfig}). */
+export type ControllerWebhookConfig = z.output<ReturnType<typeof webhookConfig>>;
+
+/**
+ * The `webhook` section, resolved: what the webhook server reads. `errand webhook serve` leaves
+ * `allowUnsignedTrackerB` out, and serves the tracker B route without a secret.
+ */
+export type WebhookConfig = Omit<ControllerWebhookConfig, "allowUnsignedTrackerB"> & {
+  allowUnsignedTrackerB?: boolean;
+};
+
+/** Time limits of the webhook server, in milliseconds. */
+export type WebhookTimeouts = WebhookConfig["timeouts"];

@@ -1,51 +1,21 @@
+import type { ControllerWebhookConfig, WebhookMode, WebhookSection } from "../webhook/webhook-schema.js";
 import type { PathProblem } from "./path-problem.js";
 import type { WebhookSecretValues } from "./resolve-webhook-secrets.js";
-import type { WebhookSection } from "./schema/webhook-schema.js";
-import type { GenericConfig, TicketField, WebhookConfig } from "./webhook-config.js";
 
 /**
- * Who reads the webhook section: `serve` (`errand webhook serve`, which keeps
- * its warning-only behaviour) or `controller` (`errand run`, which opens no
- * unauthenticated route unless the file says so in so many words).
+ * The webhook section's checks that depend on who reads it (see {@link WebhookMode}) and on the resolved secrets:
+ * the controller refuses a route that would open by omission, `errand webhook serve` warns.
  */
-export type WebhookMode = "serve" | "controller";
-
-/** The resolved webhook settings of the controller. */
-export type ControllerWebhookConfig = WebhookConfig & { allowUnsignedTrackerB: boolean };
-
-/** Turns the validated section and its resolved secrets into the settings the server reads. */
-export function buildWebhookConfig(
+export function webhookProblems(
   section: WebhookSection,
+  config: ControllerWebhookConfig,
   values: WebhookSecretValues,
   mode: WebhookMode,
   problems: PathProblem[],
   warnings: string[],
-): ControllerWebhookConfig {
-  const allowUnsigned = section.tracker_b.allow_unsigned;
-  const config: ControllerWebhookConfig = {
-    enabled: section.enabled,
-    host: section.host,
-    port: section.port,
-    maxBodyBytes: section.max_body_bytes,
-    maxHeaderBytes: section.max_header_bytes,
-    secrets: values.secrets,
-    timeouts: {
-      headersMs: section.timeouts.headers_ms,
-      requestMs: section.timeouts.request_ms,
-      keepAliveMs: section.timeouts.keep_alive_ms,
-      handlerMs: section.timeouts.handler_ms,
-      shutdownMs: section.timeouts.shutdown_ms,
-    },
-    dedupe: { maxEntries: section.dedupe.max_entries, ttlSeconds: section.dedupe.ttl_seconds },
-    metrics: section.metrics,
-    allowUnsignedTrackerB: allowUnsigned,
-  };
-  if (section.shortcut_target_state_id !== undefined)
-    config.shortcutTargetStateId = String(section.shortcut_target_state_id);
-  const generic =
-    section.generic === undefined ? undefined : buildGeneric(section.generic, values.generic, mode, problems, warnings);
-  if (generic !== undefined) config.generic = generic;
-
+): void {
+  if (section.generic !== undefined) genericProblems(section.generic, mode, problems, warnings);
+  const allowUnsigned = config.allowUnsignedTrackerB;
   const trackerSecret = config.secrets.tracker_b !== undefined;
   if (allowUnsigned && trackerSecret) {
     problems.push({
@@ -71,8 +41,7 @@ export function buildWebhookConfig(
   if (mode === "controller") {
     const sources =
       Object.keys(config.secrets).length + (config.generic === undefined ? 0 : 1) + (allowUnsigned ? 1 : 0);
-    if (config.enabled === undefined) config.enabled = sources > 0;
-    else if (config.enabled && sources === 0)
+    if (section.enabled === true && sources === 0)
       warnings.push(
         "webhook.enabled is true but no source is configured: every webhook route answers 404; set webhook.secrets.<source> or webhook.generic",
       );
@@ -82,23 +51,14 @@ export function buildWebhookConfig(
       );
     }
   }
-  return config;
 }
 
-function buildGeneric(
+function genericProblems(
   raw: NonNullable<WebhookSection["generic"]>,
-  secret: string | undefined,
   mode: WebhookMode,
   problems: PathProblem[],
   warnings: string[],
-): GenericConfig {
-  const generic: GenericConfig = {
-    authMode: raw.auth_mode ?? "none",
-    signatureHeader: raw.signature_header.toLowerCase(),
-  };
-  if (secret !== undefined) generic.secret = secret;
-  if (raw.field_mapping !== undefined)
-    generic.fieldMapping = Object.entries(raw.field_mapping) as Array<[string, TicketField]>;
+): void {
   if (raw.auth_mode === undefined && raw.secret === undefined) {
     if (mode === "controller") {
       problems.push({
@@ -116,5 +76,4 @@ function buildGeneric(
       "webhook.generic has auth_mode none: the generic source accepts unauthenticated requests; set webhook.generic.auth_mode and secret in production",
     );
   }
-  return generic;
 }
