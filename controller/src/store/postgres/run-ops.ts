@@ -1,5 +1,5 @@
 import type { PoolClient } from "pg";
-import { isTerminal, type RunState } from "../../runs/task-run.js";
+import { isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
 import { requireText, requireTime } from "../input-checks.js";
 import { jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../rows.js";
 import { newRunId } from "../run-id.js";
@@ -100,59 +100,62 @@ export function createRunOps({
       requireText(runId, "run id");
       requireText(reason, "reason of the retry");
       const at = now();
-      return inTransaction(pool, async (client) => {
-        const first = (await client.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [runId]))
-          .rows[0];
-        if (!first) throw runNotFound(runId);
-        await client.query("SELECT 1 FROM tickets WHERE source = $1 AND id = $2 FOR UPDATE", [
-          first.source,
-          first.ticket_id,
-        ]);
-        // Read after the lock: the states as the last writer of this ticket committed them.
-        const attempts = (
-          await client.query<{ id: string; state: RunState; attempt: number }>(
-            "SELECT id, state, attempt FROM task_runs WHERE source = $1 AND ticket_id = $2 ORDER BY attempt DESC",
-            [first.source, first.ticket_id],
-          )
-        ).rows;
-        const self = attempts.find((a) => a.id === runId) ?? first;
-        if (!isTerminal(self.state)) throw retryUnfinished(self);
-        const active = attempts.find((a) => !isTerminal(a.state));
-        if (active) throw retryWhileActive(runId, active);
-        const params = [
-          newRunId(at),
-          first.source,
-          first.ticket_id,
-          (attempts[0]?.attempt ?? 0) + 1,
-          first.engine,
-          at,
-          reason,
-        ];
-        return toTaskRun((await client.query<RunRow>(NEW_ATTEMPT, params)).rows[0] as RunRow);
-      });
+      return inTransaction(pool, (client) => retryRun(client, runId, reason, at));
     },
     async requestCancel(runId, reason) {
       requireText(runId, "run id");
       requireText(reason, "reason of the cancel");
       const at = now();
-      return inTransaction(pool, async (client) => {
-        const row = await lockRun(client, runId);
-        if (isTerminal(row.state)) throw cancelFinished(row);
-        // A Queued run is Cancelled below, by no loop: it is marked for the loop to announce.
-        const marked = await client.query<RunRow>(
-          `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, $2), announce_pending = announce_pending OR state = 'Queued' WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
-          [runId, at],
-        );
-        if (row.state !== "Queued") return toTaskRun(marked.rows[0] as RunRow);
-        return toTaskRun(
-          await move(
-            client,
-            { runId, to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } },
-            "Queued",
-            at,
-          ),
-        );
-      });
+      return inTransaction(pool, (client) => cancelRun(client, runId, reason, at));
     },
   };
+}
+
+/** A new Queued attempt of an ended run's ticket, under the ticket's lock; refused while any attempt is unfinished. */
+async function retryRun(client: PoolClient, runId: string, reason: string, at: number): Promise<TaskRun> {
+  const first = (await client.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [runId]))
+    .rows[0];
+  if (!first) throw runNotFound(runId);
+  await client.query("SELECT 1 FROM tickets WHERE source = $1 AND id = $2 FOR UPDATE", [first.source, first.ticket_id]);
+  // Read after the lock: the states as the last writer of this ticket committed them.
+  const attempts = (
+    await client.query<{ id: string; state: RunState; attempt: number }>(
+      "SELECT id, state, attempt FROM task_runs WHERE source = $1 AND ticket_id = $2 ORDER BY attempt DESC",
+      [first.source, first.ticket_id],
+    )
+  ).rows;
+  const self = attempts.find((a) => a.id === runId) ?? first;
+  if (!isTerminal(self.state)) throw retryUnfinished(self);
+  const active = attempts.find((a) => !isTerminal(a.state));
+  if (active) throw retryWhileActive(runId, active);
+  const params = [
+    newRunId(at),
+    first.source,
+    first.ticket_id,
+    (attempts[0]?.attempt ?? 0) + 1,
+    first.engine,
+    at,
+    reason,
+  ];
+  return toTaskRun((await client.query<RunRow>(NEW_ATTEMPT, params)).rows[0] as RunRow);
+}
+
+/** Locks the run and marks it for cancelling; a Queued run is Cancelled at once (no engine to stop). */
+async function cancelRun(client: PoolClient, runId: string, reason: string, at: number): Promise<TaskRun> {
+  const row = await lockRun(client, runId);
+  if (isTerminal(row.state)) throw cancelFinished(row);
+  // A Queued run is Cancelled below, by no loop: it is marked for the loop to announce.
+  const marked = await client.query<RunRow>(
+    `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, $2), announce_pending = announce_pending OR state = 'Queued' WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
+    [runId, at],
+  );
+  if (row.state !== "Queued") return toTaskRun(marked.rows[0] as RunRow);
+  return toTaskRun(
+    await move(
+      client,
+      { runId, to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } },
+      "Queued",
+      at,
+    ),
+  );
 }

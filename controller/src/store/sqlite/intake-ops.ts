@@ -18,59 +18,25 @@ export function createIntakeOps({
 }: SqliteContext): SyncOps<
   "acceptTickets" | "acceptDeliveries" | "claimDelivery" | "commitDelivery" | "releaseDelivery"
 > {
-  const storeTickets = (
-    tickets: readonly Ticket[],
-    payloads: readonly string[],
-    engine: string,
-    at: number,
-  ): AcceptOutcome[] =>
-    tickets.map((t, i): AcceptOutcome => {
-      const ticket = { source: t.source, id: t.id };
-      st.upsertTicket.run(t.source, t.id, payloads[i] as string, at, at);
-      const latest = st.latestRun.get(t.source, t.id);
-      if (latest) return { kind: "existing", ticket, runId: latest.id, state: latest.state };
-      const runId = newRunId(at);
-      const reason = acceptedReason(t.source);
-      st.insertRun.run(runId, t.source, t.id, 1, engine, at, at, reason);
-      st.insertFirstHistory.run(runId, at, reason);
-      return { kind: "queued", ticket, runId };
-    });
-
-  let checksSincePurge = 0;
-  const purgeNowAndThen = (at: number) => {
-    if (++checksSincePurge < PURGE_EVERY) return;
-    checksSincePurge = 0;
-    st.purgeDeliveries.run(at, PURGE_LIMIT);
-  };
-  /** What a delivery id's row says at `at` (expired or absent counts as new). */
-  const seenAs = (key: string, at: number): DeliveryClaim => {
-    const row = st.getDelivery.get(key);
-    if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
-    return "new";
-  };
+  const ledger = createDeliveryLedger(st);
+  const store = (tickets: readonly Ticket[], payloads: readonly string[], engine: string, at: number) =>
+    storeTickets(st, tickets, payloads, engine, at);
 
   const acceptAll = db.transaction(
     (deliveries: readonly DeliveryTickets[], payloads: string[][], engine: string, at: number) =>
       deliveries.map((d, i): DeliveryOutcome => {
         if (d.delivery !== undefined) {
-          purgeNowAndThen(at);
+          ledger.purgeNowAndThen(at);
           // One statement for the usual new id; a held one is read back to tell duplicate from in flight.
           if (st.markNewDelivery.run(d.delivery.key, at + d.delivery.ttlMs, at).changes === 0) {
             return { delivery: st.getDelivery.get(d.delivery.key)?.state === "done" ? "duplicate" : "in_flight" };
           }
         }
-        return { delivery: "new", outcomes: storeTickets(d.tickets, payloads[i] as string[], engine, at) };
+        return { delivery: "new", outcomes: store(d.tickets, payloads[i] as string[], engine, at) };
       }),
   );
-  const accept = db.transaction(storeTickets);
-
-  const claimOne = (key: string, ttlMs: number, at: number): DeliveryClaim => {
-    purgeNowAndThen(at);
-    const seen = seenAs(key, at);
-    if (seen === "new") st.putDelivery.run(key, "claimed", at + ttlMs);
-    return seen;
-  };
-  const claim = db.transaction((key: string, ttlMs: number, at: number) => claimOne(key, ttlMs, at));
+  const accept = db.transaction(store);
+  const claim = db.transaction((key: string, ttlMs: number, at: number) => ledger.claim(key, ttlMs, at));
 
   return {
     acceptTickets(tickets, engine) {
@@ -93,4 +59,49 @@ export function createIntakeOps({
       st.deleteDelivery.run(requireText(key, "delivery key"));
     },
   };
+}
+
+/** Stores each ticket (its latest JSON) and queues a first run for a ticket that has none. */
+function storeTickets(
+  st: SqliteContext["st"],
+  tickets: readonly Ticket[],
+  payloads: readonly string[],
+  engine: string,
+  at: number,
+): AcceptOutcome[] {
+  return tickets.map((t, i): AcceptOutcome => {
+    const ticket = { source: t.source, id: t.id };
+    st.upsertTicket.run(t.source, t.id, payloads[i] as string, at, at);
+    const latest = st.latestRun.get(t.source, t.id);
+    if (latest) return { kind: "existing", ticket, runId: latest.id, state: latest.state };
+    const runId = newRunId(at);
+    const reason = acceptedReason(t.source);
+    st.insertRun.run(runId, t.source, t.id, 1, engine, at, at, reason);
+    st.insertFirstHistory.run(runId, at, reason);
+    return { kind: "queued", ticket, runId };
+  });
+}
+
+/** Claiming delivery ids, and purging expired ones now and then as ids are checked (run inside a transaction). */
+function createDeliveryLedger(st: SqliteContext["st"]) {
+  let checksSincePurge = 0;
+  const purgeNowAndThen = (at: number) => {
+    if (++checksSincePurge < PURGE_EVERY) return;
+    checksSincePurge = 0;
+    st.purgeDeliveries.run(at, PURGE_LIMIT);
+  };
+  /** What a delivery id's row says at `at` (expired or absent counts as new). */
+  const seenAs = (key: string, at: number): DeliveryClaim => {
+    const row = st.getDelivery.get(key);
+    if (row && row.expires_at > at) return row.state === "done" ? "duplicate" : "in_flight";
+    return "new";
+  };
+
+  const claim = (key: string, ttlMs: number, at: number): DeliveryClaim => {
+    purgeNowAndThen(at);
+    const seen = seenAs(key, at);
+    if (seen === "new") st.putDelivery.run(key, "claimed", at + ttlMs);
+    return seen;
+  };
+  return { purgeNowAndThen, claim };
 }

@@ -27,6 +27,55 @@ export function createRunOps({
   | "requestCancel"
   | "takeUnannounced"
 > {
+  const tx = createRunTransactions(db, st);
+  const mustGet = (runId: string): RunRow => mustGetRun(st, runId);
+
+  return {
+    claimQueued(owner, limit, leaseMs) {
+      requireText(owner, "claim owner");
+      if (requireCount(limit, "claim limit") === 0) return [];
+      return tx.claim.immediate(owner, limit, requireMs(leaseMs, "claim lease"), now());
+    },
+    releaseAllClaims() {
+      return st.releaseAllClaims.run().changes;
+    },
+    releaseClaim(runId, owner) {
+      st.releaseClaim.run(requireText(runId, "run id"), requireText(owner, "claim owner"));
+    },
+    transition(req) {
+      checkTransitionRequest(req);
+      requireText(req.reason, `reason of the transition of run ${req.runId}`);
+      const at = req.at === undefined ? now() : requireTime(req.at, `time of the transition of run ${req.runId}`);
+      return tx.transition.immediate(req, at);
+    },
+    updateRunning(runId, patch) {
+      const changed = st.updateRunning.run({
+        id: requireText(runId, "run id"),
+        at: now(),
+        cost: patch.costUsd ?? null,
+        logRef: patch.logRef ?? null,
+        attachment: jsonOrNull(patch.attachment),
+      });
+      // A run that ended meanwhile keeps its final values; only an unknown id is an error.
+      if (changed.changes === 0) mustGet(runId);
+    },
+    retry(runId, reason) {
+      return tx.retry.immediate(requireText(runId, "run id"), requireText(reason, "reason of the retry"), now());
+    },
+    requestCancel(runId, reason) {
+      return tx.cancel.immediate(requireText(runId, "run id"), requireText(reason, "reason of the cancel"), now());
+    },
+    takeUnannounced(limit) {
+      if (requireCount(limit, "limit of runs to announce") === 0) return [];
+      return tx.takeUnannounced.immediate(limit);
+    },
+  };
+}
+
+type Statements = SqliteContext["st"];
+
+/** The read-then-write steps of the run operations, each one transaction (the caller runs them IMMEDIATE). */
+function createRunTransactions(db: SqliteContext["db"], st: Statements) {
   const mustGet = (runId: string): RunRow => mustGetRun(st, runId);
   const move = (req: TransitionRequest, current: RunState, at: number): RunRow | undefined =>
     applyTransition(st, req, current, at);
@@ -60,49 +109,8 @@ export function createRunOps({
     return rows.map((row) => ({ run: toTaskRun(row), ticket: toTicket(row.payload) }));
   });
 
-  return {
-    claimQueued(owner, limit, leaseMs) {
-      requireText(owner, "claim owner");
-      if (requireCount(limit, "claim limit") === 0) return [];
-      return claim.immediate(owner, limit, requireMs(leaseMs, "claim lease"), now());
-    },
-    releaseAllClaims() {
-      return st.releaseAllClaims.run().changes;
-    },
-    releaseClaim(runId, owner) {
-      st.releaseClaim.run(requireText(runId, "run id"), requireText(owner, "claim owner"));
-    },
-    transition(req) {
-      checkTransitionRequest(req);
-      requireText(req.reason, `reason of the transition of run ${req.runId}`);
-      const at = req.at === undefined ? now() : requireTime(req.at, `time of the transition of run ${req.runId}`);
-      return transition.immediate(req, at);
-    },
-    updateRunning(runId, patch) {
-      const changed = st.updateRunning.run({
-        id: requireText(runId, "run id"),
-        at: now(),
-        cost: patch.costUsd ?? null,
-        logRef: patch.logRef ?? null,
-        attachment: jsonOrNull(patch.attachment),
-      });
-      // A run that ended meanwhile keeps its final values; only an unknown id is an error.
-      if (changed.changes === 0) mustGet(runId);
-    },
-    retry(runId, reason) {
-      return retry.immediate(requireText(runId, "run id"), requireText(reason, "reason of the retry"), now());
-    },
-    requestCancel(runId, reason) {
-      return cancel.immediate(requireText(runId, "run id"), requireText(reason, "reason of the cancel"), now());
-    },
-    takeUnannounced(limit) {
-      if (requireCount(limit, "limit of runs to announce") === 0) return [];
-      return takeUnannounced.immediate(limit);
-    },
-  };
+  return { claim, transition, retry, cancel, takeUnannounced };
 }
-
-type Statements = SqliteContext["st"];
 
 function mustGetRun(st: Statements, runId: string): RunRow {
   const row = st.getRun.get(runId);

@@ -42,13 +42,21 @@ export interface PreparedStatement<P extends unknown[] | object, R> {
   all(...params: P extends unknown[] ? P : [P]): R[];
 }
 
+/** Prepares one statement, typed by its parameters `P` and its row `R`. */
+type Prepare = <P extends unknown[] | object = unknown[], R = unknown>(sql: string) => PreparedStatement<P, R>;
+
 /**
  * Every statement of the hot paths, prepared once at open: preparing is
  * a parse and a plan, which per call would cost more than the write.
  */
 export function prepareStatements(db: Database) {
-  const prep = <P extends unknown[] | object = unknown[], R = unknown>(sql: string) =>
+  const prep: Prepare = <P extends unknown[] | object = unknown[], R = unknown>(sql: string) =>
     db.prepare(sql) as unknown as PreparedStatement<P, R>;
+  return { ...intakeStatements(prep), ...deliveryStatements(prep), ...runStatements(prep), ...readStatements(prep) };
+}
+
+/** Storing tickets, starting their runs (a first attempt or a retry) and recording every step of a run. */
+function intakeStatements(prep: Prepare) {
   const byTicket = "FROM task_runs WHERE source = ? AND ticket_id = ?";
   return {
     latestRun: prep<[string, string], { id: string; state: RunState }>(
@@ -73,7 +81,12 @@ export function prepareStatements(db: Database) {
       `INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason)
        VALUES (@runId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = @runId), @from, @to, @at, @reason)`,
     ),
+  };
+}
 
+/** Webhook delivery ids: claimed, handled, released, and purged once expired. */
+function deliveryStatements(prep: Prepare) {
+  return {
     getDelivery: prep<[string], { state: "claimed" | "done"; expires_at: number }>(
       "SELECT state, expires_at FROM deliveries WHERE key = ?",
     ),
@@ -90,7 +103,12 @@ export function prepareStatements(db: Database) {
     purgeDeliveries: prep<[number, number]>(
       "DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= ? LIMIT ?)",
     ),
+  };
+}
 
+/** Claiming, moving, cancelling and announcing runs. */
+function runStatements(prep: Prepare) {
+  return {
     claimable: prep<[number, number], RunTicketRow>(
       `SELECT ${RUN_COLUMNS}, t.payload FROM task_runs r JOIN tickets t ON t.source = r.source AND t.id = r.ticket_id
        WHERE r.state = 'Queued' AND (r.claim_expires_at IS NULL OR r.claim_expires_at <= ?)
@@ -135,7 +153,12 @@ export function prepareStatements(db: Database) {
        WHERE r.announce_pending = 1 ORDER BY r.finished_at, r.id LIMIT ?`,
     ),
     clearAnnouncement: prep<[string]>("UPDATE task_runs SET announce_pending = 0 WHERE id = ?"),
+  };
+}
 
+/** The reads of tickets, histories, counts and the runs waiting to be stopped. */
+function readStatements(prep: Prepare) {
+  return {
     getTicket: prep<[string, string], { payload: string }>("SELECT payload FROM tickets WHERE source = ? AND id = ?"),
     history: prep<[string], TransitionRow>(
       "SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = ? ORDER BY seq",
