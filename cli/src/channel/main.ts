@@ -24,6 +24,28 @@ export async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .showHelpAfterError();
 
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+  addTestCommand(program, command, setExit);
+  addSendCommand(program, command, setExit);
+  addLintCommand(program, setExit);
+
+  try {
+    await program.parseAsync(own, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0
+        ? 0
+        : 2;
+    }
+    throw error;
+  }
+  return exitCode;
+}
+
+/** `channel test`: the conformance checks; `command` is the plugin command after `--`, if any. */
+function addTestCommand(program: Command, command: string[], setExit: (code: number) => void): void {
   program
     .command("test")
     .description("run the conformance checks against a plugin package, or any plugin after --")
@@ -44,9 +66,12 @@ export async function main(argv: string[]): Promise<number> {
       "\nExamples:\n  channel test\n  channel test --junit reports/channel.xml\n  channel test --config conf.json -- ./my-plugin\n\nExit codes: 0 all passed, 1 a check failed, 2 the run could not start (or the JUnit report could not be written), 130/143 stopped by Ctrl-C/SIGTERM.",
     )
     .action(async (dir: string, options) => {
-      exitCode = await stoppingPluginsOnSignal("test", () => testCommand(dir, command, options));
+      setExit(await stoppingPluginsOnSignal("test", () => testCommand(dir, command, options)));
     });
+}
 
+/** `channel send`: one notification to the plugin `command` runs. */
+function addSendCommand(program: Command, command: string[], setExit: (code: number) => void): void {
   program
     .command("send")
     .description("send one notification to a plugin and print the result")
@@ -68,9 +93,12 @@ export async function main(argv: string[]): Promise<number> {
       "\nExample:\n  channel send start --ticket ticket.json --config config.json --secrets secrets.json -- node dist/bin.js",
     )
     .action(async (kind: string, options) => {
-      exitCode = await sendCommand(kind, command, options);
+      setExit(await sendCommand(kind, command, options));
     });
+}
 
+/** `channel lint`: the checks of a package before it is published. */
+function addLintCommand(program: Command, setExit: (code: number) => void): void {
   program
     .command("lint")
     .description("check a plugin package before npm publish")
@@ -81,18 +109,6 @@ export async function main(argv: string[]): Promise<number> {
       "\nExit codes: 0 ready to publish (warnings allowed), 1 an error was found, 2 no package to lint, 130/143 stopped by Ctrl-C/SIGTERM.",
     )
     .action(async (dir: string, options) => {
-      exitCode = await stoppingPluginsOnSignal("lint", () => lintCommand(dir, options));
+      setExit(await stoppingPluginsOnSignal("lint", () => lintCommand(dir, options)));
     });
-
-  try {
-    await program.parseAsync(own, { from: "user" });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.exitCode === 0
-        ? 0
-        : 2;
-    }
-    throw error;
-  }
-  return exitCode;
 }

@@ -5,7 +5,7 @@ import chalk from "chalk";
 import { exitCodeFor } from "../util/signals.js";
 import { type InstallOutcome, installDependencies } from "./install.js";
 import type { CreateFlags } from "./options.js";
-import { discard, entriesOf, forceConflicts, makeStaging, moveIntoEmpty, moveOver, PlacementError } from "./place.js";
+import { discard, makeStaging, placeFiles } from "./place.js";
 import type { Answers } from "./prompts.js";
 import { hashFiles, RECORD_FILE, writeRecord } from "./record.js";
 import { scaffold, valuesFor } from "./scaffold.js";
@@ -64,30 +64,10 @@ export async function createChannel(
     if (interruption.signal) return exitCode();
     // From here the files are the user's: a signal lets the move (and an install in place) finish or stop, then says where things are.
     interruption.onSignal = () => {};
-    if (inPlace) {
-      const conflicts = await forceConflicts(target, files);
-      if (conflicts.length > 0) {
-        return fail(
-          `--force writes only files, but in ${answers.dir} these are in the way (a folder where a file goes, or the reverse): ${conflicts.join(", ")}; nothing was changed`,
-          2,
-        );
-      }
-      await moveOver(staging, files);
-    } else {
-      const appeared = await entriesOf(staging);
-      if (appeared.length > 0) {
-        keepStaging = true;
-        return fail(
-          `${answers.dir} gained files while the channel was being generated (${appeared.slice(0, 5).join(", ")}); nothing was written into it. The generated channel is in ${staging.dir}: move its contents where you want them`,
-        );
-      }
-      try {
-        await moveIntoEmpty(staging);
-      } catch (error) {
-        if (!(error instanceof PlacementError)) throw error;
-        keepStaging = true;
-        return fail(`${error.message}; it was left as it is. The files not yet moved are in ${staging.dir}`);
-      }
+    const unplaced = await placeFiles(staging, target, files, inPlace, answers.dir);
+    if (unplaced) {
+      keepStaging = unplaced.keepStaging;
+      return fail(unplaced.message, unplaced.code);
     }
     placed = true;
     say(

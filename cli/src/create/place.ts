@@ -128,3 +128,53 @@ export async function moveOver(staging: Staging, files: string[]): Promise<void>
   }
   await rm(staging.dir, { recursive: true, force: true });
 }
+
+/** Why the generated files could not be placed, and whether the staging folder holds the only copy of them. */
+export interface Unplaced {
+  message: string;
+  code?: number;
+  keepStaging: boolean;
+}
+
+/**
+ * Moves the staged files into the target: with --force into a non-empty one
+ * (`inPlace`), written over the files of the same paths; else into the empty
+ * one, which must still be empty. Returns why not, when they were not placed.
+ */
+export async function placeFiles(
+  staging: Staging,
+  target: string,
+  files: string[],
+  inPlace: boolean,
+  dir: string,
+): Promise<Unplaced | undefined> {
+  if (inPlace) {
+    const conflicts = await forceConflicts(target, files);
+    if (conflicts.length > 0) {
+      return {
+        message: `--force writes only files, but in ${dir} these are in the way (a folder where a file goes, or the reverse): ${conflicts.join(", ")}; nothing was changed`,
+        code: 2,
+        keepStaging: false,
+      };
+    }
+    await moveOver(staging, files);
+    return undefined;
+  }
+  const appeared = await entriesOf(staging);
+  if (appeared.length > 0) {
+    return {
+      message: `${dir} gained files while the channel was being generated (${appeared.slice(0, 5).join(", ")}); nothing was written into it. The generated channel is in ${staging.dir}: move its contents where you want them`,
+      keepStaging: true,
+    };
+  }
+  try {
+    await moveIntoEmpty(staging);
+  } catch (error) {
+    if (!(error instanceof PlacementError)) throw error;
+    return {
+      message: `${error.message}; it was left as it is. The files not yet moved are in ${staging.dir}`,
+      keepStaging: true,
+    };
+  }
+  return undefined;
+}

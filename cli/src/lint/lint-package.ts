@@ -7,14 +7,13 @@ import { npmReason } from "../util/npm-reason.js";
 import { lintBuildBeforePack } from "./build-before-pack.js";
 import { lintDependencySpecs } from "./dependency-specs.js";
 import { lintEntryPoints } from "./entry-points.js";
+import { lintHandshakeMatch } from "./handshake-match.js";
 import type { AddFinding, LintFinding } from "./lint-finding.js";
-import { manifestHandshake } from "./manifest-handshake.js";
+import { lintDiscoveryFields, lintRuntimeFields } from "./package-fields.js";
 
 export type { LintFinding } from "./lint-finding.js";
 
-/** The keyword by which users and the controller find channel plugins on npm. */
-export const CHANNEL_KEYWORD = "errand-channel";
-const NAME_CONVENTION = /^(@[a-z0-9-~][a-z0-9-._~]*\/)?errand-channel-[a-z0-9][a-z0-9._-]*$/;
+export { CHANNEL_KEYWORD } from "./package-fields.js";
 
 /** Checks a plugin package before `npm publish`. */
 export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
@@ -25,40 +24,23 @@ export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
   for (const problem of pkg.problems)
     add("package.json", "error", `package.json: ${problem}`, "fix the field's type; npm and the controller read it");
 
-  if (!pkg.name) add("name", "error", "package.json has no name", 'set "name", for example "errand-channel-teams"');
-  else if (!NAME_CONVENTION.test(pkg.name)) {
-    add(
-      "name",
-      "warning",
-      `the name ${pkg.name} does not follow the convention errand-channel-<name> (or @scope/errand-channel-<name>)`,
-      "rename it so users find it next to other channels",
-    );
-  }
-  if (!pkg.keywords?.includes(CHANNEL_KEYWORD)) {
-    add(
-      "keywords",
-      "error",
-      `"keywords" lacks "${CHANNEL_KEYWORD}"`,
-      `add "${CHANNEL_KEYWORD}" to "keywords"; the controller's docs and npm search use it`,
-    );
-  }
+  lintDiscoveryFields(pkg, add);
   lintManifest(pkg, add);
-  const node = pkg.engines?.node;
-  if (!node) add("engines", "error", 'package.json has no "engines.node"', 'add "engines": { "node": ">=20.19" }');
-  else if (!/>=?\s*(2[0-9]|[3-9][0-9])/.test(node)) {
-    add("engines", "warning", `engines.node "${node}" does not clearly require Node 20 or later`, 'use ">=20.19"');
-  }
-  if (pkg.devDependencies?.["@errand/channel-sdk"] && !pkg.dependencies?.["@errand/channel-sdk"]) {
-    add(
-      "dependencies",
-      "error",
-      "@errand/channel-sdk is only a devDependency; the installed plugin cannot load it",
-      'move it to "dependencies"',
-    );
-  }
+  lintRuntimeFields(pkg, add);
   lintDependencySpecs(pkg, add);
   lintBuildBeforePack(pkg, add);
 
+  const bin = lintBin(dir, pkg, add);
+  const packed = await packedFiles(dir);
+  lintPackedFiles(packed, add);
+  lintEntryPoints(dir, pkg, typeof packed === "string" ? undefined : packed, add);
+
+  if (bin && existsSync(join(dir, bin))) await lintHandshakeMatch(dir, pkg, add);
+  return findings;
+}
+
+/** The executable npm links: there must be one, and it must start with a `#!` line. Returns its path, if any. */
+function lintBin(dir: string, pkg: PackageJson, add: AddFinding): string | undefined {
   const bin = pickBin(pkg);
   if (!bin) {
     add(
@@ -75,8 +57,11 @@ export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
       "start the file with #!/usr/bin/env node so npm can link it as an executable",
     );
   }
+  return bin;
+}
 
-  const packed = await packedFiles(dir);
+/** What `npm pack` would publish: it must be able to pack, should include a README and must not leak secret files. */
+function lintPackedFiles(packed: Set<string> | string, add: AddFinding): void {
   if (typeof packed === "string") {
     add(
       "files",
@@ -91,41 +76,6 @@ export async function lintPackage(dirArg: string): Promise<LintFinding[]> {
     if (leaked.length > 0)
       add("files", "error", `secret-looking files would be published: ${leaked.join(", ")}`, 'narrow "files"');
   }
-  lintEntryPoints(dir, pkg, typeof packed === "string" ? undefined : packed, add);
-
-  const manifestVersions = Array.isArray(pkg.errand?.interfaceVersions)
-    ? (pkg.errand.interfaceVersions as number[])
-    : undefined;
-  if (bin && existsSync(join(dir, bin)) && manifestVersions) {
-    const outcome = await manifestHandshake(dir, manifestVersions);
-    if (outcome.error) {
-      add(
-        "handshake",
-        "error",
-        `could not run the plugin's Handshake: ${outcome.error}`,
-        "run channel test to see why the plugin does not start",
-      );
-    } else {
-      const served = [...(outcome.supportedVersions ?? [])].sort().join(",");
-      if (served !== [...manifestVersions].sort().join(",")) {
-        add(
-          "handshake",
-          "error",
-          `errand.interfaceVersions is [${manifestVersions.join(", ")}] but the plugin's Handshake supports [${served}]`,
-          "make package.json errand.interfaceVersions list what defineChannel() declares",
-        );
-      }
-      if (typeof pkg.errand?.channel === "string" && outcome.name !== pkg.errand.channel) {
-        add(
-          "handshake",
-          "error",
-          `errand.channel is "${pkg.errand.channel}" but the plugin's Handshake names "${outcome.name}"`,
-          "use the same name in package.json errand.channel and defineChannel()",
-        );
-      }
-    }
-  }
-  return findings;
 }
 
 function lintManifest(pkg: PackageJson, add: AddFinding) {

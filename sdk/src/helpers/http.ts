@@ -9,6 +9,7 @@ import {
   UnavailableError,
 } from "../errors.js";
 import { scrubError, secretForms } from "../secret-mask.js";
+import { attemptTimeoutMs, encodeRequest } from "./http-attempt.js";
 import { parseJsonBody, readBody } from "./http-body.js";
 import { redactedResponse } from "./http-error-response.js";
 import { httpStatusError } from "./http-status-error.js";
@@ -27,8 +28,6 @@ let undici: Promise<typeof import("undici")> | undefined;
 const loadUndici = () => (undici ??= import("undici"));
 
 const SECRET_HEADER = /authorization|cookie|token|secret|key/i;
-/** How much earlier than the retry budget an attempt's own timeout fires. */
-const BUDGET_MARGIN_MS = 100;
 
 /**
  * Creates an HTTP client on undici whose failures are typed SDK errors:
@@ -138,31 +137,11 @@ async function sendOnce<T>(
   signal: AbortSignal | undefined,
   timeLeftMs?: () => number,
 ): Promise<HttpResponse<T>> {
-  const configuredMs = req.timeoutMs ?? options.timeoutMs ?? 2500;
-  if (typeof configuredMs !== "number" || Number.isNaN(configuredMs) || configuredMs < 0) {
-    throw new InvalidArgumentError(
-      `${method} ${shownUrl}: timeoutMs must be a number of milliseconds >= 0, got ${String(configuredMs)}`,
-      {
-        hint: "set the HTTP client's timeoutMs (one attempt's timeout) to a number, 2500 by default",
-      },
-    );
-  }
-  // Inside its own retry, an attempt ends a little before the budget does,
-  // so it fails with its own error (what the target did) rather than
-  // being cut off by the budget. Read after the throttle wait.
-  const timeoutMs = timeLeftMs ? Math.max(1, Math.min(configuredMs, timeLeftMs() - BUDGET_MARGIN_MS)) : configuredMs;
+  const timeoutMs = attemptTimeoutMs(options, req, `${method} ${shownUrl}`, timeLeftMs);
   // Longer than a timer holds would fire at once; 24.8 days is "never" for one request.
   const timeout = AbortSignal.timeout(Math.min(timeoutMs, MAX_TIMER_DELAY_MS));
   const attemptSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  const headers: Record<string, string> = { "user-agent": options.userAgent ?? "errand-channel-sdk" };
-  Object.assign(headers, options.headers, req.headers);
-  let body = req.body;
-  if (req.json !== undefined) {
-    body = JSON.stringify(req.json);
-    if (!Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
-      headers["content-type"] = "application/json; charset=utf-8";
-    }
-  }
+  const { headers, body } = encodeRequest(options, req);
   const maxBytes = options.maxResponseBytes ?? 1024 * 1024;
   try {
     const { request: undiciRequest } = await loadUndici();

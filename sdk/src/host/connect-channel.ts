@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import { type ChannelCredentials, credentials as grpcCredentials } from "@grpc/grpc-js";
 import type { Channel } from "../channel.js";
 import { type ChannelError, PluginStartError } from "../errors.js";
-import type { HandshakeResponse } from "../gen/errand/v1/common.js";
+import type { HandshakeRequest, HandshakeResponse } from "../gen/errand/v1/common.js";
 import { createLogger, type Logger } from "../logger.js";
 import { maskError } from "../secret-mask-errors.js";
 import { type CheckedConnectOptions, type ConnectOptions, checkConnectOptions } from "./connect-options.js";
@@ -10,7 +10,7 @@ import { callHealth, callShutdown, createClients, type PluginClients, unaryCall 
 import { handshakeFailure } from "./handshake-failure.js";
 import { guardLogger } from "./host-logger.js";
 import { describeCommand } from "./launch-checks.js";
-import { launchPlugin, type PluginExit } from "./plugin-process.js";
+import { launchPlugin, type PluginExit, type PluginProcess } from "./plugin-process.js";
 import { RemoteChannel } from "./remote-channel.js";
 import { stopProcess } from "./stop-process.js";
 
@@ -51,27 +51,12 @@ async function connect(
   logger: Logger,
   secretValues: string[],
 ): Promise<RemoteChannel> {
-  const { startTimeoutMs, supportedVersions, transport } = checked;
+  const { startTimeoutMs, supportedVersions } = checked;
   const started = Date.now();
   const remaining = () => Math.max(1, startTimeoutMs - (Date.now() - started));
   const commandLine = describeCommand(options);
 
-  let clientCert: { certPem: string; keyPem: string } | undefined;
-  if (checked.autoMTLS) {
-    const { generateCertificate } = await import("../grpc/auto-mtls.js");
-    clientCert = await generateCertificate();
-  }
-  const proc = await launchPlugin({
-    command: options.command,
-    args: options.args,
-    env: options.env,
-    cwd: options.cwd,
-    startTimeoutMs,
-    supportedVersions,
-    transport,
-    clientCertPem: clientCert?.certPem,
-    logger,
-  });
+  const { proc, clientCert } = await startPlugin(options, checked, logger);
 
   let clients: PluginClients | undefined;
   const stop = async () => {
@@ -103,19 +88,8 @@ async function connect(
 
   let handshake: HandshakeResponse;
   try {
-    handshake = await unaryCall(
-      clients.channel,
-      "handshake",
-      {
-        interfaceVersion: proc.line.interfaceVersion,
-        supportedVersions: [...supportedVersions],
-        config: checked.config,
-        secrets: checked.secrets,
-        hostName: options.hostName ?? "errand",
-        hostVersion: options.hostVersion ?? "",
-      },
-      { timeoutMs: remaining() },
-    );
+    const request = handshakeRequest(options, checked, proc.line.interfaceVersion);
+    handshake = await unaryCall(clients.channel, "handshake", request, { timeoutMs: remaining() });
   } catch (error) {
     throw await handshakeFailure(error, { proc, commandLine, startTimeoutMs, supportedVersions, stop, fail });
   }
@@ -135,10 +109,53 @@ async function connect(
   });
 }
 
+type ClientCert = { certPem: string; keyPem: string };
+
+/** Launches the plugin process (up to its handshake line), with a fresh client certificate when AutoMTLS is on. */
+async function startPlugin(
+  options: ConnectOptions,
+  checked: CheckedConnectOptions,
+  logger: Logger,
+): Promise<{ proc: PluginProcess; clientCert: ClientCert | undefined }> {
+  let clientCert: ClientCert | undefined;
+  if (checked.autoMTLS) {
+    const { generateCertificate } = await import("../grpc/auto-mtls.js");
+    clientCert = await generateCertificate();
+  }
+  const proc = await launchPlugin({
+    command: options.command,
+    args: options.args,
+    env: options.env,
+    cwd: options.cwd,
+    startTimeoutMs: checked.startTimeoutMs,
+    supportedVersions: checked.supportedVersions,
+    transport: checked.transport,
+    clientCertPem: clientCert?.certPem,
+    logger,
+  });
+  return { proc, clientCert };
+}
+
+/** The Handshake RPC's request: the versions the host speaks, the plugin's config and secrets, and who the host is. */
+function handshakeRequest(
+  options: ConnectOptions,
+  checked: CheckedConnectOptions,
+  interfaceVersion: number,
+): HandshakeRequest {
+  return {
+    interfaceVersion,
+    supportedVersions: [...checked.supportedVersions],
+    config: checked.config,
+    secrets: checked.secrets,
+    hostName: options.hostName ?? "errand",
+    hostVersion: options.hostVersion ?? "",
+  };
+}
+
 /** Insecure without AutoMTLS; with it, TLS both ways with the plugin's certificate from its handshake line. */
 async function credentialsFor(
   serverCert: string | undefined,
-  clientCert: { certPem: string; keyPem: string } | undefined,
+  clientCert: ClientCert | undefined,
   fail: (message: string, hint: string, cause?: unknown) => Promise<ChannelError>,
 ): Promise<ChannelCredentials> {
   if (!clientCert) return grpcCredentials.createInsecure();

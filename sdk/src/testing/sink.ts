@@ -1,4 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { RateLimiter, Script, type SinkBehaviour, type SinkRateLimit } from "./sink-script.js";
 
@@ -92,18 +98,10 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     for (const wake of waiters) wake();
 
     const waitMs = limiter?.take(limiter.limit.key?.(record) ?? record.path, record.receivedAt) ?? 0;
-    let behaviour: SinkBehaviour;
-    if (waitMs > 0) {
-      record.rateLimited = true;
-      const seconds = waitMs / 1000;
-      behaviour = {
-        status: 429,
-        retryAfter: Math.ceil(seconds),
-        json: { message: "rate limited", retry_after: seconds },
-      };
-    } else {
-      behaviour = byPath.get(record.path)?.next() ?? global.next() ?? {};
-    }
+    record.rateLimited = waitMs > 0;
+    const behaviour = record.rateLimited
+      ? rateLimitedAnswer(waitMs)
+      : (byPath.get(record.path)?.next() ?? global.next() ?? {});
     if (behaviour.delayMs && behaviour.delayMs > 0) {
       const timer = setTimeout(() => {
         timers.delete(timer);
@@ -120,11 +118,7 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => handle(req, res, Buffer.concat(chunks)));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenOnFreePort(server);
 
   return {
     url: `http://127.0.0.1:${port}`,
@@ -157,6 +151,21 @@ export async function startSink(options: SinkOptions = {}): Promise<Sink> {
       return closed;
     },
   };
+}
+
+/** The 429 the sink's rate limit answers, saying in both places clients look when to retry. */
+function rateLimitedAnswer(waitMs: number): SinkBehaviour {
+  const seconds = waitMs / 1000;
+  return { status: 429, retryAfter: Math.ceil(seconds), json: { message: "rate limited", retry_after: seconds } };
+}
+
+/** Listens on a free port of 127.0.0.1 and resolves with it. */
+async function listenOnFreePort(server: Server): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 /** Answers as the behaviour says: dropped, hanging, or a status with headers and a body. */
