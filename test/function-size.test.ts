@@ -33,13 +33,6 @@ const ALLOWED: Readonly<Record<string, number>> = {
   "controller/src/sources/polling/polling-source.ts createPollingSource": 96,
   "controller/src/vendors/codehost-a/codehost-a-adapter.ts createCodehostAAdapter": 83,
   "controller/src/vendors/tracker-b/tracker-b-plan.ts resolveTrackerBPlan": 111,
-  "sdk/src/helpers/http.ts sendOnce": 82,
-  "sdk/src/host/connect-channel.ts connect": 89,
-  "sdk/src/testing/sink.ts startSink": 81,
-  "cli/src/channel/main.ts main": 82,
-  "cli/src/create/create.ts createChannel": 88,
-  "cli/src/lint/lint-package.ts lintPackage": 110,
-  "channels/chat-kit/src/digest-queue.ts createDigestQueue": 171,
 };
 
 const keyOf = (where: string): string => where.replace(/:\d+ /, " ");
