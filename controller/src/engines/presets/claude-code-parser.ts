@@ -5,17 +5,16 @@
 // with `subtype` success | error_max_turns | error_during_execution | error_max_budget_usd |
 // error_max_structured_output_retries, `is_error`, `result`, `errors`, `total_cost_usd`,
 // `usage`, `num_turns`, `duration_ms`) and the headless docs (docs.anthropic.com, "CLI reference").
-import type { TaskResult, TokenUsage } from "@errand/channel-sdk";
+import type { TaskResult } from "@errand/channel-sdk";
 import type { EngineEvent, EngineExit, OutputParser } from "../engine.js";
 import { exitProblem } from "../output/exit-problem.js";
-import { asArray, asCost, asCount, asNumber, asObject, asString } from "../output/json-fields.js";
+import { asArray, asCost, asNumber, asString } from "../output/json-fields.js";
 import { createJsonLineReader, oversizedNote } from "../output/json-line.js";
 import { createLineTail } from "../output/line-tail.js";
 import { progressText } from "../output/progress-text.js";
 import { readPullRequest } from "../output/pull-request.js";
 import { toTaskResult } from "../output/task-result.js";
-import { sumUsage } from "../output/token-usage.js";
-import { toolLabel } from "./tool-label.js";
+import { claudeUsage, createAssistantLog } from "./claude-code-assistant.js";
 
 const WHO = "claude";
 /** What Claude Code prints when it refuses bypassPermissions as root. */
@@ -37,34 +36,8 @@ export interface ClaudeCodeParserOptions {
 export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): OutputParser {
   const json = createJsonLineReader();
   const stderr = createLineTail();
-  const usageByMessage = new Map<string, TokenUsage>();
+  const assistant = createAssistantLog();
   let result: Record<string, unknown> | undefined;
-  let lastText = "";
-  let apiError: string | undefined;
-
-  const assistant = (message: Record<string, unknown>): EngineEvent[] => {
-    const events: EngineEvent[] = [];
-    const body = asObject(message.message);
-    const texts: string[] = [];
-    for (const block of asArray(body.content).map(asObject)) {
-      if (block.type === "text") {
-        const text = asString(block.text) ?? "";
-        texts.push(text);
-        const shown = progressText(text);
-        if (shown !== undefined) events.push({ kind: "progress", text: shown, detail: "message" });
-      } else if (block.type === "tool_use") {
-        events.push({ kind: "progress", text: toolLabel(asString(block.name) ?? "tool", block.input), detail: "tool" });
-      }
-    }
-    if (texts.some((t) => t.trim() !== "")) lastText = texts.join("\n");
-    apiError = asString(message.error) ?? apiError;
-    if (body.usage !== undefined) {
-      // One API response can arrive as several messages with the same id and usage: count it once.
-      usageByMessage.set(asString(body.id) ?? `#${usageByMessage.size}`, claudeUsage(body.usage));
-      events.push({ kind: "usage", usage: sumUsage(usageByMessage.values()) });
-    }
-    return events;
-  };
 
   return {
     line(stream, text) {
@@ -86,7 +59,7 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): O
             ];
           return [];
         case "assistant":
-          return assistant(message);
+          return assistant.read(message);
         case "result":
           result = message;
           return resultEvents(message);
@@ -96,7 +69,8 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): O
     },
     finish(exit: EngineExit): TaskResult {
       const problem = exitProblem(exit, WHO, stderr);
-      const liveUsage = usageByMessage.size === 0 ? undefined : sumUsage(usageByMessage.values());
+      const { lastText, apiError } = assistant;
+      const liveUsage = assistant.usage();
       if (result === undefined) {
         const api = apiError === undefined ? "" : ` (last API error: ${apiError})`;
         const root = stderr.text(20).includes(ROOT_REFUSAL) ? ROOT_HINT : "";
@@ -163,16 +137,4 @@ function budgetReason(cost: number | undefined, budget: number | undefined): str
   const limit =
     budget === undefined ? "its budget" : `its budget of $${budget.toFixed(2)} (guardrails.max_cost_per_job)`;
   return `cost limit: claude stopped itself at ${limit}${spent} (error_max_budget_usd)`;
-}
-
-/** Claude's usage in the controller's terms: input counts cache reads and writes too; cached is the cache reads. */
-function claudeUsage(value: unknown): TokenUsage {
-  const u = asObject(value);
-  const cacheRead = asCount(u.cache_read_input_tokens);
-  const cacheWrite = asCount(u.cache_creation_input_tokens);
-  return {
-    inputTokens: asCount(u.input_tokens) + cacheRead + cacheWrite,
-    outputTokens: asCount(u.output_tokens),
-    cachedInputTokens: cacheRead,
-  };
 }

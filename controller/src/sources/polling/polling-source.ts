@@ -5,6 +5,7 @@ import type { SourceHealth, TicketSink, TicketSource } from "../../intake/ticket
 import type { RunEvent, RunObserver } from "../../runs/run-event.js";
 import { TicketSourceError } from "../ticket-source-error.js";
 import type { PollAdapter, PollContext } from "./poll-adapter.js";
+import { createPollStatus } from "./poll-status.js";
 
 /** Options of {@link createPollingSource}. */
 export interface PollingSourceOptions {
@@ -30,26 +31,12 @@ export type PollingSource = TicketSource & { readonly observer: RunObserver; pol
 export function createPollingSource(options: PollingSourceOptions): PollingSource {
   const { adapter, registry } = options;
   const logger = options.logger.child({ source: adapter.backend });
-  const maxBackoff = options.maxBackoffMs ?? 5 * 60_000;
+  const status = createPollStatus(options.intervalMs, options.maxBackoffMs ?? 5 * 60_000);
   const stop = new AbortController();
   const ctx: PollContext = { signal: stop.signal, logger };
-  const polls = new Counter({
-    name: "errand_source_polls_total",
-    help: "Polls of a ticket source, by outcome",
-    labelNames: ["source", "outcome"],
-    registers: [registry],
-  });
-  const picked = new Counter({
-    name: "errand_source_tickets_total",
-    help: "Tickets a poll handed on, by what the store made of them",
-    labelNames: ["source", "outcome"],
-    registers: [registry],
-  });
+  const { polls, picked } = pollCounters(registry);
   let sink: TicketSink | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let failures = 0;
-  let lastOk: number | undefined;
-  let lastError: string | undefined;
   let running: Promise<void> | undefined;
   let prepared = false;
 
@@ -62,27 +49,24 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
       }
       await pickUp(adapter, ctx, sink, picked);
       polls.inc({ source: adapter.backend, outcome: "ok" });
-      if (failures > 0) logger.info("ticket source recovered", { after_failures: failures });
-      failures = 0;
-      lastOk = Date.now();
-      lastError = undefined;
+      status.succeeded(logger);
     } catch (error) {
       if (stop.signal.aborted) return;
-      failures++;
-      lastError = error instanceof Error ? error.message : String(error);
+      status.failed(error);
       polls.inc({ source: adapter.backend, outcome: "error" });
-      logger.error("poll failed; trying again later", { error, failures, next_in_ms: nextDelay() });
+      logger.error("poll failed; trying again later", {
+        error,
+        failures: status.failures,
+        next_in_ms: status.nextDelay(),
+      });
     }
   };
-
-  const nextDelay = () =>
-    failures === 0 ? options.intervalMs : Math.min(maxBackoff, options.intervalMs * 2 ** Math.min(failures, 20));
 
   const schedule = () => {
     if (stop.signal.aborted) return;
     timer = setTimeout(() => {
       running = pollOnce().finally(schedule);
-    }, nextDelay());
+    }, status.nextDelay());
   };
 
   return {
@@ -95,9 +79,11 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
         // A configuration the workspace refuses is the operator's to fix: a start-up error. An API that is down is
         // not: the source starts failing and prepares again with the polls' back-off.
         if (isOperatorsToFix(error)) throw error;
-        failures++;
-        lastError = error instanceof Error ? error.message : String(error);
-        logger.error("ticket source unreachable at start; trying again later", { error, next_in_ms: nextDelay() });
+        status.failed(error);
+        logger.error("ticket source unreachable at start; trying again later", {
+          error,
+          next_in_ms: status.nextDelay(),
+        });
       }
       sink = target;
       if (prepared) running = pollOnce().finally(schedule);
@@ -111,17 +97,28 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
     health(): SourceHealth {
       if (sink === undefined) return { ready: false, detail: "not started" };
       // A source that fails keeps the controller ready: webhooks and running work go on, the source catches up.
-      return {
-        ready: true,
-        detail:
-          lastError === undefined
-            ? `polling every ${options.intervalMs / 1000} s${lastOk ? `, last poll ${new Date(lastOk).toISOString()}` : ""}`
-            : `failing (${failures} in a row): ${lastError}`,
-      };
+      return { ready: true, detail: status.detail() };
     },
     pollNow: pollOnce,
     observer: createWriteBack(adapter, ctx, registry),
   };
+}
+
+/** The source's poll metrics: polls by outcome, and tickets handed on by what the store made of them. */
+function pollCounters(registry: Registry): { polls: Counter; picked: Counter } {
+  const polls = new Counter({
+    name: "errand_source_polls_total",
+    help: "Polls of a ticket source, by outcome",
+    labelNames: ["source", "outcome"],
+    registers: [registry],
+  });
+  const picked = new Counter({
+    name: "errand_source_tickets_total",
+    help: "Tickets a poll handed on, by what the store made of them",
+    labelNames: ["source", "outcome"],
+    registers: [registry],
+  });
+  return { polls, picked };
 }
 
 /** Polls once and hands the tickets its rules pick up to the sink. */

@@ -22,6 +22,19 @@ export interface CodehostAAdapterOptions {
 
 const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
 
+/** Fails at start-up, not at the first poll, when the configured token secret is empty or missing. */
+function requireToken(config: CodehostATicketingConfig, token: string | undefined): asserts token is string {
+  if (token === undefined || token === "") {
+    throw new ControllerError(
+      ControllerErrorCode.SecretNotFound,
+      `the secret "${config.token_secret}" named by ticketing.config.token_secret has no value`,
+      {
+        hint: "put code host A's token in that secret (for example the environment variable ERRAND_SECRET_<NAME>)",
+      },
+    );
+  }
+}
+
 /**
  * Code host A (a GitHub-style host) as a polled ticket source, through
  * Octokit with its throttling and retry plugins. Picks up open issues of
@@ -35,15 +48,7 @@ export function createCodehostAAdapter(
   token: string | undefined,
   options: CodehostAAdapterOptions = {},
 ): PollAdapter {
-  if (token === undefined || token === "") {
-    throw new ControllerError(
-      ControllerErrorCode.SecretNotFound,
-      `the secret "${config.token_secret}" named by ticketing.config.token_secret has no value`,
-      {
-        hint: "put code host A's token in that secret (for example the environment variable ERRAND_SECRET_<NAME>)",
-      },
-    );
-  }
+  requireToken(config, token);
   const secondMs = options.secondMs ?? 1000;
   const repoName = `${config.owner}/${config.repo}`;
   let logger = quiet;

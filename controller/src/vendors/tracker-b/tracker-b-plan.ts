@@ -2,15 +2,9 @@ import type { Label, Member, Workflow } from "@shortcut/client";
 import { ConfigError, type ConfigProblem } from "../../config/config-error.js";
 import { didYouMean } from "../../config/did-you-mean.js";
 import type { TrackerBTicketingConfig } from "./tracker-b-schema.js";
+import { partlyUsableWorkflows, resolveCompleted, resolveTriggers, type TriggerState } from "./workflow-states.js";
 
-/** A trigger state of one workflow and where a story in it goes when its run starts. */
-export interface TriggerState {
-  workflowId: number;
-  workflowName: string;
-  name: string;
-  inProgressId: number;
-  inProgressName: string;
-}
+export type { TriggerState } from "./workflow-states.js";
 
 /** The configuration resolved against the workspace: ids in place of names. */
 export interface TrackerBPlan {
@@ -54,94 +48,10 @@ export function resolveTrackerBPlan(
   workspace: TrackerBWorkspace,
 ): { plan: TrackerBPlan; warnings: string[] } {
   const problems: ConfigProblem[] = [];
-  const warnings: string[] = [];
   const { workflows } = workspace;
-  const stateIn = (w: Workflow, name: string) => w.states.find((s) => s.name === name);
-  const allNames = [...new Set(workflows.flatMap((w) => w.states.map((s) => s.name)))];
-
-  const triggers = new Map<number, TriggerState>();
-  for (const pair of configuredPairs(config)) {
-    const withTrigger = workflows.filter((w) => stateIn(w, pair.trigger));
-    if (withTrigger.length === 0) {
-      problems.push(
-        missing(pair.triggerKey, `no workflow has a state named ${q(pair.trigger)}`, pair.trigger, allNames, workflows),
-      );
-      continue;
-    }
-    const usable = withTrigger.filter((w) => stateIn(w, pair.inProgress));
-    if (usable.length === 0) {
-      const names = [...new Set(withTrigger.flatMap((w) => w.states.map((s) => s.name)))];
-      problems.push(
-        missing(
-          pair.inProgressKey,
-          `no workflow with the state ${q(pair.trigger)} has a state named ${q(pair.inProgress)}`,
-          pair.inProgress,
-          names,
-          withTrigger,
-        ),
-      );
-      continue;
-    }
-    for (const w of usable) {
-      const trigger = stateIn(w, pair.trigger);
-      const inProgress = stateIn(w, pair.inProgress);
-      if (trigger === undefined || inProgress === undefined) continue;
-      if (triggers.has(trigger.id)) {
-        problems.push({
-          key: pair.triggerKey,
-          message: `repeats the trigger state ${q(pair.trigger)} of an earlier entry`,
-          fix: "give each trigger state one entry in workflows[]",
-        });
-        continue;
-      }
-      triggers.set(trigger.id, {
-        workflowId: w.id,
-        workflowName: w.name,
-        name: trigger.name,
-        inProgressId: inProgress.id,
-        inProgressName: inProgress.name,
-      });
-    }
-  }
-
-  // Judged after every pair: another entry may cover a workflow this one cannot.
-  for (const pair of configuredPairs(config)) {
-    for (const w of workflows) {
-      const trigger = stateIn(w, pair.trigger);
-      if (trigger !== undefined && !triggers.has(trigger.id) && problems.length === 0) {
-        warnings.push(
-          `workflow ${q(w.name)} has the state ${q(pair.trigger)} but no ${q(pair.inProgress)}: its stories are not picked up`,
-        );
-      }
-    }
-  }
-
-  const completed = new Map<number, number>();
-  const done = config.completed_state_name;
-  const watched = workflows.filter((w) => [...triggers.values()].some((t) => t.workflowId === w.id));
-  if (done !== undefined && watched.length > 0) {
-    for (const w of watched) {
-      const state = stateIn(w, done);
-      if (state) completed.set(w.id, state.id);
-      else
-        warnings.push(
-          `workflow ${q(w.name)} has no state ${q(done)}: its stories stay where they are when a run succeeds`,
-        );
-    }
-    if (completed.size === 0) {
-      const names = [...new Set(watched.flatMap((w) => w.states.map((s) => s.name)))];
-      problems.push(
-        missing(
-          `${KEY}.completed_state_name`,
-          `no workflow the trigger states belong to has a state named ${q(done)}`,
-          done,
-          names,
-          watched,
-        ),
-      );
-    }
-  }
-
+  const triggers = resolveTriggers(config, workflows, problems);
+  const warnings = partlyUsableWorkflows(config, workflows, triggers, problems);
+  const completed = resolveCompleted(config.completed_state_name, workflows, triggers, problems, warnings);
   const member = findOwner(config, workspace.members, problems);
   if (workspace.labels !== undefined) checkLabels(config, workspace.labels, problems);
 
@@ -159,49 +69,6 @@ export function resolveTrackerBPlan(
     memberLabel: (id) => mentions.get(id) ?? `member ${id}`,
   };
   return { plan, warnings };
-}
-
-interface Pair {
-  trigger: string;
-  inProgress: string;
-  triggerKey: string;
-  inProgressKey: string;
-}
-
-function configuredPairs(config: TrackerBTicketingConfig): Pair[] {
-  if (config.workflows !== undefined) {
-    return config.workflows.map((w, i) => ({
-      trigger: w.trigger_state,
-      inProgress: w.in_progress_state,
-      triggerKey: `${KEY}.workflows[${i}].trigger_state`,
-      inProgressKey: `${KEY}.workflows[${i}].in_progress_state`,
-    }));
-  }
-  // The schema requires both single names when workflows[] is absent.
-  return [
-    {
-      trigger: config.workflow_state_name ?? "",
-      inProgress: config.in_progress_state_name ?? "",
-      triggerKey: `${KEY}.workflow_state_name`,
-      inProgressKey: `${KEY}.in_progress_state_name`,
-    },
-  ];
-}
-
-function missing(
-  key: string,
-  message: string,
-  name: string,
-  candidates: string[],
-  workflows: readonly Workflow[],
-): ConfigProblem {
-  const hint = didYouMean(name, candidates);
-  const states = workflows.map((w) => `${q(w.name)}: ${w.states.map((s) => s.name).join(", ")}`).join("; ");
-  return {
-    key,
-    message: `${message}${hint ? `; did you mean ${q(hint)}?` : ""}`,
-    fix: `write a state that exists (exact, case-sensitive); the workflows' states are ${states || "none (the workspace has no workflow)"}`,
-  };
 }
 
 function listed(names: readonly string[]): string {
