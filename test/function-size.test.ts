@@ -29,10 +29,6 @@ const ALLOWED: Readonly<Record<string, number>> = {
   "controller/src/notify/create-notifier.ts createNotifier": 97,
   "controller/src/webhook/handle-request.ts createRequestHandler": 101,
   "controller/src/cli/commands/runs.ts createRunsCommand": 102,
-  "controller/src/engines/presets/claude-code-parser.ts createClaudeCodeParser": 93,
-  "controller/src/sources/polling/polling-source.ts createPollingSource": 96,
-  "controller/src/vendors/codehost-a/codehost-a-adapter.ts createCodehostAAdapter": 83,
-  "controller/src/vendors/tracker-b/tracker-b-plan.ts resolveTrackerBPlan": 111,
 };
 
 const keyOf = (where: string): string => where.replace(/:\d+ /, " ");
