@@ -1,25 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { SourceId } from "../config/webhook-config.js";
-import type { DeliverDeps } from "./deliver.js";
 import { WebhookError, WebhookErrorCode } from "./errors.js";
-import { NO_SOURCE, type WebhookMetrics } from "./metrics.js";
-import type { WebhookSource } from "./parsing/source.js";
+import { NO_SOURCE } from "./metrics.js";
+import type { RequestDeps } from "./request-deps.js";
 import { failRequest } from "./request-outcome.js";
 import { sendText } from "./responses.js";
 import { ROUTES, routePath } from "./routes.js";
 import { serveSource } from "./serve-source.js";
 
-/** Everything the request handler needs. */
-export interface RequestDeps extends DeliverDeps {
-  sources: ReadonlyMap<SourceId, WebhookSource>;
-  maxBodyBytes: number;
-  metrics: WebhookMetrics;
-  /** Serve GET /metrics. */
-  exposeMetrics: boolean;
-  now: () => number;
-  /** True once shutdown began: answers close their connection. */
-  stopping: () => boolean;
-}
+export type { RequestDeps } from "./request-deps.js";
 
 const ROUTE_LIST = [...ROUTES.keys()].join(", ");
 

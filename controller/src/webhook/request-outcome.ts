@@ -2,10 +2,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { SourceId } from "../config/webhook-config.js";
 import { firstHeader } from "./auth/authenticator.js";
 import { WebhookError, type WebhookErrorCode } from "./errors.js";
-import type { RequestDeps } from "./handle-request.js";
 import { type Outcome, outcomeOfStatus } from "./metrics.js";
 import type { WebhookSource } from "./parsing/source.js";
 import { ClientGoneError } from "./read-body.js";
+import type { RequestDeps } from "./request-deps.js";
 import { sendError } from "./responses.js";
 
 /** Counts and logs one answered request. */
