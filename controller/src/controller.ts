@@ -7,21 +7,21 @@ import type { ExecutionBackend } from "./execution/execution-backend.js";
 import { scrubbingBackend } from "./execution/scrubbing-backend.js";
 import { createBatchedSink } from "./intake/batched-sink.js";
 import type { TicketSink, TicketSource } from "./intake/ticket-source.js";
-import type { LeaderElection } from "./loop/leader-election.js";
 import { createObserverDispatch, type ObserverDispatch } from "./loop/observer-dispatch.js";
 import type { Reconciler } from "./loop/reconciler.js";
 import type { Notifier } from "./notify/notifier-types.js";
-import { listenError } from "./ops/listen-error.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
 import type { RunObserver } from "./runs/run-event.js";
 import { secretValues } from "./secrets/secret-values.js";
 import type { PollAdapter } from "./sources/polling/poll-adapter.js";
+import type { PollingSource } from "./sources/polling/polling-source.js";
 import { openStore } from "./store/open-store.js";
 import type { Store } from "./store/store.js";
 import { createConfiguredEngines, createConfiguredLoop } from "./wiring/configured-loop.js";
 import { createConfiguredNotifier } from "./wiring/configured-notifier.js";
 import { createConfiguredPolling, createTicketSources } from "./wiring/intake-parts.js";
 import { createLeadership } from "./wiring/leadership.js";
+import { type Parts, startParts, stopParts } from "./wiring/lifecycle.js";
 import { readinessChecks } from "./wiring/readiness-checks.js";
 
 /** Options of {@link createController}. */
@@ -76,33 +76,14 @@ export async function createController(options: ControllerOptions): Promise<Cont
   collectDefaultMetrics({ register: registry, prefix: "errand_" });
   const store = await openStore(config.store, secrets, logger);
   const engines = createConfiguredEngines(config);
-  const allSecrets = secretValues(config, secrets);
-  // Every engine's output passes here on its way to the store and the channels: secrets masked, workspace paths relative.
-  const backend = scrubbingBackend(
-    options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets)),
-    allSecrets,
-  );
+  const backend = await createScrubbedBackend(options);
   const notifier = await createConfiguredNotifier(config, secrets, logger, registry);
   const polling = await createConfiguredPolling(config, secrets, logger, registry, options.pollAdapter);
-  const dispatch = createObserverDispatch({
-    observers: [
-      ...(notifier ? [notifier.observer] : []),
-      ...(polling ? [polling.observer] : []),
-      ...(options.observers ?? []),
-    ],
-    timeoutMs: 3 * config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,
-    logger,
-  });
+  const dispatch = createDispatch(options, notifier, polling);
   const owner = `${hostname()}/${process.pid}`;
   const loop = createConfiguredLoop({ config, secrets, store, backend, engines, dispatch, owner, logger, registry });
   const sources = createTicketSources(config, store, polling, logger, registry);
-  const t = config.ticketing;
-  const sink = createBatchedSink({
-    store,
-    engine: config.engines.default,
-    onCommitted: () => loop.wake(),
-    ...(t?.repoUrl === undefined ? {} : { defaultRepo: { source: t.backend, url: t.repoUrl } }),
-  });
+  const sink = createIntakeSink(config, store, loop);
   const { election, lost } = createLeadership({
     store,
     owner,
@@ -138,7 +119,53 @@ export async function createController(options: ControllerOptions): Promise<Cont
     dispatch,
     ops,
   };
+  return controllerOf(parts, registry, lost, () => {
+    started = true;
+  });
+}
 
+/** The execution backend every engine's output passes through on its way to the store and the channels. */
+async function createScrubbedBackend(options: ControllerOptions): Promise<ExecutionBackend> {
+  const { config, logger, secrets } = options;
+  const allSecrets = secretValues(config, secrets);
+  // Secrets masked, workspace paths relative.
+  return scrubbingBackend(
+    options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets)),
+    allSecrets,
+  );
+}
+
+/** The run observers (notifier, ticket write-back, the caller's), each call bounded. */
+function createDispatch(
+  options: ControllerOptions,
+  notifier: Notifier | undefined,
+  polling: PollingSource | undefined,
+): ObserverDispatch {
+  return createObserverDispatch({
+    observers: [
+      ...(notifier ? [notifier.observer] : []),
+      ...(polling ? [polling.observer] : []),
+      ...(options.observers ?? []),
+    ],
+    timeoutMs: 3 * options.config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,
+    logger: options.logger,
+  });
+}
+
+/** Where every source hands its tickets: batched into the store, waking the loop once they are committed. */
+function createIntakeSink(config: ControllerConfig, store: Store, loop: Reconciler): TicketSink {
+  const t = config.ticketing;
+  return createBatchedSink({
+    store,
+    engine: config.engines.default,
+    onCommitted: () => loop.wake(),
+    ...(t?.repoUrl === undefined ? {} : { defaultRepo: { source: t.backend, url: t.repoUrl } }),
+  });
+}
+
+/** The controller's public face over its wired parts; `onStarted` flips readiness once every part is up. */
+function controllerOf(parts: Parts, registry: Registry, lost: Promise<string>, onStarted: () => void): Controller {
+  const { store, loop, ops, sources, notifier, election, backend, logger } = parts;
   let stopped: Promise<void> | undefined;
   return {
     store,
@@ -150,7 +177,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     lost,
     async start() {
       await startParts(parts);
-      started = true;
+      onStarted();
       logger.info("controller started", {
         leading: election.leading,
         store: `${store.kind}:${store.location}`,
@@ -165,56 +192,4 @@ export async function createController(options: ControllerOptions): Promise<Cont
       return stopped;
     },
   };
-}
-
-/** The parts {@link createController} wired, as starting and stopping them needs them. */
-interface Parts {
-  config: ControllerConfig;
-  logger: Logger;
-  store: Store;
-  backend: ExecutionBackend;
-  engines: string[];
-  notifier: Notifier | undefined;
-  election: LeaderElection;
-  loop: Reconciler;
-  sources: readonly TicketSource[];
-  polling: TicketSource | undefined;
-  sink: TicketSink;
-  dispatch: ObserverDispatch;
-  ops: OpsServer;
-}
-
-/** Starts the parts in the order that takes no ticket in before the channels and the loop's leadership are settled. */
-async function startParts(parts: Parts): Promise<void> {
-  const { config, ops } = parts;
-  // Channels first: a channel that cannot be set up is a start-up error, before any ticket is taken in.
-  await parts.notifier?.start();
-  // Every replica takes tickets in; only the leader runs them (and resolves what a dead leader left).
-  await parts.election.start();
-  for (const source of parts.sources) {
-    if (source === parts.polling) continue;
-    await source.start(parts.sink).catch((error: unknown) => {
-      throw listenError(error, "webhook server", "webhook.port", config.webhook.host, config.webhook.port);
-    });
-  }
-  await ops.start().catch((error: unknown) => {
-    throw listenError(error, "ops server", "ops.port", config.ops.host, config.ops.port);
-  });
-  // Warmed now, not at the first run, so the first ticket does not wait for it; after the servers listen, so that
-  // starting the engine spawner's process does not lengthen the controller's own start.
-  parts.backend.warm?.();
-}
-
-/** Stops intake first, then the loop (with grace), then everything the loop used. */
-async function stopParts(parts: Parts): Promise<void> {
-  parts.ops.draining();
-  // Intake first: a ticket answered 200 after this point would wait for a loop that no longer starts it.
-  await Promise.allSettled(parts.sources.map((s) => s.stop()));
-  await parts.loop.stop(parts.config.ops.shutdownGraceMs);
-  await parts.election.stop();
-  await parts.dispatch.close();
-  await parts.backend.close();
-  await parts.store.close();
-  await parts.ops.stop();
-  parts.logger.info("controller stopped");
 }

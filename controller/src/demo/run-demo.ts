@@ -5,6 +5,7 @@ import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseDocument } from "yaml";
 import { clock, formatDuration, painter } from "../cli/format-run.js";
+import type { TaskRun, Transition } from "../runs/task-run.js";
 import { type DemoMessage, startDemoTargets } from "./demo-targets.js";
 import { waitForControllerLogs } from "./follow.js";
 import { createTimeline, type Timeline } from "./timeline.js";
@@ -52,6 +53,48 @@ function signedTicket(): { body: string; id: string } {
   return { body, id };
 }
 
+/** One line of the run's timeline: when, the state it entered (coloured by how it went), and why. */
+function printTransition(t: Transition): void {
+  const state = t.to.padEnd(10);
+  say(
+    `${paint("dim", clock(t.at))}  ${paint(t.to === "Succeeded" ? "green" : t.to === "Running" || t.to === "Queued" ? "cyan" : "red", state)} ${t.reason}`,
+  );
+}
+
+/** Posts the ticket signed as the generic source checks it, and prints what the webhook answered. */
+async function postTicket(port: number, body: string, id: string): Promise<Response> {
+  const signature = `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex")}`;
+  const response = await fetch(`http://127.0.0.1:${port}/webhooks/generic`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-webhook-signature": signature },
+    body,
+  });
+  say(
+    `${paint("bold", "ticket")}      POST /webhooks/generic  ${id} "Fix the flaky login test"  → ${response.status} ${response.status === 200 ? "(stored)" : await response.text()}`,
+  );
+  return response;
+}
+
+/** Prints how the run ended and the commands to look at it again; the demo's exit code. */
+function reportRun(run: TaskRun, shown: string): number {
+  const r = run.result;
+  if (r?.success) {
+    say(
+      `${paint("green", "✔ run succeeded")}  ${r.pullRequestUrl}  ${[r.costUsd === undefined ? "" : `$${r.costUsd.toFixed(2)}`, r.durationMs === undefined ? "" : formatDuration(r.durationMs)].filter(Boolean).join(", ")}`,
+    );
+  } else {
+    say(`${paint("red", `✘ run ${run.state}`)}  ${r?.failureReason ?? run.reason}`);
+  }
+  say();
+  say(paint("bold", "Inspect it:"));
+  say(`  npx --no-install errand runs --config ${shown}`);
+  say(`  npx --no-install errand runs show ${run.id} --config ${shown}`);
+  say(
+    `  npx --no-install errand run --config ${shown}     ${paint("dim", "# the controller on its own; stop it with Ctrl-C")}`,
+  );
+  return r?.success ? 0 : 1;
+}
+
 async function main(): Promise<number> {
   const dir = resolve(".errand-demo");
   mkdirSync(dir, { recursive: true });
@@ -86,23 +129,10 @@ async function main(): Promise<number> {
       dbPath: resolve(dir, ".errand/errand.db"),
       ticket: { source: "generic", id },
       channels: ["chat_a", "webhook_post"],
-      printTransition: (t) => {
-        const state = t.to.padEnd(10);
-        say(
-          `${paint("dim", clock(t.at))}  ${paint(t.to === "Succeeded" ? "green" : t.to === "Running" || t.to === "Queued" ? "cyan" : "red", state)} ${t.reason}`,
-        );
-      },
+      printTransition,
       printMessage: show,
     });
-    const signature = `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex")}`;
-    const response = await fetch(`http://127.0.0.1:${ports.webhook}/webhooks/generic`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-webhook-signature": signature },
-      body,
-    });
-    say(
-      `${paint("bold", "ticket")}      POST /webhooks/generic  ${id} "Fix the flaky login test"  → ${response.status} ${response.status === 200 ? "(stored)" : await response.text()}`,
-    );
+    const response = await postTicket(ports.webhook, body, id);
     if (response.status !== 200) return 1;
     say();
     const run = await timeline.follow();
@@ -111,22 +141,7 @@ async function main(): Promise<number> {
     await new Promise((r) => child.once("exit", r));
     await timeline.close();
     say();
-    const r = run.result;
-    if (r?.success) {
-      say(
-        `${paint("green", "✔ run succeeded")}  ${r.pullRequestUrl}  ${[r.costUsd === undefined ? "" : `$${r.costUsd.toFixed(2)}`, r.durationMs === undefined ? "" : formatDuration(r.durationMs)].filter(Boolean).join(", ")}`,
-      );
-    } else {
-      say(`${paint("red", `✘ run ${run.state}`)}  ${r?.failureReason ?? run.reason}`);
-    }
-    say();
-    say(paint("bold", "Inspect it:"));
-    say(`  npx --no-install errand runs --config ${shown}`);
-    say(`  npx --no-install errand runs show ${run.id} --config ${shown}`);
-    say(
-      `  npx --no-install errand run --config ${shown}     ${paint("dim", "# the controller on its own; stop it with Ctrl-C")}`,
-    );
-    return r?.success ? 0 : 1;
+    return reportRun(run, shown);
   } catch (error) {
     stopChild();
     process.stderr.write(

@@ -14,6 +14,7 @@ import { checkNotifierOptions, type NotifierSettings } from "./notifier-options.
 import { checkChannels, healthOf, statusOf } from "./notifier-status.js";
 import type { Notifier, NotifierOptions } from "./notifier-types.js";
 import { createProgressGate } from "./progress-gate.js";
+import { completeDelivery, progressDelivery, startDelivery } from "./run-deliveries.js";
 
 /**
  * Creates the notifier: every configured channel told about every run
@@ -52,7 +53,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
       if (shutdown.signal.aborted) return;
       // Nobody waits for a held message: close() waits for the lanes instead.
       lanes.push(runId, {
-        delivery: progress(runId, held.ticket, held.message),
+        delivery: progressDelivery(runId, held.ticket, held.message),
         signal: shutdown.signal,
         remaining: slots.length,
         done: undefined,
@@ -63,36 +64,16 @@ export function createNotifier(options: NotifierOptions): Notifier {
   // Synchronous up to the queueing, so each channel's lane gets a run's events in the order the loop observed them.
   const observe = (event: RunEvent, signal: AbortSignal): Promise<void> => {
     if (shutdown.signal.aborted || slots.length === 0) return Promise.resolve();
-    const { run, ticket } = event;
-    if (event.type === "started") {
-      const engine = event.engine;
-      return send(
-        {
-          operation: "notify_start",
-          runId: run.id,
-          ticketId: ticket.id,
-          invoke: (channel, o) => channel.notifyStart(ticket, { ...o, engine }),
-        },
-        signal,
-      );
-    }
+    if (event.type === "started") return send(startDelivery(event), signal);
     if (event.type === "progress") {
-      return gate.offer(run.id, { ticket, message: event.message })
-        ? send(progress(run.id, ticket, event.message), signal)
+      const { run, ticket, message } = event;
+      return gate.offer(run.id, { ticket, message })
+        ? send(progressDelivery(run.id, ticket, message), signal)
         : Promise.resolve();
     }
     // A message the rate limit still holds back is stale now: it goes nowhere.
-    gate.finish(run.id);
-    const result = event.result;
-    return send(
-      {
-        operation: "notify_complete",
-        runId: run.id,
-        ticketId: ticket.id,
-        invoke: (channel, o) => channel.notifyComplete(ticket, result, o),
-      },
-      signal,
-    );
+    gate.finish(event.run.id);
+    return send(completeDelivery(event), signal);
   };
 
   const close = (): Promise<void> => {
@@ -140,16 +121,6 @@ function slotOptions(
     signal,
     pluginsDir: options.pluginsDir,
     controllerDir: options.controllerDir,
-  };
-}
-
-/** The delivery of one progress message of a run. */
-function progress(runId: string, ticket: Ticket, message: string): Delivery {
-  return {
-    operation: "notify",
-    runId,
-    ticketId: ticket.id,
-    invoke: (channel, o) => channel.notify(message, ticket, o),
   };
 }
 
