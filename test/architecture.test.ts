@@ -149,6 +149,7 @@ describe("architecture", () => {
     ["loop", "intake"],
     ["loop", "notify"],
     ["loop", "config"],
+    ["loop", "guardrails"],
     ["intake", "sources"],
     ["engines", "webhook"],
     ["intake", "vendors"],

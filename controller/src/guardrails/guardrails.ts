@@ -1,24 +1,10 @@
-import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { GuardrailsConfig } from "../config/controller-config.js";
+import type { Guardrails } from "../runs/guardrails-port.js";
 import { compileRepoPattern, type RepoPattern } from "./repo-pattern.js";
 import { parseRepoUrl } from "./repo-url.js";
 
-/** Why a guardrail refuses or stops a run, in words for the timeline and the chat message. */
-export type GuardrailVerdict = { allowed: true } | { allowed: false; reason: string };
-
-/** The guardrails of `guardrails`, compiled once. */
-export interface Guardrails {
-  /** Checked before a run starts. */
-  admit(ticket: Ticket): GuardrailVerdict;
-  /** Run time limit in milliseconds. */
-  readonly maxDurationMs: number;
-  /** Cost limit in USD, undefined when there is none. */
-  readonly maxCostUsd: number | undefined;
-  /** True when a cost passes the limit. */
-  overCost(costUsd: number | undefined): boolean;
-  /** Describes a cost beyond the limit, for reasons. */
-  describeCost(costUsd: number): string;
-}
+export type { Guardrails, GuardrailVerdict } from "../runs/guardrails-port.js";
+export { refusedResult } from "../runs/refused-result.js";
 
 /** Builds {@link Guardrails}; the config loader has checked the patterns already. */
 export function createGuardrails(config: GuardrailsConfig): Guardrails {
@@ -62,9 +48,4 @@ export function createGuardrails(config: GuardrailsConfig): Guardrails {
       return `cost ${money(costUsd)} passed guardrails.max_cost_per_job (${money(max ?? 0)})`;
     },
   };
-}
-
-/** The result recorded for a run a guardrail refused before it started. */
-export function refusedResult(reason: string): TaskResult {
-  return { success: false, summary: "", pullRequestUrl: "", failureReason: reason };
 }

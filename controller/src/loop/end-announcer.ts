@@ -1,5 +1,5 @@
 import type { Logger } from "@errand/channel-sdk";
-import { refusedResult } from "../guardrails/guardrails.js";
+import { refusedResult } from "../runs/refused-result.js";
 import type { Store } from "../store/store.js";
 import type { ObserverDispatch } from "./observer-dispatch.js";
 

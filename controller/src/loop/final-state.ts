@@ -1,6 +1,6 @@
 import type { TaskResult } from "@errand/channel-sdk";
 import type { RunOutcome } from "../execution/execution-backend.js";
-import type { Guardrails } from "../guardrails/guardrails.js";
+import type { Guardrails } from "../runs/guardrails-port.js";
 import type { RunState } from "../runs/task-run.js";
 
 /** Where a run that ended goes, why, and the result to store and send. */

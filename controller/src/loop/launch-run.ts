@@ -1,7 +1,8 @@
 import type { Logger, Ticket } from "@errand/channel-sdk";
 import type { Engine } from "../engines/engine.js";
 import type { ExecutionBackend, RunHandle, RunSpec } from "../execution/execution-backend.js";
-import { type Guardrails, refusedResult } from "../guardrails/guardrails.js";
+import type { Guardrails } from "../runs/guardrails-port.js";
+import { refusedResult } from "../runs/refused-result.js";
 import type { RunWithTicket, TaskRun } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
 import type { LoopMetrics } from "./loop-metrics.js";

@@ -1,7 +1,7 @@
 import type { Logger, Ticket } from "@errand/channel-sdk";
 import type { Engine } from "../engines/engine.js";
 import type { ExecutionBackend, RunSpec } from "../execution/execution-backend.js";
-import { refusedResult } from "../guardrails/guardrails.js";
+import { refusedResult } from "../runs/refused-result.js";
 import type { TaskRun } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
 import type { RunTracker } from "./run-tracker.js";

@@ -1,7 +1,7 @@
 import type { Logger, Ticket } from "@errand/channel-sdk";
 import type { EngineEvent } from "../engines/engine.js";
 import type { RunHandle, StopReason } from "../execution/execution-backend.js";
-import type { Guardrails } from "../guardrails/guardrails.js";
+import type { Guardrails } from "../runs/guardrails-port.js";
 import type { RunEvent } from "../runs/run-event.js";
 import type { TaskRun } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
