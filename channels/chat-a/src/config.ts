@@ -1,5 +1,5 @@
 import { type ChannelSecrets, InvalidConfigError, validateConfig } from "@errand/channel-sdk";
-import { credentialTextProblem } from "@errand/chat-kit";
+import { credentialTextProblem, digestThresholdSchema } from "@errand/chat-kit";
 import { z } from "zod";
 
 /** Where chat A's web API lives unless `api_base_url` says otherwise. */
@@ -66,17 +66,7 @@ const minIntervalMs = z
   .max(60_000, INTERVAL_PROBLEM)
   .default(DEFAULT_MIN_INTERVAL_MS);
 
-/**
- * When more notifications than this wait for the channel, the next message is
- * one digest of them: five seconds of backlog at the platform's pace.
- */
-export const DEFAULT_DIGEST_THRESHOLD = 5;
-const THRESHOLD_PROBLEM = `must be an integer between 1 and 1000: the number of waiting notifications above which they are sent as one digest; leave it out for ${DEFAULT_DIGEST_THRESHOLD}`;
-const digestThreshold = z
-  .int({ error: THRESHOLD_PROBLEM })
-  .min(1, THRESHOLD_PROBLEM)
-  .max(1000, THRESHOLD_PROBLEM)
-  .default(DEFAULT_DIGEST_THRESHOLD);
+export { DEFAULT_DIGEST_THRESHOLD } from "@errand/chat-kit";
 
 /**
  * chat_a's `config`, as a Standard Schema (zod): `channel_id`,
@@ -92,7 +82,7 @@ export const chatAConfigSchema = z
       token_secret: requiredString("the name of the secret that holds the bot token"),
       api_base_url: apiBaseUrl,
       min_interval_ms: minIntervalMs,
-      digest_threshold: digestThreshold,
+      digest_threshold: digestThresholdSchema,
     },
     {
       error: (issue) => {

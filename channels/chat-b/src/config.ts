@@ -1,5 +1,5 @@
 import { type ChannelSecrets, InvalidConfigError, validateConfig } from "@errand/channel-sdk";
-import { credentialTextProblem } from "@errand/chat-kit";
+import { credentialTextProblem, digestThresholdSchema } from "@errand/chat-kit";
 import { z } from "zod";
 
 const KNOWN_KEYS = ["webhook_url_secret", "username", "avatar_url", "digest_threshold"];
@@ -44,18 +44,7 @@ const avatarUrl = z.string({ error: AVATAR_URL }).transform((value, ctx) => {
   return z.NEVER;
 });
 
-/**
- * When more notifications than this wait for the webhook, the next message is
- * one digest of them: about two seconds of backlog at the webhook's usual
- * 5 requests per 2 s.
- */
-export const DEFAULT_DIGEST_THRESHOLD = 5;
-const THRESHOLD_PROBLEM = `must be an integer between 1 and 1000: the number of waiting notifications above which they are sent as one digest; leave it out for ${DEFAULT_DIGEST_THRESHOLD}`;
-const digestThreshold = z
-  .int({ error: THRESHOLD_PROBLEM })
-  .min(1, THRESHOLD_PROBLEM)
-  .max(1000, THRESHOLD_PROBLEM)
-  .default(DEFAULT_DIGEST_THRESHOLD);
+export { DEFAULT_DIGEST_THRESHOLD } from "@errand/chat-kit";
 
 /**
  * chat_b's `config`, as a Standard Schema (zod): `webhook_url_secret`,
@@ -68,7 +57,7 @@ export const chatBConfigSchema = z
       webhook_url_secret: webhookUrlSecret,
       username: username.optional(),
       avatar_url: avatarUrl.optional(),
-      digest_threshold: digestThreshold,
+      digest_threshold: digestThresholdSchema,
     },
     {
       error: (issue) => {

@@ -18,6 +18,7 @@ export {
 } from "./delivery-lane.js";
 export { createDigestQueue } from "./digest-queue.js";
 export type { DigestQueue, DigestQueueOptions } from "./digest-queue-types.js";
+export { DEFAULT_DIGEST_THRESHOLD, digestThresholdSchema } from "./digest-threshold.js";
 export { type FitLinkOptions, fitLink, type LinkMarkup, shortUrlLabel } from "./fit-link.js";
 export { coalesceProgress, describeEvents, type RoomEvent } from "./room-event.js";
 export { createRoomHealth, type RoomHealth } from "./room-health.js";
