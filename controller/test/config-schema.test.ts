@@ -39,6 +39,7 @@ describe("JSON Schema of errand.yaml", () => {
       "engines",
       "execution",
       "guardrails",
+      "repositories",
       "store",
       "ops",
       "plugins",

@@ -8,6 +8,7 @@ import {
   notificationsConfig,
 } from "../notify/notifications-schema.js";
 import { type OpsConfig, opsConfig } from "../ops/ops-schema.js";
+import { type RepositoriesConfig, repositoriesConfig } from "../repositories/repositories-schema.js";
 import type { MissingSecret } from "../secrets/secret-not-found-error.js";
 import { type SecretsConfig, secretsConfig } from "../secrets/secrets-schema.js";
 import { type TicketingConfig, ticketingConfig } from "../sources/ticketing-schema.js";
@@ -22,6 +23,7 @@ export type {
   GuardrailsConfig,
   NotificationsConfig,
   OpsConfig,
+  RepositoriesConfig,
   SecretsConfig,
   StoreConfig,
   TicketingConfig,
@@ -54,6 +56,7 @@ export const controllerConfig = (ctx: ControllerConfigContext) =>
       ticketing: ticketingConfig.out.optional(),
       execution: executionConfig(ctx.baseDir).out,
       guardrails: guardrailsConfig.out,
+      repositories: repositoriesConfig.out,
       store: storeConfig(ctx.baseDir).out,
       ops: opsConfig.out,
       secrets: secretsConfig(ctx.baseDir).out,
@@ -69,6 +72,7 @@ export const controllerConfig = (ctx: ControllerConfigContext) =>
       engines: ctx.engines,
       execution: s.execution,
       guardrails: s.guardrails,
+      repositories: s.repositories,
       store: s.store,
       ops: s.ops,
       secrets: s.secrets,

@@ -4,6 +4,7 @@ import { executionSection } from "../../execution/execution-schema.js";
 import { guardrailsSection } from "../../guardrails/guardrails-schema.js";
 import { notificationsSection } from "../../notify/notifications-schema.js";
 import { opsSection } from "../../ops/ops-schema.js";
+import { repositoriesSection } from "../../repositories/repositories-schema.js";
 import { secretsSection } from "../../secrets/secrets-schema.js";
 import { ticketingSchema } from "../../sources/ticketing-schema.js";
 import { storeSection } from "../../store/store-schema.js";
@@ -19,6 +20,7 @@ export const SECTION_SCHEMAS = {
   engines: withDefaults(enginesSchema),
   execution: withDefaults(executionSection),
   guardrails: withDefaults(guardrailsSection),
+  repositories: withDefaults(repositoriesSection),
   store: withDefaults(storeSection),
   ops: withDefaults(opsSection),
   plugins: withDefaults(pluginsSchema),
