@@ -116,6 +116,16 @@ export class FakeKubeApi {
     return this.store.history;
   }
 
+  /** The Secret `name` as stored, or undefined. */
+  secret(name: string): Raw | undefined {
+    return this.store.find("secrets", this.namespace, name);
+  }
+
+  /** The pod's init container fails with `end` (its termination message): the engine never starts. */
+  failInit(jobName: string, end: ContainerEnd): void {
+    this.workloads.failInit(this.namespace, jobName, end);
+  }
+
   /** Stores a Secret (values in clear; stored base64 as the API does). */
   putSecret(name: string, data: Record<string, string>, namespace = this.namespace): void {
     const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString("base64")]));
