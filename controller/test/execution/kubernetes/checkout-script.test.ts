@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { splitGitLine } from "../../../src/execution/kubernetes/checkout-status.js";
 import { wrapperCommand } from "../../../src/execution/kubernetes/pod-wrapper.js";
 import { onCleanup, tempDir } from "../helpers/local-setup.js";
@@ -46,9 +46,14 @@ async function pod(token = REPO_TOKEN, repoUrl?: string): Promise<Pod> {
   return { server, workspace, home, credential, env };
 }
 
-/** Runs `command` as a container would, and watches every process's command line for the token meanwhile. */
+/** The POSIX shells an image may have as /bin/sh. */
+const SHELLS = ["/usr/bin/dash", "/usr/bin/bash", "/bin/busybox"].filter((s) => existsSync(s));
+let shell = "/bin/sh";
+
+/** Runs `command` as a container would, with {@link shell} as /bin/sh, and watches every process's command line for the token meanwhile. */
 async function run(command: string[], env: NodeJS.ProcessEnv, cwd: string) {
-  const [shell = "/bin/sh", ...args] = command;
+  const [, ...rest] = command;
+  const args = shell.endsWith("busybox") ? ["sh", ...rest] : rest;
   const child = spawn(shell, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
   child.stderr.on("data", (c: Buffer) => (err += c.toString()));
@@ -96,7 +101,11 @@ async function engine(p: Pod, agent: string) {
 const COMMIT = (file: string) =>
   `echo change > ${file} && git add ${file} && git commit --quiet -m "agent: ${file}" && echo '{"success":true}' > "$ERRAND_RESULT_FILE"`;
 
-describe("the checkout and push scripts, against git http-backend", () => {
+describe.each(SHELLS)("the checkout and push scripts under %s, against git http-backend", (sh) => {
+  beforeEach(() => {
+    shell = sh;
+  });
+
   it("clone a shallow default branch onto the run's branch with the configured identity, push the agent's commit", async () => {
     const p = await pod();
     const cloned = await checkout(p);

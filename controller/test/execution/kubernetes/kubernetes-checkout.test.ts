@@ -83,7 +83,7 @@ describe("kubernetes backend: a run with a checkout", () => {
   }
 
   it("puts the token in a Secret owned by the Job, nowhere else, and deletes the Secret when the run ends", async () => {
-    const { fake, spec, handle, secretName, logger } = await started();
+    const { fake, backend, spec, handle, secretName, logger } = await started();
     const secret = fake.secret(secretName);
     expect(() => new Secret(secret).validate()).not.toThrow();
     expect(secret?.data).toEqual({ token: base64(REPO_TOKEN) });
@@ -92,6 +92,9 @@ describe("kubernetes backend: a run with a checkout", () => {
       { apiVersion: "batch/v1", kind: "Job", name: spec.jobName, uid: fake.job(spec.jobName)?.metadata.uid },
     ]);
     await runPod(fake, spec.jobName);
+    expect(fake.problems).toEqual([]);
+    // An agent that prints the token: what errand runs show reads back from the pod masks it.
+    fake.log(spec.jobName, `cat /errand/git-credential/token: ${REPO_TOKEN}`);
     const seen = JSON.stringify([fake.job(spec.jobName), fake.pod(spec.jobName)]);
     expect(seen).not.toContain(REPO_TOKEN);
     expect(seen).not.toContain(base64(REPO_TOKEN));
@@ -105,6 +108,9 @@ describe("kubernetes backend: a run with a checkout", () => {
     expect(outcome.result).toMatchObject({ success: true, summary: "fixed" });
     expect(outcome.checkout).toEqual({ kind: "pushed", branch: TICKET_BRANCH, commit: SHA });
     expect(fake.secret(secretName)).toBeUndefined();
+    const log = await backend.readLog({ ...spec.run, attachment: handle.attachment, logRef: handle.logRef }, 4096);
+    expect(log).toContain("cat /errand/git-credential/token: ");
+    expect(log).not.toContain(REPO_TOKEN);
     expect(JSON.stringify(logger.records)).not.toContain(REPO_TOKEN);
     expect(fake.requests.filter((r) => JSON.stringify(r).includes(REPO_TOKEN))).toEqual([]);
   });
