@@ -1,3 +1,4 @@
+import { endInitContainers, initContainerStatuses } from "./init-containers.js";
 import type { ObjectStore } from "./object-store.js";
 import type { PodLogs } from "./pod-logs.js";
 import { KINDS, type Raw } from "./status.js";
@@ -101,19 +102,7 @@ export class Workloads {
           started: false,
           state: { waiting: { reason: "ContainerCreating" } },
         })),
-        ...(template.spec.initContainers === undefined
-          ? {}
-          : {
-              initContainerStatuses: template.spec.initContainers.map((c: Raw) => ({
-                name: c.name,
-                image: c.image,
-                imageID: "",
-                ready: false,
-                restartCount: 0,
-                started: false,
-                state: { waiting: { reason: "PodInitializing" } },
-              })),
-            }),
+        ...initContainerStatuses(template.spec),
       },
     };
     try {
@@ -154,7 +143,7 @@ export class Workloads {
       if (volume.secret !== undefined && this.store.find("secrets", namespace, volume.secret.secretName) === undefined)
         throw new Error(`secret "${volume.secret.secretName}" not found: the kubelet cannot mount it yet`);
     }
-    this.endInitContainers(namespace, pod.metadata.name, { exitCode: 0, reason: "Completed" });
+    endInitContainers(this.store, namespace, pod.metadata.name, { exitCode: 0, reason: "Completed" });
     const env: Record<string, string> = {};
     for (const entry of pod.spec.containers[0].env ?? []) {
       const ref = entry.valueFrom?.secretKeyRef;
@@ -233,27 +222,12 @@ export class Workloads {
    */
   failInit(namespace: string, jobName: string, end: ContainerEnd): void {
     const name = this.podOf(namespace, jobName).metadata.name;
-    this.endInitContainers(namespace, name, end);
+    endInitContainers(this.store, namespace, name, end);
     this.store.update(KINDS.pods, namespace, name, (p) => {
       p.status.phase = "Failed";
     });
     this.logs.end(name);
     this.failJob(namespace, jobName, "BackoffLimitExceeded", "Job has reached the specified backoff limit");
-  }
-
-  private endInitContainers(namespace: string, podName: string, end: ContainerEnd): void {
-    this.store.update(KINDS.pods, namespace, podName, (p) => {
-      for (const status of p.status.initContainerStatuses ?? []) {
-        const terminated = {
-          exitCode: end.exitCode,
-          reason: end.reason ?? (end.exitCode === 0 ? "Completed" : "Error"),
-          ...(end.message === undefined ? {} : { message: end.message }),
-          startedAt: now(),
-          finishedAt: now(),
-        };
-        Object.assign(status, { state: { terminated }, ready: end.exitCode === 0, started: false });
-      }
-    });
   }
 
   /** activeDeadlineSeconds passed: the Job controller deletes the pod (SIGTERM) and fails the Job. */
