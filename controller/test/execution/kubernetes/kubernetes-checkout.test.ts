@@ -155,6 +155,17 @@ describe("kubernetes backend: a run with a checkout", () => {
     expect(fake.requests.filter((r) => r.method === "POST" && r.path.endsWith("/jobs"))).toHaveLength(1);
   });
 
+  it("a checkout container that can never be created fails the run at once, naming it", async () => {
+    const { fake, spec, handle } = await started();
+    await eventually("the pod", () => fake.pod(spec.jobName));
+    fake.waitInit(spec.jobName, "InvalidImageName", 'couldn\'t parse image name "registry.example/agent:1.2 "');
+    const { result } = await handle.done;
+    expect(result.failureReason).toBe(
+      'the checkout init container could not be created (InvalidImageName: couldn\'t parse image name "registry.example/agent:1.2 "); check engines.<name>.image',
+    );
+    await eventually("the Job to be deleted", () => (fake.job(spec.jobName) === undefined ? true : undefined));
+  });
+
   it("a token that cannot be had fails the start before anything is made in the cluster", async () => {
     const rig = kubeBackend(await startFake(), { repositories: repositories({ fails: "the App's key was refused" }) });
     const spec = agentSpec(rig.engine);

@@ -35,3 +35,16 @@ export function endInitContainers(store: ObjectStore, namespace: string, podName
     }
   });
 }
+
+/** The kubelet cannot start the pod's init containers: they wait with `reason` (an image that cannot be pulled, say). */
+export function waitInitContainers(
+  store: ObjectStore,
+  namespace: string,
+  podName: string,
+  reason: string,
+  message: string,
+): void {
+  store.update(KINDS.pods, namespace, podName, (p) => {
+    for (const status of p.status.initContainerStatuses ?? []) status.state = { waiting: { reason, message } };
+  });
+}
