@@ -22,8 +22,8 @@ export const GIT_LINE_ROOM = 512;
  */
 const GIT_SETUP = [
   'gitdir=$HOME/.errand-git; export GIT_TERMINAL_PROMPT=0 GIT_ASKPASS="$HOME/.errand-git/askpass"',
-  // git's last "fatal:" or "error:" line, one line, short: the run's failure reason.
-  `why() { sed -n 's/^fatal: //p; s/^error: //p' "$gitdir/err" | tail -n 1 | tr -d '\\r' | cut -b 1-300; }`,
+  // git's last "fatal:" or "error:" line (else the last line: "git: not found"), one line, short: the failure reason.
+  `why() { r=$(sed -n 's/^fatal: //p; s/^error: //p' "$gitdir/err" | tail -n 1); [ -n "$r" ] || r=$(tail -n 1 "$gitdir/err"); printf '%s' "$r" | tr -d '\\r' | cut -b 1-300; }`,
 ];
 
 /**

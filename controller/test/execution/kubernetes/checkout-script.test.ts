@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { splitGitLine } from "../../../src/execution/kubernetes/checkout-status.js";
@@ -165,6 +165,33 @@ describe.each(SHELLS)("the checkout and push scripts under %s, against git http-
       `the clone of ${p.server.url}/acme/web.git failed: Authentication failed for '${p.server.url}/acme/web.git/'\n`,
     );
     expect(cloned.message).not.toContain("ghs_wrong");
+  });
+
+  it("an image without git fails the checkout saying so", async () => {
+    const p = await pod();
+    const bin = join(p.home, "..", "bin");
+    mkdirSync(bin);
+    for (const tool of [
+      "sh",
+      "dash",
+      "bash",
+      "busybox",
+      "sed",
+      "tail",
+      "cut",
+      "tr",
+      "mkdir",
+      "chmod",
+      "cat",
+      "printf",
+    ]) {
+      const found = ["/usr/bin", "/bin"].map((d) => join(d, tool)).find((f) => existsSync(f));
+      if (found !== undefined) symlinkSync(found, join(bin, tool));
+    }
+    p.env.PATH = bin;
+    const cloned = await checkout(p);
+    expect(cloned.code).toBe(1);
+    expect(cloned.message).toMatch(/^the clone of \S+ failed: .*git: (command )?not found\n$/);
   });
 
   it("a missing repository fails the clone naming it", async () => {
