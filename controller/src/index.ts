@@ -78,6 +78,7 @@ export type {
 } from "./notify/notifier-types.js";
 export type { ChannelState } from "./notify/supervised-channel.js";
 export type { OpsServer, ReadinessCheck, ReadinessResult } from "./ops/ops-server.js";
+export type { CheckoutOutcome } from "./repositories/checkout-outcome.js";
 export type { RunEvent, RunObserver } from "./runs/run-event.js";
 export {
   RUN_STATES,

@@ -1,5 +1,6 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { Engine, EngineEvent } from "../engines/engine.js";
+import type { CheckoutOutcome } from "../repositories/checkout-outcome.js";
 import type { TaskRun } from "../runs/task-run.js";
 
 /** Why the controller stops a run before it ends on its own. */
@@ -31,6 +32,11 @@ export interface RunOutcome {
    * Running in the store for the next controller to re-attach.
    */
   detached?: true;
+  /**
+   * Set when the backend prepared a checkout for the run: whether the branch
+   * got new commits and was pushed. The controller opens the pull request.
+   */
+  checkout?: CheckoutOutcome;
 }
 
 /** A started run. */

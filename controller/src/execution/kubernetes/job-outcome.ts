@@ -1,5 +1,7 @@
 import type { V1Job, V1Pod } from "@kubernetes/client-node";
 import type { EngineExit } from "../../engines/engine.js";
+import type { CheckoutOutcome } from "../../repositories/checkout-outcome.js";
+import { checkoutFailure, splitGitLine } from "./checkout-status.js";
 import { engineTerminated, jobCondition, timeMs } from "./job-status.js";
 import { readTerminationMessage, tooLargeProblem } from "./termination-message.js";
 
@@ -37,6 +39,8 @@ export interface JobOutcome {
   exit: EngineExit;
   /** Set when the cluster ended or lost the run; it leads the failure reason. */
   problem: Problem | undefined;
+  /** What the wrapper did with the run's branch; undefined when the run has no checkout. */
+  checkout?: CheckoutOutcome;
 }
 
 /**
@@ -48,7 +52,8 @@ export interface JobOutcome {
  */
 export function jobOutcome(end: JobEnd, context: OutcomeContext): JobOutcome {
   const terminated = engineTerminated(end.pod);
-  const message = readTerminationMessage(terminated?.message);
+  const split = splitGitLine(terminated?.message);
+  const message = readTerminationMessage(split.rest);
   const started = timeMs(terminated?.startedAt);
   const finished = timeMs(terminated?.finishedAt);
   const exit: EngineExit = {
@@ -59,11 +64,14 @@ export function jobOutcome(end: JobEnd, context: OutcomeContext): JobOutcome {
     durationMs:
       started !== undefined && finished !== undefined ? Math.max(0, finished - started) : context.fallbackDurationMs,
   };
-  return { exit, problem: problemOf(end, context, message.kind === "other" ? message.text : undefined) };
+  const problem = problemOf(end, context, message.kind === "other" ? message.text : undefined);
+  return { exit, problem, ...(split.checkout === undefined ? {} : { checkout: split.checkout }) };
 }
 
 function problemOf(end: JobEnd, context: OutcomeContext, foreignMessage: string | undefined): Problem | undefined {
   if (end.fatal !== undefined) return { text: end.fatal, withExit: false };
+  const checkout = checkoutFailure(end.pod);
+  if (checkout !== undefined) return { text: checkout, withExit: false };
   const failed = jobCondition(end.job, "Failed");
   const terminated = engineTerminated(end.pod);
   if (failed?.reason === "DeadlineExceeded") {

@@ -2,6 +2,7 @@ import type { Logger } from "@errand/channel-sdk";
 import type { OutputParser } from "../../engines/engine.js";
 import { apiProblem } from "../../kube/kube-api.js";
 import type { RunOutcome } from "../execution-backend.js";
+import { checkoutSecretName, deleteCheckoutSecret } from "./checkout-secret.js";
 import { jobOutcome } from "./job-outcome.js";
 import type { JobRunLog } from "./job-run-log.js";
 import type { JobRunState } from "./job-run-state.js";
@@ -17,6 +18,7 @@ const GONE_POD_DRAIN_MS = 500;
 /** What {@link finishJobRun} reads the run's end from. */
 export interface JobRunEndParts {
   runId: string;
+  jobName: string;
   uid: string;
   parser: OutputParser;
   startedAt: number;
@@ -47,7 +49,11 @@ export function finishJobRun(context: RunContext, parts: JobRunEndParts): Promis
         detached: true,
       };
     }
-    return outcomeOf(context, parts);
+    const outcome = await outcomeOf(context, parts);
+    // The credential is of no use once the pod ended: it goes now, not with the Job at its TTL.
+    if (context.repositories !== undefined)
+      await deleteCheckoutSecret(context, checkoutSecretName(parts.jobName), logger);
+    return outcome;
   })().catch((error: unknown): RunOutcome => {
     // Only a bug gets here; the run must still end.
     logger.error("the run could not be finished", { error });
@@ -110,5 +116,5 @@ async function outcomeOf(context: RunContext, parts: JobRunEndParts): Promise<Ru
     reason: result.failureReason || undefined,
     stopped_for: stopReason,
   });
-  return { result, stoppedFor: stopReason };
+  return { result, stoppedFor: stopReason, ...(outcome.checkout === undefined ? {} : { checkout: outcome.checkout }) };
 }

@@ -66,6 +66,7 @@ export function attachJobRun(context: RunContext, input: JobRunInput): JobRun {
   });
   const done = finishJobRun(context, {
     runId: input.runId,
+    jobName,
     uid,
     parser: input.parser,
     startedAt: input.startedAt,

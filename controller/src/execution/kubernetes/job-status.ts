@@ -56,17 +56,35 @@ const HOPELESS_WAITING = new Map<string, string>([
   ["CreateContainerError", "see the message; check the image's user and the engine's command"],
 ]);
 
-/** Why the engine container cannot start, when its waiting reason says it never will; else undefined. */
+/**
+ * The statuses a pod's start can wait on: its init containers (the
+ * checkout) run first, and while they wait the engine container only says
+ * PodInitializing.
+ */
+function startingStatuses(pod: V1Pod | undefined): V1ContainerStatus[] {
+  const engine = engineStatus(pod);
+  return [...(pod?.status?.initContainerStatuses ?? []), ...(engine === undefined ? [] : [engine])];
+}
+
+/** Why the engine (or its checkout) container cannot start, when its waiting reason says it never will; else undefined. */
 export function hopelessWaiting(pod: V1Pod | undefined): string | undefined {
-  const waiting = engineStatus(pod)?.state?.waiting;
-  const hint = waiting?.reason === undefined ? undefined : HOPELESS_WAITING.get(waiting.reason);
-  if (waiting === undefined || hint === undefined) return undefined;
-  return `the engine's container could not be created (${waiting.reason}: ${waiting.message ?? "no message"}); ${hint}`;
+  for (const status of startingStatuses(pod)) {
+    const waiting = status.state?.waiting;
+    const hint = waiting?.reason === undefined ? undefined : HOPELESS_WAITING.get(waiting.reason);
+    if (waiting === undefined || hint === undefined) continue;
+    const which = status.name === ENGINE_CONTAINER ? "the engine's container" : `the ${status.name} init container`;
+    return `${which} could not be created (${waiting.reason}: ${waiting.message ?? "no message"}); ${hint}`;
+  }
+  return undefined;
 }
 
 /** A waiting reason worth a line in the log (an image being pulled, a pull that failed). */
 export function waitingNote(pod: V1Pod | undefined): string | undefined {
-  const waiting = engineStatus(pod)?.state?.waiting;
-  if (waiting?.reason === undefined || waiting.reason === "ContainerCreating") return undefined;
-  return `${waiting.reason}${waiting.message === undefined ? "" : `: ${waiting.message}`}`;
+  for (const status of startingStatuses(pod)) {
+    const waiting = status.state?.waiting;
+    if (waiting?.reason === undefined || waiting.reason === "ContainerCreating" || waiting.reason === "PodInitializing")
+      continue;
+    return `${waiting.reason}${waiting.message === undefined ? "" : `: ${waiting.message}`}`;
+  }
+  return undefined;
 }

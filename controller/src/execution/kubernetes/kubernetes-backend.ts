@@ -6,12 +6,13 @@ import { ControllerError, ControllerErrorCode } from "../../errors.js";
 import { makeClients } from "../../kube/kube-api.js";
 import { jobNamespace, loadKubeConfig } from "../../kube/load-kube-config.js";
 import type { ExecutionBackend, RunHandle } from "../execution-backend.js";
+import { maskingTokens } from "./checkout-token.js";
 import { type ClusterView, createClusterView } from "./cluster-view.js";
 import { CONTAINER_PATHS } from "./container-paths.js";
 import { activeDeadlineSeconds, KUBERNETES_DEFAULTS, type KubernetesExecutionConfig } from "./kubernetes-config.js";
 import { readPodLog } from "./read-pod-log.js";
 import { recoverJobRun } from "./recover-job.js";
-import type { RunContext } from "./run-context.js";
+import type { KubernetesRepositories, RunContext } from "./run-context.js";
 import { startJobRun } from "./start-job.js";
 
 /** Options of {@link createKubernetesBackend}. */
@@ -31,6 +32,8 @@ export interface KubernetesBackendOptions {
   now?: () => number;
   /** First pause before retrying a failed watch, log read or deletion; default 1000 ms. */
   retryMs?: number;
+  /** `repositories` with its credential: each run's pod clones the ticket's repository and pushes its branch. */
+  repositories?: KubernetesRepositories;
 }
 
 /** Watches end on the server's side after this and are resumed, so a silently dead connection is not kept forever. */
@@ -52,6 +55,11 @@ export function createKubernetesBackend(options: KubernetesBackendOptions): Exec
   const retryMs = options.retryMs ?? 1000;
   const masked = new Set(options.secrets ?? []);
   let mask = createSecretMask(masked);
+  const addMasked = (secret: string | undefined): void => {
+    if (secret === undefined || secret === "" || masked.has(secret)) return;
+    masked.add(secret);
+    mask = createSecretMask(masked);
+  };
   let view: ClusterView | undefined;
   const context: RunContext = {
     clients,
@@ -64,6 +72,8 @@ export function createKubernetesBackend(options: KubernetesBackendOptions): Exec
     logger,
     now: options.now ?? Date.now,
     retryMs,
+    // Every token a run gets is masked in the logs read back from its pod.
+    ...(options.repositories && { repositories: maskingTokens(options.repositories, addMasked) }),
   };
   const active = new Set<RunHandle>();
   const starting = new Set<Promise<RunHandle>>();
@@ -83,10 +93,7 @@ export function createKubernetesBackend(options: KubernetesBackendOptions): Exec
           ControllerErrorCode.Internal,
           `run ${spec.run.id} was started after the kubernetes backend was closed`,
         );
-      if (spec.apiKey !== undefined && spec.apiKey !== "" && !masked.has(spec.apiKey)) {
-        masked.add(spec.apiKey);
-        mask = createSecretMask(masked);
-      }
+      addMasked(spec.apiKey);
       const pending = startJobRun(context, spec, hooks);
       starting.add(pending);
       try {

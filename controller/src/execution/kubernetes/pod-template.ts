@@ -1,6 +1,7 @@
 import type { V1Container, V1EnvVar, V1PodSpec, V1Volume } from "@kubernetes/client-node";
 import type { EngineInvocation } from "../../engines/engine.js";
 import type { SecretLocation } from "../../kube/secret-location.js";
+import { addCheckout, type PodCheckout } from "./checkout-pod.js";
 import { CONTAINER_PATHS, ENGINE_CONTAINER } from "./container-paths.js";
 import type { KubernetesExecutionConfig } from "./kubernetes-config.js";
 import { wrapperCommand } from "./pod-wrapper.js";
@@ -16,6 +17,8 @@ export interface PodInput {
   stdinFile: string | undefined;
   /** The API key variable and where its value is; undefined: no key. */
   apiKey: { env: string; location: SecretLocation } | undefined;
+  /** The repository to clone before the engine starts, and push after; undefined: an empty workspace. */
+  checkout?: PodCheckout;
 }
 
 const READ_ONLY = 0o444;
@@ -55,6 +58,7 @@ export function podSpec(input: PodInput): V1PodSpec {
   if (config.serviceAccount !== undefined) spec.serviceAccountName = config.serviceAccount;
   if (Object.keys(config.nodeSelector).length > 0) spec.nodeSelector = { ...config.nodeSelector };
   if (config.imagePullSecrets.length > 0) spec.imagePullSecrets = config.imagePullSecrets.map((name) => ({ name }));
+  if (input.checkout !== undefined) addCheckout(spec, input.checkout);
   return spec;
 }
 
@@ -67,6 +71,7 @@ function engineContainer(input: PodInput): V1Container {
       { stdin: input.stdinFile, message: CONTAINER_PATHS.terminationMessage, result: CONTAINER_PATHS.result },
       invocation.command,
       invocation.args,
+      input.checkout !== undefined,
     ),
     workingDir: CONTAINER_PATHS.workspace,
     env: containerEnv(input),

@@ -1,3 +1,5 @@
+import { GIT_LINE_ROOM, PUSH_FUNCTION } from "./checkout-script.js";
+
 /**
  * What the kubelet keeps of a container's termination message: 4096 bytes.
  * The wrapper writes its header line and the result file within that.
@@ -23,35 +25,46 @@ export const MAX_RESULT_BYTES = TERMINATION_MESSAGE_LIMIT - RESULT_HEADER.length
  * controller being down while the engine ends. It exits with the engine's
  * exit code.
  */
-export const WRAPPER_SCRIPT = [
-  "stdin=$1; message=$2; result=$3; shift 3; child=; stop=",
-  // Set before the engine starts: a SIGTERM that comes first is passed on as soon as it runs.
-  `trap 'stop=1; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM INT HUP`,
-  'if [ -n "$stdin" ]; then "$@" <"$stdin" & else "$@" </dev/null & fi',
-  'child=$!; [ -n "$stop" ] && kill -TERM "$child" 2>/dev/null',
-  'wait "$child"; code=$?',
-  'while kill -0 "$child" 2>/dev/null; do wait "$child"; code=$?; done',
-  'if [ -f "$result" ]; then',
-  '  size=$(wc -c <"$result" | tr -d " ")',
-  `  if [ "$size" -le ${MAX_RESULT_BYTES} ]; then { printf '%s\\n' '${RESULT_HEADER}'; cat "$result"; } >"$message"`,
-  `  else printf '%s %s\\n' '${RESULT_TOO_LARGE}' "$size" >"$message"; fi`,
-  `else printf '%s\\n' '${NO_RESULT}' >"$message"; fi`,
-  'exit "$code"',
-].join("\n");
+export const WRAPPER_SCRIPT = wrapperScript(false);
+
+/** The wrapper of a run with a checkout: it pushes the run's branch first, and says so on the message's first line. */
+export const PUSH_WRAPPER_SCRIPT = wrapperScript(true);
+
+function wrapperScript(push: boolean): string {
+  const limit = push ? MAX_RESULT_BYTES - GIT_LINE_ROOM : MAX_RESULT_BYTES;
+  const to = push ? '>>"$message"' : '>"$message"';
+  return [
+    "stdin=$1; message=$2; result=$3; shift 3; child=; stop=",
+    // Set before the engine starts: a SIGTERM that comes first is passed on as soon as it runs.
+    `trap 'stop=1; [ -n "$child" ] && kill -TERM "$child" 2>/dev/null' TERM INT HUP`,
+    'if [ -n "$stdin" ]; then "$@" <"$stdin" & else "$@" </dev/null & fi',
+    'child=$!; [ -n "$stop" ] && kill -TERM "$child" 2>/dev/null',
+    'wait "$child"; code=$?',
+    'while kill -0 "$child" 2>/dev/null; do wait "$child"; code=$?; done',
+    ...(push ? [PUSH_FUNCTION, `printf '%s\\n' "$(errand_push "$code")" >"$message"`] : []),
+    'if [ -f "$result" ]; then',
+    '  size=$(wc -c <"$result" | tr -d " ")',
+    `  if [ "$size" -le ${limit} ]; then { printf '%s\\n' '${RESULT_HEADER}'; cat "$result"; } ${to}`,
+    `  else printf '%s %s\\n' '${RESULT_TOO_LARGE}' "$size" ${to}; fi`,
+    `else printf '%s\\n' '${NO_RESULT}' ${to}; fi`,
+    'exit "$code"',
+  ].join("\n");
+}
 
 /** `$0` of the wrapper, as `ps` in the container shows it. */
 const WRAPPER_NAME = "errand-wrapper";
 
-/** The container's command: the wrapper, its three files, then the engine's command and arguments. */
+/** The container's command: the wrapper (with the push when `push`), its three files, then the engine's command and arguments. */
 export function wrapperCommand(
   files: { stdin: string | undefined; message: string; result: string },
   command: string,
   args: readonly string[],
+  push = false,
 ): string[] {
   return [
     "/bin/sh",
     "-c",
-    WRAPPER_SCRIPT,
+    push ? PUSH_WRAPPER_SCRIPT : WRAPPER_SCRIPT,
     WRAPPER_NAME,
     files.stdin ?? "",
     files.message,

@@ -6,6 +6,8 @@ import { inputConfigMapName, jobNameFor } from "../../kube/kubernetes-names.js";
 import { secretLocation, secretLocationProblem } from "../../kube/secret-location.js";
 import { EngineStartError } from "../engine-start-error.js";
 import type { RunSpec } from "../execution-backend.js";
+import type { PodCheckout } from "./checkout-pod.js";
+import { checkoutFor } from "./checkout-secret.js";
 import { CONTAINER_PATHS, INPUT_KEYS } from "./container-paths.js";
 import { buildJob, type InputFiles } from "./job-manifest.js";
 import type { RunContext } from "./run-context.js";
@@ -17,10 +19,15 @@ export interface PreparedJob {
   job: V1Job;
   files: InputFiles;
   parser: OutputParser;
+  /** The run's checkout: its credential Secret is made with the Job. Undefined: an empty workspace. */
+  checkout: PodCheckout | undefined;
 }
 
 /** What a Job is made from besides the run. */
-export type JobSettings = Pick<RunContext, "config" | "engines" | "namespace" | "activeDeadlineSeconds">;
+export type JobSettings = Pick<
+  RunContext,
+  "config" | "engines" | "namespace" | "activeDeadlineSeconds" | "repositories"
+>;
 
 /** What a ConfigMap holds at most (etcd's object limit), less room for its metadata. */
 const MAX_INPUT_BYTES = 1024 * 1024 - 16 * 1024;
@@ -70,6 +77,7 @@ export function prepareJob(context: JobSettings, spec: RunSpec): PreparedJob {
   const parser = fromEngine(name, "make its output parser", () => engine.parser());
   const files: InputFiles = { [INPUT_KEYS.prompt]: spec.prompt, [INPUT_KEYS.ticket]: ticketFileText(spec.ticket) };
   const stdinFile = stdinFileFor(invocation, spec.prompt, files);
+  const checkout = checkoutFor(context.repositories, spec, jobName);
   const size = Object.values(files).reduce((sum, text) => sum + Buffer.byteLength(text), 0);
   if (size > MAX_INPUT_BYTES) {
     throw new EngineStartError(
@@ -87,6 +95,7 @@ export function prepareJob(context: JobSettings, spec: RunSpec): PreparedJob {
     invocation,
     stdinFile,
     apiKey,
+    ...(checkout === undefined ? {} : { checkout }),
     namespace: context.namespace,
     jobName,
     run,
@@ -110,7 +119,7 @@ export function prepareJob(context: JobSettings, spec: RunSpec): PreparedJob {
       );
     }
   }
-  return { jobName, configMapName, job, files, parser };
+  return { jobName, configMapName, job, files, parser, checkout };
 }
 
 /** Where the engine's stdin comes from in the container; adds a `stdin` file when it is not the prompt. */

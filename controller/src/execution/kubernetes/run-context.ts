@@ -1,6 +1,8 @@
 import type { Logger } from "@errand/channel-sdk";
 import type { EngineConfig } from "../../config/controller-config.js";
 import type { KubeClients } from "../../kube/kube-api.js";
+import type { RepositoriesConfig } from "../../repositories/repositories-schema.js";
+import type { RepositoryToken } from "../../repositories/repository-token.js";
 import type { ClusterView } from "./cluster-view.js";
 import type { KubernetesExecutionConfig } from "./kubernetes-config.js";
 
@@ -18,6 +20,16 @@ export interface RunContext {
   now: () => number;
   /** First pause before retrying a failed call. */
   retryMs: number;
+  /** Set when `repositories.codehost_a` is: each run's pod clones the ticket's repository and pushes its branch. */
+  repositories?: KubernetesRepositories;
+}
+
+/** What the pods' checkout is made from. */
+export interface KubernetesRepositories {
+  /** `repositories.checkout`. */
+  checkout: RepositoriesConfig["checkout"];
+  /** The credential clone and push use, put in a Secret per run. */
+  token: RepositoryToken;
 }
 
 /** How long the log may take to be read to its end once the container ended (twice, see PodLogFollower). */

@@ -4,6 +4,8 @@ import { apiHint, apiProblem } from "../../kube/kube-api.js";
 import { EngineStartError } from "../engine-start-error.js";
 import type { RunHandle, RunHooks, RunSpec } from "../execution-backend.js";
 import { type KubernetesAttachment, logRefOf, toRecord } from "./attachment.js";
+import { createCheckoutSecret } from "./checkout-secret.js";
+import { checkoutToken } from "./checkout-token.js";
 import { deleteJob } from "./delete-job.js";
 import { buildInputConfigMap } from "./job-manifest.js";
 import { attachJobRun } from "./job-run.js";
@@ -13,7 +15,8 @@ import { belongsToRun } from "./run-labels.js";
 
 /**
  * Starts a run: creates its Job, then the ConfigMap with its prompt and
- * ticket, owned by the Job (the pod waits for the ConfigMap to mount it).
+ * ticket and, for a checkout, the Secret with its repository credential,
+ * both owned by the Job (the pod waits for them to mount them).
  * A Job of the same name that carries this run's id is one an earlier
  * start made before the controller died: it is adopted, not made twice.
  * Resolves once the Job exists (the run is then Running).
@@ -21,12 +24,20 @@ import { belongsToRun } from "./run-labels.js";
 export async function startJobRun(context: RunContext, spec: RunSpec, hooks: RunHooks): Promise<RunHandle> {
   const prepared = prepareJob(context, spec);
   const { jobName } = prepared;
+  const token = await checkoutToken(context, prepared, spec);
   const logger = context.logger.child({ runId: spec.run.id, job: jobName });
   const job = await createJob(context, prepared, spec, logger);
   const uid = job.metadata?.uid;
   if (uid === undefined)
     throw startError(spec, `the API server returned Job ${jobName} without a uid`, "check the API server");
   await createInput(context, prepared, uid, spec, logger);
+  if (token !== undefined && prepared.checkout !== undefined) {
+    const secret = prepared.checkout.secretName;
+    await createCheckoutSecret(context, job, uid, secret, token).catch(async (error: unknown) => {
+      await deleteJob(context, jobName, uid, logger);
+      throw error;
+    });
+  }
   const attachment: KubernetesAttachment = { namespace: context.namespace, jobName, uid };
   logger.info("started the run's Job", { namespace: context.namespace, image: spec.engine.image });
   const run = attachJobRun(context, {

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { type ApiRequest, type ApiState, json, readBody, route } from "./api-routes.js";
+import { waitInitContainers } from "./init-containers.js";
 import { deliver, ObjectStore, type StoredEvent } from "./object-store.js";
 import { PodLogs } from "./pod-logs.js";
 import { KINDS, type Raw, StatusError } from "./status.js";
@@ -114,6 +115,27 @@ export class FakeKubeApi {
   /** Every change so far, in order. */
   events(): readonly StoredEvent[] {
     return this.store.history;
+  }
+
+  /** The Secret `name` as stored, or undefined. */
+  secret(name: string): Raw | undefined {
+    return this.store.find("secrets", this.namespace, name);
+  }
+
+  /** The pod's init container fails with `end` (its termination message): the engine never starts. */
+  failInit(jobName: string, end: ContainerEnd): void {
+    this.workloads.failInit(this.namespace, jobName, end);
+  }
+
+  /** The pod's init containers wait with this reason (their image cannot be pulled, say). */
+  waitInit(jobName: string, reason: string, message: string): void {
+    waitInitContainers(
+      this.store,
+      this.namespace,
+      this.workloads.podOf(this.namespace, jobName).metadata.name,
+      reason,
+      message,
+    );
   }
 
   /** Stores a Secret (values in clear; stored base64 as the API does). */

@@ -61,7 +61,7 @@ function dependents(
   store: ObjectStore,
   namespace: string,
   uid: string,
-): Array<{ resource: "pods" | "configmaps"; object: Raw }> {
+): Array<{ resource: "pods" | "configmaps" | "secrets"; object: Raw }> {
   const owned = (o: Raw) => o.metadata.ownerReferences?.some((r: Raw) => r.uid === uid) === true;
   return [
     ...store
@@ -72,6 +72,10 @@ function dependents(
       .list("configmaps", namespace, null)
       .filter(owned)
       .map((object) => ({ resource: "configmaps" as const, object })),
+    ...store
+      .list("secrets", namespace, null)
+      .filter(owned)
+      .map((object) => ({ resource: "secrets" as const, object })),
   ];
 }
 
@@ -79,7 +83,7 @@ async function collect(store: ObjectStore, workloads: Workloads, namespace: stri
   await tick();
   for (const { resource, object } of dependents(store, namespace, uid)) {
     if (resource === "pods") await workloads.terminatePod(namespace, object.metadata.name);
-    else store.remove(KINDS.configmaps, namespace, object.metadata.name);
+    else store.remove(KINDS[resource], namespace, object.metadata.name);
   }
   await tick();
 }

@@ -29,14 +29,24 @@ export function podSpecCauses(spec: Raw, at: string): Cause[] {
     if (volume?.configMap !== undefined)
       for (const p of dnsSubdomainProblems(String(volume.configMap.name ?? "")))
         add(`volumes[${i}].configMap.name`, `Invalid value: ${p}`);
+    if (volume?.secret !== undefined)
+      for (const p of dnsSubdomainProblems(String(volume.secret.secretName ?? "")))
+        add(`volumes[${i}].secret.secretName`, `Invalid value: ${p}`);
+    const mode = volume?.secret?.defaultMode ?? volume?.configMap?.defaultMode;
+    if (mode !== undefined && (!Number.isInteger(mode) || mode < 0 || mode > 0o777))
+      add(`volumes[${i}].defaultMode`, `Invalid value: ${mode}: must be a number between 0 and 0777 (octal)`);
     if (volume?.emptyDir?.sizeLimit !== undefined && !isQuantity(volume.emptyDir.sizeLimit))
       add(`volumes[${i}].emptyDir.sizeLimit`, "Invalid value: not a quantity");
   });
   const containers: Raw[] = spec.containers ?? [];
   if (containers.length === 0) add("containers", "Required value", "FieldValueRequired");
+  // Init containers and containers share one namespace of names and the same rules.
+  const all: Array<[string, Raw]> = [
+    ...(spec.initContainers ?? []).map((c: Raw, i: number): [string, Raw] => [`initContainers[${i}]`, c]),
+    ...containers.map((c, i): [string, Raw] => [`containers[${i}]`, c]),
+  ];
   const names = new Set<string>();
-  containers.forEach((container, i) => {
-    const c = `containers[${i}]`;
+  all.forEach(([c, container]) => {
     const name = String(container?.name ?? "");
     for (const p of dnsLabelProblems(name)) add(`${c}.name`, `Invalid value: "${name}": ${p}`);
     if (names.has(name)) add(`${c}.name`, `Duplicate value: "${name}"`, "FieldValueDuplicate");

@@ -1,5 +1,5 @@
 import { Job } from "kubernetes-models/batch/v1";
-import { ConfigMap, Pod } from "kubernetes-models/v1";
+import { ConfigMap, Pod, Secret } from "kubernetes-models/v1";
 import { dnsLabelProblems, dnsSubdomainProblems, labelValueProblems, qualifiedNameProblems } from "./names.js";
 import { type Cause, invalid, type Raw, type ResourceKind, StatusError } from "./status.js";
 import { podSpecCauses } from "./validate-pod.js";
@@ -54,6 +54,7 @@ function schemaCauses(kind: ResourceKind, body: Raw): Cause[] {
     if (kind.kind === "Job") new Job(body).validate();
     else if (kind.kind === "Pod") new Pod(body).validate();
     else if (kind.kind === "ConfigMap") new ConfigMap(body).validate();
+    else if (kind.kind === "Secret") new Secret(body).validate();
     return [];
   } catch (error) {
     const errors = (error as { errors?: Array<{ instancePath: string; message?: string }> }).errors ?? [

@@ -1,3 +1,4 @@
+import { endInitContainers, initContainerStatuses } from "./init-containers.js";
 import type { ObjectStore } from "./object-store.js";
 import type { PodLogs } from "./pod-logs.js";
 import { KINDS, type Raw } from "./status.js";
@@ -101,6 +102,7 @@ export class Workloads {
           started: false,
           state: { waiting: { reason: "ContainerCreating" } },
         })),
+        ...initContainerStatuses(template.spec),
       },
     };
     try {
@@ -138,7 +140,10 @@ export class Workloads {
       ) {
         throw new Error(`configmap "${volume.configMap.name}" not found: the kubelet cannot mount it yet`);
       }
+      if (volume.secret !== undefined && this.store.find("secrets", namespace, volume.secret.secretName) === undefined)
+        throw new Error(`secret "${volume.secret.secretName}" not found: the kubelet cannot mount it yet`);
     }
+    endInitContainers(this.store, namespace, pod.metadata.name, { exitCode: 0, reason: "Completed" });
     const env: Record<string, string> = {};
     for (const entry of pod.spec.containers[0].env ?? []) {
       const ref = entry.valueFrom?.secretKeyRef;
@@ -208,6 +213,21 @@ export class Workloads {
     } else {
       this.failJob(namespace, jobName, "BackoffLimitExceeded", "Job has reached the specified backoff limit");
     }
+  }
+
+  /**
+   * The init containers end with `end` before the engine container starts.
+   * One that fails ends the pod (restartPolicy Never): the engine container
+   * never starts and the Job fails.
+   */
+  failInit(namespace: string, jobName: string, end: ContainerEnd): void {
+    const name = this.podOf(namespace, jobName).metadata.name;
+    endInitContainers(this.store, namespace, name, end);
+    this.store.update(KINDS.pods, namespace, name, (p) => {
+      p.status.phase = "Failed";
+    });
+    this.logs.end(name);
+    this.failJob(namespace, jobName, "BackoffLimitExceeded", "Job has reached the specified backoff limit");
   }
 
   /** activeDeadlineSeconds passed: the Job controller deletes the pod (SIGTERM) and fails the Job. */

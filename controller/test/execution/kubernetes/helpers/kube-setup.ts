@@ -8,6 +8,7 @@ import {
   KUBERNETES_DEFAULTS,
   type KubernetesExecutionConfig,
 } from "../../../../src/execution/kubernetes/kubernetes-config.js";
+import type { KubernetesRepositories } from "../../../../src/execution/kubernetes/run-context.js";
 import { jobNameFor } from "../../../../src/kube/kubernetes-names.js";
 import { onCleanup, recordingLogger, specFor } from "../../helpers/local-setup.js";
 import { FakeKubeApi } from "../fake-api/fake-kube-api.js";
@@ -53,7 +54,11 @@ export interface KubeRig {
 /** A kubernetes backend on `fake` (namespace `errand`), closed after the test. */
 export function kubeBackend(
   fake: FakeKubeApi,
-  options: { config?: Partial<KubernetesExecutionConfig>; engine?: Partial<EngineConfig> } = {},
+  options: {
+    config?: Partial<KubernetesExecutionConfig>;
+    engine?: Partial<EngineConfig>;
+    repositories?: KubernetesRepositories;
+  } = {},
 ): KubeRig {
   const config: KubernetesExecutionConfig = { ...KUBERNETES_DEFAULTS, namespace: "errand", ...options.config };
   const engineConfig = agentConfig(options.engine);
@@ -65,6 +70,7 @@ export function kubeBackend(
     logger,
     kubeConfig: fake.kubeConfig(),
     retryMs: 20,
+    ...(options.repositories === undefined ? {} : { repositories: options.repositories }),
   });
   onCleanup(() => backend.close());
   return { fake, backend, engine: createCommandEngine(engineConfig), logger, config };

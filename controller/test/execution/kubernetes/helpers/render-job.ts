@@ -7,6 +7,7 @@ import {
   type KubernetesExecutionConfig,
 } from "../../../../src/execution/kubernetes/kubernetes-config.js";
 import { type JobSettings, type PreparedJob, prepareJob } from "../../../../src/execution/kubernetes/prepare-job.js";
+import type { KubernetesRepositories } from "../../../../src/execution/kubernetes/run-context.js";
 import { runningRun, TICKET } from "../../helpers/local-setup.js";
 
 /** The Claude Code engine of the docs' example. */
@@ -35,6 +36,7 @@ export function renderJob(
     runId?: string;
     ticket?: Ticket;
     apiKey?: string;
+    repositories?: KubernetesRepositories;
   } = {},
 ): PreparedJob & { configMap: ReturnType<typeof buildInputConfigMap> } {
   const engineConfig = options.engine ?? CLAUDE;
@@ -44,6 +46,7 @@ export function renderJob(
     config,
     engines: { [engineConfig.name]: engineConfig },
     activeDeadlineSeconds: 3900,
+    ...(options.repositories === undefined ? {} : { repositories: options.repositories }),
   };
   const run = runningRun(engineConfig.name, {
     id: options.runId ?? EXAMPLE_RUN_ID,
