@@ -4,13 +4,17 @@ import type { ControllerConfig } from "../config/controller-config.js";
 import type { RepositoryToken } from "../repositories/repository-token.js";
 import type { RunObserver } from "../runs/run-event.js";
 import type { ThrottleClock } from "../sources/progress-comment/comment-throttle.js";
-import { createProgressCommentObserver } from "../sources/progress-comment/progress-comment-observer.js";
-import { createCodehostACommentTarget } from "../vendors/codehost-a/issue-comment-target.js";
+import {
+  type CommentTarget,
+  createProgressCommentObserver,
+} from "../sources/progress-comment/progress-comment-observer.js";
 
 /** What the progress comments need besides the configuration. */
 export interface ProgressCommentParts {
+  /** Every secret the configuration names, resolved (the trackers' tokens). */
+  secrets: Readonly<Record<string, string>>;
   /** Code host A's credential (`repositories.codehost_a`); without it, no comment on its issues. */
-  codehostAToken: RepositoryToken | undefined;
+  codehostAToken?: RepositoryToken;
   logger: Logger;
   registry: Registry;
   clock?: ThrottleClock;
@@ -19,22 +23,54 @@ export interface ProgressCommentParts {
 /**
  * The run observers that keep a progress comment on the ticket: on code
  * host A issues when `repositories.codehost_a.progress_comment` is on (the
- * default) and a credential is there.
+ * default) and its credential is given; on tracker A and B tickets when
+ * `ticketing.config.progress_comment` is on. Each vendor's SDK is loaded only
+ * when its comments are on.
  */
-export function createProgressComments(config: ControllerConfig, parts: ProgressCommentParts): RunObserver[] {
-  const observers: RunObserver[] = [];
+export async function createProgressComments(
+  config: ControllerConfig,
+  parts: ProgressCommentParts,
+): Promise<RunObserver[]> {
+  const targets: CommentTarget[] = [];
   const codehostA = config.repositories.codehostA;
   if (codehostA?.progress_comment === true && parts.codehostAToken !== undefined) {
-    const target = createCodehostACommentTarget({ apiBaseUrl: codehostA.api_base_url, token: parts.codehostAToken });
-    observers.push(createProgressCommentObserver({ target, ...common(parts) }));
+    const { createCodehostACommentTarget } = await import("../vendors/codehost-a/issue-comment-target.js");
+    targets.push(createCodehostACommentTarget({ apiBaseUrl: codehostA.api_base_url, token: parts.codehostAToken }));
   }
-  return observers;
+  const tracker = await trackerTarget(config, parts.secrets);
+  if (tracker !== undefined) targets.push(tracker);
+  return targets.map((target) =>
+    createProgressCommentObserver({
+      target,
+      logger: parts.logger.child({ component: "progress-comment" }),
+      registry: parts.registry,
+      ...(parts.clock === undefined ? {} : { clock: parts.clock }),
+    }),
+  );
 }
 
-function common(parts: ProgressCommentParts) {
-  return {
-    logger: parts.logger,
-    registry: parts.registry,
-    ...(parts.clock === undefined ? {} : { clock: parts.clock }),
-  };
+/** The tracker of `ticketing`, when its progress comment is on (its token was checked at start). */
+async function trackerTarget(
+  config: ControllerConfig,
+  secrets: Readonly<Record<string, string>>,
+): Promise<CommentTarget | undefined> {
+  const t = config.ticketing;
+  const token = t?.tokenSecret === undefined ? undefined : secrets[t.tokenSecret]?.trim();
+  if (t === undefined || token === undefined || token === "") return undefined;
+  if (t.backend === "tracker_a" && t.config.progress_comment) {
+    const { createLinearApi, graphqlUrl } = await import("../vendors/tracker-a/linear-api.js");
+    const { createTrackerACommentTarget } = await import("../vendors/tracker-a/progress-comment-target.js");
+    const api = createLinearApi({
+      apiUrl: graphqlUrl(t.config.api_base_url),
+      token,
+      requestTimeoutMs: 30_000,
+      maxInlineWaitMs: 5_000,
+    });
+    return createTrackerACommentTarget(api);
+  }
+  if (t.backend === "tracker_b" && t.config.progress_comment) {
+    const { createTrackerBCommentTarget } = await import("../vendors/tracker-b/progress-comment-target.js");
+    return createTrackerBCommentTarget({ token, baseUrl: t.config.api_base_url, timeoutMs: 30_000 });
+  }
+  return undefined;
 }

@@ -10,6 +10,8 @@ export interface CommentTarget {
   readonly name: string;
   /** True when its API edits comments; false: a comment when the run starts and another when it ends. */
   readonly editable: boolean;
+  /** True when the host renders HTML in comments (a folded summary, a hidden marker). */
+  readonly html: boolean;
   /** True when the ticket is one this target comments on. */
   accepts(ticket: Ticket): boolean;
   /** Creates a comment on the ticket; resolves with its id. */
@@ -87,7 +89,7 @@ export function createProgressCommentObserver(options: ProgressCommentOptions): 
     });
   };
   const finish = async (event: Extract<RunEvent, { type: "finished" }>) => {
-    const c = runs.get(event.run.id) ?? comment(event.ticket, event.run.id, event.run.engine);
+    const c = runs.get(event.run.id) ?? comment(target, event.ticket, event.run.id, event.run.engine);
     runs.delete(event.run.id);
     const text = finalText(c.view, event.run, event.result);
     const throttle = c.throttle;
@@ -104,7 +106,7 @@ export function createProgressCommentObserver(options: ProgressCommentOptions): 
   const observe = async (event: RunEvent): Promise<void> => {
     if (!target.accepts(event.ticket)) return;
     if (event.type === "started") {
-      const c = comment(event.ticket, event.run.id, event.engine);
+      const c = comment(target, event.ticket, event.run.id, event.engine);
       runs.set(event.run.id, c);
       await start(c);
     } else if (event.type === "progress") {
@@ -128,8 +130,8 @@ export function createProgressCommentObserver(options: ProgressCommentOptions): 
   };
 }
 
-function comment(ticket: Ticket, runId: string, engine: string): RunComment {
-  return { ticket, view: { runId, engine, steps: [] } };
+function comment(target: CommentTarget, ticket: Ticket, runId: string, engine: string): RunComment {
+  return { ticket, view: { runId, engine, steps: [], html: target.html } };
 }
 
 function errorCounter(registry: Registry): Counter {

@@ -14,6 +14,8 @@ export interface ProgressView {
   engine: string;
   /** The latest progress lines, oldest first. */
   steps: string[];
+  /** The host renders HTML in markdown (a folded summary, a hidden marker); otherwise plain markdown only. */
+  html: boolean;
 }
 
 /** The hidden line that marks a run's progress comment. */
@@ -34,8 +36,10 @@ export function runningText(view: ProgressView): string {
   return [
     `**Errand is working on this** · run \`${view.runId}\``,
     checklist(view, "- [ ] Finish: the outcome and the pull request link will appear here"),
-    progressMarker(view.runId),
-  ].join("\n\n");
+    view.html ? progressMarker(view.runId) : "",
+  ]
+    .filter((part) => part !== "")
+    .join("\n\n");
 }
 
 /** The comment once the run ended: the outcome and the pull request link first, then the steps and the summary. */
@@ -54,11 +58,15 @@ export function finalText(view: ProgressView, run: TaskRun, result: TaskResult):
     `**Errand finished: ${run.state}** · run \`${view.runId}\``,
     pr,
     checklist(view, done),
-    summary === "" ? "" : `<details><summary>Summary</summary>\n\n${neutral(cut(summary))}\n\n</details>`,
-    progressMarker(view.runId),
+    summary === "" ? "" : folded(view, neutral(cut(summary))),
+    view.html ? progressMarker(view.runId) : "",
   ]
     .filter((part) => part !== "")
     .join("\n\n");
+}
+
+function folded(view: ProgressView, summary: string): string {
+  return view.html ? `<details><summary>Summary</summary>\n\n${summary}\n\n</details>` : `**Summary**\n\n${summary}`;
 }
 
 function checklist(view: ProgressView, last: string): string {

@@ -31,6 +31,7 @@ export function createCodehostACommentTarget(options: CodehostACommentOptions): 
   return {
     name: "codehost_a",
     editable: true,
+    html: true,
     accepts: (ticket) => issueOf(ticket) !== undefined,
     async create(ticket, body, signal) {
       const { owner, repo, number } = issueOf(ticket) as IssueRef;

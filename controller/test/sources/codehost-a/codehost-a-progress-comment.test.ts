@@ -61,7 +61,7 @@ async function start(
   const logger = createLogger({ level: "warn", write: () => {}, secrets: Object.values(secrets) });
   const token = { token: async () => f.token };
   const registry = new Registry();
-  const observers = createProgressComments(config, { codehostAToken: token, logger, registry, clock });
+  const observers = await createProgressComments(config, { secrets, codehostAToken: token, logger, registry, clock });
   expect(observers).toHaveLength(1);
   const c = await createController({ config, secrets, logger, observers });
   await c.start();
