@@ -22,6 +22,7 @@ import { createConfiguredNotifier } from "./wiring/configured-notifier.js";
 import { createConfiguredPolling, createTicketSources } from "./wiring/intake-parts.js";
 import { createLeadership } from "./wiring/leadership.js";
 import { type Parts, startParts, stopParts } from "./wiring/lifecycle.js";
+import { createProgressComments } from "./wiring/progress-comments.js";
 import { readinessChecks } from "./wiring/readiness-checks.js";
 
 /** Options of {@link createController}. */
@@ -79,7 +80,8 @@ export async function createController(options: ControllerOptions): Promise<Cont
   const backend = await createScrubbedBackend(options);
   const notifier = await createConfiguredNotifier(config, secrets, logger, registry);
   const polling = await createConfiguredPolling(config, secrets, logger, registry, options.pollAdapter);
-  const dispatch = createDispatch(options, notifier, polling);
+  const progressComments = await createProgressComments(config, { secrets, logger, registry });
+  const dispatch = createDispatch(options, notifier, polling, progressComments);
   const owner = `${hostname()}/${process.pid}`;
   const loop = createConfiguredLoop({ config, secrets, store, backend, engines, dispatch, owner, logger, registry });
   const sources = createTicketSources(config, store, polling, logger, registry);
@@ -135,16 +137,18 @@ async function createScrubbedBackend(options: ControllerOptions): Promise<Execut
   );
 }
 
-/** The run observers (notifier, ticket write-back, the caller's), each call bounded. */
+/** The run observers (notifier, ticket write-back, progress comments, the caller's), each call bounded. */
 function createDispatch(
   options: ControllerOptions,
   notifier: Notifier | undefined,
   polling: PollingSource | undefined,
+  progressComments: RunObserver[],
 ): ObserverDispatch {
   return createObserverDispatch({
     observers: [
       ...(notifier ? [notifier.observer] : []),
       ...(polling ? [polling.observer] : []),
+      ...progressComments,
       ...(options.observers ?? []),
     ],
     timeoutMs: 3 * options.config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,

@@ -2,6 +2,7 @@ import { enginesConfig, promptTemplateProblems } from "../engines/engines-config
 import { type MissingSecret, missingSecretProblem } from "../secrets/secret-not-found-error.js";
 import { createSecretStore } from "../secrets/secret-store.js";
 import { secretsConfig } from "../secrets/secrets-schema.js";
+import type { CodehostATriggers } from "../vendors/codehost-a/codehost-a-triggers-schema.js";
 import { type CodehostARules, type ControllerWebhookConfig, webhookConfig } from "../webhook/webhook-schema.js";
 import { ConfigError } from "./config-error.js";
 import { type ControllerConfig, type ControllerConfigContext, controllerConfig } from "./controller-config.js";
@@ -74,7 +75,9 @@ export function parseControllerConfig(document: unknown, ctx: ParseContext): Loa
     problems,
     warnings,
   );
-  const webhook = doc.webhook && resolved(webhookConfig(values, "controller", codehostARules(doc)), doc.webhook);
+  const webhook =
+    doc.webhook
+    && resolved(webhookConfig(values, "controller", codehostARules(doc), codehostATriggers(doc)), doc.webhook);
   if (doc.webhook !== undefined && webhook !== undefined)
     webhookProblems(doc.webhook, webhook, values, "controller", problems, warnings);
   const templates = readPromptTemplates(root.engines, ctx.baseDir, problems);
@@ -148,6 +151,14 @@ function codehostARules(doc: Partial<ControllerDocument>): CodehostARules | unde
   if (doc.ticketing?.backend !== "codehost_a") return undefined;
   const { labels, exclude_labels, in_progress_label, failed_label } = doc.ticketing.config;
   return { labels, exclude_labels, in_progress_label, failed_label };
+}
+
+/** With `repositories.codehost_a`, its trigger rules decide which code host A events start runs. */
+function codehostATriggers(doc: Partial<ControllerDocument>): CodehostATriggers | undefined {
+  const codehostA = doc.repositories?.codehost_a;
+  if (codehostA === undefined) return undefined;
+  const { label, assignee, mention } = codehostA.triggers;
+  return { label, assignee, mention, ...(codehostA.bot_login === undefined ? {} : { botLogin: codehostA.bot_login }) };
 }
 
 function sectionsThatParse(root: Record<string, unknown>): Partial<ControllerDocument> {

@@ -17,11 +17,12 @@ export type WebhookParserFactory = (config: WebhookConfig) => WebhookSource | un
  * tracker B with its secret or, without one (its signature is optional),
  * unless the configuration refuses unsigned requests (the controller does,
  * unless `webhook.tracker_b.allow_unsigned: true`). Code host A applies the
- * configuration's issue label rules when it has them.
+ * configuration's issue label rules when it has them, and the trigger rules
+ * of `repositories.codehost_a` when it is set.
  */
 export const WEBHOOK_PARSERS: Readonly<Record<SourceId, WebhookParserFactory>> = {
-  codehost_a: ({ secrets, codehostARules }) =>
-    secrets.codehost_a ? createCodehostASource(secrets.codehost_a, codehostARules) : undefined,
+  codehost_a: ({ secrets, codehostARules, codehostATriggers }) =>
+    secrets.codehost_a ? createCodehostASource(secrets.codehost_a, codehostARules, codehostATriggers) : undefined,
   codehost_b: ({ secrets }) => (secrets.codehost_b ? createCodehostBSource(secrets.codehost_b) : undefined),
   tracker_b: ({ secrets, shortcutTargetStateId, allowUnsignedTrackerB }) => {
     if (!secrets.tracker_b && allowUnsignedTrackerB === false) return undefined;

@@ -15,6 +15,7 @@ import {
 import { secretRef } from "../config/schema/secret-ref-schema.js";
 import { SECRET_KEY_ALIASES, type SecretSourceId, WEBHOOK_DEFAULTS } from "../config/webhook-config.js";
 import type { CodehostATicketingConfig } from "../vendors/codehost-a/codehost-a-schema.js";
+import type { CodehostATriggers } from "../vendors/codehost-a/codehost-a-triggers-schema.js";
 import { genericConfig, genericSchema } from "../vendors/generic/generic-schema.js";
 import { VENDORS } from "../vendors/registry.js";
 
@@ -155,9 +156,15 @@ export type CodehostARules = Pick<
  * `webhook`, resolved: the settings the server reads. The signing secrets are resolved beforehand
  * (resolveWebhookSecrets), because a missing variable or file is reported with every other problem of the file.
  * `codehostARules` comes from `ticketing.config` when `ticketing.backend` is `codehost_a`: unset, every opened or
- * labeled issue is a ticket.
+ * labeled issue is a ticket. `codehostATriggers` comes from `repositories.codehost_a`: set, only its trigger rules
+ * start runs from code host A's events.
  */
-export const webhookConfig = (values: WebhookSecretValues, mode: WebhookMode, codehostARules?: CodehostARules) =>
+export const webhookConfig = (
+  values: WebhookSecretValues,
+  mode: WebhookMode,
+  codehostARules?: CodehostARules,
+  codehostATriggers?: CodehostATriggers,
+) =>
   webhookSchema.transform((s) => {
     const generic = s.generic && resolved(genericConfig(values.generic), s.generic);
     const allowUnsigned = s.tracker_b.allow_unsigned;
@@ -186,6 +193,7 @@ export const webhookConfig = (values: WebhookSecretValues, mode: WebhookMode, co
         : { shortcutTargetStateId: String(s.shortcut_target_state_id) }),
       ...(generic === undefined ? {} : { generic }),
       ...(codehostARules === undefined ? {} : { codehostARules }),
+      ...(codehostATriggers === undefined ? {} : { codehostATriggers }),
     };
   });
 

@@ -96,7 +96,7 @@ export function createTrackerAAdapter(
       const what = result.success
         ? `post the completion comment on ${ticket.externalUrl}`
         : `add the failed label to ${ticket.externalUrl}`;
-      await call(what, () => markFinished(api.sdk(ctx.signal), ticket, run, result, ws));
+      await call(what, () => markFinished(api.sdk(ctx.signal), ticket, run, result, ws, !config.progress_comment));
       ctx.logger.info(
         result.success ? "tracker_a issue commented with the pull request" : "tracker_a issue marked failed",
         { ticket: ticket.id, url: ticket.externalUrl, run_id: run.id },

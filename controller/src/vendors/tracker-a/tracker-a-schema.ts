@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { errorFor, section, show } from "../../config/schema/kit.js";
+import { errorFor, flag, section, show } from "../../config/schema/kit.js";
 import { commonFields, labelNameFields, repoUrlField, stateName } from "../../sources/polling/ticketing-fields.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,6 +25,10 @@ export const trackerASchema = section({
     })
     .meta({ description: "Tracker A team UUID (not the team's name)." }),
   state_filter: stateName("Exact workflow state name to poll; issues in other states are ignored.").optional(),
+  progress_comment: flag().default(false).meta({
+    description:
+      "Keep one comment per run on the ticket, edited as progress arrives (at most every 10 s) and ending with the outcome and the pull request link; it replaces the comments the write-back posts otherwise.",
+  }),
 });
 
 /** `ticketing.config` of tracker A, validated, defaults applied. */

@@ -18,6 +18,7 @@ export async function markPickedUp(sdk: LinearSdk, ticket: Ticket, ws: Workspace
  * update. Success: a comment with the pull request link, then both labels
  * come off. The comment's id is derived from the run id and looked up
  * first, so a second call for the same run never posts a second comment.
+ * Without `comment` (the progress comment carries the outcome), labels only.
  */
 export async function markFinished(
   sdk: LinearSdk,
@@ -25,6 +26,7 @@ export async function markFinished(
   run: TaskRun,
   result: TaskResult,
   ws: Workspace,
+  comment = true,
 ): Promise<void> {
   if (!result.success) {
     confirm(
@@ -33,6 +35,15 @@ export async function markFinished(
     );
     return;
   }
+  if (comment) await postCompletionComment(sdk, ticket, run, result);
+  confirm(
+    await sdk.updateIssue(ticket.id, { removedLabelIds: [...ws.inProgress.ids, ...ws.failed.ids] }),
+    "remove the in-progress label",
+  );
+}
+
+/** Posts the completion comment unless this run's is there already. */
+async function postCompletionComment(sdk: LinearSdk, ticket: Ticket, run: TaskRun, result: TaskResult): Promise<void> {
   const id = commentIdFor(run.id);
   const existing = await sdk.comments({ first: 1, filter: { id: { eq: id } } });
   if (existing.nodes.length === 0)
@@ -40,10 +51,6 @@ export async function markFinished(
       await sdk.createComment({ id, issueId: ticket.id, body: completionComment(run, result) }),
       "post the completion comment",
     );
-  confirm(
-    await sdk.updateIssue(ticket.id, { removedLabelIds: [...ws.inProgress.ids, ...ws.failed.ids] }),
-    "remove the in-progress label",
-  );
 }
 
 /** The comment posted when a run succeeds (markdown). */

@@ -19,9 +19,10 @@ export type StoryWriteBack = Pick<PollAdapter, "pickedUp" | "finished">;
  * what is missing, and its comment, posted last, carries the run's marker:
  * a repeated call (the same event twice, a restart) changes nothing.
  * Calls for one story run one after another, so a slow pick-up cannot land
- * after the run's end.
+ * after the run's end. Without `comments` (the progress comment tells the
+ * story), the states only.
  */
-export function createStoryWriteBack(api: TrackerBApi, plan: () => TrackerBPlan): StoryWriteBack {
+export function createStoryWriteBack(api: TrackerBApi, plan: () => TrackerBPlan, comments = true): StoryWriteBack {
   const queues = new Map<string, Promise<void>>();
   const serial = (key: string, work: () => Promise<void>): Promise<void> => {
     const next = (queues.get(key) ?? Promise.resolve()).catch(() => {}).then(work);
@@ -51,7 +52,7 @@ export function createStoryWriteBack(api: TrackerBApi, plan: () => TrackerBPlan)
         } else if (!p.inProgress.has(story.workflow_state_id)) {
           note(ctx, "the story is not in a trigger state; its state is left as is", story, p);
         }
-        await api.addComment(id, startedComment(run, movedTo), commentMarker(run, "started"), ctx);
+        if (comments) await api.addComment(id, startedComment(run, movedTo), commentMarker(run, "started"), ctx);
       }),
     finished: (ticket, run, result: TaskResult, ctx) =>
       serial(ticket.id, async () => {
@@ -69,7 +70,8 @@ export function createStoryWriteBack(api: TrackerBApi, plan: () => TrackerBPlan)
             movedTo = p.stateLabel(target);
           }
         }
-        await api.addComment(id, finishedComment(run, result, movedTo), commentMarker(run, "finished"), ctx);
+        if (comments)
+          await api.addComment(id, finishedComment(run, result, movedTo), commentMarker(run, "finished"), ctx);
       }),
   };
 }

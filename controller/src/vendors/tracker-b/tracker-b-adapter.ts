@@ -52,7 +52,7 @@ export function createTrackerBAdapter(
       throw new ControllerError(ControllerErrorCode.Internal, "the tracker B source was used before prepare()");
     return resolved;
   };
-  const writeBack = createStoryWriteBack(api, plan);
+  const writeBack = createStoryWriteBack(api, plan, !config.progress_comment);
 
   return {
     backend: "tracker_b",

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { say } from "../../config/problem-codec.js";
-import { errorFor, section, text } from "../../config/schema/kit.js";
+import { errorFor, flag, section, text } from "../../config/schema/kit.js";
 import { commonFields, repoUrlField, stateName } from "../../sources/polling/ticketing-fields.js";
 
 const workflow = section({
@@ -25,6 +25,10 @@ export const trackerBSchema = section({
     .min(1, { error: say("is an empty list", "add at least one workflow, or remove the key") })
     .optional()
     .meta({ description: "Several trigger / in-progress state pairs, in place of the two single names." }),
+  progress_comment: flag().default(false).meta({
+    description:
+      "Keep one comment per run on the ticket, edited as progress arrives (at most every 10 s) and ending with the outcome and the pull request link; it replaces the comments the write-back posts otherwise.",
+  }),
 }).superRefine((config, ctx) => {
   const single = config.workflow_state_name !== undefined || config.in_progress_state_name !== undefined;
   if (config.workflows !== undefined && single) {

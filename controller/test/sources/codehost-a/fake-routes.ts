@@ -1,3 +1,4 @@
+import { editCommentRoute } from "./fake-comments.js";
 import { type FakeIssue, type FakeRepository, REPO_ID } from "./fake-repository.js";
 
 /** A request after authentication and limits. */
@@ -61,6 +62,8 @@ export function route(repo: FakeRepository, req: RouteRequest): RouteAnswer {
       repo.labels.map((l) => repo.labelJson(req.api, l)),
     );
   if (method === "GET" && rest.length === 1 && rest[0] === "issues") return listIssues(repo, req);
+  const edited = editCommentRoute(repo, req, rest);
+  if (edited !== undefined) return edited;
   if (rest[0] !== "issues" || rest[1] === undefined || !/^\d+$/.test(rest[1])) return notFound();
   const issue = repo.issues.get(Number(rest[1]));
   if (issue === undefined) return notFound(`${DOCS}/issues`);

@@ -63,6 +63,15 @@ const COMMENT_CREATE_FIELDS = [
   "quotedText",
   "subscriberIds",
 ];
+const COMMENT_UPDATE_FIELDS = [
+  "body",
+  "bodyData",
+  "doNotSubscribeToIssue",
+  "quotedText",
+  "resolvingCommentId",
+  "resolvingUserId",
+  "subscriberIds",
+];
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 /** The unprojected data of one operation; the server cuts it down to the document's selections. */
@@ -121,6 +130,17 @@ export function resolveOperation(ws: FakeWorkspace, operation: string, vars: Var
           success: true,
           lastSyncId: ws.tick(),
           comment: commentData(createComment(ws, inputOf(vars, COMMENT_CREATE_FIELDS, "CommentCreateInput"))),
+        },
+      };
+    case "updateComment":
+      return {
+        commentUpdate: {
+          __typename: "CommentPayload",
+          success: true,
+          lastSyncId: ws.tick(),
+          comment: commentData(
+            updateComment(ws, String(vars.id), inputOf(vars, COMMENT_UPDATE_FIELDS, "CommentUpdateInput")),
+          ),
         },
       };
     default:
@@ -183,6 +203,15 @@ function createComment(ws: FakeWorkspace, input: Vars): FakeComment {
   const comment = { id, issueId: issue.id, body: input.body, createdAt: ws.tick() };
   ws.comments.push(comment);
   ws.changes.push({ op: "commentCreate", issue: issue.identifier, commentId: id, body: input.body });
+  return comment;
+}
+
+/** `commentUpdate`: a new body for an existing comment (the API's "Entity not found" for an unknown id). */
+function updateComment(ws: FakeWorkspace, id: string, input: Vars): FakeComment {
+  implemented(input, ["body"], "CommentUpdateInput");
+  const comment = find(ws.comments, id, "Comment");
+  if (typeof input.body !== "string" || input.body.trim() === "") throw new FakeInputError("body must not be empty");
+  comment.body = input.body;
   return comment;
 }
 

@@ -17,6 +17,7 @@ import {
   workflowJson,
 } from "./fake-shortcut-data.js";
 import { searchPage } from "./fake-shortcut-search.js";
+import { updateStoryCommentRoute } from "./fake-story-comment-update.js";
 
 /** An answer forced on the next requests (rate limits, outages, hangs). */
 export interface Fault {
@@ -143,6 +144,8 @@ export async function startFakeShortcut(options: FakeShortcutOptions = {}): Prom
         data: page.stories.map((s) => storyJson(s, workflowOf, labels, page.detail)),
       });
     }
+    const updated = updateStoryCommentRoute(method, url.pathname, body, stories);
+    if (updated !== undefined) return reply(updated.status, updated.body);
     if (storyRoute === null) return reply(404, NOT_FOUND);
     const story = stories.get(Number(storyRoute[1]));
     if (story === undefined) return reply(404, NOT_FOUND);
