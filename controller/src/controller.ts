@@ -88,6 +88,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
   let ops: OpsServer | undefined;
   const approval = createApprovalParts({
     config,
+    secrets,
     store,
     dispatch,
     opsPort: () => ops?.address?.port ?? config.ops.port,
@@ -105,7 +106,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     registry,
     approvals: approval.sweep,
   });
-  const sources = createTicketSources(config, store, polling, logger, registry);
+  const sources = createTicketSources(config, store, polling, logger, registry, approval.onApprovals);
   const sink = createIntakeSink(config, store, loop, approval);
   const { election, lost } = createLeadership({
     store,
