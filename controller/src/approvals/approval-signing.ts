@@ -2,13 +2,13 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { ApprovalDecision } from "../runs/approvals-port.js";
 
 /** What the key of chat A's approval buttons is derived from when `guardrails.approval_signing_secret` is unset. */
-const DERIVATION_LABEL = "errand approval buttons v1";
+const DERIVATION_LABEL = "errand-approval-buttons-v1";
 const RUN_ID = /^run_[0-9a-z]{26}$/;
 
 /**
  * The key that binds an approval button's value to its run: the value of
  * the secret `guardrails.approval_signing_secret` names, or else
- * HMAC-SHA256(chat A's webhook signing secret, "errand approval buttons v1"),
+ * HMAC-SHA256(chat A's webhook signing secret, "errand-approval-buttons-v1"),
  * so the signing secret itself never signs anything but requests. Undefined
  * when neither is configured: then no buttons are posted.
  */
