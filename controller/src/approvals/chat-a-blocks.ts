@@ -12,11 +12,11 @@ export const REJECT_ACTION = "agent_approval_reject";
 const TITLE_LIMIT = 200;
 
 /** Text as chat A's mrkdwn shows it literally: `&`, `<` and `>` escaped. */
-const escape = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+const mrkdwnText = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 
 function describe(run: TaskRun, ticket: Ticket): string {
   const title = ticket.title.length > TITLE_LIMIT ? `${ticket.title.slice(0, TITLE_LIMIT - 1)}…` : ticket.title;
-  return `run \`${run.id}\` for ${escape(ticket.source)} ticket ${escape(ticket.id)}: ${escape(title)}`;
+  return `run \`${run.id}\` for ${mrkdwnText(ticket.source)} ticket ${mrkdwnText(ticket.id)}: ${mrkdwnText(title)}`;
 }
 
 const section = (text: string) => ({ type: "section", text: { type: "mrkdwn", text } });
@@ -44,7 +44,7 @@ export function waitingContent(
     section(`*Awaiting approval:* ${describe(run, ticket)}\n<${consoleUrl}|Open it in the console>`),
     { type: "actions", block_id: "errand_approval", elements: [button("approve"), button("reject")] },
   ];
-  if (note !== undefined) blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: escape(note) }] });
+  if (note !== undefined) blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: mrkdwnText(note) }] });
   return { text: `Awaiting approval: run ${run.id} for ${ticket.source} ticket ${ticket.id}`, blocks };
 }
 
@@ -61,6 +61,6 @@ export function decidedContent(
   const then = decision === "approve" ? "it is queued" : "it is Refused";
   return {
     text: `${verb} by ${userId} at ${when}: run ${run.id}`,
-    blocks: [section(`*${verb}* by <@${escape(userId)}> at ${when}: ${describe(run, ticket)} (${then})`)],
+    blocks: [section(`*${verb}* by <@${mrkdwnText(userId)}> at ${when}: ${describe(run, ticket)} (${then})`)],
   };
 }

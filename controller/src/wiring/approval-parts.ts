@@ -9,7 +9,6 @@ import { consoleRunUrl, waitingMessage } from "../approvals/waiting-message.js";
 import type { ControllerConfig } from "../config/controller-config.js";
 import type { ObserverDispatch } from "../loop/observer-dispatch.js";
 import type { ApprovalSweep, Approvals } from "../runs/approvals-port.js";
-import type { TaskRun } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
 import type { ApprovalHandler } from "../webhook/handlers.js";
 
