@@ -21,8 +21,8 @@ export interface ApprovalSweeperOptions {
 /** `24h`, `90m`, `45s`: a timeout as `approval_timeout` is written. */
 export function formatTimeout(ms: number): string {
   const s = Math.round(ms / 1000);
-  if (s % 3600 === 0) return `${s / 3600}h`;
-  if (s % 60 === 0) return `${s / 60}m`;
+  if (s > 0 && s % 3600 === 0) return `${s / 3600}h`;
+  if (s > 0 && s % 60 === 0) return `${s / 60}m`;
   return `${s}s`;
 }
 

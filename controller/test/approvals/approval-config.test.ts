@@ -124,6 +124,11 @@ describe("the values of chat A's buttons", () => {
   });
 
   it("writes timeouts as approval_timeout is written", () => {
-    expect([formatTimeout(86_400_000), formatTimeout(5_400_000), formatTimeout(45_000)]).toEqual(["24h", "90m", "45s"]);
+    expect([formatTimeout(86_400_000), formatTimeout(5_400_000), formatTimeout(45_000), formatTimeout(1)]).toEqual([
+      "24h",
+      "90m",
+      "45s",
+      "0s",
+    ]);
   });
 });

@@ -74,6 +74,9 @@ describe("approvals through the CLI", () => {
     expect(notice.text).toContain(`errand runs approve ${runId}`);
     expect(h.executions()).toEqual([]);
 
+    const metrics = await (await fetch(`http://127.0.0.1:${c.controller.ops.address?.port}/metrics`)).text();
+    expect(metrics).toMatch(/^errand_runs\{state="AwaitingApproval"\} 1$/m);
+
     const listed = errand(h, "runs", "--state", "awaitingapproval", "--json");
     expect(listed.status).toBe(0);
     expect((JSON.parse(listed.stdout) as { id: string }[]).map((r) => r.id)).toEqual([runId]);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { createApprovalSweeper } from "../../../src/approvals/approval-sweeper.js";
 import { createApprovals } from "../../../src/approvals/approvals.js";
 import type { Actor } from "../../../src/runs/task-run.js";
 import type { Store } from "../../../src/store/store.js";
-import { expectCode, type OpenStore, runIn, ticket } from "./support.js";
+import { expectCode, type OpenStore, runIn, sleep, ticket } from "./support.js";
 
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 const alice: Actor = { kind: "chat_a", name: "U0ALICE", from: "chat A" };
@@ -143,6 +144,31 @@ export function approvalTests(open: OpenStore): void {
       expect((await again.getRun(run.id))?.state).toBe("AwaitingApproval");
       await expectCode(again.retry(run.id, "again"), "ERR_CONFLICT");
       expect(await approvals(again).decide(run.id, "approve", alice)).toMatchObject({ kind: "decided" });
+    });
+
+    it("times a run out once when two controllers sweep at once; one still waiting is announced, not refused", async () => {
+      const { store, reopen } = await open();
+      const other = await reopen();
+      const run = await runIn(store, "AwaitingApproval");
+      await sleep(5);
+      const announced: string[] = [];
+      const sweeper = (s: Store, timeoutMs: number) =>
+        createApprovalSweeper({
+          store: s,
+          timeoutMs,
+          logger: silent,
+          announce: async (r) => void announced.push(r.id),
+        });
+      await Promise.all([sweeper(store, 1).sweep(), sweeper(other, 1).sweep()]);
+      expect(await store.getRun(run.id)).toMatchObject({ state: "Refused", reason: "approval timed out after 0s" });
+      expect((await store.transitions(run.id)).map((t) => t.to)).toEqual(["AwaitingApproval", "Refused"]);
+      expect((await store.takeUnannounced(5)).map((t) => t.run.id)).toEqual([run.id]);
+      const waiting = await runIn(store, "AwaitingApproval");
+      const patient = sweeper(store, 3_600_000);
+      await patient.sweep();
+      await patient.sweep();
+      expect(announced).toEqual([waiting.id]);
+      expect((await store.getRun(waiting.id))?.state).toBe("AwaitingApproval");
     });
 
     it("stores the actor of a retry", async () => {
