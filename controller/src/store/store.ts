@@ -114,7 +114,7 @@ export interface Store {
   /**
    * Stores the tickets of one batch in one transaction and creates a
    * Queued run (attempt 1, `engine`) for each ticket seen for the first
-   * time. Resolves only after the commit. Outcomes are in input order; a
+   * time (AwaitingApproval when `options.needsApproval` says so). Resolves only after the commit. Outcomes are in input order; a
    * ticket repeated within the batch is `existing` the second time.
    */
   acceptTickets(tickets: readonly Ticket[], engine: string, options?: AcceptOptions): Promise<AcceptOutcome[]>;
