@@ -29,10 +29,10 @@ export interface ChatAApprovals {
   readonly onApprovals: ApprovalHandler;
 }
 
-const DECISIONS: Readonly<Record<string, ApprovalDecision>> = {
-  [APPROVE_ACTION]: "approve",
-  [REJECT_ACTION]: "reject",
-};
+const DECISIONS: ReadonlyMap<string, ApprovalDecision> = new Map([
+  [APPROVE_ACTION, "approve"],
+  [REJECT_ACTION, "reject"],
+]);
 
 /** Where the clicked message is: the callback's channel and the message's `ts`. */
 function messageOf(callback: ApprovalCallback): { channel: string; ts: string } | undefined {
@@ -60,7 +60,7 @@ export function createChatAApprovals(options: ChatAApprovalsOptions): ChatAAppro
     });
 
   const handle = async (callback: ApprovalCallback) => {
-    const decision = DECISIONS[callback.actionId];
+    const decision = DECISIONS.get(callback.actionId);
     const user = callback.userId || "unknown";
     const runId = decision === undefined ? undefined : verifyApprovalValue(key, callback.value, decision);
     if (decision === undefined || runId === undefined) {
