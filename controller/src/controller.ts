@@ -11,12 +11,14 @@ import { createObserverDispatch, type ObserverDispatch } from "./loop/observer-d
 import type { Reconciler } from "./loop/reconciler.js";
 import type { Notifier } from "./notify/notifier-types.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
+import type { Approvals } from "./runs/approvals-port.js";
 import type { RunObserver } from "./runs/run-event.js";
 import { secretValues } from "./secrets/secret-values.js";
 import type { PollAdapter } from "./sources/polling/poll-adapter.js";
 import type { PollingSource } from "./sources/polling/polling-source.js";
 import { openStore } from "./store/open-store.js";
 import type { Store } from "./store/store.js";
+import { type ApprovalParts, createApprovalParts } from "./wiring/approval-parts.js";
 import { createConfiguredEngines, createConfiguredLoop } from "./wiring/configured-loop.js";
 import { createConfiguredNotifier } from "./wiring/configured-notifier.js";
 import { createConfiguredPolling, createTicketSources } from "./wiring/intake-parts.js";
@@ -52,6 +54,8 @@ export interface Controller {
   readonly sources: readonly TicketSource[];
   /** The notification channels of `notifications.channels`; undefined when none are configured. */
   readonly notifier: Notifier | undefined;
+  /** Approving and rejecting runs that await approval (`guardrails.require_approval`). */
+  readonly approvals: Approvals;
   /** Opens the store, resolves runs left by a crash, starts the loop, the sources and the ops server. */
   start(): Promise<void>;
   /** Stops intake, lets runs finish within `ops.shutdown_grace_seconds`, stops the rest, closes everything. */
@@ -83,9 +87,29 @@ export async function createController(options: ControllerOptions): Promise<Cont
   const progressComments = await createProgressComments(config, { secrets, logger, registry });
   const dispatch = createDispatch(options, notifier, polling, progressComments);
   const owner = `${hostname()}/${process.pid}`;
-  const loop = createConfiguredLoop({ config, secrets, store, backend, engines, dispatch, owner, logger, registry });
-  const sources = createTicketSources(config, store, polling, logger, registry);
-  const sink = createIntakeSink(config, store, loop);
+  let ops: OpsServer | undefined;
+  const approval = createApprovalParts({
+    config,
+    secrets,
+    store,
+    dispatch,
+    opsPort: () => ops?.address?.port ?? config.ops.port,
+    logger,
+  });
+  const loop = createConfiguredLoop({
+    config,
+    secrets,
+    store,
+    backend,
+    engines,
+    dispatch,
+    owner,
+    logger,
+    registry,
+    approvals: approval.sweep,
+  });
+  const sources = createTicketSources(config, store, polling, logger, registry, approval.onApprovals);
+  const sink = createIntakeSink(config, store, loop, approval);
   const { election, lost } = createLeadership({
     store,
     owner,
@@ -105,7 +129,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     notifier,
     extra: options.checks ?? [],
   });
-  const ops = createOpsServer({ host: config.ops.host, port: config.ops.port, registry, checks });
+  ops = createOpsServer({ host: config.ops.host, port: config.ops.port, registry, checks });
   const parts: Parts = {
     config,
     logger,
@@ -121,7 +145,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     dispatch,
     ops,
   };
-  return controllerOf(parts, registry, lost, () => {
+  return controllerOf(parts, registry, lost, approval.approvals, () => {
     started = true;
   });
 }
@@ -157,18 +181,30 @@ function createDispatch(
 }
 
 /** Where every source hands its tickets: batched into the store, waking the loop once they are committed. */
-function createIntakeSink(config: ControllerConfig, store: Store, loop: Reconciler): TicketSink {
+function createIntakeSink(
+  config: ControllerConfig,
+  store: Store,
+  loop: Reconciler,
+  { needsApproval }: ApprovalParts,
+): TicketSink {
   const t = config.ticketing;
   return createBatchedSink({
     store,
     engine: config.engines.default,
     onCommitted: () => loop.wake(),
+    ...(needsApproval === undefined ? {} : { needsApproval }),
     ...(t?.repoUrl === undefined ? {} : { defaultRepo: { source: t.backend, url: t.repoUrl } }),
   });
 }
 
 /** The controller's public face over its wired parts; `onStarted` flips readiness once every part is up. */
-function controllerOf(parts: Parts, registry: Registry, lost: Promise<string>, onStarted: () => void): Controller {
+function controllerOf(
+  parts: Parts,
+  registry: Registry,
+  lost: Promise<string>,
+  approvals: Approvals,
+  onStarted: () => void,
+): Controller {
   const { store, loop, ops, sources, notifier, election, backend, logger } = parts;
   let stopped: Promise<void> | undefined;
   return {
@@ -178,6 +214,7 @@ function controllerOf(parts: Parts, registry: Registry, lost: Promise<string>, o
     ops,
     sources,
     notifier,
+    approvals,
     lost,
     async start() {
       await startParts(parts);

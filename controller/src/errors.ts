@@ -19,6 +19,8 @@ export const ControllerErrorCode = {
   EngineResult: "ERR_ENGINE_RESULT",
   /** A ticket source's API failed or refused a request (outage, rate limit, permissions); the hint says what to check. */
   TicketSource: "ERR_TICKET_SOURCE",
+  /** Chat A's API failed or refused a call of the approval flow (posting or updating an approval message). */
+  ApprovalMessage: "ERR_APPROVAL_MESSAGE",
   /** A bug or an unexpected state; the message says what happened. */
   Internal: "ERR_INTERNAL",
 } as const;

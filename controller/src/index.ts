@@ -79,8 +79,10 @@ export type {
 export type { ChannelState } from "./notify/supervised-channel.js";
 export type { OpsServer, ReadinessCheck, ReadinessResult } from "./ops/ops-server.js";
 export type { CheckoutOutcome } from "./repositories/checkout-outcome.js";
+export type { ApprovalDecision, Approvals, DecideOutcome } from "./runs/approvals-port.js";
 export type { RunEvent, RunObserver } from "./runs/run-event.js";
 export {
+  type Actor,
   RUN_STATES,
   type RunState,
   type RunWithTicket,
@@ -94,6 +96,7 @@ export { createSecretStore, type SecretStore, type SecretStoreOptions } from "./
 export type { PollAdapter, PollBackend, PollCandidate, PollContext } from "./sources/polling/poll-adapter.js";
 export type { CodehostATicketingConfig } from "./sources/ticketing-schema.js";
 export type {
+  AcceptOptions,
   AcceptOutcome,
   DeliveryClaim,
   DeliveryOutcome,

@@ -60,6 +60,10 @@ describe("controller configuration: defaults", () => {
       maxJobDurationMinutes: 60,
       maxCostPerJob: undefined,
       allowedRepos: [],
+      requireApproval: undefined,
+      approvers: [],
+      approvalTimeoutMs: 86_400_000,
+      approvalSigningSecret: undefined,
     });
     expect(config.store).toEqual({ backend: "sqlite", path: join(cwd, ".errand/errand.db") });
     expect(config.ops).toEqual({
@@ -182,6 +186,10 @@ secrets: { dir: secrets }
       maxJobDurationMinutes: 60,
       maxCostPerJob: 2.5,
       allowedRepos: ["https://github.com/acme/*"],
+      requireApproval: undefined,
+      approvers: [],
+      approvalTimeoutMs: 86_400_000,
+      approvalSigningSecret: undefined,
     });
     expect(config.store).toEqual({ backend: "sqlite", path: join(dir, "data/errand.db") });
     expect(config.ops).toEqual({

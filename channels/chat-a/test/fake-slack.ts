@@ -12,7 +12,10 @@
  * - `channel_not_found`, `not_in_channel`, `is_archived`, `no_text`, `msg_too_long` (text over 40,000);
  * - Block Kit validation answers `invalid_blocks` with `errors` carrying JSON pointers, like
  *   "must be less than 3001 characters [json-pointer:/blocks/0/text/text]";
- * - about 1 message per second per channel; bursts above it get 429 with `Retry-After` in seconds.
+ * - about 1 message per second per channel; bursts above it get 429 with `Retry-After` in seconds;
+ * - `chat.update` (https://docs.slack.dev/reference/methods/chat.update): the same token, body and
+ *   Block Kit checks, `channel` plus the `ts` of a message posted there, else `message_not_found`;
+ *   it answers `{ok, channel, ts, text}` and is not spaced like posts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -60,6 +63,8 @@ export interface FakeSlack {
   readonly requests: FakeSlackRequest[];
   /** Messages accepted (ok:true), in arrival order. */
   readonly accepted: { channel: string; ts: string; text: string; blocks: unknown; receivedAt: number }[];
+  /** Messages changed with chat.update (ok:true), in arrival order. */
+  readonly updates: { channel: string; ts: string; text: string; blocks: unknown; receivedAt: number }[];
   /** How many 429s the fake answered. */
   readonly rateLimited: number;
   /** Plays these answers, one per request, before behaving normally again. */
@@ -82,6 +87,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
   const toleranceMs = options.toleranceMs ?? 50;
   const requests: FakeSlackRequest[] = [];
   const accepted: FakeSlack["accepted"] = [];
+  const updates: FakeSlack["updates"] = [];
   const scripted: ScriptedAnswer[] = [];
   // Generic cell rate algorithm: the theoretical arrival time of each channel's next message.
   const tat = new Map<string, number>();
@@ -113,7 +119,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
       answer(res, record, 200, { ok: false, error, ...extra });
 
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
-    if (url.pathname !== "/api/chat.postMessage")
+    const method = url.pathname === "/api/chat.update" ? "update" : "post";
+    if (url.pathname !== "/api/chat.postMessage" && method !== "update")
       return answer(res, record, 404, { ok: false, error: "unknown_method" });
     if (req.method !== "POST") return fail("invalid_request_method");
 
@@ -166,6 +173,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     const known = channels[channel]!;
     if (known.archived) return fail("is_archived");
     if (!known.member) return fail("not_in_channel");
+    if (method === "update") return update(message, channel, record, res);
 
     const now = record.receivedAt;
     const due = tat.get(channel) ?? now;
@@ -178,18 +186,8 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
 
     const text = message.text;
     const blocks = message.blocks;
-    if ((typeof text !== "string" || text === "") && !Array.isArray(blocks)) return fail("no_text");
-    if (typeof text === "string" && text.length > 40_000) return fail("msg_too_long");
-    if (blocks !== undefined) {
-      const problems = validateBlocks(blocks);
-      if (problems.length > 0) {
-        const code = problems.some((p) => p.startsWith("msg_blocks_too_long"))
-          ? "msg_blocks_too_long"
-          : "invalid_blocks";
-        if (code === "msg_blocks_too_long") return fail(code);
-        return fail(code, { errors: problems, response_metadata: { messages: problems.map((p) => `[ERROR] ${p}`) } });
-      }
-    }
+    const problem = contentProblem(message);
+    if (problem) return fail(...problem);
 
     const ts = `${Math.floor(now / 1000)}.${String(++seq).padStart(6, "0")}`;
     accepted.push({ channel, ts, text: typeof text === "string" ? text : "", blocks, receivedAt: now });
@@ -203,6 +201,35 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     return answer(res, record, 200, ok);
   };
 
+  /** The text and Block Kit checks of both methods: the error to answer, or undefined when the content is fine. */
+  const contentProblem = (message: Record<string, unknown>): [string, Record<string, unknown>?] | undefined => {
+    const { text, blocks } = message;
+    if ((typeof text !== "string" || text === "") && !Array.isArray(blocks)) return ["no_text"];
+    if (typeof text === "string" && text.length > 40_000) return ["msg_too_long"];
+    const problems = blocks === undefined ? [] : validateBlocks(blocks);
+    if (problems.length === 0) return undefined;
+    if (problems.some((p) => p.startsWith("msg_blocks_too_long"))) return ["msg_blocks_too_long"];
+    return [
+      "invalid_blocks",
+      { errors: problems, response_metadata: { messages: problems.map((p) => `[ERROR] ${p}`) } },
+    ];
+  };
+
+  /** chat.update of a message posted in `channel`, its token, body and channel checked already. */
+  const update = (message: Record<string, unknown>, channel: string, record: FakeSlackRequest, res: ServerResponse) => {
+    const fail = (error: string, extra: Record<string, unknown> = {}) =>
+      answer(res, record, 200, { ok: false, error, ...extra });
+    const posted = accepted.find((m) => m.channel === channel && m.ts === message.ts);
+    if (typeof message.ts !== "string" || posted === undefined) return fail("message_not_found");
+    const problem = contentProblem(message);
+    if (problem) return fail(...problem);
+    const text = typeof message.text === "string" ? message.text : "";
+    posted.text = text;
+    posted.blocks = message.blocks;
+    updates.push({ channel, ts: posted.ts, text, blocks: message.blocks, receivedAt: record.receivedAt });
+    return answer(res, record, 200, { ok: true, channel, ts: posted.ts, text });
+  };
+
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -214,6 +241,7 @@ export async function startFakeSlack(options: FakeSlackOptions = {}): Promise<Fa
     apiBaseUrl: `http://127.0.0.1:${port}/api`,
     requests,
     accepted,
+    updates,
     get rateLimited() {
       return rateLimited;
     },

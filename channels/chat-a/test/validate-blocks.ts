@@ -71,6 +71,8 @@ export function validateBlocks(blocks: unknown): string[] {
             at(`${p}/value`, "must be less than 2001 characters");
           if (typeof element.action_id === "string" && element.action_id.length > 255)
             at(`${p}/action_id`, "must be less than 256 characters");
+          if (element.style !== undefined && element.style !== "primary" && element.style !== "danger")
+            at(`${p}/style`, "must be one of primary, danger");
         });
         return;
       }

@@ -19,6 +19,7 @@ const STATE_STYLE: Record<RunState, Style> = {
   TimedOut: "red",
   Cancelled: "yellow",
   Refused: "yellow",
+  AwaitingApproval: "magenta",
 };
 
 /** `12s`, `4m 03s`, `2h 10m`. */
@@ -66,7 +67,13 @@ export function formatTransition(t: Transition, paint: ReturnType<typeof painter
     t.from === undefined
       ? paint(STATE_STYLE[t.to], t.to)
       : `${paint(STATE_STYLE[t.from], t.from)} → ${paint(STATE_STYLE[t.to], t.to)}`;
-  return `  ${paint("dim", clock(t.at))}  ${move}  ${t.reason}`;
+  return `  ${paint("dim", clock(t.at))}  ${move}  ${t.reason}${byWhom(t.actor)}`;
+}
+
+/** `  (by cli alice from host-1)`: who caused a transition; nothing for the controller itself. */
+function byWhom(actor: Transition["actor"]): string {
+  if (actor === undefined) return "";
+  return `  (by ${actor.kind} ${actor.name}${actor.from === undefined ? "" : ` from ${actor.from}`})`;
 }
 
 /** How `errand runs show` prints the log tail: as readable steps, or its lines as written (`--raw`). */

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parseDocument } from "yaml";
 import { clock, formatDuration, painter } from "../cli/format-run.js";
 import type { TaskRun, Transition } from "../runs/task-run.js";
+import { approveAsOperator } from "./approve-step.js";
 import { type DemoMessage, startDemoTargets } from "./demo-targets.js";
 import { waitForControllerLogs } from "./follow.js";
 import { createTimeline, type Timeline } from "./timeline.js";
@@ -17,6 +18,9 @@ const say = (line = "") => process.stdout.write(`${line}\n`);
 
 const WEBHOOK_SECRET = "demo-signing-secret-not-for-production";
 const CHAT_TOKEN = "xoxb-0000000000-demo-token";
+/** `npm start -- --approval`: every ticket waits for approval, and the demo approves it with the CLI. */
+const APPROVAL = process.argv.includes("--approval");
+const BIN = resolve(packageDir, "bin/errand.cjs");
 
 /** Writes the demo's copy of controller/demo/errand.yaml with free ports and the stand-ins' addresses. */
 function writeDemoConfig(dir: string, targets: { chatApiUrl: string; hookUrl: string }): string {
@@ -26,6 +30,7 @@ function writeDemoConfig(dir: string, targets: { chatApiUrl: string; hookUrl: st
   doc.setIn(["engines", "demo", "command"], [resolve(packageDir, "demo/agent.mjs")]);
   doc.setIn(["notifications", "channels", 0, "config", "api_base_url"], targets.chatApiUrl);
   doc.setIn(["notifications", "channels", 1, "config", "url"], targets.hookUrl);
+  if (APPROVAL) doc.setIn(["guardrails", "require_approval"], { always: true });
   // Secrets by name from a folder laid out as Kubernetes mounts a Secret: one file per secret.
   mkdirSync(resolve(dir, "secrets"), { recursive: true, mode: 0o700 });
   writeFileSync(resolve(dir, "secrets/demo-webhook-secret"), `${WEBHOOK_SECRET}\n`, { mode: 0o600 });
@@ -53,12 +58,19 @@ function signedTicket(): { body: string; id: string } {
   return { body, id };
 }
 
+/** The colour of a state in the timeline: how it went. */
+const stateColour = (state: Transition["to"]) =>
+  state === "Succeeded"
+    ? "green"
+    : state === "Running" || state === "Queued"
+      ? "cyan"
+      : state === "AwaitingApproval"
+        ? "yellow"
+        : "red";
+
 /** One line of the run's timeline: when, the state it entered (coloured by how it went), and why. */
 function printTransition(t: Transition): void {
-  const state = t.to.padEnd(10);
-  say(
-    `${paint("dim", clock(t.at))}  ${paint(t.to === "Succeeded" ? "green" : t.to === "Running" || t.to === "Queued" ? "cyan" : "red", state)} ${t.reason}`,
-  );
+  say(`${paint("dim", clock(t.at))}  ${paint(stateColour(t.to), t.to.padEnd(10))} ${t.reason}`);
 }
 
 /** Posts the ticket signed as the generic source checks it, and prints what the webhook answered. */
@@ -113,7 +125,7 @@ async function main(): Promise<number> {
   const config = writeDemoConfig(dir, targets);
   const shown = relative(process.cwd(), config);
   const log = createWriteStream(resolve(dir, "controller.log"), { flags: "a" });
-  const child = spawn(process.execPath, [resolve(packageDir, "bin/errand.cjs"), "run", "--config", config], {
+  const child = spawn(process.execPath, [BIN, "run", "--config", config], {
     stdio: ["ignore", "inherit", "pipe"],
   });
   child.stderr.pipe(log);
@@ -125,17 +137,25 @@ async function main(): Promise<number> {
       `${paint("bold", "controller")}  errand run --config ${shown}  ${paint("dim", `(webhook :${ports.webhook}, ops :${ports.ops}, log ${relative(process.cwd(), resolve(dir, "controller.log"))})`)}`,
     );
     const { body, id } = signedTicket();
+    let approving: Promise<void> | undefined;
     timeline = await createTimeline({
       dbPath: resolve(dir, ".errand/errand.db"),
       ticket: { source: "generic", id },
       channels: ["chat_a", "webhook_post"],
-      printTransition,
+      printTransition(t) {
+        printTransition(t);
+        if (t.to !== "AwaitingApproval") return;
+        approving = approveAsOperator({ bin: BIN, config, shown, runId: t.runId, say }).catch((error: unknown) => {
+          say(`approval failed: ${error instanceof Error ? error.message : String(error)}; stop the demo with Ctrl-C`);
+        });
+      },
       printMessage: show,
     });
     const response = await postTicket(ports.webhook, body, id);
     if (response.status !== 200) return 1;
     say();
     const run = await timeline.follow();
+    await approving;
     // The controller tells the channels about the end before it exits.
     stopChild();
     await new Promise((r) => child.once("exit", r));

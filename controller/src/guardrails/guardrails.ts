@@ -7,7 +7,9 @@ export type { Guardrails, GuardrailVerdict } from "../runs/guardrails-port.js";
 export { refusedResult } from "../runs/refused-result.js";
 
 /** Builds {@link Guardrails}; the config loader has checked the patterns already. */
-export function createGuardrails(config: GuardrailsConfig): Guardrails {
+export function createGuardrails(
+  config: Pick<GuardrailsConfig, "maxConcurrentJobs" | "maxJobDurationMinutes" | "maxCostPerJob" | "allowedRepos">,
+): Guardrails {
   const patterns: RepoPattern[] = [];
   for (const entry of config.allowedRepos) {
     const compiled = compileRepoPattern(entry);

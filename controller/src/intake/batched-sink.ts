@@ -21,6 +21,8 @@ export interface BatchedSinkOptions {
    * set on that source's tickets without a repo_url, whether polled or from its webhook.
    */
   defaultRepo?: { source: string; url: string };
+  /** True when a new ticket's first run waits for approval (`guardrails.require_approval`). */
+  needsApproval?: (ticket: Ticket) => boolean;
 }
 
 /**
@@ -48,7 +50,8 @@ export function createBatchedSink(options: BatchedSinkOptions): TicketSink {
       const tickets = repo === undefined ? w.tickets : w.tickets.map(withRepo);
       return w.delivery === undefined ? { tickets } : { tickets, delivery: w.delivery };
     });
-    options.store.acceptDeliveries(deliveries, options.engine).then(
+    const hold = options.needsApproval;
+    options.store.acceptDeliveries(deliveries, options.engine, hold === undefined ? {} : { needsApproval: hold }).then(
       (results) => {
         const stored: AcceptOutcome[] = [];
         batch.forEach((w, i) => {

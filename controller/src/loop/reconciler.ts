@@ -1,6 +1,7 @@
 import type { Logger, Ticket } from "@errand/channel-sdk";
 import type { Engine } from "../engines/engine.js";
 import type { ExecutionBackend, RunSpec } from "../execution/execution-backend.js";
+import type { ApprovalSweep } from "../runs/approvals-port.js";
 import type { Guardrails } from "../runs/guardrails-port.js";
 import type { TaskRun } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
@@ -31,6 +32,8 @@ export interface ReconcilerOptions {
   owner: string;
   logger: Logger;
   metrics: LoopMetrics;
+  /** Expires and announces runs awaiting approval, on each poll; none when no rule holds runs. */
+  approvals?: ApprovalSweep;
   /** How often the store is read for work from elsewhere (`errand runs retry/cancel`, cancelled Queued runs to announce); default 1000 ms. */
   pollMs?: number;
   now?: () => number;
@@ -104,9 +107,11 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       await recoverRuns({ store, backend, engines: options.engines, tracker, spec, logger, supervise });
       // Queued runs cancelled while no controller led are announced now, as the ends the restart rule finds are.
       void announcer.check();
+      void options.approvals?.sweep();
       poller = setInterval(() => {
         void applyCancelRequests(store, tracker, logger);
         void announcer.check();
+        void options.approvals?.sweep();
         pump.wake();
       }, options.pollMs ?? 1000);
       pump.wake();

@@ -3,9 +3,21 @@ import type { TaskResult, Ticket } from "@errand/channel-sdk";
 /**
  * States of a TaskRun. The spec names Running; the others are ours:
  * Queued (stored, waiting for a slot), Refused (a guardrail stopped it
- * before it started), and the four ends of a run that started.
+ * before it started, or its approval was refused), the four ends of a run
+ * that started, and AwaitingApproval (stored, held until a person approves
+ * it: `guardrails.require_approval`). New states are appended: stores and
+ * metrics list them in this order.
  */
-export const RUN_STATES = ["Queued", "Running", "Succeeded", "Failed", "TimedOut", "Cancelled", "Refused"] as const;
+export const RUN_STATES = [
+  "Queued",
+  "Running",
+  "Succeeded",
+  "Failed",
+  "TimedOut",
+  "Cancelled",
+  "Refused",
+  "AwaitingApproval",
+] as const;
 
 /** One of {@link RUN_STATES}. */
 export type RunState = (typeof RUN_STATES)[number];
@@ -34,7 +46,20 @@ export const ALLOWED_TRANSITIONS: Readonly<Record<RunState, readonly RunState[]>
   TimedOut: [],
   Cancelled: [],
   Refused: [],
+  // Approved → Queued; rejected or timed out → Refused; `errand runs cancel` → Cancelled.
+  AwaitingApproval: ["Queued", "Refused", "Cancelled"],
 };
+
+/**
+ * Who caused a transition, for the run's timeline. `name` is the OS user
+ * (cli), the console token's label (console) or the chat A user id
+ * (chat_a); `from` is where the action came from (an address or a host).
+ */
+export interface Actor {
+  kind: "controller" | "cli" | "console" | "chat_a";
+  name: string;
+  from?: string;
+}
 
 /** A ticket's identity: the source that produced it and its id there. */
 export interface TicketKey {
@@ -47,13 +72,15 @@ export interface Transition {
   runId: string;
   /** 1, 2, 3, ... in the order they happened. */
   seq: number;
-  /** Undefined for the creation of the run (into Queued). */
+  /** Undefined for the creation of the run (into Queued or AwaitingApproval). */
   from: RunState | undefined;
   to: RunState;
   /** Milliseconds since the epoch. */
   at: number;
   /** Why, in words a person reads in `errand runs show`. */
   reason: string;
+  /** Who caused it; undefined when the controller itself did. */
+  actor: Actor | undefined;
 }
 
 /** An agent run for one ticket. Attempt 1 comes from intake; `errand runs retry` adds attempts. */

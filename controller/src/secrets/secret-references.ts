@@ -6,7 +6,7 @@ export { collectSecretKeys, type SecretReference };
 /**
  * Every secret a configuration names, in file order: the channels' `*_secret`
  * keys, the engines' `auth.api_key_secret`, `ticketing.config.token_secret`,
- * `store.url_secret` and the repositories' `token_secret` or App key. (Webhook signing secrets are resolved while the
+ * `store.url_secret`, the repositories' `token_secret` or App key and `guardrails.approval_signing_secret`. (Webhook signing secrets are resolved while the
  * configuration is read: the webhook settings carry their values.)
  */
 export function secretReferences(config: ControllerConfig): SecretReference[] {
@@ -26,5 +26,7 @@ export function secretReferences(config: ControllerConfig): SecretReference[] {
     refs.push({ name: codehostA.token_secret, key: "repositories.codehost_a.token_secret" });
   if (codehostA?.app !== undefined)
     refs.push({ name: codehostA.app.private_key_secret, key: "repositories.codehost_a.app.private_key_secret" });
+  const signing = config.guardrails.approvalSigningSecret;
+  if (signing !== undefined) refs.push({ name: signing, key: "guardrails.approval_signing_secret" });
   return refs;
 }

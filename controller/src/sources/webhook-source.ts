@@ -3,6 +3,7 @@ import type { Registry } from "prom-client";
 import { createStoreDedupe } from "../intake/store-dedupe.js";
 import type { SourceHealth, TicketSink, TicketSource } from "../intake/ticket-source.js";
 import type { Store } from "../store/store.js";
+import type { ApprovalHandler } from "../webhook/handlers.js";
 import { createWebhookServer, type WebhookServer } from "../webhook/server.js";
 import type { WebhookConfig } from "../webhook/webhook-schema.js";
 
@@ -13,6 +14,8 @@ export interface WebhookSourceOptions {
   store: Store;
   logger: Logger;
   registry: Registry;
+  /** Chat A's approval callbacks (docs/approvals.md); without it they are logged and dropped. */
+  onApprovals?: ApprovalHandler;
 }
 
 /**
@@ -52,7 +55,7 @@ export function createWebhookSource(
             : { deliveryCommitted: false, seen: stored.delivery };
         },
         onApprovals: (approvals, ctx) => {
-          // Approvals belong to a separate approval interface (spec 1.3); the controller records that one came.
+          // Every callback is logged as it comes; the approval flow decides it when one is configured.
           for (const a of approvals) {
             options.logger.info("approval callback received", {
               source: ctx.source,
@@ -61,6 +64,7 @@ export function createWebhookSource(
               user_id: a.userId,
             });
           }
+          return options.onApprovals?.(approvals, ctx);
         },
       });
       await server.start();

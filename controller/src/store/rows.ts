@@ -1,5 +1,5 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
-import type { RunState, TaskRun, Transition } from "../runs/task-run.js";
+import type { Actor, RunState, TaskRun, Transition } from "../runs/task-run.js";
 
 /** A row of `task_runs` as both stores return it (PostgreSQL selects the same names and types). */
 export interface RunRow {
@@ -30,6 +30,19 @@ export interface TransitionRow {
   to_state: RunState;
   at: number;
   reason: string;
+  actor_kind: string | null;
+  actor_name: string | null;
+  actor_from: string | null;
+}
+
+/** The columns of {@link TransitionRow}, in a SELECT. */
+export const TRANSITION_COLUMNS = "run_id, seq, from_state, to_state, at, reason, actor_kind, actor_name, actor_from";
+
+/** An actor as the three nullable columns of `transitions` store it. */
+export function actorColumns(
+  actor: Actor | undefined,
+): [kind: string | null, name: string | null, from: string | null] {
+  return actor === undefined ? [null, null, null] : [actor.kind, actor.name, actor.from ?? null];
 }
 
 const RUN_COLUMN_NAMES = [
@@ -91,6 +104,14 @@ export function toTransition(row: TransitionRow): Transition {
     to: row.to_state,
     at: row.at,
     reason: row.reason,
+    actor:
+      row.actor_kind === null
+        ? undefined
+        : {
+            kind: row.actor_kind as Actor["kind"],
+            name: row.actor_name ?? "",
+            ...(row.actor_from === null ? {} : { from: row.actor_from }),
+          },
   };
 }
 

@@ -1,10 +1,10 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
-import type { RunState, RunWithTicket, TaskRun, TicketKey, Transition } from "../runs/task-run.js";
+import type { Actor, RunState, RunWithTicket, TaskRun, TicketKey, Transition } from "../runs/task-run.js";
 
 /** What happened to one ticket handed to {@link Store.acceptTickets}. */
 export type AcceptOutcome =
-  /** New ticket: stored, and its first TaskRun created in Queued. */
-  | { kind: "queued"; ticket: TicketKey; runId: string }
+  /** New ticket: stored, and its first TaskRun created in Queued (in AwaitingApproval when `awaitingApproval` is set). */
+  | { kind: "queued"; ticket: TicketKey; runId: string; awaitingApproval?: true }
   /** The ticket already has a TaskRun (active or finished): nothing new starts. */
   | { kind: "existing"; ticket: TicketKey; runId: string; state: RunState };
 
@@ -33,6 +33,16 @@ export type DeliveryOutcome =
   /** Its id was handled already (`duplicate`) or is claimed by a hand-off still running (`in_flight`): nothing was written. */
   | { delivery: "duplicate" | "in_flight" };
 
+/** Options of {@link Store.acceptTickets} and {@link Store.acceptDeliveries}. */
+export interface AcceptOptions {
+  /**
+   * True when a new ticket's first run must wait for a person's approval:
+   * it is created in AwaitingApproval instead of Queued. Asked once per new
+   * ticket, inside the transaction; it must be quick and must not throw.
+   */
+  needsApproval?: (ticket: Ticket) => boolean;
+}
+
 /** A change of state, applied only when the run is in one of `from`. */
 export interface TransitionRequest {
   runId: string;
@@ -43,6 +53,8 @@ export interface TransitionRequest {
   patch?: Partial<Pick<TaskRun, "backend" | "result" | "costUsd" | "logRef" | "attachment">>;
   /** Milliseconds since the epoch; default now. */
   at?: number;
+  /** Who asked for it, stored with the transition; undefined: the controller itself. */
+  actor?: Actor;
 }
 
 /** Filter of {@link Store.listRuns}. */
@@ -102,10 +114,10 @@ export interface Store {
   /**
    * Stores the tickets of one batch in one transaction and creates a
    * Queued run (attempt 1, `engine`) for each ticket seen for the first
-   * time. Resolves only after the commit. Outcomes are in input order; a
+   * time (AwaitingApproval when `options.needsApproval` says so). Resolves only after the commit. Outcomes are in input order; a
    * ticket repeated within the batch is `existing` the second time.
    */
-  acceptTickets(tickets: readonly Ticket[], engine: string): Promise<AcceptOutcome[]>;
+  acceptTickets(tickets: readonly Ticket[], engine: string, options?: AcceptOptions): Promise<AcceptOutcome[]>;
   /**
    * Stores the tickets of several deliveries in one transaction, as
    * {@link acceptTickets} does, checking and marking each delivery's id in
@@ -118,7 +130,11 @@ export interface Store {
    * first delivery. Results are in input order. This is how the webhook
    * intake stores a delivery with one transaction and no claim before it.
    */
-  acceptDeliveries(deliveries: readonly DeliveryTickets[], engine: string): Promise<DeliveryOutcome[]>;
+  acceptDeliveries(
+    deliveries: readonly DeliveryTickets[],
+    engine: string,
+    options?: AcceptOptions,
+  ): Promise<DeliveryOutcome[]>;
 
   /**
    * Claims a webhook delivery id (`source:id`) for `ttlMs`, in one
@@ -164,19 +180,21 @@ export interface Store {
   /** Records the latest cost and attachment of a Running run without a transition. */
   updateRunning(runId: string, patch: Partial<Pick<TaskRun, "costUsd" | "attachment" | "logRef">>): Promise<void>;
 
-  /** Creates a new Queued attempt for the ticket of `runId`; the run must be finished. */
-  retry(runId: string, reason: string): Promise<TaskRun>;
+  /** Creates a new Queued attempt for the ticket of `runId`; the run must be finished. `actor` is stored with its first transition. */
+  retry(runId: string, reason: string, actor?: Actor): Promise<TaskRun>;
   /**
-   * Asks for a run to be cancelled. A Queued run is Cancelled at once and
+   * Asks for a run to be cancelled. A Queued or AwaitingApproval run is Cancelled at once and
    * marked for {@link takeUnannounced} (no loop ended it, so no loop told
    * the observers); a Running run gets `cancelRequestedAt` and the loop
    * stops it. Returns the run as it is after the request. Throws
    * ConflictError for a finished run and NotFoundError for an unknown id.
+   * `actor` is stored with the Cancelled transition it makes.
    */
-  requestCancel(runId: string, reason: string): Promise<TaskRun>;
+  requestCancel(runId: string, reason: string, actor?: Actor): Promise<TaskRun>;
   /**
    * Takes up to `limit` runs that ended outside the loop (a Queued run
-   * cancelled with {@link requestCancel}) and whose end was not taken yet,
+   * cancelled with {@link requestCancel}, an AwaitingApproval run refused,
+   * timed out or cancelled) and whose end was not taken yet,
    * oldest end first, with their tickets. The mark is cleared in the same
    * transaction, so each such run is returned once, to one caller, across
    * every process on the database; a caller that dies before telling the

@@ -9,6 +9,7 @@ import { createGuardrails } from "../guardrails/guardrails.js";
 import { createLoopMetrics } from "../loop/loop-metrics.js";
 import type { ObserverDispatch } from "../loop/observer-dispatch.js";
 import { createReconciler, type Reconciler } from "../loop/reconciler.js";
+import type { ApprovalSweep } from "../runs/approvals-port.js";
 import type { Store } from "../store/store.js";
 
 /** The engines of `engines`, by name, each with the cost limit of the guardrails. */
@@ -30,6 +31,8 @@ export interface LoopParts {
   owner: string;
   logger: Logger;
   registry: Registry;
+  /** The approvals' timeouts and announcements, run on the loop's polls. */
+  approvals?: ApprovalSweep;
 }
 
 /** The reconciliation loop of the config: its prompts, API keys, guardrails and metrics. */
@@ -52,6 +55,7 @@ export function createConfiguredLoop(parts: LoopParts): Reconciler {
     owner: parts.owner,
     logger: parts.logger.child({ component: "loop" }),
     metrics,
+    ...(parts.approvals === undefined ? {} : { approvals: parts.approvals }),
   });
   return loop;
 }

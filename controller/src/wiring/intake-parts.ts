@@ -7,6 +7,7 @@ import type { PollAdapter } from "../sources/polling/poll-adapter.js";
 import { createPollingSource, type PollingSource } from "../sources/polling/polling-source.js";
 import { createWebhookSource } from "../sources/webhook-source.js";
 import type { Store } from "../store/store.js";
+import type { ApprovalHandler } from "../webhook/handlers.js";
 
 /** The poller of `ticketing`, when one is configured. */
 export async function createConfiguredPolling(
@@ -32,11 +33,19 @@ export function createTicketSources(
   polling: PollingSource | undefined,
   logger: Logger,
   registry: Registry,
+  onApprovals?: ApprovalHandler,
 ): TicketSource[] {
   const sources: TicketSource[] = [];
   if (config.webhook.enabled !== false && hasWebhookSource(config)) {
+    const webhookLogger = logger.child({ component: "webhook" });
     sources.push(
-      createWebhookSource({ config: config.webhook, store, logger: logger.child({ component: "webhook" }), registry }),
+      createWebhookSource({
+        config: config.webhook,
+        store,
+        logger: webhookLogger,
+        registry,
+        ...(onApprovals === undefined ? {} : { onApprovals }),
+      }),
     );
   }
   if (polling) sources.push(polling);

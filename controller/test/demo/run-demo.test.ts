@@ -57,4 +57,17 @@ describe("the demo (npm start)", () => {
     );
     expect(JSON.parse(shown.stdout)).toMatchObject({ run: { id: runId, state: "Succeeded" } });
   }, 90_000);
+
+  it("--approval: the run waits, the channels are told how to approve it, the demo approves it with the CLI", async () => {
+    const cwd = tempDir("errand-demo-");
+    const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
+    const { stdout } = await run(process.execPath, [DEMO, "--approval"], { cwd, env, timeout: 60_000 });
+    const states = [...stdout.matchAll(/^\d\d:\d\d:\d\d\.\d{3} {2}(\w+)/gm)].map((m) => m[1]);
+    expect(states).toEqual(["AwaitingApproval", "Queued", "Running", "Succeeded"]);
+    const runId = /errand runs approve (run_\w+) --config \.errand-demo\/errand\.yaml/.exec(stdout)?.[1];
+    expect(runId).toBeDefined();
+    expect(stdout).toMatch(new RegExp(`chat_a ▸ .*Awaiting approval: run ${runId}.*console/runs/${runId}`));
+    expect(stdout).toMatch(/Queued {5}approved by cli .*: approved in the demo/);
+    expect(stdout).toContain("✔ run succeeded");
+  }, 90_000);
 });

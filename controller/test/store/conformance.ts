@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { announcementTests } from "./conformance/announcements.js";
+import { approvalTests } from "./conformance/approvals.js";
 import { claimTests } from "./conformance/claims.js";
 import { deliveryTests } from "./conformance/deliveries.js";
 import { handledDeliveryTests } from "./conformance/handled-deliveries.js";
@@ -37,5 +38,6 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     queryTests(fresh);
     lifecycleTests(fresh);
     leadershipTests(fresh);
+    approvalTests(fresh);
   });
 }

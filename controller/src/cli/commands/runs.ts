@@ -1,11 +1,12 @@
 import { Command, Option } from "commander";
 import type { RunState } from "../../runs/task-run.js";
 import { formatRunTable, painter } from "../format-run.js";
+import { cliActor, createDecideCommand } from "./runs-approve.js";
 import { type Common, json, parseCount, parseRunId, parseStates, print, withCommonOptions } from "./runs-options.js";
 import { createRunsShowCommand } from "./runs-show.js";
 import { withStore } from "./with-store.js";
 
-/** `errand runs [--state S] [--json]`, `runs show|cancel|retry <id>`. */
+/** `errand runs [--state S] [--json]`, `runs show|cancel|retry|approve|reject <id>`. */
 export function createRunsCommand(): Command {
   const runs = withCommonOptions(new Command("runs"))
     // `runs show <id> --config f`: the option belongs to show, not to the list command around it.
@@ -29,17 +30,21 @@ export function createRunsCommand(): Command {
   runs.addCommand(createRunsShowCommand());
   runs.addCommand(createCancelCommand());
   runs.addCommand(createRetryCommand());
+  runs.addCommand(createDecideCommand("approve"));
+  runs.addCommand(createDecideCommand("reject"));
   return runs;
 }
 
 /** `errand runs cancel <id>`. */
 function createCancelCommand(): Command {
   return withCommonOptions(new Command("cancel"))
-    .description("cancel a queued or running run (a running one is stopped by the controller within a second)")
+    .description(
+      "cancel a queued, running or awaiting-approval run (a running one is stopped by the controller within a second)",
+    )
     .argument("<run-id>", "the run's id", parseRunId)
     .action(async (id: string, options: Common) => {
       process.exitCode = await withStore(options, async (store) => {
-        const run = await store.requestCancel(id, "cancelled with errand runs cancel");
+        const run = await store.requestCancel(id, "cancelled with errand runs cancel", cliActor());
         if (options.json) json(run);
         else
           print(
@@ -59,7 +64,7 @@ function createRetryCommand(): Command {
     .argument("<run-id>", "the run's id", parseRunId)
     .action(async (id: string, options: Common) => {
       process.exitCode = await withStore(options, async (store) => {
-        const run = await store.retry(id, `retry of ${id} requested with errand runs retry`);
+        const run = await store.retry(id, `retry of ${id} requested with errand runs retry`, cliActor());
         if (options.json) json(run);
         else print(`queued ${run.id} (attempt ${run.attempt} of ${run.ticket.source}:${run.ticket.id})\n`);
         return 0;

@@ -4,7 +4,7 @@ import type { RunState } from "../../runs/task-run.js";
 import { requireMs, requireText, serializeDeliveries, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
-import type { AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets } from "../store.js";
+import type { AcceptOptions, AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets } from "../store.js";
 import { inTransaction } from "./in-transaction.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
@@ -25,10 +25,11 @@ const LATEST_RUNS = `
 const INSERT_RUNS = `
   WITH runs AS (
     INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
-    SELECT id, s, i, 1, 'Queued', $5::text, $6::bigint, $6::bigint, r FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(id, s, i, r)
-    RETURNING id, reason
+    SELECT id, s, i, 1, st, $5::text, $6::bigint, $6::bigint, r
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $7::text[]) AS u(id, s, i, r, st)
+    RETURNING id, reason, state
   )
-  INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) SELECT id, 1, NULL, 'Queued', $6::bigint, reason FROM runs`;
+  INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) SELECT id, 1, NULL, state, $6::bigint, reason FROM runs`;
 const CLAIM_DELIVERY = `
   INSERT INTO deliveries (key, state, expires_at) VALUES ($1, 'claimed', $2)
   ON CONFLICT (key) DO UPDATE SET state = 'claimed', expires_at = EXCLUDED.expires_at WHERE deliveries.expires_at <= $3`;
@@ -57,13 +58,14 @@ function ticketRows(tickets: readonly Ticket[], payloads: readonly string[]): Ti
   return [...rows.values()].sort(byKey);
 }
 
-/** Writes a batch's tickets and their first runs, in `client`'s transaction. */
+/** Writes a batch's tickets and their first runs (Queued, or AwaitingApproval when `hold` says so), in `client`'s transaction. */
 async function storeTickets(
   client: PoolClient,
   tickets: readonly Ticket[],
   payloads: readonly string[],
   engine: string,
   at: number,
+  hold: AcceptOptions["needsApproval"],
 ): Promise<AcceptOutcome[]> {
   const sorted = ticketRows(tickets, payloads);
   const sources = sorted.map((r) => r[0]);
@@ -74,11 +76,12 @@ async function storeTickets(
     ids,
   ]);
   const known = new Map(latest.rows.map((r) => [keyOf(r.source, r.ticket_id), { runId: r.id, state: r.state }]));
-  const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[] } = {
+  const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[]; state: RunState[] } = {
     id: [],
     source: [],
     ticket: [],
     reason: [],
+    state: [],
   };
   const outcomes = tickets.map((t): AcceptOutcome => {
     const ticket = { source: t.source, id: t.id };
@@ -86,15 +89,18 @@ async function storeTickets(
     const existing = known.get(key);
     if (existing) return { kind: "existing", ticket, runId: existing.runId, state: existing.state };
     const runId = newRunId(at);
-    known.set(key, { runId, state: "Queued" });
+    const awaiting = hold?.(t) === true;
+    const state: RunState = awaiting ? "AwaitingApproval" : "Queued";
+    known.set(key, { runId, state });
     fresh.id.push(runId);
     fresh.source.push(t.source);
     fresh.ticket.push(t.id);
     fresh.reason.push(acceptedReason(t.source));
-    return { kind: "queued", ticket, runId };
+    fresh.state.push(state);
+    return awaiting ? { kind: "queued", ticket, runId, awaitingApproval: true } : { kind: "queued", ticket, runId };
   });
   if (fresh.id.length > 0)
-    await client.query(INSERT_RUNS, [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at]);
+    await client.query(INSERT_RUNS, [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at, fresh.state]);
   return outcomes;
 }
 
@@ -164,14 +170,16 @@ export function createIntakeOps({
     await pool.query(PURGE_DELIVERIES, [at, PURGE_LIMIT]);
   };
   return {
-    async acceptTickets(tickets, engine) {
+    async acceptTickets(tickets, engine, options = {}) {
       requireText(engine, "engine");
       const payloads = serializeTickets(tickets);
       if (tickets.length === 0) return [];
       const at = now();
-      return inTransaction(pool, (client) => storeTickets(client, tickets, payloads, engine, at));
+      return inTransaction(pool, (client) =>
+        storeTickets(client, tickets, payloads, engine, at, options.needsApproval),
+      );
     },
-    async acceptDeliveries(deliveries, engine) {
+    async acceptDeliveries(deliveries, engine, options = {}) {
       requireText(engine, "engine");
       const payloads = serializeDeliveries(deliveries);
       if (deliveries.length === 0) return [];
@@ -195,7 +203,8 @@ export function createIntakeOps({
           texts.push(...(payloads[index] as string[]));
           return { delivery: "new", outcomes: [] };
         });
-        const outcomes = tickets.length === 0 ? [] : await storeTickets(client, tickets, texts, engine, at);
+        const outcomes =
+          tickets.length === 0 ? [] : await storeTickets(client, tickets, texts, engine, at, options.needsApproval);
         spans.forEach(({ index, start }, i) => {
           const end = spans[i + 1]?.start ?? outcomes.length;
           results[index] = { delivery: "new", outcomes: outcomes.slice(start, end) };

@@ -1,6 +1,5 @@
 import type { Pool } from "pg";
 import { StoreError } from "../../errors.js";
-import { RUN_STATES } from "../../runs/task-run.js";
 import { inTransaction } from "./in-transaction.js";
 import { MIGRATION_LOCK } from "./lock-keys.js";
 
@@ -11,7 +10,12 @@ interface Migration {
   sql: string;
 }
 
-const STATES = RUN_STATES.map((s) => `'${s}'`).join(", ");
+// The states as version 1 released them: a released step never changes (step 3 added AwaitingApproval).
+const STATES = ["Queued", "Running", "Succeeded", "Failed", "TimedOut", "Cancelled", "Refused"]
+  .map((s) => `'${s}'`)
+  .join(", ");
+// Every state of version 3, written out for the same reason.
+const STATES_V3 = "'Queued', 'Running', 'Succeeded', 'Failed', 'TimedOut', 'Cancelled', 'Refused', 'AwaitingApproval'";
 
 /**
  * The schema, in order; version numbers 1, 2, 3, ... without gaps. The
@@ -88,6 +92,24 @@ export const MIGRATIONS: readonly Migration[] = [
       -- Rows written before this step stay false: an upgrade announces nothing from the past.
       ALTER TABLE task_runs ADD COLUMN announce_pending BOOLEAN NOT NULL DEFAULT false;
       CREATE INDEX task_runs_unannounced ON task_runs (finished_at, id) WHERE announce_pending;
+    `,
+  },
+  {
+    version: 3,
+    name: "runs awaiting approval, and who caused each transition",
+    sql: `
+      -- The CHECKs of version 1 have PostgreSQL's default names (<table>_<column>_check).
+      ALTER TABLE task_runs DROP CONSTRAINT task_runs_state_check,
+        ADD CONSTRAINT task_runs_state_check CHECK (state IN (${STATES_V3}));
+      ALTER TABLE transitions DROP CONSTRAINT transitions_from_state_check,
+        DROP CONSTRAINT transitions_to_state_check,
+        ADD CONSTRAINT transitions_from_state_check CHECK (from_state IN (${STATES_V3})),
+        ADD CONSTRAINT transitions_to_state_check CHECK (to_state IN (${STATES_V3})),
+        ADD COLUMN actor_kind TEXT, ADD COLUMN actor_name TEXT, ADD COLUMN actor_from TEXT;
+      -- A run awaiting approval is an active attempt too: a ticket still has at most one.
+      DROP INDEX task_runs_one_active;
+      CREATE UNIQUE INDEX task_runs_one_active ON task_runs (source, ticket_id)
+        WHERE state IN ('Queued', 'Running', 'AwaitingApproval');
     `,
   },
 ];

@@ -1,7 +1,15 @@
 import { StoreError } from "../../errors.js";
 import { RUN_STATES, type RunState } from "../../runs/task-run.js";
 import { requireCount, requireText } from "../input-checks.js";
-import { RUN_COLUMNS_BARE, type RunRow, type TransitionRow, toTaskRun, toTicket, toTransition } from "../rows.js";
+import {
+  RUN_COLUMNS_BARE,
+  type RunRow,
+  TRANSITION_COLUMNS,
+  type TransitionRow,
+  toTaskRun,
+  toTicket,
+  toTransition,
+} from "../rows.js";
 import type { RunCounts, RunFilter } from "../store.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
@@ -52,7 +60,7 @@ export function createQueryOps({
     },
     async transitions(runId) {
       const { rows } = await pool.query<TransitionRow>(
-        "SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = $1 ORDER BY seq",
+        `SELECT ${TRANSITION_COLUMNS} FROM transitions WHERE run_id = $1 ORDER BY seq`,
         [requireText(runId, "run id")],
       );
       return rows.map(toTransition);

@@ -1,7 +1,7 @@
 import type { PoolClient } from "pg";
-import { isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
+import { type Actor, isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
 import { requireText, requireTime } from "../input-checks.js";
-import { jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../rows.js";
+import { actorColumns, jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive, runNotFound } from "../run-rules.js";
 import type { TransitionRequest } from "../store.js";
@@ -18,11 +18,13 @@ const MOVE = `
       finished_at = CASE WHEN $6::boolean THEN $3::bigint ELSE finished_at END,
       claimed_by = NULL, claim_expires_at = NULL,
       backend = COALESCE($7::text, backend), result = COALESCE($8::text, result), cost_usd = COALESCE($9::double precision, cost_usd),
-      log_ref = COALESCE($10::text, log_ref), attachment = COALESCE($11::text, attachment)
+      log_ref = COALESCE($10::text, log_ref), attachment = COALESCE($11::text, attachment),
+      announce_pending = announce_pending OR ($12::text = 'AwaitingApproval' AND $6::boolean)
     WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}
   ), history AS (
-    INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason)
-    SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = $1), $12::text, $2::text, $3::bigint, $4::text FROM moved
+    INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason, actor_kind, actor_name, actor_from)
+    SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = $1), $12::text, $2::text, $3::bigint, $4::text,
+      $13::text, $14::text, $15::text FROM moved
   )
   SELECT * FROM moved`;
 const NEW_ATTEMPT = `
@@ -30,7 +32,8 @@ const NEW_ATTEMPT = `
     INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
     VALUES ($1, $2, $3, $4, 'Queued', $5, $6::bigint, $6::bigint, $7::text) RETURNING ${RUN_COLUMNS_BARE}
   ), history AS (
-    INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) SELECT id, 1, NULL, 'Queued', $6::bigint, $7::text FROM run
+    INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason, actor_kind, actor_name, actor_from)
+    SELECT id, 1, NULL, 'Queued', $6::bigint, $7::text, $8::text, $9::text, $10::text FROM run
   )
   SELECT * FROM run`;
 const UPDATE_RUNNING = `
@@ -63,6 +66,7 @@ async function move(
     jsonOrNull(patch.result),
   ];
   params.push(patch.costUsd ?? null, patch.logRef ?? null, jsonOrNull(patch.attachment), current);
+  params.push(...actorColumns(req.actor));
   return (await client.query<RunRow>(MOVE, params)).rows[0] as RunRow;
 }
 
@@ -96,23 +100,31 @@ export function createRunOps({
       if (changed.rowCount === 0 && (await pool.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount === 0)
         throw runNotFound(runId);
     },
-    async retry(runId, reason) {
+    async retry(runId, reason, actor) {
       requireText(runId, "run id");
       requireText(reason, "reason of the retry");
       const at = now();
-      return inTransaction(pool, (client) => retryRun(client, runId, reason, at));
+      return inTransaction(pool, (client) => retryRun(client, { runId, reason, at, actor }));
     },
-    async requestCancel(runId, reason) {
+    async requestCancel(runId, reason, actor) {
       requireText(runId, "run id");
       requireText(reason, "reason of the cancel");
       const at = now();
-      return inTransaction(pool, (client) => cancelRun(client, runId, reason, at));
+      return inTransaction(pool, (client) => cancelRun(client, { runId, reason, at, actor }));
     },
   };
 }
 
+/** What retry and cancel were asked, by whom and when. */
+interface RunRequest {
+  runId: string;
+  reason: string;
+  at: number;
+  actor: Actor | undefined;
+}
+
 /** A new Queued attempt of an ended run's ticket, under the ticket's lock; refused while any attempt is unfinished. */
-async function retryRun(client: PoolClient, runId: string, reason: string, at: number): Promise<TaskRun> {
+async function retryRun(client: PoolClient, { runId, reason, at, actor }: RunRequest): Promise<TaskRun> {
   const first = (await client.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [runId]))
     .rows[0];
   if (!first) throw runNotFound(runId);
@@ -136,26 +148,21 @@ async function retryRun(client: PoolClient, runId: string, reason: string, at: n
     first.engine,
     at,
     reason,
+    ...actorColumns(actor),
   ];
   return toTaskRun((await client.query<RunRow>(NEW_ATTEMPT, params)).rows[0] as RunRow);
 }
 
-/** Locks the run and marks it for cancelling; a Queued run is Cancelled at once (no engine to stop). */
-async function cancelRun(client: PoolClient, runId: string, reason: string, at: number): Promise<TaskRun> {
+/** Locks the run and marks it for cancelling; a Queued or AwaitingApproval run is Cancelled at once (no engine to stop). */
+async function cancelRun(client: PoolClient, { runId, reason, at, actor }: RunRequest): Promise<TaskRun> {
   const row = await lockRun(client, runId);
   if (isTerminal(row.state)) throw cancelFinished(row);
-  // A Queued run is Cancelled below, by no loop: it is marked for the loop to announce.
+  // A run that never started is Cancelled below, by no loop: it is marked for the loop to announce.
   const marked = await client.query<RunRow>(
-    `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, $2), announce_pending = announce_pending OR state = 'Queued' WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
+    `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, $2), announce_pending = announce_pending OR state IN ('Queued', 'AwaitingApproval') WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
     [runId, at],
   );
-  if (row.state !== "Queued") return toTaskRun(marked.rows[0] as RunRow);
-  return toTaskRun(
-    await move(
-      client,
-      { runId, to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } },
-      "Queued",
-      at,
-    ),
-  );
+  if (row.state !== "Queued" && row.state !== "AwaitingApproval") return toTaskRun(marked.rows[0] as RunRow);
+  const req = { runId, to: "Cancelled" as const, reason, patch: { result: cancelledBeforeStart(reason) } };
+  return toTaskRun(await move(client, actor === undefined ? req : { ...req, actor }, row.state, at));
 }

@@ -2,7 +2,7 @@ import type { Ticket } from "@errand/channel-sdk";
 import { requireMs, requireText, serializeDeliveries, serializeTickets } from "../input-checks.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
-import type { AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets } from "../store.js";
+import type { AcceptOptions, AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets } from "../store.js";
 import type { SqliteContext, SyncOps } from "./statements.js";
 
 /** Delivery ids checked between two purges of expired ones. */
@@ -19,11 +19,12 @@ export function createIntakeOps({
   "acceptTickets" | "acceptDeliveries" | "claimDelivery" | "commitDelivery" | "releaseDelivery"
 > {
   const ledger = createDeliveryLedger(st);
-  const store = (tickets: readonly Ticket[], payloads: readonly string[], engine: string, at: number) =>
-    storeTickets(st, tickets, payloads, engine, at);
+  type Hold = AcceptOptions["needsApproval"];
+  const store = (tickets: readonly Ticket[], payloads: readonly string[], engine: string, at: number, hold: Hold) =>
+    storeTickets(st, { tickets, payloads, engine, at, hold });
 
   const acceptAll = db.transaction(
-    (deliveries: readonly DeliveryTickets[], payloads: string[][], engine: string, at: number) =>
+    (deliveries: readonly DeliveryTickets[], payloads: string[][], engine: string, at: number, hold: Hold) =>
       deliveries.map((d, i): DeliveryOutcome => {
         if (d.delivery !== undefined) {
           ledger.purgeNowAndThen(at);
@@ -32,22 +33,23 @@ export function createIntakeOps({
             return { delivery: st.getDelivery.get(d.delivery.key)?.state === "done" ? "duplicate" : "in_flight" };
           }
         }
-        return { delivery: "new", outcomes: store(d.tickets, payloads[i] as string[], engine, at) };
+        return { delivery: "new", outcomes: store(d.tickets, payloads[i] as string[], engine, at, hold) };
       }),
   );
   const accept = db.transaction(store);
   const claim = db.transaction((key: string, ttlMs: number, at: number) => ledger.claim(key, ttlMs, at));
 
   return {
-    acceptTickets(tickets, engine) {
+    acceptTickets(tickets, engine, options = {}) {
       requireText(engine, "engine");
       const payloads = serializeTickets(tickets);
-      return tickets.length === 0 ? [] : accept.immediate(tickets, payloads, engine, now());
+      return tickets.length === 0 ? [] : accept.immediate(tickets, payloads, engine, now(), options.needsApproval);
     },
-    acceptDeliveries(deliveries, engine) {
+    acceptDeliveries(deliveries, engine, options = {}) {
       requireText(engine, "engine");
       const payloads = serializeDeliveries(deliveries);
-      return deliveries.length === 0 ? [] : acceptAll.immediate(deliveries, payloads, engine, now());
+      if (deliveries.length === 0) return [];
+      return acceptAll.immediate(deliveries, payloads, engine, now(), options.needsApproval);
     },
     claimDelivery(key, ttlMs) {
       return claim.immediate(requireText(key, "delivery key"), requireMs(ttlMs, "delivery TTL"), now());
@@ -61,14 +63,18 @@ export function createIntakeOps({
   };
 }
 
-/** Stores each ticket (its latest JSON) and queues a first run for a ticket that has none. */
-function storeTickets(
-  st: SqliteContext["st"],
-  tickets: readonly Ticket[],
-  payloads: readonly string[],
-  engine: string,
-  at: number,
-): AcceptOutcome[] {
+/** One batch of tickets as {@link storeTickets} writes it. */
+interface TicketBatch {
+  tickets: readonly Ticket[];
+  payloads: readonly string[];
+  engine: string;
+  at: number;
+  /** True for a new ticket whose first run waits for approval. */
+  hold: ((ticket: Ticket) => boolean) | undefined;
+}
+
+/** Stores each ticket (its latest JSON) and queues a first run (or one awaiting approval) for a ticket that has none. */
+function storeTickets(st: SqliteContext["st"], { tickets, payloads, engine, at, hold }: TicketBatch): AcceptOutcome[] {
   return tickets.map((t, i): AcceptOutcome => {
     const ticket = { source: t.source, id: t.id };
     st.upsertTicket.run(t.source, t.id, payloads[i] as string, at, at);
@@ -76,6 +82,11 @@ function storeTickets(
     if (latest) return { kind: "existing", ticket, runId: latest.id, state: latest.state };
     const runId = newRunId(at);
     const reason = acceptedReason(t.source);
+    if (hold?.(t) === true) {
+      st.insertAwaitingRun.run(runId, t.source, t.id, 1, engine, at, at, reason);
+      st.insertFirstAwaitingHistory.run(runId, at, reason);
+      return { kind: "queued", ticket, runId, awaitingApproval: true };
+    }
     st.insertRun.run(runId, t.source, t.id, 1, engine, at, at, reason);
     st.insertFirstHistory.run(runId, at, reason);
     return { kind: "queued", ticket, runId };

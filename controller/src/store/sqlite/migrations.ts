@@ -1,6 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { StoreError } from "../../errors.js";
-import { RUN_STATES } from "../../runs/task-run.js";
+import { APPROVAL_STEP } from "./approval-migration.js";
 
 /** One step of the schema. Released steps never change: add a new one instead. */
 interface Migration {
@@ -9,7 +9,10 @@ interface Migration {
   sql: string;
 }
 
-const STATES = RUN_STATES.map((s) => `'${s}'`).join(", ");
+// The states as version 1 released them: a released step never changes (step 4 added AwaitingApproval).
+const STATES = ["Queued", "Running", "Succeeded", "Failed", "TimedOut", "Cancelled", "Refused"]
+  .map((s) => `'${s}'`)
+  .join(", ");
 
 /** The schema, in order. Version numbers are 1, 2, 3, ... without gaps. */
 export const MIGRATIONS: readonly Migration[] = [
@@ -93,6 +96,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX task_runs_unannounced ON task_runs (finished_at, id) WHERE announce_pending = 1;
     `,
   },
+  APPROVAL_STEP,
 ];
 
 /** The newest schema version this build knows. */

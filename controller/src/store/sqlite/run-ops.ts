@@ -1,6 +1,6 @@
-import { isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
+import { type Actor, isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
 import { requireCount, requireMs, requireText, requireTime } from "../input-checks.js";
-import { jsonOrNull, type RunRow, toTaskRun, toTicket } from "../rows.js";
+import { actorColumns, jsonOrNull, type RunRow, toTaskRun, toTicket } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive, runNotFound } from "../run-rules.js";
 import type { TransitionRequest } from "../store.js";
@@ -59,11 +59,12 @@ export function createRunOps({
       // A run that ended meanwhile keeps its final values; only an unknown id is an error.
       if (changed.changes === 0) mustGet(runId);
     },
-    retry(runId, reason) {
-      return tx.retry.immediate(requireText(runId, "run id"), requireText(reason, "reason of the retry"), now());
+    retry(runId, reason, actor) {
+      return tx.retry.immediate(requireText(runId, "run id"), requireText(reason, "reason of the retry"), now(), actor);
     },
-    requestCancel(runId, reason) {
-      return tx.cancel.immediate(requireText(runId, "run id"), requireText(reason, "reason of the cancel"), now());
+    requestCancel(runId, reason, actor) {
+      const id = requireText(runId, "run id");
+      return tx.cancel.immediate(id, requireText(reason, "reason of the cancel"), now(), actor);
     },
     takeUnannounced(limit) {
       if (requireCount(limit, "limit of runs to announce") === 0) return [];
@@ -100,8 +101,9 @@ function createRunTransactions(db: SqliteContext["db"], st: Statements) {
     return moved && toTaskRun(moved);
   });
 
-  const retry = db.transaction((runId: string, reason: string, at: number) => retryRun(st, runId, reason, at));
-  const cancel = db.transaction((runId: string, reason: string, at: number) => cancelRun(st, runId, reason, at));
+  type Step = (runId: string, reason: string, at: number, actor: Actor | undefined) => TaskRun;
+  const retry = db.transaction<Step>((runId, reason, at, actor) => retryRun(st, runId, reason, at, actor));
+  const cancel = db.transaction<Step>((runId, reason, at, actor) => cancelRun(st, runId, reason, at, actor));
 
   const takeUnannounced = db.transaction((limit: number) => {
     const rows = st.unannounced.all(limit);
@@ -135,12 +137,26 @@ function applyTransition(st: Statements, req: TransitionRequest, current: RunSta
     logRef: patch.logRef ?? null,
     attachment: jsonOrNull(patch.attachment),
   });
-  if (row) st.insertHistory.run({ runId: req.runId, from: current, to: req.to, at, reason: req.reason });
+  if (row)
+    st.insertHistory.run({
+      runId: req.runId,
+      from: current,
+      to: req.to,
+      at,
+      reason: req.reason,
+      ...actorOf(req.actor),
+    });
   return row;
 }
 
+/** The actor's columns as named parameters. */
+function actorOf(actor: Actor | undefined) {
+  const [actorKind, actorName, actorFrom] = actorColumns(actor);
+  return { actorKind, actorName, actorFrom };
+}
+
 /** A new Queued attempt of an ended run's ticket; refused while the run or another attempt is unfinished. */
-function retryRun(st: Statements, runId: string, reason: string, at: number): TaskRun {
+function retryRun(st: Statements, runId: string, reason: string, at: number, actor: Actor | undefined): TaskRun {
   const row = mustGetRun(st, runId);
   if (!isTerminal(row.state)) throw retryUnfinished(row);
   const attempts = st.runsOfTicket.all(row.source, row.ticket_id);
@@ -148,22 +164,19 @@ function retryRun(st: Statements, runId: string, reason: string, at: number): Ta
   if (active) throw retryWhileActive(runId, active);
   const id = newRunId(at);
   st.insertRun.run(id, row.source, row.ticket_id, (attempts[0]?.attempt ?? 0) + 1, row.engine, at, at, reason);
-  st.insertHistory.run({ runId: id, from: null, to: "Queued", at, reason });
+  st.insertHistory.run({ runId: id, from: null, to: "Queued", at, reason, ...actorOf(actor) });
   return toTaskRun(mustGetRun(st, id));
 }
 
-/** Marks the run for cancelling; a Queued run is Cancelled at once (no engine to stop). */
-function cancelRun(st: Statements, runId: string, reason: string, at: number): TaskRun {
+/** Marks the run for cancelling; a Queued or AwaitingApproval run is Cancelled at once (no engine to stop). */
+function cancelRun(st: Statements, runId: string, reason: string, at: number, actor: Actor | undefined): TaskRun {
   const row = mustGetRun(st, runId);
   if (isTerminal(row.state)) throw cancelFinished(row);
   st.requestCancel.run(at, runId);
-  if (row.state === "Queued") {
-    applyTransition(
-      st,
-      { runId, from: ["Queued"], to: "Cancelled", reason, patch: { result: cancelledBeforeStart(reason) } },
-      "Queued",
-      at,
-    );
+  if (row.state === "Queued" || row.state === "AwaitingApproval") {
+    const patch = { result: cancelledBeforeStart(reason) };
+    const req: TransitionRequest = { runId, from: [row.state], to: "Cancelled", reason, patch };
+    applyTransition(st, actor === undefined ? req : { ...req, actor }, row.state, at);
   }
   return toTaskRun(mustGetRun(st, runId));
 }

@@ -1,7 +1,8 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { RunState } from "../../runs/task-run.js";
-import { RUN_COLUMNS, RUN_COLUMNS_BARE, type RunRow, type TransitionRow } from "../rows.js";
+import { RUN_COLUMNS, RUN_COLUMNS_BARE, type RunRow, TRANSITION_COLUMNS, type TransitionRow } from "../rows.js";
 import type { Store } from "../store.js";
+import { INSERT_AWAITING_RUN, INSERT_FIRST_AWAITING_HISTORY } from "./approval-statements.js";
 
 /** A run row with its ticket's JSON, as claiming returns it. */
 export type RunTicketRow = RunRow & { payload: string };
@@ -29,6 +30,9 @@ export interface HistoryParams {
   to: RunState;
   at: number;
   reason: string;
+  actorKind: string | null;
+  actorName: string | null;
+  actorFrom: string | null;
 }
 
 /**
@@ -52,7 +56,14 @@ type Prepare = <P extends unknown[] | object = unknown[], R = unknown>(sql: stri
 export function prepareStatements(db: Database) {
   const prep: Prepare = <P extends unknown[] | object = unknown[], R = unknown>(sql: string) =>
     db.prepare(sql) as unknown as PreparedStatement<P, R>;
-  return { ...intakeStatements(prep), ...deliveryStatements(prep), ...runStatements(prep), ...readStatements(prep) };
+  return {
+    ...intakeStatements(prep),
+    ...deliveryStatements(prep),
+    ...runStatements(prep),
+    ...readStatements(prep),
+    insertAwaitingRun: prep<[string, string, string, number, string, number, number, string]>(INSERT_AWAITING_RUN),
+    insertFirstAwaitingHistory: prep<[string, number, string]>(INSERT_FIRST_AWAITING_HISTORY),
+  };
 }
 
 /** Storing tickets, starting their runs (a first attempt or a retry) and recording every step of a run. */
@@ -78,8 +89,9 @@ function intakeStatements(prep: Prepare) {
       "INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES (?, 1, NULL, 'Queued', ?, ?)",
     ),
     insertHistory: prep<HistoryParams>(
-      `INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason)
-       VALUES (@runId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = @runId), @from, @to, @at, @reason)`,
+      `INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason, actor_kind, actor_name, actor_from)
+       VALUES (@runId, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = @runId), @from, @to, @at, @reason,
+         @actorKind, @actorName, @actorFrom)`,
     ),
   };
 }
@@ -128,7 +140,8 @@ function runStatements(prep: Prepare) {
          finished_at = CASE WHEN @finished THEN @at ELSE finished_at END,
          claimed_by = NULL, claim_expires_at = NULL,
          backend = COALESCE(@backend, backend), result = COALESCE(@result, result), cost_usd = COALESCE(@cost, cost_usd),
-         log_ref = COALESCE(@logRef, log_ref), attachment = COALESCE(@attachment, attachment)
+         log_ref = COALESCE(@logRef, log_ref), attachment = COALESCE(@attachment, attachment),
+         announce_pending = CASE WHEN @from = 'AwaitingApproval' AND @finished THEN 1 ELSE announce_pending END
        WHERE id = @id AND state = @from
        RETURNING ${RUN_COLUMNS_BARE}`,
     ),
@@ -143,10 +156,11 @@ function runStatements(prep: Prepare) {
          log_ref = COALESCE(@logRef, log_ref), attachment = COALESCE(@attachment, attachment)
        WHERE id = @id AND state = 'Running'`,
     ),
-    // A Queued run is Cancelled in the same transaction, by no loop: it is marked for the loop to announce.
+    // A Queued (or AwaitingApproval) run is Cancelled in the same transaction, by no loop: it is marked for the loop to announce.
     requestCancel: prep<[number, string]>(
-      `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, ?), announce_pending = CASE WHEN state = 'Queued' THEN 1 ELSE announce_pending END
-       WHERE id = ? AND state IN ('Queued', 'Running')`,
+      `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, ?),
+         announce_pending = CASE WHEN state IN ('Queued', 'AwaitingApproval') THEN 1 ELSE announce_pending END
+       WHERE id = ? AND state IN ('Queued', 'Running', 'AwaitingApproval')`,
     ),
     unannounced: prep<[number], RunTicketRow>(
       `SELECT ${RUN_COLUMNS}, t.payload FROM task_runs r JOIN tickets t ON t.source = r.source AND t.id = r.ticket_id
@@ -161,7 +175,7 @@ function readStatements(prep: Prepare) {
   return {
     getTicket: prep<[string, string], { payload: string }>("SELECT payload FROM tickets WHERE source = ? AND id = ?"),
     history: prep<[string], TransitionRow>(
-      "SELECT run_id, seq, from_state, to_state, at, reason FROM transitions WHERE run_id = ? ORDER BY seq",
+      `SELECT ${TRANSITION_COLUMNS} FROM transitions WHERE run_id = ? ORDER BY seq`,
     ),
     countRuns: prep<[], { state: RunState; n: number }>("SELECT state, COUNT(*) AS n FROM task_runs GROUP BY state"),
     cancelRequested: prep<[], RunRow>(

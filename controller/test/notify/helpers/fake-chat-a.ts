@@ -3,9 +3,11 @@ export interface FakeChatA {
   /** The `api_base_url` to configure. */
   readonly apiBaseUrl: string;
   /** Messages the fake accepted (valid token, channel and Block Kit), in arrival order. */
-  readonly accepted: { channel: string; text: string; blocks: unknown }[];
+  readonly accepted: { channel: string; ts: string; text: string; blocks: unknown }[];
+  /** Messages changed with chat.update, in arrival order. */
+  readonly updates: { channel: string; ts: string; text: string; blocks: unknown }[];
   /** Every request and the answer it got. */
-  readonly requests: { status: number; answer: Record<string, unknown> }[];
+  readonly requests: { status: number; body: unknown; answer: Record<string, unknown> }[];
   /** Plays these answers, one per request, before behaving normally again. */
   script(...answers: { status?: number; error?: string; hang?: boolean; delayMs?: number }[]): void;
   close(): Promise<void>;

@@ -68,13 +68,16 @@ const PATHS: Record<RunState, RunState[]> = {
   TimedOut: ["Running", "TimedOut"],
   Cancelled: ["Cancelled"],
   Refused: ["Refused"],
+  // Created there by intake (see runIn), not reached from Queued.
+  AwaitingApproval: [],
 };
 
 let counter = 0;
 
 /** Accepts a fresh ticket and moves its first run to `state`. */
 export async function runIn(store: Store, state: RunState, id = `t${++counter}`): Promise<TaskRun> {
-  const [outcome] = await store.acceptTickets([ticket(id)], "default");
+  const hold = state === "AwaitingApproval" ? { needsApproval: () => true } : {};
+  const [outcome] = await store.acceptTickets([ticket(id)], "default", hold);
   if (outcome?.kind !== "queued") throw new Error(`ticket ${id} was not new`);
   let from: RunState = "Queued";
   for (const to of PATHS[state]) {

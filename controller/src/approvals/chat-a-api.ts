@@ -1,0 +1,69 @@
+import { ControllerError, ControllerErrorCode } from "../errors.js";
+
+/** Bound of one call: the callback's update must fit well inside chat A's 3 s. */
+const CALL_TIMEOUT_MS = 2500;
+
+/** Where and as whom the approval flow talks to chat A (a `notifications.channels` entry with backend chat_a). */
+export interface ChatATarget {
+  /** The channel's `api_base_url`, without a trailing slash. */
+  apiBaseUrl: string;
+  /** The bot token (the value of the entry's `token_secret`). */
+  token: string;
+  /** The entry's `channel_id`: where approval messages are posted. */
+  channelId: string;
+}
+
+/** A message as chat A's `chat.postMessage` and `chat.update` take it. */
+export interface ChatAContent {
+  text: string;
+  blocks: readonly Record<string, unknown>[];
+}
+
+/** The two calls of chat A's web API the approval flow makes. */
+export interface ChatAApi {
+  /** Posts to the target's channel; resolves with the message's `ts`. */
+  post(content: ChatAContent): Promise<string>;
+  /** Replaces the message `ts` of `channel`. */
+  update(channel: string, ts: string, content: ChatAContent): Promise<void>;
+}
+
+/** Chat A's API client of the approval flow: JSON bodies, the token as a Bearer header, one attempt each. */
+export function createChatAApi(target: ChatATarget): ChatAApi {
+  const call = async (method: string, body: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    const where = `chat A ${method} at ${target.apiBaseUrl}`;
+    let json: Record<string, unknown>;
+    try {
+      const response = await fetch(`${target.apiBaseUrl}/${method}`, {
+        method: "POST",
+        headers: { "content-type": "application/json; charset=utf-8", authorization: `Bearer ${target.token}` },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      });
+      json = (await response.json()) as Record<string, unknown>;
+    } catch (error) {
+      throw new ControllerError(ControllerErrorCode.ApprovalMessage, `${where} failed: ${(error as Error).message}`, {
+        cause: error,
+        hint: "check that the chat_a channel's api_base_url is reachable from the controller",
+      });
+    }
+    if (json?.ok === true) return json;
+    const code = typeof json?.error === "string" ? json.error : "no ok in the answer";
+    throw new ControllerError(ControllerErrorCode.ApprovalMessage, `${where} was refused: ${code}`, {
+      hint: "check the chat_a channel's token_secret (scope chat:write) and channel_id, and that the bot is in the channel",
+    });
+  };
+  return {
+    async post(content) {
+      const answer = await call("chat.postMessage", { channel: target.channelId, ...content, unfurl_links: false });
+      if (typeof answer.ts !== "string") {
+        throw new ControllerError(ControllerErrorCode.ApprovalMessage, "chat A chat.postMessage answered no ts", {
+          hint: "check that api_base_url points at chat A's web API",
+        });
+      }
+      return answer.ts;
+    },
+    async update(channel, ts, content) {
+      await call("chat.update", { channel, ts, ...content });
+    },
+  };
+}
