@@ -11,6 +11,7 @@ import { createObserverDispatch, type ObserverDispatch } from "./loop/observer-d
 import type { Reconciler } from "./loop/reconciler.js";
 import type { Notifier } from "./notify/notifier-types.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
+import { repositoryBackend } from "./repositories/repository-backend.js";
 import type { RunObserver } from "./runs/run-event.js";
 import { secretValues } from "./secrets/secret-values.js";
 import type { PollAdapter } from "./sources/polling/poll-adapter.js";
@@ -128,9 +129,16 @@ export async function createController(options: ControllerOptions): Promise<Cont
 async function createScrubbedBackend(options: ControllerOptions): Promise<ExecutionBackend> {
   const { config, logger, secrets } = options;
   const allSecrets = secretValues(config, secrets);
-  // Secrets masked, workspace paths relative.
+  const backend = options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets));
+  // Checkouts and pull requests when `repositories.codehost_a` is set; secrets masked, workspace paths relative.
   return scrubbingBackend(
-    options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets)),
+    repositoryBackend(backend, {
+      config: config.repositories,
+      workspaceDir: config.execution.local.workspaceDir,
+      secrets,
+      tokenEnv: () => [],
+      logger,
+    }),
     allSecrets,
   );
 }

@@ -21,6 +21,8 @@ export const ControllerErrorCode = {
   TicketSource: "ERR_TICKET_SOURCE",
   /** A bug or an unexpected state; the message says what happened. */
   Internal: "ERR_INTERNAL",
+  /** Repository access failed (credential, clone, push, pull request); `RepositoryError.reason` says which. */
+  Repository: "ERR_REPOSITORY",
 } as const;
 
 /** One of {@link ControllerErrorCode}. */

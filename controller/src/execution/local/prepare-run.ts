@@ -72,6 +72,7 @@ export async function prepareRun(
         },
       );
     }
+    if (spec.workspace !== undefined) await spec.workspace.prepare(paths.workspace, (line) => log.note(line));
     const input: EngineInput = {
       ticket: spec.ticket,
       runId,

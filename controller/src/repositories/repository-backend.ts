@@ -1,0 +1,80 @@
+import type { Logger } from "@errand/channel-sdk";
+import { createSecretMask } from "@errand/channel-sdk/logger";
+import type { ExecutionBackend, RunHandle, RunHooks, RunOutcome } from "../execution/execution-backend.js";
+import { scrubResult } from "../execution/output-scrubber.js";
+import { newRunBranch } from "./branch-name.js";
+import { createCheckoutWorkspace, credentialsDirOf } from "./checkout-workspace.js";
+import { createRepositoryToken } from "./create-repository-token.js";
+import type { RepositoriesConfig } from "./repositories-schema.js";
+
+/** What {@link repositoryBackend} needs. */
+export interface RepositoryBackendOptions {
+  config: RepositoriesConfig;
+  /** `execution.local.workspace_dir`: the credentials folders go under its `.errand/`. */
+  workspaceDir: string;
+  /** The resolved secrets (the credential's). */
+  secrets: Readonly<Record<string, string>>;
+  /** `engines.<name>.repository_token_env` by engine name. */
+  tokenEnv: (engine: string) => readonly string[];
+  logger: Logger;
+}
+
+/**
+ * The backend with repository access: on the local backend, when
+ * `repositories.codehost_a` is set, each run's workspace is a checkout of its
+ * ticket's repository, and a successful run ends with a push and a pull
+ * request (see checkout-workspace.ts). Unset, or on another backend, runs
+ * are started as before. Every installation token made (an App's change
+ * every hour) is masked in the run's progress and result here, as the
+ * static secrets are by the scrubbing backend around it.
+ */
+export function repositoryBackend(backend: ExecutionBackend, options: RepositoryBackendOptions): ExecutionBackend {
+  const codehostA = options.config.codehostA;
+  if (codehostA === undefined || backend.name !== "local") return backend;
+  const config = { ...options.config, codehostA };
+  const tokens = new Set<string>();
+  let mask = (text: string) => text;
+  const token = createRepositoryToken(codehostA, options.secrets, (value) => {
+    if (tokens.has(value)) return;
+    tokens.add(value);
+    mask = createSecretMask(tokens);
+  });
+  const scrub = (text: string) => (tokens.size === 0 ? text : mask(text));
+  return {
+    ...backend,
+    async start(spec, hooks) {
+      const workspace = createCheckoutWorkspace({
+        config,
+        token,
+        ticket: spec.ticket,
+        runId: spec.run.id,
+        branch: newRunBranch(config.checkout.branch_template, {
+          ticketId: spec.ticket.id,
+          title: spec.ticket.title,
+          runId: spec.run.id,
+        }),
+        credentialsDir: credentialsDirOf(options.workspaceDir, spec.run.id),
+        tokenEnv: options.tokenEnv(spec.engine.name),
+      });
+      const masked: RunHooks = {
+        onEvent: (event) => hooks.onEvent(event.kind === "progress" ? { ...event, text: scrub(event.text) } : event),
+      };
+      return maskHandle(await backend.start({ ...spec, workspace }, masked), scrub);
+    },
+  };
+}
+
+function maskHandle(handle: RunHandle, scrub: (text: string) => string): RunHandle {
+  const done = handle.done.then(
+    (outcome): RunOutcome => (outcome.detached ? outcome : { ...outcome, result: scrubResult(outcome.result, scrub) }),
+  );
+  const masked: RunHandle = {
+    attachment: handle.attachment,
+    logRef: handle.logRef,
+    ...(handle.branch === undefined ? {} : { branch: handle.branch }),
+    done,
+    stop: (reason) => handle.stop(reason),
+  };
+  if (handle.detach !== undefined) masked.detach = () => handle.detach?.();
+  return masked;
+}
