@@ -150,3 +150,38 @@ describe("a run in a real repository (local backend, git over HTTP, the code hos
     expect(host.git.requests).toEqual([]);
   });
 });
+
+describe("a run with a GitHub App's installation tokens", () => {
+  it("clones with one token and pushes with a fresh one when the first expired while the agent worked", async () => {
+    const host = await startHost({ app: true });
+    const app = host.app as NonNullable<typeof host.app>;
+    app.lifetimeMs = 2_000;
+    const c = await startWith(repoHarness(repositoriesYaml(host), { SLEEP: "2.5" }), host);
+    const { id, body } = ticketBody({ title: "App run", repo_url: clone(host.git.url) });
+    await postTicket(c.webhookPort, body);
+    const run = await finished(c.controller.store, id);
+    expect(run.state).toBe("Succeeded");
+    expect(host.git.log(REPO, `errand/${id}-app-run`)).toEqual(["Fix the README", "initial"]);
+    expect(host.pulls.pulls).toHaveLength(1);
+    // The clone's token had expired by the push: the push and the pull request used a later one.
+    const used = (service: string) =>
+      host.git.requests
+        .filter((r) => r.service === service && r.status === 200)
+        .map(
+          (r) =>
+            Buffer.from(r.authorization?.replace(/^Basic /, "") ?? "", "base64")
+              .toString()
+              .split(":")[1],
+        );
+    const [cloneToken] = used("git-upload-pack");
+    const [pushToken] = used("git-receive-pack");
+    expect(cloneToken).toMatch(/^ghs_/);
+    expect(pushToken).toMatch(/^ghs_/);
+    expect(pushToken).not.toBe(cloneToken);
+    expect(app.valid(cloneToken ?? "")).toBe(false);
+    expect(host.pulls.tokens).not.toContain(cloneToken);
+    const tokens = app.issued.map((t) => t.token);
+    const shown = JSON.stringify(await c.controller.store.getRun(run.id)) + c.logs.join("\n");
+    expect(tokens.filter((t) => shown.includes(t))).toEqual([]);
+  });
+});
