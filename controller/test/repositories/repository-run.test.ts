@@ -36,6 +36,7 @@ describe("a run in a real repository (local backend, git over HTTP, the code hos
     expect(pr?.body).toContain("$0.12");
     expect(pr?.body).toContain("1200 in, 300 out");
     expect(run.result?.pullRequestUrl).toBe(pr?.html_url);
+    expect(run.branch).toBe(branch);
 
     // Git got the token from the askpass script only: never in a URL or an argument.
     expect(host.git.requests.some((r) => r.service === "git-receive-pack" && r.status === 200)).toBe(true);

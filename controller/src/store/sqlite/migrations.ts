@@ -93,6 +93,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX task_runs_unannounced ON task_runs (finished_at, id) WHERE announce_pending = 1;
     `,
   },
+  {
+    version: 4,
+    name: "the branch a run works on",
+    sql: `
+      -- Set when the controller prepared a checkout (repositories.codehost_a); NULL for every run before.
+      ALTER TABLE task_runs ADD COLUMN branch TEXT;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */
