@@ -136,7 +136,7 @@ async function createScrubbedBackend(options: ControllerOptions): Promise<Execut
       config: config.repositories,
       workspaceDir: config.execution.local.workspaceDir,
       secrets,
-      tokenEnv: () => [],
+      tokenEnv: (engine) => config.engines.byName[engine]?.repositoryTokenEnv ?? [],
       logger,
     }),
     allSecrets,

@@ -16,6 +16,8 @@ export interface RunWorkspace {
   prepare(workspace: string, note: (line: string) => void): Promise<void>;
   /** The branch the checkout is on, once `prepare` succeeded. */
   branch(): string | undefined;
+  /** Credential values this run's engine was given (through `engineEnv`): masked in its log. */
+  secrets(): readonly string[];
   /** Variables the engine gets besides its own (a token under `repository_token_env`). Read after `prepare`. */
   engineEnv(): Promise<Record<string, string>>;
   /**

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import { createScrub, scrubResult } from "../execution/output-scrubber.js";
 import type { RunWorkspace } from "../execution/run-workspace.js";
 import { parseRepoUrl } from "../guardrails/repo-url.js";
 import type { RunBranch } from "./branch-name.js";
@@ -22,6 +23,8 @@ export interface CheckoutWorkspaceOptions {
   credentialsDir: string;
   /** Engine variables that get the token (`engines.<name>.repository_token_env`). */
   tokenEnv: readonly string[];
+  /** Every secret value the run could have seen (tokens included), for the pull request's text. */
+  secretValues: () => Iterable<string>;
 }
 
 /** The state of a prepared checkout. */
@@ -42,6 +45,7 @@ export function createCheckoutWorkspace(options: CheckoutWorkspaceOptions): RunW
   const { config, ticket } = options;
   const credentialKey = credentialKeyOf(config.codehostA);
   let prepared: Prepared | undefined;
+  const given: string[] = [];
   return {
     async prepare(workspace, note) {
       const parsed = parseRepoUrl(ticket.repoUrl);
@@ -74,9 +78,11 @@ export function createCheckoutWorkspace(options: CheckoutWorkspaceOptions): RunW
       }
     },
     branch: () => (prepared === undefined ? undefined : options.branch.branch),
+    secrets: () => given,
     async engineEnv() {
       if (options.tokenEnv.length === 0) return {};
       const token = await options.token.token();
+      given.push(token);
       return Object.fromEntries(options.tokenEnv.map((name) => [name, token]));
     },
     async finish(workspace, result, note) {
@@ -85,6 +91,8 @@ export function createCheckoutWorkspace(options: CheckoutWorkspaceOptions): RunW
       prepared = undefined;
       try {
         if (!result.success) return result;
+        // The pull request's body quotes the agent's summary, in public: it gets the scrubbing backend's mask.
+        const shown = scrubResult(result, createScrub(options.secretValues(), workspace));
         return await pushAndOpen({
           ...state,
           config,
@@ -93,7 +101,7 @@ export function createCheckoutWorkspace(options: CheckoutWorkspaceOptions): RunW
           runId: options.runId,
           workspace,
           branch: options.branch.branch,
-          result,
+          result: shown,
           note,
         });
       } catch (error) {

@@ -55,6 +55,7 @@ export function repositoryBackend(backend: ExecutionBackend, options: Repository
         }),
         credentialsDir: credentialsDirOf(options.workspaceDir, spec.run.id),
         tokenEnv: options.tokenEnv(spec.engine.name),
+        secretValues: () => [...Object.values(options.secrets), ...tokens, ...(spec.apiKey ? [spec.apiKey] : [])],
       });
       const masked: RunHooks = {
         onEvent: (event) => hooks.onEvent(event.kind === "progress" ? { ...event, text: scrub(event.text) } : event),

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach } from "vitest";
+import type { ControllerConfig } from "../../src/config/controller-config.js";
 import { createHarness, type Harness, type InProcess, startInProcess } from "../controller/harness.js";
 import { type GitServer, startGitServer } from "../helpers/git-server.js";
 import { createFakeApp, type FakeApp } from "../sources/codehost-a/fake-app-tokens.js";
@@ -71,10 +72,15 @@ afterEach(async () => {
 });
 
 /** The controller in-process with the credential in its environment. */
-export async function startWith(h: Harness, host: Host, token = TOKEN): Promise<InProcess> {
+export async function startWith(
+  h: Harness,
+  host: Host,
+  token = TOKEN,
+  edit?: (config: ControllerConfig) => void,
+): Promise<InProcess> {
   const env: Record<string, string> =
     host.app === undefined ? { ERRAND_SECRET_REPO_TOKEN: token } : { ERRAND_SECRET_APP_KEY: host.app.privateKey };
-  const c = await startInProcess(h, undefined, env);
+  const c = await startInProcess(h, edit, env);
   started.push(c);
   return c;
 }

@@ -186,3 +186,34 @@ describe("a run with a GitHub App's installation tokens", () => {
     expect(tokens.filter((t) => shown.includes(t))).toEqual([]);
   });
 });
+
+describe("the token handed to the agent (engines.<name>.repository_token_env)", () => {
+  it("the agent gets it under each listed variable; what it prints of it is masked in progress, result and log", async () => {
+    const host = await startHost();
+    const h = repoHarness(repositoriesYaml(host), { MODE: "token" });
+    const c = await startWith(h, host, TOKEN, (config) => {
+      const fixture = config.engines.byName.fixture;
+      if (fixture !== undefined) fixture.repositoryTokenEnv = ["GH_TOKEN", "GITHUB_TOKEN"];
+    });
+    const { id, body } = ticketBody({ repo_url: clone(host.git.url) });
+    await postTicket(c.webhookPort, body);
+    const run = await finished(c.controller.store, id);
+    expect(run.state).toBe("Succeeded");
+    expect(run.result?.summary).toBe("given: yes, token: [redacted]");
+    expect(host.pulls.pulls[0]?.body).toContain("given: yes, token: [redacted]");
+    expect(c.logs.join("\n")).not.toContain(TOKEN);
+    await c.stop();
+    const files = filesText(h.dir);
+    expect(files).toContain("GH_TOKEN=[redacted]");
+    expect(files).not.toContain(TOKEN);
+  });
+
+  it("without it the agent gets no token", async () => {
+    const host = await startHost();
+    const c = await startWith(repoHarness(repositoriesYaml(host), { MODE: "token" }), host);
+    const { id, body } = ticketBody({ repo_url: clone(host.git.url) });
+    await postTicket(c.webhookPort, body);
+    const run = await finished(c.controller.store, id);
+    expect(run.result?.summary).toBe("given: no, token: ");
+  });
+});

@@ -47,7 +47,13 @@ export async function prepareRun(
       mkdirSync(config.logDir, { recursive: true });
       logDirsMade.add(config.logDir);
     }
-    log = openRunLog({ path: paths.log, maxBytes: config.logMaxBytes, secret: spec.apiKey, logger });
+    log = openRunLog({
+      path: paths.log,
+      maxBytes: config.logMaxBytes,
+      secret: spec.apiKey,
+      moreSecrets: () => spec.workspace?.secrets() ?? [],
+      logger,
+    });
   } catch (error) {
     throw new EngineStartError(
       `engine "${engineName}" could not be started: the run log ${paths.log} could not be created: ${(error as Error).message}`,
