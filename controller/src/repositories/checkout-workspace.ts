@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import type { Ticket } from "@errand/channel-sdk";
 import { createScrub, scrubResult } from "../execution/output-scrubber.js";
 import type { RunWorkspace } from "../execution/run-workspace.js";
 import { parseRepoUrl } from "../guardrails/repo-url.js";

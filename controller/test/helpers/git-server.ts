@@ -23,6 +23,8 @@ export interface GitServer {
   /** `http://127.0.0.1:PORT`: a repository is at `${url}/owner/name.git`. */
   readonly url: string;
   readonly requests: GitRequest[];
+  /** True: pushes are refused with 403, as for a token that may only read. */
+  readOnly: boolean;
   /** A bare repository `owner/name.git` with one commit on `main` holding `files`. */
   createRepository(path: string, files: Record<string, string>): void;
   /** `git log --format=%s` of a branch, newest first; undefined when the branch does not exist. */
@@ -65,14 +67,22 @@ export async function startGitServer(accepts: (password: string) => boolean): Pr
       res.writeHead(401, { "www-authenticate": 'Basic realm="errand test"' }).end("unauthorized\n");
       return;
     }
+    const pushing =
+      url.searchParams.get("service") === "git-receive-pack" || url.pathname.endsWith("/git-receive-pack");
+    if (pushing && self.readOnly) {
+      requests.push({ ...seen, status: 403 });
+      res.writeHead(403).end("push refused: read-only token\n");
+      return;
+    }
     requests.push({ ...seen, status: 200 });
     serveCgi(root, url.pathname, url.search.slice(1), req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const self: GitServer = {
     url,
     requests,
+    readOnly: false,
     createRepository(path, files) {
       const work = join(root, ".work");
       mkdirSync(work, { recursive: true });
@@ -102,6 +112,7 @@ export async function startGitServer(accepts: (password: string) => boolean): Pr
         server.close(() => resolve());
       }),
   };
+  return self;
 }
 
 /** Runs `git http-backend` (CGI) for one request and writes its answer. */

@@ -20,11 +20,11 @@ async function load(engineKeys: string): Promise<unknown> {
 describe("engines.<name>.repository_token_env", () => {
   it("lists the variables that get the repository token; default none", async () => {
     const config = (await load("    repository_token_env: [GH_TOKEN, GITHUB_TOKEN]\n")) as {
-      engines: { byName: Record<string, { repositoryTokenEnv: string[] }> };
+      engines: { byName: Record<string, { repositoryTokenEnv?: string[] }> };
     };
     expect(config.engines.byName.c?.repositoryTokenEnv).toEqual(["GH_TOKEN", "GITHUB_TOKEN"]);
     const plain = (await load("")) as typeof config;
-    expect(plain.engines.byName.c?.repositoryTokenEnv).toEqual([]);
+    expect(plain.engines.byName.c?.repositoryTokenEnv).toBeUndefined();
   });
 
   it("GH_TOKEN in env stays refused as a credential, and the refusal points at repository_token_env", async () => {

@@ -51,37 +51,6 @@ describe("a run in a real repository (local backend, git over HTTP, the code hos
     expect(filesText(h.dir)).not.toContain(TOKEN);
   });
 
-  it("a wrong token fails the clone with the reason, once: the engine never starts and nothing is retried", async () => {
-    const host = await startHost();
-    const h = repoHarness(repositoriesYaml(host));
-    const c = await startWith(h, host, "ghp_wrongTokenForTests0123456789abcdef");
-    const { id, body } = ticketBody({ repo_url: clone(host.git.url) });
-    await postTicket(c.webhookPort, body);
-    const run = await finished(c.controller.store, id);
-    expect(run.state).toBe("Failed");
-    expect(run.reason).toMatch(
-      /^clone failed: code host answered 401 for http:\/\/127\.0\.0\.1:\d+\/acme\/app\.git: check repositories\.codehost_a\.token_secret$/,
-    );
-    expect(h.executions()).toEqual([]);
-    await new Promise((r) => setTimeout(r, 500));
-    const store = c.controller.store;
-    expect((await store.listRuns({ ticket: { source: "generic", id } })).map((r) => r.state)).toEqual(["Failed"]);
-    // git asks once without a credential, once with it: one clone.
-    expect(host.git.requests.filter((r) => r.path === "/info/refs")).toHaveLength(2);
-  });
-
-  it("a repository the code host does not have fails the clone naming it", async () => {
-    const host = await startHost();
-    const c = await startWith(repoHarness(repositoriesYaml(host)), host);
-    const { id, body } = ticketBody({ repo_url: `${host.git.url}/acme/missing.git` });
-    await postTicket(c.webhookPort, body);
-    const run = await finished(c.controller.store, id);
-    expect(run.state).toBe("Failed");
-    expect(run.reason).toMatch(
-      /^clone failed: code host answered 404 for http:\/\/127\.0\.0\.1:\d+\/acme\/missing\.git/,
-    );
-  });
-
   it("no commits: Succeeded with the summary 'no changes' and no pull request (when_no_changes: succeed)", async () => {
     const host = await startHost();
     const c = await startWith(repoHarness(repositoriesYaml(host), { MODE: "none" }), host);
@@ -149,71 +118,5 @@ describe("a run in a real repository (local backend, git over HTTP, the code hos
     expect(run.state).toBe("Succeeded");
     expect(run.result?.summary).toBe("workspace: []");
     expect(host.git.requests).toEqual([]);
-  });
-});
-
-describe("a run with a GitHub App's installation tokens", () => {
-  it("clones with one token and pushes with a fresh one when the first expired while the agent worked", async () => {
-    const host = await startHost({ app: true });
-    const app = host.app as NonNullable<typeof host.app>;
-    app.lifetimeMs = 2_000;
-    const c = await startWith(repoHarness(repositoriesYaml(host), { SLEEP: "2.5" }), host);
-    const { id, body } = ticketBody({ title: "App run", repo_url: clone(host.git.url) });
-    await postTicket(c.webhookPort, body);
-    const run = await finished(c.controller.store, id);
-    expect(run.state).toBe("Succeeded");
-    expect(host.git.log(REPO, `errand/${id}-app-run`)).toEqual(["Fix the README", "initial"]);
-    expect(host.pulls.pulls).toHaveLength(1);
-    // The clone's token had expired by the push: the push and the pull request used a later one.
-    const used = (service: string) =>
-      host.git.requests
-        .filter((r) => r.service === service && r.status === 200)
-        .map(
-          (r) =>
-            Buffer.from(r.authorization?.replace(/^Basic /, "") ?? "", "base64")
-              .toString()
-              .split(":")[1],
-        );
-    const [cloneToken] = used("git-upload-pack");
-    const [pushToken] = used("git-receive-pack");
-    expect(cloneToken).toMatch(/^ghs_/);
-    expect(pushToken).toMatch(/^ghs_/);
-    expect(pushToken).not.toBe(cloneToken);
-    expect(app.valid(cloneToken ?? "")).toBe(false);
-    expect(host.pulls.tokens).not.toContain(cloneToken);
-    const tokens = app.issued.map((t) => t.token);
-    const shown = JSON.stringify(await c.controller.store.getRun(run.id)) + c.logs.join("\n");
-    expect(tokens.filter((t) => shown.includes(t))).toEqual([]);
-  });
-});
-
-describe("the token handed to the agent (engines.<name>.repository_token_env)", () => {
-  it("the agent gets it under each listed variable; what it prints of it is masked in progress, result and log", async () => {
-    const host = await startHost();
-    const h = repoHarness(repositoriesYaml(host), { MODE: "token" });
-    const c = await startWith(h, host, TOKEN, (config) => {
-      const fixture = config.engines.byName.fixture;
-      if (fixture !== undefined) fixture.repositoryTokenEnv = ["GH_TOKEN", "GITHUB_TOKEN"];
-    });
-    const { id, body } = ticketBody({ repo_url: clone(host.git.url) });
-    await postTicket(c.webhookPort, body);
-    const run = await finished(c.controller.store, id);
-    expect(run.state).toBe("Succeeded");
-    expect(run.result?.summary).toBe("given: yes, token: [redacted]");
-    expect(host.pulls.pulls[0]?.body).toContain("given: yes, token: [redacted]");
-    expect(c.logs.join("\n")).not.toContain(TOKEN);
-    await c.stop();
-    const files = filesText(h.dir);
-    expect(files).toContain("GH_TOKEN=[redacted]");
-    expect(files).not.toContain(TOKEN);
-  });
-
-  it("without it the agent gets no token", async () => {
-    const host = await startHost();
-    const c = await startWith(repoHarness(repositoriesYaml(host), { MODE: "token" }), host);
-    const { id, body } = ticketBody({ repo_url: clone(host.git.url) });
-    await postTicket(c.webhookPort, body);
-    const run = await finished(c.controller.store, id);
-    expect(run.result?.summary).toBe("given: no, token: ");
   });
 });

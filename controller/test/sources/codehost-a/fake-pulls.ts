@@ -18,6 +18,8 @@ export interface FakePulls {
   readonly pulls: FakePull[];
   /** Tokens seen on pull request calls (to check which credential was used). */
   readonly tokens: string[];
+  /** Set: the next creations are answered with this status (403: the token may not write pull requests). */
+  refuseCreate: number | undefined;
   readonly route: ExtraRoute;
 }
 
@@ -47,10 +49,20 @@ export function createFakePulls(options: {
     if (p[2] !== options.owner || p[3] !== options.repo)
       return { status: 404, body: { message: "Not Found", documentation_url: DOCS, status: "404" } };
     if (req.method === "GET") return list(pulls, req.url);
+    if (req.method === "POST" && fake.refuseCreate !== undefined)
+      return {
+        status: fake.refuseCreate,
+        body: {
+          message: "Resource not accessible by integration",
+          documentation_url: DOCS,
+          status: String(fake.refuseCreate),
+        },
+      };
     if (req.method === "POST") return create(pulls, req.raw, options, req.api);
     return { status: 404, body: { message: "Not Found", documentation_url: DOCS, status: "404" } };
   };
-  return { pulls, tokens, route };
+  const fake: FakePulls = { pulls, tokens, refuseCreate: undefined, route };
+  return fake;
 }
 
 function list(pulls: FakePull[], url: URL): RouteAnswer {
