@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import type { Logger } from "@errand/channel-sdk";
 import { createSecretMask } from "@errand/channel-sdk/logger";
 import type { ExecutionBackend, RunHandle, RunHooks, RunOutcome } from "../execution/execution-backend.js";
@@ -62,7 +63,29 @@ export function repositoryBackend(backend: ExecutionBackend, options: Repository
       };
       return maskHandle(await backend.start({ ...spec, workspace }, masked), scrub);
     },
+    async recover(run, hooks, spec) {
+      // The controller that made the credentials folder is gone, and with it the checkout's state: its token goes.
+      rmSync(credentialsDirOf(options.workspaceDir, run.id), { recursive: true, force: true });
+      const plan = await backend.recover(run, hooks, spec);
+      if (plan.action !== "reattach" || run.branch === undefined) return plan;
+      return { action: "reattach", handle: unpushed(plan.handle) };
+    },
   };
+}
+
+/**
+ * A run of a checkout that ended while the controller was down: nothing
+ * pushed its commits, so it does not count as done; `errand runs retry`
+ * starts it again.
+ */
+function unpushed(handle: RunHandle): RunHandle {
+  const done = handle.done.then((outcome): RunOutcome => {
+    if (outcome.detached || !outcome.result.success) return outcome;
+    const failureReason =
+      "the controller restarted after the agent finished: its commits were not pushed and no pull request was opened; retry the run";
+    return { ...outcome, result: { ...outcome.result, success: false, failureReason } };
+  });
+  return { ...handle, done };
 }
 
 function maskHandle(handle: RunHandle, scrub: (text: string) => string): RunHandle {
