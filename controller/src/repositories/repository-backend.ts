@@ -1,9 +1,9 @@
 import { rmSync } from "node:fs";
 import type { Logger } from "@errand/channel-sdk";
 import { createSecretMask } from "@errand/channel-sdk/logger";
-import type { ExecutionBackend, RunHandle, RunHooks, RunOutcome } from "../execution/execution-backend.js";
+import type { ExecutionBackend, RunHandle, RunHooks, RunOutcome, RunSpec } from "../execution/execution-backend.js";
 import { scrubResult } from "../execution/output-scrubber.js";
-import { newRunBranch } from "./branch-name.js";
+import { newRunBranch, type RunBranch } from "./branch-name.js";
 import { createCheckoutWorkspace, credentialsDirOf } from "./checkout-workspace.js";
 import { createRepositoryToken } from "./create-repository-token.js";
 import type { RepositoriesConfig } from "./repositories-schema.js";
@@ -17,6 +17,12 @@ export interface RepositoryBackendOptions {
   secrets: Readonly<Record<string, string>>;
   /** `engines.<name>.repository_token_env` by engine name. */
   tokenEnv: (engine: string) => readonly string[];
+  /**
+   * The branch of a run that continues an earlier one (a follow-up on
+   * review: `{ branch, existing: true }`); undefined, or unset, for a new
+   * branch named by `repositories.checkout.branch_template`.
+   */
+  branchOf?: (spec: RunSpec) => RunBranch | undefined;
   logger: Logger;
 }
 
@@ -49,11 +55,13 @@ export function repositoryBackend(backend: ExecutionBackend, options: Repository
         token,
         ticket: spec.ticket,
         runId: spec.run.id,
-        branch: newRunBranch(config.checkout.branch_template, {
-          ticketId: spec.ticket.id,
-          title: spec.ticket.title,
-          runId: spec.run.id,
-        }),
+        branch:
+          options.branchOf?.(spec)
+          ?? newRunBranch(config.checkout.branch_template, {
+            ticketId: spec.ticket.id,
+            title: spec.ticket.title,
+            runId: spec.run.id,
+          }),
         credentialsDir: credentialsDirOf(options.workspaceDir, spec.run.id),
         tokenEnv: options.tokenEnv(spec.engine.name),
         secretValues: () => [...Object.values(options.secrets), ...tokens, ...(spec.apiKey ? [spec.apiKey] : [])],
