@@ -6,12 +6,15 @@ export function pullRequestTitle(ticket: Ticket): string {
   return title.length > 250 ? `${title.slice(0, 249)}…` : title;
 }
 
-/** The pull request's body: the ticket's link, the run's summary, cost, tokens and duration. */
+/**
+ * The pull request's body: the ticket's link, the run's summary, cost, tokens and duration. An issue of
+ * the same repository is closed by the merge (`Closes #N`), as the coding agents operators know do it.
+ */
 export function pullRequestBody(ticket: Ticket, runId: string, result: TaskResult): string {
   const lines: string[] = [];
   const ref = ticket.externalUrl === "" ? `ticket ${ticket.id}` : `[ticket ${ticket.id}](${ticket.externalUrl})`;
   lines.push(`Opened by Errand run \`${runId}\` for ${ref}.`);
-  if (/^\d+$/.test(ticket.id) && ticket.source === "codehost_a") lines.push("", `Refs #${ticket.id}`);
+  if (/^\d+$/.test(ticket.id) && ticket.source === "codehost_a") lines.push("", `Closes #${ticket.id}`);
   if (result.summary.trim() !== "") lines.push("", "## Summary", "", result.summary.trim());
   lines.push("", "## Run", "", "| | |", "|---|---|");
   lines.push(`| Cost | ${result.costUsd === undefined ? "unknown" : `$${result.costUsd.toFixed(2)}`} |`);
