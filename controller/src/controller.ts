@@ -12,6 +12,7 @@ import type { Reconciler } from "./loop/reconciler.js";
 import type { Notifier } from "./notify/notifier-types.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
 import type { Approvals } from "./runs/approvals-port.js";
+import { repositoryBackend } from "./repositories/repository-backend.js";
 import type { RunObserver } from "./runs/run-event.js";
 import { secretValues } from "./secrets/secret-values.js";
 import type { PollAdapter } from "./sources/polling/poll-adapter.js";
@@ -154,9 +155,16 @@ export async function createController(options: ControllerOptions): Promise<Cont
 async function createScrubbedBackend(options: ControllerOptions): Promise<ExecutionBackend> {
   const { config, logger, secrets } = options;
   const allSecrets = secretValues(config, secrets);
-  // Secrets masked, workspace paths relative.
+  const backend = options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets));
+  // Checkouts and pull requests when `repositories.codehost_a` is set; secrets masked, workspace paths relative.
   return scrubbingBackend(
-    options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets)),
+    repositoryBackend(backend, {
+      config: config.repositories,
+      workspaceDir: config.execution.local.workspaceDir,
+      secrets,
+      tokenEnv: (engine) => config.engines.byName[engine]?.repositoryTokenEnv ?? [],
+      logger,
+    }),
     allSecrets,
   );
 }

@@ -23,6 +23,8 @@ export const ControllerErrorCode = {
   ApprovalMessage: "ERR_APPROVAL_MESSAGE",
   /** A bug or an unexpected state; the message says what happened. */
   Internal: "ERR_INTERNAL",
+  /** Repository access failed (credential, clone, push, pull request); `RepositoryError.reason` says which. */
+  Repository: "ERR_REPOSITORY",
 } as const;
 
 /** One of {@link ControllerErrorCode}. */

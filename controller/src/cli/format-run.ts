@@ -102,6 +102,7 @@ export function formatRunDetail(
   out.push(`  ${run.ticket.source}:${run.ticket.id}  ${ticket?.title ?? "(not stored)"}`);
   if (ticket?.externalUrl) out.push(`  ${ticket.externalUrl}`);
   if (ticket?.repoUrl) out.push(`  repository ${ticket.repoUrl}`);
+  if (run.branch !== undefined) out.push(`  branch ${run.branch}`);
   out.push("", paint("bold", "Timeline"));
   for (const t of transitions) out.push(formatTransition(t, paint));
   if (run.cancelRequestedAt !== undefined && run.state === "Running")

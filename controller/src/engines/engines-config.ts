@@ -39,6 +39,8 @@ function resolveEntry(
     ...(entry.max_turns === undefined ? {} : { maxTurns: entry.max_turns }),
     ...(entry.allowed_tools === undefined ? {} : { allowedTools: entry.allowed_tools }),
     ...(entry.disallowed_tools === undefined ? {} : { disallowedTools: entry.disallowed_tools }),
+    // Variables that get the repository token (`repositories.codehost_a`): absent unless written.
+    ...(entry.repository_token_env.length === 0 ? {} : { repositoryTokenEnv: entry.repository_token_env }),
   };
 }
 

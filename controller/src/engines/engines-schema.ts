@@ -82,7 +82,7 @@ const env = z
     (vars, ctx) => {
       for (const [name, value] of Object.entries(vars)) {
         const fix =
-          "keep credentials in a secret and name it in auth.api_key_secret (the engine gets it as its API key variable); env is for settings only";
+          "keep credentials in a secret and name it in auth.api_key_secret (the engine gets it as its API key variable); env is for settings only; for the code host token (GH_TOKEN, GITHUB_TOKEN) list the variable under repository_token_env";
         if (name.toUpperCase().startsWith("ERRAND_")) {
           ctx.addIssue({
             code: "custom",
@@ -160,6 +160,18 @@ const engine = section({
   disallowed_tools: toolList(
     "claude_code only (`--disallowedTools`): tools the agent may not use. Other kinds refuse it.",
   ),
+  repository_token_env: z
+    .array(text({ pattern: ENV_NAME, fix: "write variable names such as GH_TOKEN" }), {
+      error: errorFor((input) => `must be a list of variable names, got ${show(input)}`, "write e.g. [GH_TOKEN]"),
+    })
+    .refine((names) => !names.some((n) => n.toUpperCase().startsWith("ERRAND_")), {
+      error: say("names an ERRAND_* variable, which the controller sets", "choose another name, e.g. GH_TOKEN"),
+    })
+    .default([])
+    .meta({
+      description:
+        "Variables that give the agent the code host token of `repositories.codehost_a` (e.g. [GH_TOKEN, GITHUB_TOKEN], for agents that push or open pull requests themselves). Default: none; the controller pushes and opens the pull request.",
+    }),
 });
 
 /** The kind an entry gets when it names none: its own name when that is a preset's. */

@@ -35,3 +35,25 @@ How to work:
 PR: <the URL of the pull request>
 If you could not open a pull request, explain why in the summary and leave out the PR line.
 `;
+
+/**
+ * The built-in prompt when the controller prepares the checkout and opens
+ * the pull request (`repositories.codehost_a` is set; docs/engines.md shows
+ * it): the agent works and commits in the checkout, and pushes nothing.
+ */
+export const CHECKOUT_PROMPT_TEMPLATE = `You are resolving a ticket from {{source}}. Make the change it asks for in the repository checked out in the current directory.
+
+Ticket {{id}} ({{ticket_type}}): {{title}}
+Ticket link: {{external_url}}
+Repository: {{repo_url}}
+Labels: {{labels}}
+
+Description:
+{{description}}
+
+How to work:
+1. The current directory is a checkout of the repository, on a new branch made for this ticket. Stay on that branch.
+2. Make the change, and run the project's tests and linters if it has any.
+3. Commit your work with clear messages. Do not push and do not open a pull request: Errand pushes the branch and opens the pull request when you are done. Commit nothing when no change is needed.
+4. End your reply with a short summary of what you changed (it becomes the pull request's description), or of why nothing needed changing.
+`;

@@ -2,6 +2,7 @@ import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { Engine, EngineEvent } from "../engines/engine.js";
 import type { CheckoutOutcome } from "../repositories/checkout-outcome.js";
 import type { TaskRun } from "../runs/task-run.js";
+import type { RunWorkspace } from "./run-workspace.js";
 
 /** Why the controller stops a run before it ends on its own. */
 export type StopReason = "cancel" | "timeout" | "cost" | "shutdown";
@@ -14,6 +15,8 @@ export interface RunSpec {
   prompt: string;
   /** The engine's API key, resolved from the secret store; never logged. */
   apiKey: string | undefined;
+  /** Prepares and finishes the workspace (a checkout); unset: an empty folder, as before. */
+  workspace?: RunWorkspace | undefined;
 }
 
 /** Callbacks of a started run. They must not throw; the backend ignores what they return. */
@@ -45,6 +48,8 @@ export interface RunHandle {
   readonly attachment: Record<string, unknown>;
   /** Where the log is (a file path, a pod name). */
   readonly logRef: string;
+  /** The branch the run works on, when its workspace is a checkout. */
+  readonly branch?: string | undefined;
   /** Settles once the run ended and its result was read. Never rejects. */
   readonly done: Promise<RunOutcome>;
   /**

@@ -64,6 +64,7 @@ function scrubHandle(handle: RunHandle, scrub: Scrub): RunHandle {
     done,
     stop: (reason) => handle.stop(reason),
   };
+  if (handle.branch !== undefined) Object.assign(scrubbed, { branch: handle.branch });
   if (handle.detach !== undefined) scrubbed.detach = () => handle.detach?.();
   return scrubbed;
 }

@@ -76,8 +76,9 @@ async function recordEngine(
   deps: LaunchDeps,
 ): Promise<TaskRun> {
   try {
-    await deps.store.updateRunning(item.run.id, { logRef: handle.logRef, attachment: handle.attachment });
-    return { ...startedRun, logRef: handle.logRef, attachment: handle.attachment };
+    const branch = handle.branch === undefined ? {} : { branch: handle.branch };
+    await deps.store.updateRunning(item.run.id, { logRef: handle.logRef, attachment: handle.attachment, ...branch });
+    return { ...startedRun, logRef: handle.logRef, attachment: handle.attachment, ...branch };
   } catch (error) {
     // Only a restart before its end would find no engine recorded (and fail the run).
     deps.logger.error("could not record the engine of a running run", { run_id: item.run.id, error });

@@ -59,3 +59,15 @@ export function slugOf(title: string): string {
 function safePart(text: string): string {
   return text.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "");
 }
+
+/** The branch a run works on: a new one made from the default branch, or one that exists (a follow-up's). */
+export interface RunBranch {
+  branch: string;
+  /** True to check out `branch` as it is on the remote rather than create it. */
+  existing: boolean;
+}
+
+/** The branch of a new run: a fresh one named by the template. Follow-ups pass `{ branch, existing: true }` instead. */
+export function newRunBranch(template: string, parts: BranchNameParts): RunBranch {
+  return { branch: branchName(template, parts), existing: false };
+}

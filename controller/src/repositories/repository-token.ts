@@ -1,9 +1,14 @@
 /**
- * A code host credential, as clone, push and the REST calls consume it: a
- * token secret's value, or a fresh GitHub App installation token. Callers
- * ask for it each time they need it (an installation token expires), and
- * never put it in a URL, a command line, a log line or the store.
+ * A code host credential as the controller uses it for clone, push and pull
+ * requests. `token()` gives a token valid for at least a few minutes (a
+ * GitHub App's is refreshed before it expires); callers ask again for each
+ * use rather than keep it.
  */
 export interface RepositoryToken {
   token(): Promise<string>;
+}
+
+/** A fixed token (`repositories.codehost_a.token_secret`). */
+export function createStaticToken(value: string): RepositoryToken {
+  return { token: async () => value };
 }

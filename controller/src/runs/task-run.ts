@@ -113,6 +113,8 @@ export interface TaskRun {
   attachment: Record<string, unknown> | undefined;
   /** Set by `errand runs cancel` while the run is Running; the loop acts on it. */
   cancelRequestedAt: number | undefined;
+  /** The branch the run works on when the controller prepared a checkout (follow-ups push to it). */
+  branch: string | undefined;
 }
 
 /** A run together with its ticket, as the loop hands it to execution. */

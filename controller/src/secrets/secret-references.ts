@@ -6,7 +6,7 @@ export { collectSecretKeys, type SecretReference };
 /**
  * Every secret a configuration names, in file order: the channels' `*_secret`
  * keys, the engines' `auth.api_key_secret`, `ticketing.config.token_secret`,
- * `store.url_secret`, the repositories' `token_secret` or App key and `guardrails.approval_signing_secret`. (Webhook signing secrets are resolved while the
+ * `store.url_secret`, the repository credentials (`repositories.codehost_a`) and `guardrails.approval_signing_secret`. (Webhook signing secrets are resolved while the
  * configuration is read: the webhook settings carry their values.)
  */
 export function secretReferences(config: ControllerConfig): SecretReference[] {
@@ -21,7 +21,7 @@ export function secretReferences(config: ControllerConfig): SecretReference[] {
       refs.push({ name: engine.apiKeySecret, key: `engines.${engine.name}.auth.api_key_secret` });
   }
   if (config.store.backend === "postgres") refs.push({ name: config.store.urlSecret, key: "store.url_secret" });
-  const codehostA = config.repositories?.codehostA;
+  const codehostA = config.repositories.codehostA;
   if (codehostA?.token_secret !== undefined)
     refs.push({ name: codehostA.token_secret, key: "repositories.codehost_a.token_secret" });
   if (codehostA?.app !== undefined)

@@ -20,6 +20,7 @@ export interface RunRow {
   log_ref: string | null;
   attachment: string | null;
   cancel_requested_at: number | null;
+  branch: string | null;
 }
 
 /** A row of `transitions`. */
@@ -63,6 +64,7 @@ const RUN_COLUMN_NAMES = [
   "log_ref",
   "attachment",
   "cancel_requested_at",
+  "branch",
 ] as const;
 
 /** The columns of {@link RunRow}, qualified by the alias `r` (for SELECTs that join another table). */
@@ -92,6 +94,7 @@ export function toTaskRun(row: RunRow): TaskRun {
     logRef: opt(row.log_ref),
     attachment: json<Record<string, unknown>>(row.attachment),
     cancelRequestedAt: opt(row.cancel_requested_at),
+    branch: opt(row.branch),
   };
 }
 

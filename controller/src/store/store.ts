@@ -178,7 +178,10 @@ export interface Store {
    */
   transition(req: TransitionRequest): Promise<TaskRun | undefined>;
   /** Records the latest cost and attachment of a Running run without a transition. */
-  updateRunning(runId: string, patch: Partial<Pick<TaskRun, "costUsd" | "attachment" | "logRef">>): Promise<void>;
+  updateRunning(
+    runId: string,
+    patch: Partial<Pick<TaskRun, "costUsd" | "attachment" | "logRef" | "branch">>,
+  ): Promise<void>;
 
   /** Creates a new Queued attempt for the ticket of `runId`; the run must be finished. `actor` is stored with its first transition. */
   retry(runId: string, reason: string, actor?: Actor): Promise<TaskRun>;

@@ -4,6 +4,7 @@ import type { ControllerConfig } from "../config/controller-config.js";
 import { createEngine } from "../engines/create-engine.js";
 import type { Engine } from "../engines/engine.js";
 import { buildPrompt } from "../engines/prompt.js";
+import { CHECKOUT_PROMPT_TEMPLATE } from "../engines/prompt-template.js";
 import type { ExecutionBackend } from "../execution/execution-backend.js";
 import { createGuardrails } from "../guardrails/guardrails.js";
 import { createLoopMetrics } from "../loop/loop-metrics.js";
@@ -40,11 +41,14 @@ export function createConfiguredLoop(parts: LoopParts): Reconciler {
   const { config, secrets, store } = parts;
   let loop: Reconciler | undefined;
   const metrics = createLoopMetrics(parts.registry, store, () => loop?.active ?? 0);
+  // The controller clones and opens the pull request on the local backend when repository access is configured.
+  const checkout = config.repositories.codehostA !== undefined && parts.backend.name === "local";
+  const builtIn = checkout ? CHECKOUT_PROMPT_TEMPLATE : undefined;
   loop = createReconciler({
     store,
     backend: parts.backend,
     engines: parts.engines,
-    prompt: (engine, ticket) => buildPrompt(ticket, config.engines.byName[engine]?.promptTemplate),
+    prompt: (engine, ticket) => buildPrompt(ticket, config.engines.byName[engine]?.promptTemplate ?? builtIn),
     apiKey: (engine) => {
       const name = config.engines.byName[engine]?.apiKeySecret;
       return name === undefined ? undefined : secrets[name];

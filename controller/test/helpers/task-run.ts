@@ -22,6 +22,7 @@ export function runningTaskRun(fields: Pick<TaskRun, "id" | "ticket"> & Partial<
     logRef: undefined,
     attachment: undefined,
     cancelRequestedAt: undefined,
+    branch: undefined,
     ...fields,
   };
 }

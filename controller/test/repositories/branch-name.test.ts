@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { branchName, slugOf } from "../../src/repositories/branch-name.js";
+import { branchName, newRunBranch, slugOf } from "../../src/repositories/branch-name.js";
 
 const DEFAULT = "errand/{ticket_id}-{slug}";
 const parts = (ticketId: string, title: string) => ({ ticketId, title, runId: "run_01jq8z3x5k7m9p2r4t6v8w0y1a" });
@@ -40,6 +40,7 @@ describe("branch names", () => {
     ["{ticket_id}..{slug}.", "-x"],
     ["{slug}", "~^:?*[\\"],
     ["/{ticket_id}/", "@{1}"],
+    ["{ticket_id}", "a\u0001b\u007f"],
   ])("are always names git accepts (template %s, ticket id %s)", (template, ticketId) => {
     const name = branchName(template, parts(ticketId, "Title"));
     expect(name).not.toBe("");
@@ -48,5 +49,12 @@ describe("branch names", () => {
 
   it("are at most 200 characters", () => {
     expect(branchName("{ticket_id}", parts("x".repeat(500), "t")).length).toBeLessThanOrEqual(200);
+  });
+
+  it("a new run's branch is made; a follow-up passes an existing one", () => {
+    expect(newRunBranch(DEFAULT, parts("42", "Add a test"))).toEqual({
+      branch: "errand/42-add-a-test",
+      existing: false,
+    });
   });
 });

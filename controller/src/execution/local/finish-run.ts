@@ -2,6 +2,7 @@ import type { Logger, TaskResult } from "@errand/channel-sdk";
 import type { ExecutionConfig } from "../../config/controller-config.js";
 import type { EngineExit, OutputParser } from "../../engines/engine.js";
 import type { RunOutcome, StopReason } from "../execution-backend.js";
+import type { RunWorkspace } from "../run-workspace.js";
 import { readResultFile } from "./result-file.js";
 import { keepsWorkspace, type RunPaths, removeOwnRunFiles } from "./run-files.js";
 import type { RunLog } from "./run-log.js";
@@ -33,6 +34,8 @@ export interface FinishInput {
   lost?: { stopped: boolean } | undefined;
   /** Removes folders off the event loop ({@link Spawner.remove}); resolves with the first failure. */
   remove(paths: readonly string[]): Promise<Error | undefined>;
+  /** Finishes a prepared workspace (push, pull request) before it is removed: {@link RunWorkspace.finish}. */
+  workspace?: RunWorkspace | undefined;
 }
 
 /** What {@link finishRun} settles: the outcome, and the clean-up that goes on after it. */
@@ -47,12 +50,13 @@ export interface FinishedRun {
 }
 
 /**
- * Reads the result and settles the outcome; then removes the workspace as
+ * Reads the result, lets a prepared workspace finish (push, pull request)
+ * and settles the outcome; then removes the workspace as
  * `keep_workspaces` says (off the event loop: the run's slot does not wait
  * for it) and closes the log.
  * Never rejects: a failure of its own becomes the run's failure reason.
  */
-export function finishRun(input: FinishInput): FinishedRun {
+export async function finishRun(input: FinishInput): Promise<FinishedRun> {
   const { config, logger, log, paths, exit, durationMs, stopReason } = input;
   let result: TaskResult;
   try {
@@ -74,6 +78,7 @@ export function finishRun(input: FinishInput): FinishedRun {
       failureReason: `${SPAWNER_LOST_REASON}; ${result.failureReason || "the engine reported a failure"}`,
     };
   if (result.durationMs === undefined) result = { ...result, durationMs };
+  if (input.workspace !== undefined) result = await input.workspace.finish(paths.workspace, result, (l) => log.note(l));
   if (log.droppedBytes > 0) log.note(`${log.droppedBytes} bytes of output after the cap were not kept`);
   const ended =
     input.lost !== undefined

@@ -47,7 +47,7 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
   try {
     spawned = await spawnRun(context, spec, prepared, output);
   } catch (error) {
-    await abandon(prepared, error, true);
+    await abandonUnspawned(spec, prepared, error);
     throw error;
   }
   const { pid, exited } = spawned;
@@ -79,7 +79,7 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
     else if (groupAlive(pid)) await terminate("the engine exited and left processes in its group");
     await output.drain(DRAIN_BOUND_MS, () => context.spawner.closeOutput(pid));
     const remove = (folders: readonly string[]) => context.spawner.remove(folders);
-    const finished = finishRun({
+    const finished = await finishRun({
       config,
       logger,
       log,
@@ -90,6 +90,7 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
       stopReason,
       lost: lost ? { stopped: stoppedAfterLoss } : undefined,
       remove,
+      workspace: spec.workspace,
     });
     context.track(finished.cleanedUp);
     return finished.outcome;
@@ -104,6 +105,7 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
   return {
     attachment: toRecord(attachment),
     logRef: paths.log,
+    ...(spec.workspace?.branch() === undefined ? {} : { branch: spec.workspace.branch() }),
     done,
     stop(reason) {
       if (stopping !== undefined) return stopping;
@@ -127,7 +129,8 @@ async function spawnRun(
   const exited = new Promise<EngineEnd>((resolve) => {
     settleExit = resolve;
   });
-  const env = engineEnv(spec.run.id, paths, invocation.env);
+  const extra = spec.workspace === undefined ? {} : await spec.workspace.engineEnv();
+  const env = engineEnv(spec.run.id, paths, { ...invocation.env, ...extra });
   const pid = await spawnEngine(
     context.spawner,
     { engineName: spec.engine.name, invocation, cwd: paths.workspace, env },
@@ -143,6 +146,14 @@ async function spawnRun(
     },
   );
   return { pid, exited };
+}
+
+/** A run whose engine could not be spawned: its files go, and what its workspace's preparation made (credentials). */
+async function abandonUnspawned(spec: RunSpec, prepared: PreparedRun, error: unknown): Promise<void> {
+  const failureReason = error instanceof Error ? error.message : String(error);
+  const notStarted = { success: false, summary: "", pullRequestUrl: "", failureReason };
+  await spec.workspace?.finish(prepared.paths.workspace, notStarted, (line) => prepared.log.note(line));
+  await abandon(prepared, error, true);
 }
 
 /** What a restarted controller needs to find the run's processes and files again. */

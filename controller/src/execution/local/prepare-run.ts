@@ -47,7 +47,13 @@ export async function prepareRun(
       mkdirSync(config.logDir, { recursive: true });
       logDirsMade.add(config.logDir);
     }
-    log = openRunLog({ path: paths.log, maxBytes: config.logMaxBytes, secret: spec.apiKey, logger });
+    log = openRunLog({
+      path: paths.log,
+      maxBytes: config.logMaxBytes,
+      secret: spec.apiKey,
+      moreSecrets: () => spec.workspace?.secrets() ?? [],
+      logger,
+    });
   } catch (error) {
     throw new EngineStartError(
       `engine "${engineName}" could not be started: the run log ${paths.log} could not be created: ${(error as Error).message}`,
@@ -72,6 +78,7 @@ export async function prepareRun(
         },
       );
     }
+    if (spec.workspace !== undefined) await spec.workspace.prepare(paths.workspace, (line) => log.note(line));
     const input: EngineInput = {
       ticket: spec.ticket,
       runId,

@@ -32,6 +32,8 @@ export interface RunLogOptions {
   maxBytes: number;
   /** A value never written (the engine's API key): replaced by `[redacted]`. */
   secret: string | undefined;
+  /** More values never written, read at each line (a repository token handed to the engine, refreshed). */
+  moreSecrets?: () => readonly string[];
   logger: Logger;
 }
 
@@ -59,7 +61,10 @@ export function openRunLog(options: RunLogOptions): RunLog {
   const write = (text: string): void => {
     if (broken || fd === undefined) return;
     try {
-      writeSync(fd, secret !== undefined && text.includes(secret) ? text.split(secret).join(REDACTED) : text);
+      let masked = secret !== undefined && text.includes(secret) ? text.split(secret).join(REDACTED) : text;
+      for (const more of options.moreSecrets?.() ?? [])
+        if (more.length >= MIN_SECRET_LENGTH && masked.includes(more)) masked = masked.split(more).join(REDACTED);
+      writeSync(fd, masked);
     } catch (error) {
       broken = true;
       logger.warn("run log: writing failed; the rest of this run's log is lost", { path, error });

@@ -112,6 +112,14 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE state IN ('Queued', 'Running', 'AwaitingApproval');
     `,
   },
+  {
+    version: 4,
+    name: "the branch a run works on",
+    sql: `
+      -- Set when the controller prepared a checkout (repositories.codehost_a); NULL for every run before.
+      ALTER TABLE task_runs ADD COLUMN branch TEXT;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

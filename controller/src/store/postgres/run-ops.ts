@@ -38,7 +38,8 @@ const NEW_ATTEMPT = `
   SELECT * FROM run`;
 const UPDATE_RUNNING = `
   UPDATE task_runs SET updated_at = $2, cost_usd = COALESCE($3::double precision, cost_usd),
-    log_ref = COALESCE($4::text, log_ref), attachment = COALESCE($5::text, attachment)
+    log_ref = COALESCE($4::text, log_ref), attachment = COALESCE($5::text, attachment),
+    branch = COALESCE($6::text, branch)
   WHERE id = $1 AND state = 'Running'`;
 
 async function lockRun(client: PoolClient, runId: string): Promise<RunRow> {
@@ -94,7 +95,14 @@ export function createRunOps({
     },
     async updateRunning(runId, patch) {
       requireText(runId, "run id");
-      const params = [runId, now(), patch.costUsd ?? null, patch.logRef ?? null, jsonOrNull(patch.attachment)];
+      const params = [
+        runId,
+        now(),
+        patch.costUsd ?? null,
+        patch.logRef ?? null,
+        jsonOrNull(patch.attachment),
+        patch.branch ?? null,
+      ];
       const changed = await pool.query(UPDATE_RUNNING, params);
       // A run that ended meanwhile keeps its final values; only an unknown id is an error.
       if (changed.rowCount === 0 && (await pool.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount === 0)

@@ -97,6 +97,14 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   APPROVAL_STEP,
+  {
+    version: 5,
+    name: "the branch a run works on",
+    sql: `
+      -- Set when the controller prepared a checkout (repositories.codehost_a); NULL for every run before.
+      ALTER TABLE task_runs ADD COLUMN branch TEXT;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

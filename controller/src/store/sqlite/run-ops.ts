@@ -55,6 +55,7 @@ export function createRunOps({
         cost: patch.costUsd ?? null,
         logRef: patch.logRef ?? null,
         attachment: jsonOrNull(patch.attachment),
+        branch: patch.branch ?? null,
       });
       // A run that ended meanwhile keeps its final values; only an unknown id is an error.
       if (changed.changes === 0) mustGet(runId);

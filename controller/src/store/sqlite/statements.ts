@@ -151,9 +151,11 @@ function runStatements(prep: Prepare) {
       cost: number | null;
       logRef: string | null;
       attachment: string | null;
+      branch: string | null;
     }>(
       `UPDATE task_runs SET updated_at = @at, cost_usd = COALESCE(@cost, cost_usd),
-         log_ref = COALESCE(@logRef, log_ref), attachment = COALESCE(@attachment, attachment)
+         log_ref = COALESCE(@logRef, log_ref), attachment = COALESCE(@attachment, attachment),
+         branch = COALESCE(@branch, branch)
        WHERE id = @id AND state = 'Running'`,
     ),
     // A Queued (or AwaitingApproval) run is Cancelled in the same transaction, by no loop: it is marked for the loop to announce.

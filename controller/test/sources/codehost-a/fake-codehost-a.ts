@@ -2,7 +2,16 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FakeRepository } from "./fake-repository.js";
-import { route } from "./fake-routes.js";
+import { type RouteAnswer, route } from "./fake-routes.js";
+
+/** A route of another file: its answer, or undefined when the request is not its. */
+export type ExtraRoute = (req: {
+  method: string;
+  url: URL;
+  raw: string;
+  headers: IncomingMessage["headers"];
+  api: string;
+}) => RouteAnswer | undefined;
 
 /** Something the fake does to the next matching requests instead of answering them. */
 export type Fault =
@@ -44,6 +53,11 @@ export interface FakeCodehostA {
   maxPerPage: number;
   /** The next `times` requests matching `match` ("METHOD /path?query") get `fault`. */
   inject(fault: Fault, options?: { times?: number; match?: RegExp }): void;
+  /**
+   * Routes of other files (pull requests, App installation tokens), tried in
+   * order before the fake's own authentication: each checks its own.
+   */
+  routes: ExtraRoute[];
   /** Spends the quota: answers 403 (x-ratelimit-remaining: 0) until `resetInSeconds` from now. */
   exhaustQuota(resetInSeconds: number): void;
   close(): Promise<void>;
@@ -70,7 +84,7 @@ export async function startFakeCodehostA(
   const quota: Quota = { limit: 5000, remaining: 5000, reset: nowSeconds() + 3600 };
   const requests: SeenRequest[] = [];
   const arrived: string[] = [];
-  const fake = { repo, token, requests, arrived, quota, maxPerPage: 100 } as FakeCodehostA;
+  const fake = { repo, token, requests, arrived, quota, maxPerPage: 100, routes: [] } as unknown as FakeCodehostA;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? "GET";
@@ -94,6 +108,10 @@ export async function startFakeCodehostA(
         message: "Request forbidden by administrative rules. Please make sure your request has a User-Agent header",
         documentation_url: DOCS,
       });
+    for (const extra of fake.routes) {
+      const answer = extra({ method, url: new URL(path, fake.url), raw, headers: req.headers, api: fake.url });
+      if (answer !== undefined) return send(answer.status, answer.body, answer.headers);
+    }
     const auth = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? "");
     if (auth === null) return send(401, { message: "Requires authentication", documentation_url: DOCS, status: "401" });
     if (auth[1] !== token) return send(401, { message: "Bad credentials", documentation_url: DOCS, status: "401" });

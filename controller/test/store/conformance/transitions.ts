@@ -168,6 +168,18 @@ export function transitionTests(open: OpenStore): void {
       expect(await store.transitions(run.id)).toHaveLength(2);
     });
 
+    it("records the branch of a Running run, keeps it through later patches and its end, and returns it", async () => {
+      const { store } = await open();
+      const run = await runIn(store, "Running");
+      expect(run.branch).toBeUndefined();
+      await store.updateRunning(run.id, { logRef: "/l", branch: "errand/42-fix-it" });
+      await store.updateRunning(run.id, { costUsd: 0.5 });
+      expect(await store.getRun(run.id)).toMatchObject({ branch: "errand/42-fix-it", costUsd: 0.5 });
+      const ended = await store.transition({ runId: run.id, from: ["Running"], to: "Succeeded", reason: "done" });
+      expect(ended?.branch).toBe("errand/42-fix-it");
+      expect((await store.listRuns()).find((r) => r.id === run.id)?.branch).toBe("errand/42-fix-it");
+    });
+
     it("leaves a run that ended meanwhile as it ended, and refuses an unknown run", async () => {
       const { store } = await open();
       const run = await runIn(store, "Failed");

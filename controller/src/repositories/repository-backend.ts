@@ -1,0 +1,112 @@
+import { rmSync } from "node:fs";
+import type { Logger } from "@errand/channel-sdk";
+import { createSecretMask } from "@errand/channel-sdk/logger";
+import type { ExecutionBackend, RunHandle, RunHooks, RunOutcome, RunSpec } from "../execution/execution-backend.js";
+import { scrubResult } from "../execution/output-scrubber.js";
+import { newRunBranch, type RunBranch } from "./branch-name.js";
+import { createCheckoutWorkspace, credentialsDirOf } from "./checkout-workspace.js";
+import { createRepositoryToken } from "./create-repository-token.js";
+import type { RepositoriesConfig } from "./repositories-schema.js";
+
+/** What {@link repositoryBackend} needs. */
+export interface RepositoryBackendOptions {
+  config: RepositoriesConfig;
+  /** `execution.local.workspace_dir`: the credentials folders go under its `.errand/`. */
+  workspaceDir: string;
+  /** The resolved secrets (the credential's). */
+  secrets: Readonly<Record<string, string>>;
+  /** `engines.<name>.repository_token_env` by engine name. */
+  tokenEnv: (engine: string) => readonly string[];
+  /**
+   * The branch of a run that continues an earlier one (a follow-up on
+   * review: `{ branch, existing: true }`); undefined, or unset, for a new
+   * branch named by `repositories.checkout.branch_template`.
+   */
+  branchOf?: (spec: RunSpec) => RunBranch | undefined;
+  logger: Logger;
+}
+
+/**
+ * The backend with repository access: on the local backend, when
+ * `repositories.codehost_a` is set, each run's workspace is a checkout of its
+ * ticket's repository, and a successful run ends with a push and a pull
+ * request (see checkout-workspace.ts). Unset, or on another backend, runs
+ * are started as before. Every installation token made (an App's change
+ * every hour) is masked in the run's progress and result here, as the
+ * static secrets are by the scrubbing backend around it.
+ */
+export function repositoryBackend(backend: ExecutionBackend, options: RepositoryBackendOptions): ExecutionBackend {
+  const codehostA = options.config.codehostA;
+  if (codehostA === undefined || backend.name !== "local") return backend;
+  const config = { ...options.config, codehostA };
+  const tokens = new Set<string>();
+  let mask = (text: string) => text;
+  const token = createRepositoryToken(codehostA, options.secrets, (value) => {
+    if (tokens.has(value)) return;
+    tokens.add(value);
+    mask = createSecretMask(tokens);
+  });
+  const scrub = (text: string) => (tokens.size === 0 ? text : mask(text));
+  return {
+    ...backend,
+    async start(spec, hooks) {
+      const workspace = createCheckoutWorkspace({
+        config,
+        token,
+        ticket: spec.ticket,
+        runId: spec.run.id,
+        branch:
+          options.branchOf?.(spec)
+          ?? newRunBranch(config.checkout.branch_template, {
+            ticketId: spec.ticket.id,
+            title: spec.ticket.title,
+            runId: spec.run.id,
+          }),
+        credentialsDir: credentialsDirOf(options.workspaceDir, spec.run.id),
+        tokenEnv: options.tokenEnv(spec.engine.name),
+        secretValues: () => [...Object.values(options.secrets), ...tokens, ...(spec.apiKey ? [spec.apiKey] : [])],
+      });
+      const masked: RunHooks = {
+        onEvent: (event) => hooks.onEvent(event.kind === "progress" ? { ...event, text: scrub(event.text) } : event),
+      };
+      return maskHandle(await backend.start({ ...spec, workspace }, masked), scrub);
+    },
+    async recover(run, hooks, spec) {
+      // The controller that made the credentials folder is gone, and with it the checkout's state: its token goes.
+      rmSync(credentialsDirOf(options.workspaceDir, run.id), { recursive: true, force: true });
+      const plan = await backend.recover(run, hooks, spec);
+      if (plan.action !== "reattach" || run.branch === undefined) return plan;
+      return { action: "reattach", handle: unpushed(plan.handle) };
+    },
+  };
+}
+
+/**
+ * A run of a checkout that ended while the controller was down: nothing
+ * pushed its commits, so it does not count as done; `errand runs retry`
+ * starts it again.
+ */
+function unpushed(handle: RunHandle): RunHandle {
+  const done = handle.done.then((outcome): RunOutcome => {
+    if (outcome.detached || !outcome.result.success) return outcome;
+    const failureReason =
+      "the controller restarted after the agent finished: its commits were not pushed and no pull request was opened; retry the run";
+    return { ...outcome, result: { ...outcome.result, success: false, failureReason } };
+  });
+  return { ...handle, done };
+}
+
+function maskHandle(handle: RunHandle, scrub: (text: string) => string): RunHandle {
+  const done = handle.done.then(
+    (outcome): RunOutcome => (outcome.detached ? outcome : { ...outcome, result: scrubResult(outcome.result, scrub) }),
+  );
+  const masked: RunHandle = {
+    attachment: handle.attachment,
+    logRef: handle.logRef,
+    ...(handle.branch === undefined ? {} : { branch: handle.branch }),
+    done,
+    stop: (reason) => handle.stop(reason),
+  };
+  if (handle.detach !== undefined) masked.detach = () => handle.detach?.();
+  return masked;
+}
