@@ -12,6 +12,7 @@ import type { Reconciler } from "./loop/reconciler.js";
 import type { Notifier } from "./notify/notifier-types.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
 import type { Approvals } from "./runs/approvals-port.js";
+import { createRepositoryAccess, type RepositoryAccess } from "./repositories/repository-access.js";
 import { repositoryBackend } from "./repositories/repository-backend.js";
 import type { RunObserver } from "./runs/run-event.js";
 import { secretValues } from "./secrets/secret-values.js";
@@ -82,10 +83,16 @@ export async function createController(options: ControllerOptions): Promise<Cont
   collectDefaultMetrics({ register: registry, prefix: "errand_" });
   const store = await openStore(config.store, secrets, logger);
   const engines = createConfiguredEngines(config);
-  const backend = await createScrubbedBackend(options);
+  const access = createRepositoryAccess(config.repositories.codehostA, secrets);
+  const backend = await createScrubbedBackend(options, access);
   const notifier = await createConfiguredNotifier(config, secrets, logger, registry);
   const polling = await createConfiguredPolling(config, secrets, logger, registry, options.pollAdapter);
-  const progressComments = await createProgressComments(config, { secrets, logger, registry });
+  const progressComments = await createProgressComments(config, {
+    secrets,
+    logger,
+    registry,
+    ...(access === undefined ? {} : { codehostAToken: access.token }),
+  });
   const dispatch = createDispatch(options, notifier, polling, progressComments);
   const owner = `${hostname()}/${process.pid}`;
   let ops: OpsServer | undefined;
@@ -152,14 +159,19 @@ export async function createController(options: ControllerOptions): Promise<Cont
 }
 
 /** The execution backend every engine's output passes through on its way to the store and the channels. */
-async function createScrubbedBackend(options: ControllerOptions): Promise<ExecutionBackend> {
+async function createScrubbedBackend(
+  options: ControllerOptions,
+  access: RepositoryAccess | undefined,
+): Promise<ExecutionBackend> {
   const { config, logger, secrets } = options;
   const allSecrets = secretValues(config, secrets);
-  const backend = options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets));
+  const backend =
+    options.backend ?? (await createBackend(config.execution.backend, config, logger, allSecrets, access?.token));
   // Checkouts and pull requests when `repositories.codehost_a` is set; secrets masked, workspace paths relative.
   return scrubbingBackend(
     repositoryBackend(backend, {
       config: config.repositories,
+      access,
       workspaceDir: config.execution.local.workspaceDir,
       secrets,
       tokenEnv: (engine) => config.engines.byName[engine]?.repositoryTokenEnv ?? [],

@@ -1,16 +1,17 @@
 import { rmSync } from "node:fs";
 import type { Logger } from "@errand/channel-sdk";
-import { createSecretMask } from "@errand/channel-sdk/logger";
 import type { ExecutionBackend, RunHandle, RunHooks, RunOutcome, RunSpec } from "../execution/execution-backend.js";
 import { scrubResult } from "../execution/output-scrubber.js";
 import { newRunBranch, type RunBranch } from "./branch-name.js";
 import { createCheckoutWorkspace, credentialsDirOf } from "./checkout-workspace.js";
-import { createRepositoryToken } from "./create-repository-token.js";
 import type { RepositoriesConfig } from "./repositories-schema.js";
+import type { RepositoryAccess } from "./repository-access.js";
 
 /** What {@link repositoryBackend} needs. */
 export interface RepositoryBackendOptions {
   config: RepositoriesConfig;
+  /** The credential of `repositories.codehost_a` (undefined when it is unset: runs start as before). */
+  access: RepositoryAccess | undefined;
   /** `execution.local.workspace_dir`: the credentials folders go under its `.errand/`. */
   workspaceDir: string;
   /** The resolved secrets (the credential's). */
@@ -36,17 +37,10 @@ export interface RepositoryBackendOptions {
  * static secrets are by the scrubbing backend around it.
  */
 export function repositoryBackend(backend: ExecutionBackend, options: RepositoryBackendOptions): ExecutionBackend {
-  const codehostA = options.config.codehostA;
-  if (codehostA === undefined || backend.name !== "local") return backend;
-  const config = { ...options.config, codehostA };
-  const tokens = new Set<string>();
-  let mask = (text: string) => text;
-  const token = createRepositoryToken(codehostA, options.secrets, (value) => {
-    if (tokens.has(value)) return;
-    tokens.add(value);
-    mask = createSecretMask(tokens);
-  });
-  const scrub = (text: string) => (tokens.size === 0 ? text : mask(text));
+  const access = options.access;
+  if (access === undefined || backend.name !== "local") return backend;
+  const config = { ...options.config, codehostA: access.config };
+  const { token, scrub } = access;
   return {
     ...backend,
     async start(spec, hooks) {
@@ -64,7 +58,11 @@ export function repositoryBackend(backend: ExecutionBackend, options: Repository
           }),
         credentialsDir: credentialsDirOf(options.workspaceDir, spec.run.id),
         tokenEnv: options.tokenEnv(spec.engine.name),
-        secretValues: () => [...Object.values(options.secrets), ...tokens, ...(spec.apiKey ? [spec.apiKey] : [])],
+        secretValues: () => [
+          ...Object.values(options.secrets),
+          ...access.tokens(),
+          ...(spec.apiKey ? [spec.apiKey] : []),
+        ],
       });
       const masked: RunHooks = {
         onEvent: (event) => hooks.onEvent(event.kind === "progress" ? { ...event, text: scrub(event.text) } : event),
