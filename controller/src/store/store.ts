@@ -49,8 +49,23 @@ export interface TransitionRequest {
 export interface RunFilter {
   states?: readonly RunState[];
   ticket?: TicketKey;
+  /** Runs of tickets from this source only. */
+  source?: string;
+  /** Runs of tickets on this repository (the ticket's `repoUrl`, compared exactly) only. */
+  repo?: string;
+  /**
+   * Keyset paging: only runs older than this one in the list's order (created earlier, or at the same time with a
+   * smaller id). Pass the last run of a page to get the next page; the cost of a page does not grow with its depth.
+   */
+  before?: RunCursor;
   /** Newest first; default 100. */
   limit?: number;
+}
+
+/** A position in the list of runs ({@link RunFilter.before}): a run's `createdAt` and `id`. */
+export interface RunCursor {
+  createdAt: number;
+  id: string;
 }
 
 /** Options of {@link Store.tryLead}. */
