@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { Logger } from "@errand/channel-sdk";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import type { ControllerConfig } from "./config/controller-config.js";
+import type { ConsoleServer } from "./console/console-server.js";
 import { createBackend } from "./execution/create-backend.js";
 import type { ExecutionBackend } from "./execution/execution-backend.js";
 import { scrubbingBackend } from "./execution/scrubbing-backend.js";
@@ -11,12 +12,14 @@ import { createObserverDispatch, type ObserverDispatch } from "./loop/observer-d
 import type { Reconciler } from "./loop/reconciler.js";
 import type { Notifier } from "./notify/notifier-types.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
+import type { Approvals } from "./runs/approvals-port.js";
 import type { RunObserver } from "./runs/run-event.js";
 import { secretValues } from "./secrets/secret-values.js";
 import type { PollAdapter } from "./sources/polling/poll-adapter.js";
 import type { PollingSource } from "./sources/polling/polling-source.js";
 import { openStore } from "./store/open-store.js";
 import type { Store } from "./store/store.js";
+import { createConfiguredConsole } from "./wiring/configured-console.js";
 import { createConfiguredEngines, createConfiguredLoop } from "./wiring/configured-loop.js";
 import { createConfiguredNotifier } from "./wiring/configured-notifier.js";
 import { createConfiguredPolling, createTicketSources } from "./wiring/intake-parts.js";
@@ -38,6 +41,8 @@ export interface ControllerOptions {
   backend?: ExecutionBackend;
   /** Replaces the poll adapter built from `ticketing` (tests). */
   pollAdapter?: PollAdapter;
+  /** The approvals flow the console's Approve and Reject buttons go through; without it they are not shown. */
+  approvals?: Approvals;
 }
 
 /** A running controller. */
@@ -45,8 +50,10 @@ export interface Controller {
   readonly store: Store;
   readonly registry: Registry;
   readonly loop: Reconciler;
-  /** Ops server (`/healthz`, `/readyz`, `/metrics`); its address once started. */
+  /** Ops server (`/healthz`, `/readyz`, `/metrics`, and the console unless it has a port of its own); its address once started. */
   readonly ops: OpsServer;
+  /** The console's own server when `console.port` is set; its address once started. */
+  readonly consoleServer: ConsoleServer | undefined;
   /** Ticket sources; the webhook intake's server address is on it once started. */
   readonly sources: readonly TicketSource[];
   /** The notification channels of `notifications.channels`; undefined when none are configured. */
@@ -103,7 +110,17 @@ export async function createController(options: ControllerOptions): Promise<Cont
     notifier,
     extra: options.checks ?? [],
   });
-  const ops = createOpsServer({ host: config.ops.host, port: config.ops.port, registry, checks });
+  const web = createConfiguredConsole({
+    ...{ config, secrets, store, backend, notifier, sources, registry, election, loop, logger },
+    approvals: options.approvals,
+  });
+  const ops = createOpsServer({
+    host: config.ops.host,
+    port: config.ops.port,
+    registry,
+    checks,
+    extra: web.handler,
+  });
   const parts: Parts = {
     config,
     logger,
@@ -118,6 +135,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     sink,
     dispatch,
     ops,
+    consoleServer: web.server,
   };
   return controllerOf(parts, registry, lost, () => {
     started = true;
@@ -172,6 +190,7 @@ function controllerOf(parts: Parts, registry: Registry, lost: Promise<string>, o
     registry,
     loop,
     ops,
+    consoleServer: parts.consoleServer,
     sources,
     notifier,
     lost,
@@ -185,6 +204,7 @@ function controllerOf(parts: Parts, registry: Registry, lost: Promise<string>, o
         engines: parts.engines,
         sources: sources.map((s) => s.name),
         ops: ops.address,
+        ...(parts.consoleServer ? { console: parts.consoleServer.address } : {}),
       });
     },
     stop() {

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { type ConsoleConfig, consoleConfig } from "../console/console-schema.js";
 import type { EngineConfig, enginesConfig } from "../engines/engines-config.js";
 import { type ExecutionConfig, executionConfig } from "../execution/execution-schema.js";
 import { type GuardrailsConfig, guardrailsConfig } from "../guardrails/guardrails-schema.js";
@@ -17,6 +18,7 @@ import { resolveFrom } from "./resolve-from.js";
 
 export type {
   ChannelEntryConfig,
+  ConsoleConfig,
   EngineConfig,
   ExecutionConfig,
   GuardrailsConfig,
@@ -56,6 +58,7 @@ export const controllerConfig = (ctx: ControllerConfigContext) =>
       guardrails: guardrailsConfig.out,
       store: storeConfig(ctx.baseDir).out,
       ops: opsConfig.out,
+      console: consoleConfig.out,
       secrets: secretsConfig(ctx.baseDir).out,
     })
     .transform((s) => ({
@@ -71,6 +74,7 @@ export const controllerConfig = (ctx: ControllerConfigContext) =>
       guardrails: s.guardrails,
       store: s.store,
       ops: s.ops,
+      console: s.console,
       secrets: s.secrets,
       /**
        * Webhook signing secrets named by `{ secret: NAME }` that no source had. The configuration cannot serve until

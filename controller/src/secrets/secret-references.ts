@@ -6,7 +6,7 @@ export { collectSecretKeys, type SecretReference };
 /**
  * Every secret a configuration names, in file order: the channels' `*_secret`
  * keys, the engines' `auth.api_key_secret`, `ticketing.config.token_secret`
- * and `store.url_secret`. (Webhook signing secrets are resolved while the
+ * `store.url_secret` and `console.token_secret`. (Webhook signing secrets are resolved while the
  * configuration is read: the webhook settings carry their values.)
  */
 export function secretReferences(config: ControllerConfig): SecretReference[] {
@@ -21,5 +21,7 @@ export function secretReferences(config: ControllerConfig): SecretReference[] {
       refs.push({ name: engine.apiKeySecret, key: `engines.${engine.name}.auth.api_key_secret` });
   }
   if (config.store.backend === "postgres") refs.push({ name: config.store.urlSecret, key: "store.url_secret" });
+  if (config.console.enabled && config.console.tokenSecret !== undefined)
+    refs.push({ name: config.console.tokenSecret, key: "console.token_secret" });
   return refs;
 }

@@ -113,6 +113,8 @@ export interface Store {
   readonly kind: string;
   /** Where it lives, for logs (a file path, a server address without credentials). */
   readonly location: string;
+  /** The schema version it runs on (its migrations brought the database to it), for the console's store page. */
+  readonly schemaVersion?: number;
 
   /**
    * Stores the tickets of one batch in one transaction and creates a
