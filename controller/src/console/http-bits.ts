@@ -6,14 +6,15 @@ const MAX_FORM_BYTES = 8192;
 /**
  * Headers on every console answer: a Content-Security-Policy that lets the page load only its own stylesheet and
  * script (no inline script, so markup that slipped through escaping would not run), no framing, no sniffing, no
- * referrer (run pages carry ids), no caching (pages show live state).
+ * referrer to other sites (run pages carry ids; `same-origin` rather than `no-referrer`, under which browsers send
+ * `Origin: null` on the console's own form posts), no caching (pages show live state).
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "content-security-policy":
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-resource-policy": "same-origin",
   "cache-control": "no-store",

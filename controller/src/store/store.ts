@@ -186,8 +186,9 @@ export interface Store {
   /**
    * Asks for a run to be cancelled. A Queued run is Cancelled at once and
    * marked for {@link takeUnannounced} (no loop ended it, so no loop told
-   * the observers); a Running run gets `cancelRequestedAt` and the loop
-   * stops it. Returns the run as it is after the request. Throws
+   * the observers); a Running run gets `cancelRequestedAt`, and `reason` the
+   * first request's reason (who asked, from where), and the loop stops it
+   * with that reason. Returns the run as it is after the request. Throws
    * ConflictError for a finished run and NotFoundError for an unknown id.
    */
   requestCancel(runId: string, reason: string): Promise<TaskRun>;

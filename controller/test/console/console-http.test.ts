@@ -59,7 +59,7 @@ describe("console over HTTP", () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("x-frame-options")).toBe("DENY");
-    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(response.headers.get("referrer-policy")).toBe("same-origin");
     const page = await response.text();
     expect(page).not.toMatch(/<script>|<style>| style=|https?:\/\/(?!codehost|tracker)/);
     expect((await fetch(`${c.url}/console/assets/console.js`)).headers.get("content-type")).toMatch(/javascript/);

@@ -144,10 +144,13 @@ async function retryRun(client: PoolClient, runId: string, reason: string, at: n
 async function cancelRun(client: PoolClient, runId: string, reason: string, at: number): Promise<TaskRun> {
   const row = await lockRun(client, runId);
   if (isTerminal(row.state)) throw cancelFinished(row);
-  // A Queued run is Cancelled below, by no loop: it is marked for the loop to announce.
+  // A Queued run is Cancelled below, by no loop: it is marked for the loop to announce. A Running run keeps the
+  // first request's reason (who asked, from where) for the loop's Cancelled transition.
   const marked = await client.query<RunRow>(
-    `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, $2), announce_pending = announce_pending OR state = 'Queued' WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
-    [runId, at],
+    `UPDATE task_runs SET reason = CASE WHEN state = 'Running' AND cancel_requested_at IS NULL THEN $3 ELSE reason END,
+       cancel_requested_at = COALESCE(cancel_requested_at, $2), announce_pending = announce_pending OR state = 'Queued'
+     WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
+    [runId, at, reason],
   );
   if (row.state !== "Queued") return toTaskRun(marked.rows[0] as RunRow);
   return toTaskRun(

@@ -156,7 +156,7 @@ function retryRun(st: Statements, runId: string, reason: string, at: number): Ta
 function cancelRun(st: Statements, runId: string, reason: string, at: number): TaskRun {
   const row = mustGetRun(st, runId);
   if (isTerminal(row.state)) throw cancelFinished(row);
-  st.requestCancel.run(at, runId);
+  st.requestCancel.run(reason, at, runId);
   if (row.state === "Queued") {
     applyTransition(
       st,

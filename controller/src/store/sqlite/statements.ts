@@ -144,8 +144,10 @@ function runStatements(prep: Prepare) {
        WHERE id = @id AND state = 'Running'`,
     ),
     // A Queued run is Cancelled in the same transaction, by no loop: it is marked for the loop to announce.
-    requestCancel: prep<[number, string]>(
-      `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, ?), announce_pending = CASE WHEN state = 'Queued' THEN 1 ELSE announce_pending END
+    // A Running run keeps the first request's reason (who asked, from where) for the loop's Cancelled transition.
+    requestCancel: prep<[string, number, string]>(
+      `UPDATE task_runs SET reason = CASE WHEN state = 'Running' AND cancel_requested_at IS NULL THEN ? ELSE reason END,
+         cancel_requested_at = COALESCE(cancel_requested_at, ?), announce_pending = CASE WHEN state = 'Queued' THEN 1 ELSE announce_pending END
        WHERE id = ? AND state IN ('Queued', 'Running')`,
     ),
     unannounced: prep<[number], RunTicketRow>(
