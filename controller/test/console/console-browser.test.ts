@@ -12,6 +12,13 @@ const CHROMIUM = "/usr/bin/chromium";
 const available = existsSync(CHROMIUM);
 const required = process.env.ERRAND_REQUIRE_CHROMIUM === "1";
 const TOKEN = "browser-test-operator-token-7d1e";
+// The page functions below run in the browser; the tests' TypeScript has no DOM types, so these name what they use.
+declare const document: {
+  querySelectorAll(selector: string): { length: number };
+  querySelector(selector: string): { textContent: string | null } | null;
+};
+declare const window: Record<string, unknown>;
+
 const XSS_TITLE = `<script>window.__xss=1</script><img src=x onerror="window.__xss=2">`;
 
 describe("the console in a real browser", () => {
@@ -66,13 +73,13 @@ describe("the console in a real browser", () => {
       const url = await runUrl(page, errand.base, "hold: live tail");
       await page.goto(url);
       await page.evaluate(() => {
-        (window as unknown as { marker: number }).marker = 1;
+        window.marker = 1;
       });
       await page.waitForFunction(() => document.querySelectorAll("#log li .label").length >= 3);
       const before = await page.locator("#log li").count();
       await page.waitForFunction((n) => document.querySelectorAll("#log li").length >= n + 5, before);
       // The page grew in place (Server-Sent Events), not by a reload.
-      expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
+      expect(await page.evaluate(() => window.marker)).toBe(1);
       expect(await page.locator("#log li .label").first().textContent()).toBe("assistant");
       expect(await page.locator("#log").textContent()).not.toContain('{"type"');
 
@@ -133,7 +140,7 @@ describe("the console in a real browser", () => {
       expect(await page.textContent("h1")).toBe(XSS_TITLE);
       expect(await page.textContent("pre.ticket-body")).toBe(`<img src=x onerror="window.__xss=3">`);
       expect(await page.locator("img").count()).toBe(0);
-      expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+      expect(await page.evaluate(() => window.__xss)).toBeUndefined();
       expect(dialogs).toEqual([]);
       await context.close();
     }, 60_000);
