@@ -15,6 +15,7 @@
 export { ConfigError, type ConfigProblem } from "./config/config-error.js";
 export type {
   ChannelEntryConfig,
+  ConsoleConfig,
   ControllerConfig,
   EngineConfig,
   ExecutionConfig,
@@ -35,6 +36,7 @@ export {
 } from "./config/parse-controller-config.js";
 export type { PathProblem, ProblemLocator } from "./config/path-problem.js";
 export type { GenericAuthMode, SecretSourceId, SourceId, TicketField } from "./config/webhook-config.js";
+export type { ConsoleServer } from "./console/console-server.js";
 export { type Controller, type ControllerOptions, createController } from "./controller.js";
 export {
   ENGINE_KINDS,
@@ -78,6 +80,7 @@ export type {
 } from "./notify/notifier-types.js";
 export type { ChannelState } from "./notify/supervised-channel.js";
 export type { OpsServer, ReadinessCheck, ReadinessResult } from "./ops/ops-server.js";
+export type { Actor, ApprovalDecision, Approvals, DecideOutcome } from "./runs/approvals-port.js";
 export type { RunEvent, RunObserver } from "./runs/run-event.js";
 export {
   RUN_STATES,
@@ -101,6 +104,7 @@ export type {
   Leadership,
   LeadOptions,
   RunCounts,
+  RunCursor,
   RunFilter,
   Store,
   TransitionRequest,

@@ -41,6 +41,7 @@ describe("JSON Schema of errand.yaml", () => {
       "guardrails",
       "store",
       "ops",
+      "console",
       "plugins",
       "secrets",
     ]);

@@ -54,10 +54,10 @@ function ticketSection(run: TaskRun, ticket: Ticket | undefined): SafeHtml {
   if (ticket === undefined) return html`<h2>Ticket</h2><p class="muted">The ticket ${run.ticket.id} is not stored.</p>`;
   return html`<h2>Ticket</h2>
 <dl>
-  <dt>Source</dt><dd>${ticket.source} · ${ticket.id} · ${ticket.ticketType}</dd>
+  <dt>Source</dt><dd>${[ticket.source, ticket.id, ticket.ticketType].filter(Boolean).join(" · ")}</dd>
   <dt>Repository</dt><dd>${ticket.repoUrl}</dd>
-  <dt>Link</dt><dd>${outsideLink(ticket.externalUrl)}</dd>
-  <dt>Labels</dt><dd>${ticket.labels.join(", ")}</dd>
+  ${ticket.externalUrl ? html`<dt>Link</dt><dd>${outsideLink(ticket.externalUrl)}</dd>` : ""}
+  ${ticket.labels.length > 0 ? html`<dt>Labels</dt><dd>${ticket.labels.join(", ")}</dd>` : ""}
 </dl>
 <pre class="ticket-body">${ticket.description}</pre>`;
 }
