@@ -111,7 +111,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     extra: options.checks ?? [],
   });
   const web = createConfiguredConsole({
-    ...{ config, secrets, store, backend, notifier, sources, registry, election, loop, logger },
+    ...{ config, secrets, store, backend, notifier, sources, polling, registry, election, loop, logger },
     approvals: options.approvals,
   });
   const ops = createOpsServer({

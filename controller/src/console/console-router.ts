@@ -15,7 +15,7 @@ import { createLogStreams, type ReadSteps } from "./log-stream.js";
 import { applyRunAction, type RunAction } from "./run-actions.js";
 import { runPage } from "./run-page.js";
 import { runsPage, runsQuery } from "./runs-page.js";
-import { channelsPage, type LeaderView, sourcesPage, storePage } from "./status-pages.js";
+import { channelsPage, type LeaderView, type PollerView, sourcesPage, storePage } from "./status-pages.js";
 
 /** What the console reads and acts on: the controller's own parts. */
 export interface ConsoleDeps {
@@ -27,6 +27,8 @@ export interface ConsoleDeps {
   readSteps: ReadSteps;
   notifier: Notifier | undefined;
   sources: readonly TicketSource[];
+  /** The poller of `ticketing`, when one is configured. */
+  poller?: PollerView | undefined;
   registry: Registry;
   election: LeaderView | undefined;
   /** The approvals flow; without it, runs cannot be approved or rejected here. */
@@ -67,7 +69,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       return send(req, res, 200, HTML, await runsPage(deps.store, caller, runsQuery(url.searchParams)));
     if (path === "/console/channels")
       return send(req, res, 200, HTML, await channelsPage(caller, deps.notifier, deps.registry));
-    if (path === "/console/sources") return send(req, res, 200, HTML, sourcesPage(caller, deps.sources));
+    if (path === "/console/sources") return send(req, res, 200, HTML, sourcesPage(caller, deps.sources, deps.poller));
     if (path === "/console/store") return send(req, res, 200, HTML, await storePage(caller, deps.store, deps.election));
     const match = RUN_PATH.exec(path);
     const run = match ? await deps.store.getRun(match[1] as string) : undefined;

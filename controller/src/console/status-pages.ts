@@ -1,11 +1,12 @@
 import type { Registry } from "prom-client";
 import type { TicketSource } from "../intake/ticket-source.js";
 import type { Notifier } from "../notify/notifier-types.js";
+import type { PollState } from "../sources/polling/polling-source.js";
 import type { Store } from "../store/store.js";
 import type { Caller } from "./console-auth.js";
 import { html } from "./html.js";
 import { layout } from "./layout.js";
-import { when } from "./page-bits.js";
+import { duration, when } from "./page-bits.js";
 
 /** `/console/channels`: each channel's health, last error, restarts and failed calls (`agent_plugin_errors_total`). */
 export async function channelsPage(
@@ -49,8 +50,14 @@ async function errorCounts(registry: Registry): Promise<Map<string, number>> {
   return counts;
 }
 
-/** `/console/sources`: each ticket source and what it reports (for pollers: the last poll, failures and back-off). */
-export function sourcesPage(caller: Caller, sources: readonly TicketSource[]): string {
+/** The poller of `ticketing`, as the sources page reads it. */
+export interface PollerView {
+  readonly name: string;
+  pollState(): PollState;
+}
+
+/** `/console/sources`: each ticket source's health, and the poller's last and next poll and rate-limit state. */
+export function sourcesPage(caller: Caller, sources: readonly TicketSource[], poller: PollerView | undefined): string {
   const rows = sources.map((s) => {
     const h = s.health();
     return html`<tr><td>${s.name}</td><td>${h.ready ? "ready" : "not ready"}</td><td>${h.detail}</td></tr>`;
@@ -60,8 +67,22 @@ export function sourcesPage(caller: Caller, sources: readonly TicketSource[]): s
     caller,
     html`<h1>Ticket sources</h1>
 ${sources.length === 0 ? html`<p class="muted">No ticket sources run in this controller.</p>` : ""}
-<table><thead><tr><th>Source</th><th>State</th><th>Detail</th></tr></thead><tbody>${rows}</tbody></table>`,
+<table><thead><tr><th>Source</th><th>State</th><th>Detail</th></tr></thead><tbody>${rows}</tbody></table>
+${poller === undefined ? "" : pollerSection(poller)}`,
   );
+}
+
+function pollerSection(poller: PollerView) {
+  const p = poller.pollState();
+  return html`<h2>Polling ${poller.name}</h2>
+<dl class="poller">
+  <dt>Interval</dt><dd>${duration(p.intervalMs)}</dd>
+  <dt>Last poll</dt><dd>${p.lastPollAt === undefined ? "none yet" : when(p.lastPollAt)}</dd>
+  <dt>Last successful poll</dt><dd>${p.lastOkAt === undefined ? "none yet" : when(p.lastOkAt)}</dd>
+  <dt>Failures in a row</dt><dd>${p.failures}${p.lastError === undefined ? "" : html`: ${p.lastError}`}</dd>
+  <dt>Rate limit</dt><dd>${p.limitedUntil === undefined ? "not limited" : `holding requests until ${when(p.limitedUntil)}`}</dd>
+  <dt>Next poll</dt><dd>${p.nextPollAt === undefined ? "polling now, or not started" : when(p.nextPollAt)}</dd>
+</dl>`;
 }
 
 /** The loop's leadership as this controller last saw it (a read: it takes and renews nothing). */

@@ -10,6 +10,7 @@ import type { TicketSource } from "../intake/ticket-source.js";
 import type { Reconciler } from "../loop/reconciler.js";
 import type { Notifier } from "../notify/notifier-types.js";
 import type { Approvals } from "../runs/approvals-port.js";
+import type { PollingSource } from "../sources/polling/polling-source.js";
 import type { Store } from "../store/store.js";
 
 /** The parts of a controller the console reads and acts on. */
@@ -21,6 +22,7 @@ export interface ConsoleParts {
   backend: ExecutionBackend;
   notifier: Notifier | undefined;
   sources: readonly TicketSource[];
+  polling: PollingSource | undefined;
   registry: Registry;
   election: LeaderView;
   loop: Reconciler;
@@ -42,6 +44,7 @@ export function createConfiguredConsole(parts: ConsoleParts): {
     readSteps: stepsReader(parts.backend),
     notifier: parts.notifier,
     sources: parts.sources,
+    poller: parts.polling,
     registry: parts.registry,
     election: parts.election,
     approvals: parts.approvals,

@@ -1,7 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Ticket } from "@errand/channel-sdk";
+import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
+import { quiet } from "../../src/cli/commands/with-store.js";
+import type { PollAdapter } from "../../src/sources/polling/poll-adapter.js";
+import { createPollingSource } from "../../src/sources/polling/polling-source.js";
 import type { Store } from "../../src/store/store.js";
 import { startConsole } from "./helpers/in-process-console.js";
 
@@ -177,6 +181,35 @@ describe("console over HTTP", () => {
     expect(ids(await (await fetch(`${c.url}/console/runs?source=elsewhere`)).text())).toEqual([]);
     expect(ids(await (await fetch(`${c.url}/console/runs?state=Succeeded`)).text())).toEqual([]);
     expect(ids(await (await fetch(`${c.url}/console/runs?state=Bogus&cursor=junk`)).text())).toHaveLength(50);
+  });
+
+  it("shows the poller's last and next poll, its failures and the vendor's rate limit", async () => {
+    const limitedUntil = Date.UTC(2031, 0, 2, 3, 4, 5);
+    const adapter: PollAdapter = {
+      backend: "tracker_a",
+      prepare: async () => {},
+      poll: async () => {
+        throw new Error("tracker A answered 429: slow down");
+      },
+      pickedUp: async () => {},
+      finished: async () => {},
+      limitedUntil: () => limitedUntil,
+    };
+    const poller = createPollingSource({ adapter, intervalMs: 3_600_000, logger: quiet, registry: new Registry() });
+    const sink = { accept: async () => [], acceptDelivery: async () => ({ delivery: "duplicate" as const }) };
+    await poller.start(sink);
+    try {
+      await poller.pollNow();
+      const c = await startConsole({}, { poller });
+      const page = await (await fetch(`${c.url}/console/sources`)).text();
+      expect(page).toContain("<h2>Polling tracker_a</h2>");
+      expect(page).toContain("<dt>Interval</dt><dd>1 h 0 min</dd>");
+      expect(page).toMatch(/<dt>Failures in a row<\/dt><dd>\d: tracker A answered 429: slow down<\/dd>/);
+      expect(page).toContain("holding requests until 2031-01-02 03:04:05 UTC");
+      expect(page).toMatch(/<dt>Next poll<\/dt><dd>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC<\/dd>/);
+    } finally {
+      await poller.stop();
+    }
   });
 
   it("shows a run's log as readable steps with secrets masked", async () => {

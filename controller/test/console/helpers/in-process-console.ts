@@ -11,6 +11,7 @@ import { stepsReader } from "../../../src/console/log-stream.js";
 import { createLocalBackend } from "../../../src/execution/local-backend.js";
 import { scrubbingBackend } from "../../../src/execution/scrubbing-backend.js";
 import type { Approvals } from "../../../src/runs/approvals-port.js";
+import type { PollingSource } from "../../../src/sources/polling/polling-source.js";
 import { createSqliteStore } from "../../../src/store/index.js";
 import type { Store } from "../../../src/store/store.js";
 
@@ -31,7 +32,7 @@ afterEach(async () => {
 /** Starts a console with `console` settings over a fresh store; `secrets` are masked in the logs it shows. */
 export async function startConsole(
   settings: Partial<ConsoleConfig> = {},
-  options: { token?: string; secrets?: string[]; approvals?: Approvals } = {},
+  options: { token?: string; secrets?: string[]; approvals?: Approvals; poller?: PollingSource } = {},
 ): Promise<ConsoleUnderTest> {
   const dir = tempDir("errand-console-");
   const logDir = join(dir, "logs");
@@ -50,7 +51,8 @@ export async function startConsole(
     store,
     readSteps: stepsReader(backend),
     notifier: undefined,
-    sources: [],
+    sources: options.poller ? [options.poller] : [],
+    poller: options.poller,
     registry: new Registry(),
     election: { leading: true, leader: "test/1" },
     approvals: options.approvals,
