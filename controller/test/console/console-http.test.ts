@@ -183,6 +183,36 @@ describe("console over HTTP", () => {
     expect(ids(await (await fetch(`${c.url}/console/runs?state=Bogus&cursor=junk`)).text())).toHaveLength(50);
   });
 
+  it("shows each channel's health, last error, restarts and failed calls", async () => {
+    const c = await startConsole(
+      {},
+      {
+        notifications: {
+          doc: {
+            channels: [
+              {
+                backend: "chat_a",
+                config: {
+                  channel_id: "C0000000001",
+                  token_secret: "chat-token",
+                  api_base_url: "http://127.0.0.1:9/api",
+                },
+              },
+            ],
+          },
+          secrets: { "chat-token": "xoxb-console-test" },
+        },
+      },
+    );
+    const [result] = (await c.notifier?.check()) ?? [];
+    expect(result?.ok).toBe(false);
+    const page = await (await fetch(`${c.url}/console/channels`)).text();
+    const row = /<tr>\s*<td>chat_a<\/td>[\s\S]*?<\/tr>/.exec(page)?.[0] ?? "";
+    expect(row).toContain(`${result?.error?.code}: `);
+    expect(row).toMatch(/<td>0<\/td>\s*<td>1<\/td>\s*<\/tr>$/);
+    expect(page).not.toContain("xoxb-console-test");
+  });
+
   it("shows the poller's last and next poll, its failures and the vendor's rate limit", async () => {
     const limitedUntil = Date.UTC(2031, 0, 2, 3, 4, 5);
     const adapter: PollAdapter = {
