@@ -5,7 +5,7 @@ import type { SourceHealth, TicketSink, TicketSource } from "../../intake/ticket
 import type { RunEvent, RunObserver } from "../../runs/run-event.js";
 import { TicketSourceError } from "../ticket-source-error.js";
 import type { PollAdapter, PollContext } from "./poll-adapter.js";
-import { createPollStatus, type PollSnapshot } from "./poll-status.js";
+import { createPollStatus, type PollSnapshot, type PollStatus } from "./poll-status.js";
 
 /** Options of {@link createPollingSource}. */
 export interface PollingSourceOptions {
@@ -117,12 +117,14 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
       return { ready: true, detail: status.detail() };
     },
     pollNow: pollOnce,
-    pollState: () => {
-      const limit = adapter.limitedUntil?.();
-      return { ...status.snapshot(), nextPollAt, limitedUntil: limit && limit > Date.now() ? limit : undefined };
-    },
+    pollState: () => pollStateOf(status, nextPollAt, adapter),
     observer: createWriteBack(adapter, ctx, registry),
   };
+}
+
+function pollStateOf(status: PollStatus, nextPollAt: number | undefined, adapter: PollAdapter): PollState {
+  const limit = adapter.limitedUntil?.();
+  return { ...status.snapshot(), nextPollAt, limitedUntil: limit && limit > Date.now() ? limit : undefined };
 }
 
 /** The source's poll metrics: polls by outcome, and tickets handed on by what the store made of them. */
