@@ -88,8 +88,15 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
   };
   return {
     handle(req, res) {
-      const url = new URL(req.url ?? "/", "http://console.invalid");
-      if (url.pathname !== "/console" && !url.pathname.startsWith("/console/")) return false;
+      const target = req.url ?? "/";
+      if (target !== "/console" && !/^\/console[/?]/.test(target)) return false;
+      let url: URL;
+      try {
+        url = new URL(target, "http://console.invalid");
+      } catch {
+        send(req, res, 400, "text/plain; charset=utf-8", "bad request: the path is not a URL path\n");
+        return true;
+      }
       route(req, res, url).catch((error: unknown) => {
         deps.logger.error("console request failed", { path: url.pathname, error });
         if (res.headersSent) return void res.destroy();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createHarness, startInProcess } from "../controller/harness.js";
+import { rawConnect } from "../helpers/raw.js";
 
 describe("the console in a controller", () => {
   it("is served on the ops port by default, with the store page naming the store, its schema and the leader", async () => {
@@ -34,6 +35,26 @@ describe("the console in a controller", () => {
       expect((await fetch(`http://127.0.0.1:${off.controller.ops.address?.port}/console/runs`)).status).toBe(404);
     } finally {
       await off.stop();
+    }
+  });
+});
+
+describe("odd request targets", () => {
+  it("answers them and keeps serving: the ops server's process never throws on a path", async () => {
+    const c = await startInProcess(createHarness({ engine: "ok.sh" }));
+    try {
+      const port = c.controller.ops.address?.port as number;
+      for (const target of ["//[", "/console?%", "/console/[x]", "/console/runs/%ZZ", "/console/runs?cursor=%FF"]) {
+        const client = await rawConnect(port);
+        client.socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+        expect(await client.waitFor((text) => /^HTTP\/1\.1 \d{3} /.test(text))).toMatch(
+          /^HTTP\/1\.1 (200|303|400|404) /,
+        );
+        await client.closed;
+      }
+      expect((await fetch(`http://127.0.0.1:${port}/console/runs`)).status).toBe(200);
+    } finally {
+      await c.stop();
     }
   });
 });
