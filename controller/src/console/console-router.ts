@@ -12,7 +12,7 @@ import type { ConsoleConfig } from "./console-schema.js";
 import { readForm, redirect, send } from "./http-bits.js";
 import { loginPage, refusalPage } from "./layout.js";
 import { createLogStreams, type ReadSteps } from "./log-stream.js";
-import { applyRunAction, type RunAction } from "./run-actions.js";
+import { ACTION_NOTICES, applyRunAction, type RunAction } from "./run-actions.js";
 import { runPage } from "./run-page.js";
 import { runsPage, runsQuery } from "./runs-page.js";
 import { channelsPage, type LeaderView, type PollerView, sourcesPage, storePage } from "./status-pages.js";
@@ -82,7 +82,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       steps: await deps.readSteps(run).catch(() => undefined),
       actionsEnabled: auth.actionsEnabled,
       approvalsWired: deps.approvals !== undefined,
-      notice: url.searchParams.get("notice")?.slice(0, 200),
+      notice: noticeOf(url.searchParams.get("done")),
     };
     return send(req, res, 200, HTML, await runPage(deps.store, run, context));
   };
@@ -130,7 +130,7 @@ async function post(
   if (refused !== undefined) return fail(refused);
   const outcome = await applyRunAction(deps, match[1] as string, action as RunAction, caller);
   if (!outcome.ok) return fail(outcome.refusal);
-  redirect(res, `/console/runs/${outcome.run.id}?notice=${encodeURIComponent(outcome.notice)}`);
+  redirect(res, `/console/runs/${outcome.run.id}?done=${outcome.notice}`);
 }
 
 /** `/console/login` (the form, and the token it posts) and `/console/logout`. */
@@ -161,6 +161,13 @@ async function account(
   redirect(res, nextOf(form.get("next") ?? ""), {
     "set-cookie": `${SESSION_COOKIE}=${session.id}; Path=/console; HttpOnly; SameSite=Strict`,
   });
+}
+
+/** The line an action's redirect asks the run's page to show; only the console's own lines. */
+function noticeOf(key: string | null): string | undefined {
+  return key !== null && Object.hasOwn(ACTION_NOTICES, key)
+    ? ACTION_NOTICES[key as keyof typeof ACTION_NOTICES]
+    : undefined;
 }
 
 /** Where to go after logging in: a console path only (never another site). */

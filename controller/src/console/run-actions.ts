@@ -10,8 +10,19 @@ import { AWAITING_APPROVAL } from "./run-actions-form.js";
 /** What an operator may do to a run from the console. */
 export type RunAction = "cancel" | "retry" | "approve" | "reject";
 
-/** The run to show after an action, and a line saying what happened; or why the action was refused. */
-export type ActionOutcome = { ok: true; run: TaskRun; notice: string } | { ok: false; refusal: ConsoleRefusal };
+/** What an action did, as the run's page then says it (a fixed key, so that a link cannot make the page say anything). */
+export const ACTION_NOTICES = {
+  cancelled: "Cancelled.",
+  stopping: "Cancel requested: the run is stopping.",
+  retried: "Retried: this is the new attempt.",
+  approved: "Approved.",
+  rejected: "Rejected.",
+} as const;
+
+/** The run to show after an action, and what happened; or why the action was refused. */
+export type ActionOutcome =
+  | { ok: true; run: TaskRun; notice: keyof typeof ACTION_NOTICES }
+  | { ok: false; refusal: ConsoleRefusal };
 
 /** What the actions need: the store, the approvals port (wired by the approvals flow), the loop's wake-up. */
 export interface ActionDeps {
@@ -68,13 +79,13 @@ async function act(
     return {
       ok: true,
       run,
-      notice: run.state === "Cancelled" ? "Cancelled." : "Cancel requested: the run is stopping.",
+      notice: run.state === "Cancelled" ? "cancelled" : "stopping",
     };
   }
   if (action === "retry") {
     const run = await store.retry(runId, `retried from the console by ${who}`);
     deps.wake?.();
-    return { ok: true, run, notice: `Retried: this is attempt ${run.attempt}.` };
+    return { ok: true, run, notice: "retried" };
   }
   return decide(deps, runId, action, caller);
 }
@@ -107,7 +118,7 @@ async function decide(
   const outcome = await deps.approvals.decide(runId, decision, actor);
   if (outcome.kind === "decided") {
     deps.wake?.();
-    return { ok: true, run: outcome.run, notice: decision === "approve" ? "Approved." : "Rejected." };
+    return { ok: true, run: outcome.run, notice: decision === "approve" ? "approved" : "rejected" };
   }
   const status = outcome.code === "not_found" ? 404 : outcome.code === "not_approver" ? 403 : 409;
   return {

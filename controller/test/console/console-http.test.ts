@@ -101,7 +101,14 @@ describe("console over HTTP", () => {
 
     const real = await post(`${c.url}/console/runs/${runId}/cancel`, { cookie }, { csrf });
     expect(real.status).toBe(303);
-    expect(real.headers.get("location")).toMatch(new RegExp(`^/console/runs/${runId}\\?notice=`));
+    expect(real.headers.get("location")).toBe(`/console/runs/${runId}?done=cancelled`);
+    expect(await (await fetch(`${c.url}${real.headers.get("location")}`, { headers: { cookie } })).text()).toContain(
+      '<div class="notice" role="status">Cancelled.</div>',
+    );
+    const made = await (
+      await fetch(`${c.url}/console/runs/${runId}?done=${encodeURIComponent("Your token expired")}`)
+    ).text();
+    expect(made).not.toContain("Your token expired");
     expect((await c.store.getRun(runId))?.state).toBe("Cancelled");
     const last = (await c.store.transitions(runId)).at(-1);
     expect(last?.reason).toBe("cancelled from the console by operator (127.0.0.1)");
