@@ -60,7 +60,9 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     if (path === "/console/login" || path === "/console/logout") return account(req, res, url, caller, auth, fail);
     const unread = auth.readRefusal(caller);
     if (unread !== undefined) {
-      return send(req, res, 401, HTML, loginPage(caller, nextOf(path + url.search), false, auth.actionsEnabled));
+      // With no token configured there is nothing to log in with: the refusal says how to set one.
+      if (!auth.actionsEnabled) return fail(unread);
+      return send(req, res, 401, HTML, loginPage(caller, nextOf(path + url.search), false, true));
     }
     if (method === "POST") return post(req, res, path, caller, auth, deps, fail);
     if (method !== "GET") return fail(refusal(405, "console_method", `${req.method} is not served here`, "use GET"));

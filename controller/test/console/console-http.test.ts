@@ -77,6 +77,10 @@ describe("console over HTTP", () => {
     expect(await anonymous.text()).toContain('name="token"');
     expect((await fetch(`${c.url}/console/runs`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
     expect((await fetch(`${c.url}/console/runs`, { headers: { authorization: "Bearer wrong" } })).status).toBe(401);
+    const untokened = await startConsole({ readAccess: "token" });
+    const refused = await fetch(`${untokened.url}/console/runs`);
+    expect(refused.status).toBe(401);
+    expect(await refused.text()).toContain("set console.token_secret to the name of a secret holding a token");
   });
 
   it("a console without a token is read-only and says how to set one", async () => {
