@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "@errand/channel-sdk";
+import { createSecretMask } from "@errand/channel-sdk/logger";
 import type { Registry } from "prom-client";
 import type { TicketSource } from "../intake/ticket-source.js";
 import type { Notifier } from "../notify/notifier-types.js";
@@ -9,6 +10,7 @@ import { CONSOLE_CSS, CONSOLE_JS } from "./console-assets.js";
 import { type Caller, type ConsoleAuth, createConsoleAuth, crossSiteRefusal, SESSION_COOKIE } from "./console-auth.js";
 import { type ConsoleRefusal, refusal } from "./console-refusal.js";
 import type { ConsoleConfig } from "./console-schema.js";
+import { escapeHtml } from "./html.js";
 import { readForm, redirect, send } from "./http-bits.js";
 import { loginPage, refusalPage } from "./layout.js";
 import { createLogStreams, type ReadSteps } from "./log-stream.js";
@@ -33,6 +35,11 @@ export interface ConsoleDeps {
   election: LeaderView | undefined;
   /** The approvals flow; without it, runs cannot be approved or rejected here. */
   approvals?: Approvals | undefined;
+  /**
+   * Every secret value of the configuration: masked wherever it would appear on a page (a ticket's text may hold
+   * one), as written and as escaped for HTML. Log tails come masked from the scrubbing backend already.
+   */
+  secrets?: readonly string[] | undefined;
   /** Wakes the loop after an action that gives it work. */
   wake?: (() => void) | undefined;
   logger: Logger;
@@ -44,35 +51,38 @@ export interface ConsoleHandler {
 }
 
 const HTML = "text/html; charset=utf-8";
+
+/** Answers a page: the whole HTML, with any secret value in it masked. */
+type Page = (status: number, body: string) => void;
 const RUN_PATH = /^\/console\/runs\/(run_[a-z0-9]{26})(?:\/(log|cancel|retry|approve|reject))?$/;
 
 /** The operator's web console, as a request handler for the ops server or a server of its own. */
 export function createConsole(deps: ConsoleDeps): ConsoleHandler {
   const auth = createConsoleAuth(deps.config, deps.token);
+  const mask = pageMask(deps.secrets ?? []);
   const streams = createLogStreams(deps.store, deps.readSteps);
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL) => {
     const caller = auth.identify(req);
-    const fail = (r: ConsoleRefusal) => send(req, res, r.status, HTML, refusalPage(caller, r));
+    const page: Page = (status, body) => send(req, res, status, HTML, mask(body));
+    const fail = (r: ConsoleRefusal) => page(r.status, refusalPage(caller, r));
     const path = url.pathname;
     const method = req.method === "HEAD" ? "GET" : req.method;
     if (path === "/console/assets/console.css") return send(req, res, 200, "text/css; charset=utf-8", CONSOLE_CSS);
     if (path === "/console/assets/console.js") return send(req, res, 200, "text/javascript; charset=utf-8", CONSOLE_JS);
-    if (path === "/console/login" || path === "/console/logout") return account(req, res, url, caller, auth, fail);
+    if (path === "/console/login" || path === "/console/logout") return account(req, res, url, caller, auth, page);
     const unread = auth.readRefusal(caller);
     if (unread !== undefined) {
       // With no token configured there is nothing to log in with: the refusal says how to set one.
       if (!auth.actionsEnabled) return fail(unread);
-      return send(req, res, 401, HTML, loginPage(caller, nextOf(path + url.search), false, true));
+      return page(401, loginPage(caller, nextOf(path + url.search), false, true));
     }
     if (method === "POST") return post(req, res, path, caller, auth, deps, fail);
     if (method !== "GET") return fail(refusal(405, "console_method", `${req.method} is not served here`, "use GET"));
     if (path === "/console" || path === "/console/") return redirect(res, "/console/runs");
-    if (path === "/console/runs")
-      return send(req, res, 200, HTML, await runsPage(deps.store, caller, runsQuery(url.searchParams)));
-    if (path === "/console/channels")
-      return send(req, res, 200, HTML, await channelsPage(caller, deps.notifier, deps.registry));
-    if (path === "/console/sources") return send(req, res, 200, HTML, sourcesPage(caller, deps.sources, deps.poller));
-    if (path === "/console/store") return send(req, res, 200, HTML, await storePage(caller, deps.store, deps.election));
+    if (path === "/console/runs") return page(200, await runsPage(deps.store, caller, runsQuery(url.searchParams)));
+    if (path === "/console/channels") return page(200, await channelsPage(caller, deps.notifier, deps.registry));
+    if (path === "/console/sources") return page(200, sourcesPage(caller, deps.sources, deps.poller));
+    if (path === "/console/store") return page(200, await storePage(caller, deps.store, deps.election));
     const match = RUN_PATH.exec(path);
     const run = match ? await deps.store.getRun(match[1] as string) : undefined;
     if (match === null || run === undefined || (match[2] !== undefined && match[2] !== "log")) {
@@ -86,7 +96,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       approvalsWired: deps.approvals !== undefined,
       notice: noticeOf(url.searchParams.get("done")),
     };
-    return send(req, res, 200, HTML, await runPage(deps.store, run, context));
+    return page(200, await runPage(deps.store, run, context));
   };
   return {
     handle(req, res) {
@@ -142,11 +152,12 @@ async function account(
   url: URL,
   caller: Caller,
   auth: ConsoleAuth,
-  fail: (r: ConsoleRefusal) => void,
+  page: Page,
 ): Promise<void> {
+  const fail = (r: ConsoleRefusal) => page(r.status, refusalPage(caller, r));
   const next = nextOf(url.searchParams.get("next") ?? "/console/runs");
   if (req.method === "GET" || req.method === "HEAD") {
-    return send(req, res, 200, HTML, loginPage(caller, next, false, auth.actionsEnabled));
+    return page(200, loginPage(caller, next, false, auth.actionsEnabled));
   }
   const crossSite = crossSiteRefusal(req);
   if (crossSite !== undefined) return fail(crossSite);
@@ -159,7 +170,7 @@ async function account(
   }
   const session = auth.login(form.get("token") ?? "");
   if (session === undefined)
-    return send(req, res, 401, HTML, loginPage(caller, nextOf(form.get("next") ?? ""), true, auth.actionsEnabled));
+    return page(401, loginPage(caller, nextOf(form.get("next") ?? ""), true, auth.actionsEnabled));
   redirect(res, nextOf(form.get("next") ?? ""), {
     "set-cookie": `${SESSION_COOKIE}=${session.id}; Path=/console; HttpOnly; SameSite=Strict`,
   });
@@ -170,6 +181,13 @@ function noticeOf(key: string | null): string | undefined {
   return key !== null && Object.hasOwn(ACTION_NOTICES, key)
     ? ACTION_NOTICES[key as keyof typeof ACTION_NOTICES]
     : undefined;
+}
+
+/** Masks every form of the secrets (as written, JSON-escaped, percent-encoded) also as escaped for HTML. */
+function pageMask(secrets: readonly string[]): (page: string) => string {
+  const escaped = createSecretMask(secrets.map(escapeHtml));
+  const raw = createSecretMask(secrets);
+  return (page) => raw(escaped(page));
 }
 
 /** Where to go after logging in: a console path only (never another site). */

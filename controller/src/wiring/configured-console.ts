@@ -10,6 +10,7 @@ import type { TicketSource } from "../intake/ticket-source.js";
 import type { Reconciler } from "../loop/reconciler.js";
 import type { Notifier } from "../notify/notifier-types.js";
 import type { Approvals } from "../runs/approvals-port.js";
+import { secretValues } from "../secrets/secret-values.js";
 import type { PollingSource } from "../sources/polling/polling-source.js";
 import type { Store } from "../store/store.js";
 
@@ -40,6 +41,7 @@ export function createConfiguredConsole(parts: ConsoleParts): {
   const handler = createConsole({
     config: c,
     token: c.tokenSecret === undefined ? undefined : parts.secrets[c.tokenSecret],
+    secrets: secretValues(parts.config, parts.secrets),
     store: parts.store,
     readSteps: stepsReader(parts.backend),
     notifier: parts.notifier,

@@ -274,4 +274,16 @@ describe("console over HTTP", () => {
     expect(page).not.toContain('{"type":"assistant"');
     expect(page).toContain(`data-stream="/console/runs/${runId}/log"`);
   });
+
+  it("masks a secret that a ticket's text holds, as written and as the page escapes it", async () => {
+    const secret = "tok<en>&ABCDEF0123456789";
+    const c = await startConsole({}, { secrets: [secret] });
+    const runId = await queued(c.store, "leak", { title: `leaked ${secret}`, description: `body ${secret} end` });
+    const page = await (await fetch(`${c.url}/console/runs/${runId}`)).text();
+    expect(page).toContain("<h1>leaked [redacted]</h1>");
+    expect(page).toContain("body [redacted] end");
+    expect(page).not.toContain("ABCDEF0123456789");
+    const list = await (await fetch(`${c.url}/console/runs`)).text();
+    expect(list).toContain("leaked [redacted]");
+  });
 });

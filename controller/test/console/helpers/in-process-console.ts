@@ -64,6 +64,7 @@ export async function startConsole(
   const handler = createConsole({
     config: { ...config.console, ...settings },
     token: options.token,
+    secrets: [...(options.secrets ?? []), ...(options.token === undefined ? [] : [options.token])],
     store,
     readSteps: stepsReader(backend),
     notifier,
