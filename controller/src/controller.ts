@@ -2,6 +2,7 @@ import { hostname } from "node:os";
 import type { Logger } from "@errand/channel-sdk";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import type { ControllerConfig } from "./config/controller-config.js";
+import type { ConsoleServer } from "./console/console-server.js";
 import { createBackend } from "./execution/create-backend.js";
 import type { ExecutionBackend } from "./execution/execution-backend.js";
 import { scrubbingBackend } from "./execution/scrubbing-backend.js";
@@ -21,6 +22,7 @@ import type { PollingSource } from "./sources/polling/polling-source.js";
 import { openStore } from "./store/open-store.js";
 import type { Store } from "./store/store.js";
 import { type ApprovalParts, createApprovalParts } from "./wiring/approval-parts.js";
+import { createConfiguredConsole } from "./wiring/configured-console.js";
 import { createConfiguredEngines, createConfiguredLoop } from "./wiring/configured-loop.js";
 import { createConfiguredNotifier } from "./wiring/configured-notifier.js";
 import { createConfiguredPolling, createTicketSources } from "./wiring/intake-parts.js";
@@ -50,8 +52,10 @@ export interface Controller {
   readonly store: Store;
   readonly registry: Registry;
   readonly loop: Reconciler;
-  /** Ops server (`/healthz`, `/readyz`, `/metrics`); its address once started. */
+  /** Ops server (`/healthz`, `/readyz`, `/metrics`, and the console unless it has a port of its own); its address once started. */
   readonly ops: OpsServer;
+  /** The console's own server when `console.port` is set; its address once started. */
+  readonly consoleServer: ConsoleServer | undefined;
   /** Ticket sources; the webhook intake's server address is on it once started. */
   readonly sources: readonly TicketSource[];
   /** The notification channels of `notifications.channels`; undefined when none are configured. */
@@ -137,7 +141,11 @@ export async function createController(options: ControllerOptions): Promise<Cont
     notifier,
     extra: options.checks ?? [],
   });
-  ops = createOpsServer({ host: config.ops.host, port: config.ops.port, registry, checks });
+  const web = createConfiguredConsole({
+    ...{ config, secrets, store, backend, notifier, sources, polling, registry, election, loop, logger },
+    approvals: approval.approvals,
+  });
+  ops = createOpsServer({ host: config.ops.host, port: config.ops.port, registry, checks, extra: web.handler });
   const parts: Parts = {
     config,
     logger,
@@ -152,6 +160,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     sink,
     dispatch,
     ops,
+    consoleServer: web.server,
   };
   return controllerOf(parts, registry, lost, approval.approvals, () => {
     started = true;
@@ -232,6 +241,7 @@ function controllerOf(
     registry,
     loop,
     ops,
+    consoleServer: parts.consoleServer,
     sources,
     notifier,
     approvals,
@@ -246,6 +256,7 @@ function controllerOf(
         engines: parts.engines,
         sources: sources.map((s) => s.name),
         ops: ops.address,
+        ...(parts.consoleServer ? { console: parts.consoleServer.address } : {}),
       });
     },
     stop() {

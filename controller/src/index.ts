@@ -15,6 +15,7 @@
 export { ConfigError, type ConfigProblem } from "./config/config-error.js";
 export type {
   ChannelEntryConfig,
+  ConsoleConfig,
   ControllerConfig,
   EngineConfig,
   ExecutionConfig,
@@ -35,6 +36,7 @@ export {
 } from "./config/parse-controller-config.js";
 export type { PathProblem, ProblemLocator } from "./config/path-problem.js";
 export type { GenericAuthMode, SecretSourceId, SourceId, TicketField } from "./config/webhook-config.js";
+export type { ConsoleServer } from "./console/console-server.js";
 export { type Controller, type ControllerOptions, createController } from "./controller.js";
 export {
   ENGINE_KINDS,
@@ -105,6 +107,7 @@ export type {
   Leadership,
   LeadOptions,
   RunCounts,
+  RunCursor,
   RunFilter,
   Store,
   TransitionRequest,

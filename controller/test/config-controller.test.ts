@@ -250,7 +250,7 @@ describe("controller configuration: problems", () => {
       "webhok:\n  port: 1\nengines:\n  x:\n    kind: command\n    command: [a]\n    comand: [b]\nstore:\n  pth: a.db\n",
     );
     expect(found).toContain(
-      "webhok (line 1): is not a known key; did you mean webhook? Known keys: webhook, notifications, ticketing, engines, execution, guardrails, repositories, store, ops, plugins, secrets",
+      "webhok (line 1): is not a known key; did you mean webhook? Known keys: webhook, notifications, ticketing, engines, execution, guardrails, repositories, store, ops, console, plugins, secrets",
     );
     expect(
       found.some((p) => p.startsWith("engines.x.comand (line 7): is not a known key; did you mean engines.x.command?")),

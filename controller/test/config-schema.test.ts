@@ -42,6 +42,7 @@ describe("JSON Schema of errand.yaml", () => {
       "repositories",
       "store",
       "ops",
+      "console",
       "plugins",
       "secrets",
     ]);

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { type ConsoleConfig, consoleConfig } from "../console/console-schema.js";
 import type { EngineConfig, enginesConfig } from "../engines/engines-config.js";
 import { type ExecutionConfig, executionConfig } from "../execution/execution-schema.js";
 import { type GuardrailsConfig, guardrailsConfig } from "../guardrails/guardrails-schema.js";
@@ -18,6 +19,7 @@ import { resolveFrom } from "./resolve-from.js";
 
 export type {
   ChannelEntryConfig,
+  ConsoleConfig,
   EngineConfig,
   ExecutionConfig,
   GuardrailsConfig,
@@ -59,6 +61,7 @@ export const controllerConfig = (ctx: ControllerConfigContext) =>
       repositories: repositoriesConfig.out,
       store: storeConfig(ctx.baseDir).out,
       ops: opsConfig.out,
+      console: consoleConfig.out,
       secrets: secretsConfig(ctx.baseDir).out,
     })
     .transform((s) => ({
@@ -75,6 +78,7 @@ export const controllerConfig = (ctx: ControllerConfigContext) =>
       repositories: s.repositories,
       store: s.store,
       ops: s.ops,
+      console: s.console,
       secrets: s.secrets,
       /**
        * Webhook signing secrets named by `{ secret: NAME }` that no source had. The configuration cannot serve until

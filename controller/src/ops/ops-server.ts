@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 
@@ -21,6 +21,8 @@ export interface OpsServerOptions {
   port: number;
   registry: Registry;
   checks: readonly ReadinessCheck[];
+  /** Paths served besides the ops endpoints (the console's `/console/...`): `handle` answers true when it took the request. */
+  extra?: { handle(req: IncomingMessage, res: ServerResponse): boolean } | undefined;
 }
 
 /** The controller's operations endpoints: `/healthz`, `/readyz`, `/metrics`. */
@@ -59,6 +61,7 @@ export function createOpsServer(options: OpsServerOptions): OpsServer {
     return { ready, stopping, checks: parts };
   };
   const server: Server = createServer((req, res) => {
+    if (options.extra?.handle(req, res)) return;
     const path = (req.url ?? "/").split("?")[0];
     const send = (status: number, type: string, body: string) => {
       res.writeHead(status, { "content-type": type, "cache-control": "no-store" });

@@ -98,7 +98,7 @@ export interface TaskRun {
   updatedAt: number;
   startedAt: number | undefined;
   finishedAt: number | undefined;
-  /** Reason of the last transition. */
+  /** Reason of the last transition; for a Running run whose cancel was requested, the request's reason. */
   reason: string;
   /** Set once the run ended (and for Refused runs, a failure result naming the guardrail). */
   result: TaskResult | undefined;

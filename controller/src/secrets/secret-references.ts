@@ -6,7 +6,8 @@ export { collectSecretKeys, type SecretReference };
 /**
  * Every secret a configuration names, in file order: the channels' `*_secret`
  * keys, the engines' `auth.api_key_secret`, `ticketing.config.token_secret`,
- * `store.url_secret`, the repository credentials (`repositories.codehost_a`) and `guardrails.approval_signing_secret`. (Webhook signing secrets are resolved while the
+ * `store.url_secret`, the repository credentials (`repositories.codehost_a`), `guardrails.approval_signing_secret`
+ * and `console.token_secret`. (Webhook signing secrets are resolved while the
  * configuration is read: the webhook settings carry their values.)
  */
 export function secretReferences(config: ControllerConfig): SecretReference[] {
@@ -28,5 +29,7 @@ export function secretReferences(config: ControllerConfig): SecretReference[] {
     refs.push({ name: codehostA.app.private_key_secret, key: "repositories.codehost_a.app.private_key_secret" });
   const signing = config.guardrails.approvalSigningSecret;
   if (signing !== undefined) refs.push({ name: signing, key: "guardrails.approval_signing_secret" });
+  if (config.console.enabled && config.console.tokenSecret !== undefined)
+    refs.push({ name: config.console.tokenSecret, key: "console.token_secret" });
   return refs;
 }

@@ -61,8 +61,23 @@ export interface TransitionRequest {
 export interface RunFilter {
   states?: readonly RunState[];
   ticket?: TicketKey;
+  /** Runs of tickets from this source only. */
+  source?: string;
+  /** Runs of tickets on this repository (the ticket's `repoUrl`, compared exactly) only. */
+  repo?: string;
+  /**
+   * Keyset paging: only runs older than this one in the list's order (created earlier, or at the same time with a
+   * smaller id). Pass the last run of a page to get the next page; the cost of a page does not grow with its depth.
+   */
+  before?: RunCursor;
   /** Newest first; default 100. */
   limit?: number;
+}
+
+/** A position in the list of runs ({@link RunFilter.before}): a run's `createdAt` and `id`. */
+export interface RunCursor {
+  createdAt: number;
+  id: string;
 }
 
 /** Options of {@link Store.tryLead}. */
@@ -110,6 +125,8 @@ export interface Store {
   readonly kind: string;
   /** Where it lives, for logs (a file path, a server address without credentials). */
   readonly location: string;
+  /** The schema version it runs on (its migrations brought the database to it), for the console's store page. */
+  readonly schemaVersion?: number;
 
   /**
    * Stores the tickets of one batch in one transaction and creates a
@@ -188,8 +205,9 @@ export interface Store {
   /**
    * Asks for a run to be cancelled. A Queued or AwaitingApproval run is Cancelled at once and
    * marked for {@link takeUnannounced} (no loop ended it, so no loop told
-   * the observers); a Running run gets `cancelRequestedAt` and the loop
-   * stops it. Returns the run as it is after the request. Throws
+   * the observers); a Running run gets `cancelRequestedAt`, and `reason` the
+   * first request's reason (who asked, from where), and the loop stops it
+   * with that reason. Returns the run as it is after the request. Throws
    * ConflictError for a finished run and NotFoundError for an unknown id.
    * `actor` is stored with the Cancelled transition it makes.
    */

@@ -1,5 +1,6 @@
 import type { Logger } from "@errand/channel-sdk";
 import type { ControllerConfig } from "../config/controller-config.js";
+import type { ConsoleServer } from "../console/console-server.js";
 import type { ExecutionBackend } from "../execution/execution-backend.js";
 import type { TicketSink, TicketSource } from "../intake/ticket-source.js";
 import type { LeaderElection } from "../loop/leader-election.js";
@@ -25,6 +26,8 @@ export interface Parts {
   sink: TicketSink;
   dispatch: ObserverDispatch;
   ops: OpsServer;
+  /** The console's own server (`console.port`); undefined when the ops server serves it or it is off. */
+  consoleServer?: ConsoleServer | undefined;
 }
 
 /** Starts the parts in the order that takes no ticket in before the channels and the loop's leadership are settled. */
@@ -43,6 +46,9 @@ export async function startParts(parts: Parts): Promise<void> {
   await ops.start().catch((error: unknown) => {
     throw listenError(error, "ops server", "ops.port", config.ops.host, config.ops.port);
   });
+  await parts.consoleServer?.start().catch((error: unknown) => {
+    throw listenError(error, "console", "console.port", config.console.host, config.console.port ?? 0);
+  });
   // Warmed now, not at the first run, so the first ticket does not wait for it; after the servers listen, so that
   // starting the engine spawner's process does not lengthen the controller's own start.
   parts.backend.warm?.();
@@ -58,6 +64,7 @@ export async function stopParts(parts: Parts): Promise<void> {
   await parts.dispatch.close();
   await parts.backend.close();
   await parts.store.close();
+  await parts.consoleServer?.stop();
   await parts.ops.stop();
   parts.logger.info("controller stopped");
 }

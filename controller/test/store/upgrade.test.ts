@@ -23,6 +23,8 @@ const OLD_ROWS = `
 async function expectOnlyNewCancelsAnnounced(store: Store): Promise<void> {
   try {
     expect((await store.getRun(OLD_RUN))?.state).toBe("Cancelled");
+    // The later step that lists runs by repository filled it in for the runs it found.
+    expect((await store.listRuns({ repo: ticket("old").repoUrl })).map((r) => r.id)).toEqual([OLD_RUN]);
     expect(await store.takeUnannounced(10)).toEqual([]);
     const [fresh] = await store.acceptTickets([ticket("new")], "default");
     if (fresh?.kind !== "queued") throw new Error("the new ticket was not queued");

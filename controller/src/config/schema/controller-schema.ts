@@ -1,4 +1,5 @@
 import type * as z from "zod";
+import { consoleSection } from "../../console/console-schema.js";
 import { enginesSchema } from "../../engines/engines-schema.js";
 import { executionSection } from "../../execution/execution-schema.js";
 import { guardrailsSection } from "../../guardrails/guardrails-schema.js";
@@ -23,6 +24,7 @@ export const SECTION_SCHEMAS = {
   repositories: withDefaults(repositoriesSection),
   store: withDefaults(storeSection),
   ops: withDefaults(opsSection),
+  console: withDefaults(consoleSection),
   plugins: withDefaults(pluginsSchema),
   secrets: withDefaults(secretsSection),
 };

@@ -49,4 +49,6 @@ export interface PollAdapter {
   pickedUp(ticket: Ticket, run: TaskRun, ctx: PollContext): Promise<void>;
   /** The run ended (or a guardrail refused it): failed label, completion comment with the PR link, completed state. */
   finished(ticket: Ticket, run: TaskRun, result: TaskResult, ctx: PollContext): Promise<void>;
+  /** Epoch ms until which the vendor's rate limit holds requests back, 0 when none does (adapters that track it). */
+  limitedUntil?(): number;
 }

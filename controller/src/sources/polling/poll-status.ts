@@ -12,12 +12,24 @@ export interface PollStatus {
   nextDelay(): number;
   /** The health detail of a started source. */
   detail(): string;
+  /** The recent polls as data (the console's sources page). */
+  snapshot(): PollSnapshot;
+}
+
+/** How a polled source's recent polls went, as {@link PollStatus.snapshot} reports it. Times in epoch ms. */
+export interface PollSnapshot {
+  intervalMs: number;
+  failures: number;
+  lastPollAt: number | undefined;
+  lastOkAt: number | undefined;
+  lastError: string | undefined;
 }
 
 /** A {@link PollStatus} for polls every `intervalMs`, backing off to at most `maxBackoffMs` while they fail. */
 export function createPollStatus(intervalMs: number, maxBackoffMs: number): PollStatus {
   let failures = 0;
   let lastOk: number | undefined;
+  let lastPoll: number | undefined;
   let lastError: string | undefined;
   return {
     get failures() {
@@ -27,12 +39,15 @@ export function createPollStatus(intervalMs: number, maxBackoffMs: number): Poll
       if (failures > 0) logger.info("ticket source recovered", { after_failures: failures });
       failures = 0;
       lastOk = Date.now();
+      lastPoll = lastOk;
       lastError = undefined;
     },
     failed(error) {
       failures++;
+      lastPoll = Date.now();
       lastError = error instanceof Error ? error.message : String(error);
     },
+    snapshot: () => ({ intervalMs, failures, lastPollAt: lastPoll, lastOkAt: lastOk, lastError }),
     nextDelay: () => (failures === 0 ? intervalMs : Math.min(maxBackoffMs, intervalMs * 2 ** Math.min(failures, 20))),
     detail: () =>
       lastError === undefined

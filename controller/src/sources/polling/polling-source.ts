@@ -5,7 +5,7 @@ import type { SourceHealth, TicketSink, TicketSource } from "../../intake/ticket
 import type { RunEvent, RunObserver } from "../../runs/run-event.js";
 import { TicketSourceError } from "../ticket-source-error.js";
 import type { PollAdapter, PollContext } from "./poll-adapter.js";
-import { createPollStatus } from "./poll-status.js";
+import { createPollStatus, type PollSnapshot, type PollStatus } from "./poll-status.js";
 
 /** Options of {@link createPollingSource}. */
 export interface PollingSourceOptions {
@@ -19,7 +19,20 @@ export interface PollingSourceOptions {
 }
 
 /** A polled ticket source that also writes progress back to where the tickets live. */
-export type PollingSource = TicketSource & { readonly observer: RunObserver; pollNow(): Promise<void> };
+export type PollingSource = TicketSource & {
+  readonly observer: RunObserver;
+  pollNow(): Promise<void>;
+  /** How its polls went and when the next one is due (the console's sources page). */
+  pollState(): PollState;
+};
+
+/** A poller's state as data: its recent polls, the next one, and the vendor's rate limit. Times in epoch ms. */
+export interface PollState extends PollSnapshot {
+  /** When the next poll is due; undefined while one runs or before the source started. */
+  nextPollAt: number | undefined;
+  /** Until when the vendor's rate limit holds requests back; undefined when none does or the adapter cannot tell. */
+  limitedUntil: number | undefined;
+}
 
 /**
  * Polls the adapter every interval and hands the issues its rules pick up
@@ -62,11 +75,15 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
     }
   };
 
+  let nextPollAt: number | undefined;
   const schedule = () => {
     if (stop.signal.aborted) return;
+    const delay = status.nextDelay();
+    nextPollAt = Date.now() + delay;
     timer = setTimeout(() => {
+      nextPollAt = undefined;
       running = pollOnce().finally(schedule);
-    }, status.nextDelay());
+    }, delay);
   };
 
   return {
@@ -100,8 +117,14 @@ export function createPollingSource(options: PollingSourceOptions): PollingSourc
       return { ready: true, detail: status.detail() };
     },
     pollNow: pollOnce,
+    pollState: () => pollStateOf(status, nextPollAt, adapter),
     observer: createWriteBack(adapter, ctx, registry),
   };
+}
+
+function pollStateOf(status: PollStatus, nextPollAt: number | undefined, adapter: PollAdapter): PollState {
+  const limit = adapter.limitedUntil?.();
+  return { ...status.snapshot(), nextPollAt, limitedUntil: limit && limit > Date.now() ? limit : undefined };
 }
 
 /** The source's poll metrics: polls by outcome, and tickets handed on by what the store made of them. */

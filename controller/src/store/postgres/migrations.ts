@@ -120,6 +120,31 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE task_runs ADD COLUMN branch TEXT;
     `,
   },
+  {
+    version: 5,
+    name: "runs listed by source and by repository",
+    sql: `
+      -- The ticket's repository, copied onto its runs so the console pages through one repository's runs on an index.
+      -- A trigger fills it, so the statements that create runs stay as they are. The json type refuses to turn a
+      -- \\u0000 or a lone surrogate escape into text, and a ticket may hold either: such a payload gives NULL rather
+      -- than fail the ticket's insert.
+      ALTER TABLE task_runs ADD COLUMN repo_url TEXT;
+      CREATE FUNCTION errand_ticket_repo(payload TEXT) RETURNS TEXT LANGUAGE sql AS $$
+        SELECT CASE WHEN payload ~ '\\\\u(0000|[dD][89a-fA-F])' THEN NULL ELSE payload::json ->> 'repoUrl' END
+      $$;
+      UPDATE task_runs r SET repo_url = errand_ticket_repo(t.payload)
+        FROM tickets t WHERE t.source = r.source AND t.id = r.ticket_id;
+      CREATE FUNCTION errand_task_run_repo() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        SELECT errand_ticket_repo(t.payload) INTO NEW.repo_url FROM tickets t
+          WHERE t.source = NEW.source AND t.id = NEW.ticket_id;
+        RETURN NEW;
+      END $$;
+      CREATE TRIGGER task_runs_repo_url BEFORE INSERT ON task_runs FOR EACH ROW EXECUTE FUNCTION errand_task_run_repo();
+      CREATE INDEX task_runs_by_source ON task_runs (source, created_at, id);
+      CREATE INDEX task_runs_by_repo ON task_runs (repo_url, created_at, id);
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

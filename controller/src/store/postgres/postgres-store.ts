@@ -6,7 +6,7 @@ import { createClaimOps } from "./claim-ops.js";
 import { createPool } from "./create-pool.js";
 import { createIntakeOps } from "./intake-ops.js";
 import { createLeaderOps } from "./leader-ops.js";
-import { migrate } from "./migrations.js";
+import { migrate, SCHEMA_VERSION } from "./migrations.js";
 import type { PostgresContext } from "./postgres-context.js";
 import { toStoreError } from "./postgres-error.js";
 import { createQueryOps } from "./query-ops.js";
@@ -71,6 +71,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   return {
     kind: "postgres",
     location: server.location,
+    schemaVersion: SCHEMA_VERSION,
     acceptTickets: guard("storing tickets", intake.acceptTickets),
     acceptDeliveries: guard("storing deliveries", intake.acceptDeliveries),
     claimDelivery: guard("claiming a delivery id", intake.claimDelivery),

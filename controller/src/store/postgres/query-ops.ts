@@ -1,7 +1,7 @@
-import { StoreError } from "../../errors.js";
 import { RUN_STATES, type RunState } from "../../runs/task-run.js";
-import { requireCount, requireText } from "../input-checks.js";
+import { requireText } from "../input-checks.js";
 import {
+  RUN_COLUMNS,
   RUN_COLUMNS_BARE,
   type RunRow,
   TRANSITION_COLUMNS,
@@ -10,18 +10,9 @@ import {
   toTicket,
   toTransition,
 } from "../rows.js";
+import { runListQuery, runListSql } from "../run-list-query.js";
 import type { RunCounts, RunFilter } from "../store.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
-
-/** Default number of runs {@link Store.listRuns} returns. */
-const DEFAULT_LIST_LIMIT = 100;
-
-// NULL arrays and keys switch a filter off, so one statement serves every filter.
-const LIST_RUNS = `
-  SELECT ${RUN_COLUMNS_BARE} FROM task_runs
-  WHERE ($1::text[] IS NULL OR state = ANY($1::text[]))
-    AND ($2::text IS NULL OR (source = $2::text AND ticket_id = $3::text))
-  ORDER BY created_at DESC, id DESC LIMIT $4`;
 
 /** Reads of runs, tickets and transitions on PostgreSQL. An empty `states` filter is no filter. */
 export function createQueryOps({
@@ -43,19 +34,9 @@ export function createQueryOps({
       return rows[0] && toTicket(rows[0].payload);
     },
     async listRuns(filter: RunFilter = {}) {
-      const states: readonly RunState[] = [...new Set(filter.states ?? [])];
-      for (const state of states) {
-        if (!RUN_STATES.includes(state)) {
-          throw new StoreError(`unknown run state "${String(state)}" in the run filter`, {
-            hint: `use one of ${RUN_STATES.join(", ")}`,
-          });
-        }
-      }
-      const limit = filter.limit === undefined ? DEFAULT_LIST_LIMIT : requireCount(filter.limit, "list limit");
-      const ticket = filter.ticket
-        ? [requireText(filter.ticket.source, "ticket source"), requireText(filter.ticket.id, "ticket id")]
-        : [null, null];
-      const { rows } = await pool.query<RunRow>(LIST_RUNS, [states.length > 0 ? states : null, ...ticket, limit]);
+      const mark = (n: number) => `$${n}`;
+      const query = runListQuery(filter, mark);
+      const { rows } = await pool.query<RunRow>(runListSql(query, RUN_COLUMNS, mark), query.params);
       return rows.map(toTaskRun);
     },
     async transitions(runId) {

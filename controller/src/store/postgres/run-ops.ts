@@ -165,10 +165,14 @@ async function retryRun(client: PoolClient, { runId, reason, at, actor }: RunReq
 async function cancelRun(client: PoolClient, { runId, reason, at, actor }: RunRequest): Promise<TaskRun> {
   const row = await lockRun(client, runId);
   if (isTerminal(row.state)) throw cancelFinished(row);
-  // A run that never started is Cancelled below, by no loop: it is marked for the loop to announce.
+  // A run that never started is Cancelled below, by no loop: it is marked for the loop to announce. A Running run
+  // keeps the first request's reason (who asked, from where) for the loop's Cancelled transition.
   const marked = await client.query<RunRow>(
-    `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, $2), announce_pending = announce_pending OR state IN ('Queued', 'AwaitingApproval') WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
-    [runId, at],
+    `UPDATE task_runs SET reason = CASE WHEN state = 'Running' AND cancel_requested_at IS NULL THEN $3 ELSE reason END,
+       cancel_requested_at = COALESCE(cancel_requested_at, $2),
+       announce_pending = announce_pending OR state IN ('Queued', 'AwaitingApproval')
+     WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
+    [runId, at, reason],
   );
   if (row.state !== "Queued" && row.state !== "AwaitingApproval") return toTaskRun(marked.rows[0] as RunRow);
   const req = { runId, to: "Cancelled" as const, reason, patch: { result: cancelledBeforeStart(reason) } };

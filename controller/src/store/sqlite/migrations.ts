@@ -105,6 +105,27 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE task_runs ADD COLUMN branch TEXT;
     `,
   },
+  {
+    version: 6,
+    name: "runs listed by source and by repository",
+    sql: `
+      -- The ticket's repository, copied onto its runs so the console pages through one repository's runs on an index.
+      -- A trigger fills it, so the statements that create runs stay as they are; a payload that is not JSON gives NULL.
+      ALTER TABLE task_runs ADD COLUMN repo_url TEXT;
+      UPDATE task_runs SET repo_url = (
+        SELECT CASE WHEN json_valid(t.payload) THEN json_extract(t.payload, '$.repoUrl') END
+        FROM tickets t WHERE t.source = task_runs.source AND t.id = task_runs.ticket_id
+      );
+      CREATE TRIGGER task_runs_repo_url AFTER INSERT ON task_runs BEGIN
+        UPDATE task_runs SET repo_url = (
+          SELECT CASE WHEN json_valid(t.payload) THEN json_extract(t.payload, '$.repoUrl') END
+          FROM tickets t WHERE t.source = NEW.source AND t.id = NEW.ticket_id
+        ) WHERE id = NEW.id;
+      END;
+      CREATE INDEX task_runs_by_source ON task_runs (source, created_at, id);
+      CREATE INDEX task_runs_by_repo ON task_runs (repo_url, created_at, id);
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

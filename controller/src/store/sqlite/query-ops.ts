@@ -1,33 +1,23 @@
 import type { Statement } from "better-sqlite3";
-import { StoreError } from "../../errors.js";
-import { RUN_STATES, type RunState } from "../../runs/task-run.js";
-import { requireCount, requireText } from "../input-checks.js";
+import { RUN_STATES } from "../../runs/task-run.js";
+import { requireText } from "../input-checks.js";
 import { RUN_COLUMNS, type RunRow, toTaskRun, toTicket, toTransition } from "../rows.js";
+import { type RunListQuery, runListQuery, runListSql } from "../run-list-query.js";
 import type { RunCounts, RunFilter } from "../store.js";
 import type { SqliteContext, SyncOps } from "./statements.js";
-
-/** Default number of runs {@link Store.listRuns} returns. */
-const DEFAULT_LIST_LIMIT = 100;
 
 /** Reads of runs, tickets and transitions on SQLite. An empty `states` filter is no filter. */
 export function createQueryOps({
   db,
   st,
 }: SqliteContext): SyncOps<"getRun" | "getTicket" | "listRuns" | "transitions" | "countRuns" | "cancelRequested"> {
-  // One statement per shape of filter (with or without ticket, number of states), built on first use.
+  // One statement per shape of filter, built on first use.
   const listStatements = new Map<string, Statement<unknown[], RunRow>>();
-  const listStatement = (states: number, byTicket: boolean) => {
-    const shape = `${states}:${byTicket}`;
-    let statement = listStatements.get(shape);
+  const listStatement = (query: RunListQuery) => {
+    let statement = listStatements.get(query.shape);
     if (!statement) {
-      const where: string[] = [];
-      if (states > 0) where.push(`r.state IN (${Array(states).fill("?").join(", ")})`);
-      if (byTicket) where.push("r.source = ? AND r.ticket_id = ?");
-      const clause = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
-      statement = db.prepare<unknown[], RunRow>(
-        `SELECT ${RUN_COLUMNS} FROM task_runs r ${clause} ORDER BY r.created_at DESC, r.id DESC LIMIT ?`,
-      );
-      listStatements.set(shape, statement);
+      statement = db.prepare<unknown[], RunRow>(runListSql(query, RUN_COLUMNS, () => "?"));
+      listStatements.set(query.shape, statement);
     }
     return statement;
   };
@@ -42,21 +32,9 @@ export function createQueryOps({
       return row && toTicket(row.payload);
     },
     listRuns(filter: RunFilter = {}) {
-      const states: readonly RunState[] = [...new Set(filter.states ?? [])];
-      for (const state of states) {
-        if (!RUN_STATES.includes(state)) {
-          throw new StoreError(`unknown run state "${String(state)}" in the run filter`, {
-            hint: `use one of ${RUN_STATES.join(", ")}`,
-          });
-        }
-      }
-      const limit = filter.limit === undefined ? DEFAULT_LIST_LIMIT : requireCount(filter.limit, "list limit");
-      const params: unknown[] = [...states];
-      if (filter.ticket)
-        params.push(requireText(filter.ticket.source, "ticket source"), requireText(filter.ticket.id, "ticket id"));
-      params.push(limit);
-      return listStatement(states.length, filter.ticket !== undefined)
-        .all(...params)
+      const query = runListQuery(filter, () => "?");
+      return listStatement(query)
+        .all(...query.params)
         .map(toTaskRun);
     },
     transitions(runId) {

@@ -173,7 +173,7 @@ function retryRun(st: Statements, runId: string, reason: string, at: number, act
 function cancelRun(st: Statements, runId: string, reason: string, at: number, actor: Actor | undefined): TaskRun {
   const row = mustGetRun(st, runId);
   if (isTerminal(row.state)) throw cancelFinished(row);
-  st.requestCancel.run(at, runId);
+  st.requestCancel.run(reason, at, runId);
   if (row.state === "Queued" || row.state === "AwaitingApproval") {
     const patch = { result: cancelledBeforeStart(reason) };
     const req: TransitionRequest = { runId, from: [row.state], to: "Cancelled", reason, patch };

@@ -6,7 +6,7 @@ import type { Store } from "../store.js";
 import { startCheckpointer } from "./checkpointer.js";
 import { createIntakeOps } from "./intake-ops.js";
 import { createLeaderOps } from "./leader-ops.js";
-import { migrate } from "./migrations.js";
+import { migrate, SCHEMA_VERSION } from "./migrations.js";
 import { BUSY_TIMEOUT_MS, openDatabase } from "./open-database.js";
 import { createQueryOps } from "./query-ops.js";
 import { createRunOps } from "./run-ops.js";
@@ -87,6 +87,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   return {
     kind: "sqlite",
     location: path,
+    schemaVersion: SCHEMA_VERSION,
     acceptTickets: guard("storing tickets", intake.acceptTickets),
     acceptDeliveries: guard("storing deliveries", intake.acceptDeliveries),
     claimDelivery: guard("claiming a delivery id", intake.claimDelivery),

@@ -158,9 +158,11 @@ function runStatements(prep: Prepare) {
          branch = COALESCE(@branch, branch)
        WHERE id = @id AND state = 'Running'`,
     ),
-    // A Queued (or AwaitingApproval) run is Cancelled in the same transaction, by no loop: it is marked for the loop to announce.
-    requestCancel: prep<[number, string]>(
-      `UPDATE task_runs SET cancel_requested_at = COALESCE(cancel_requested_at, ?),
+    // A Queued (or AwaitingApproval) run is Cancelled in the same transaction, by no loop: it is marked for the loop to
+    // announce. A Running run keeps the first request's reason (who asked, from where) for the loop's Cancelled transition.
+    requestCancel: prep<[string, number, string]>(
+      `UPDATE task_runs SET reason = CASE WHEN state = 'Running' AND cancel_requested_at IS NULL THEN ? ELSE reason END,
+         cancel_requested_at = COALESCE(cancel_requested_at, ?),
          announce_pending = CASE WHEN state IN ('Queued', 'AwaitingApproval') THEN 1 ELSE announce_pending END
        WHERE id = ? AND state IN ('Queued', 'Running', 'AwaitingApproval')`,
     ),

@@ -96,6 +96,7 @@ export function createCodehostAAdapter(
 
   return {
     backend: "codehost_a",
+    limitedUntil: () => gate.blockedUntil,
     async prepare(ctx) {
       await prepared(ctx);
     },

@@ -48,6 +48,49 @@ export function queryTests(open: OpenStore): void {
       await expectCode(store.listRuns({ states: ["Paused" as never] }), "ERR_STORE");
     });
 
+    it("filters by source and by repository, and pages with a cursor", async () => {
+      const { store } = await open();
+      const other = "https://codehost.example/acme/other";
+      await store.acceptTickets(
+        [ticket("s1"), ticket("s2", "tracker"), ticket("s3", "generic", { repoUrl: other }), ticket("s4", "tracker")],
+        "default",
+      );
+      const ids = async (filter: Parameters<typeof store.listRuns>[0]) =>
+        (await store.listRuns(filter)).map((r) => r.ticket.id);
+      expect(await ids({ source: "tracker" })).toEqual(["s4", "s2"]);
+      expect(await ids({ repo: other })).toEqual(["s3"]);
+      expect(await ids({ repo: "https://codehost.example/acme/app", source: "generic" })).toEqual(["s1"]);
+      expect(await ids({ repo: "https://codehost.example/nowhere" })).toEqual([]);
+      // A retry is a run of the same ticket: it is on the same repository.
+      const [first] = await store.listRuns({ repo: other });
+      if (first === undefined) throw new Error("no run on the other repository");
+      await store.requestCancel(first.id, "stop");
+      await store.retry(first.id, "again");
+      expect((await store.listRuns({ repo: other })).map((r) => r.attempt)).toEqual([2, 1]);
+
+      const all = await store.listRuns();
+      const pages: string[][] = [];
+      let page = await store.listRuns({ limit: 2 });
+      while (page.length > 0) {
+        pages.push(page.map((r) => r.id));
+        const last = page.at(-1) as (typeof page)[number];
+        page = await store.listRuns({ limit: 2, before: { createdAt: last.createdAt, id: last.id } });
+      }
+      expect(pages.flat()).toEqual(all.map((r) => r.id));
+      expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
+      await expectCode(store.listRuns({ source: "" }), "ERR_STORE");
+      await expectCode(store.listRuns({ before: { createdAt: -1, id: "x" } }), "ERR_STORE");
+    });
+
+    it("stores tickets whose text the database's JSON cannot read as text, and still lists them", async () => {
+      const { store } = await open();
+      const odd = ticket("nul", "generic", { description: "a \u0000 and a lone \ud800 in the body" });
+      const [outcome] = await store.acceptTickets([odd], "default");
+      expect(outcome?.kind).toBe("queued");
+      expect((await store.listRuns({ source: "generic" })).map((r) => r.ticket.id)).toEqual(["nul"]);
+      expect((await store.getTicket({ source: "generic", id: "nul" }))?.description).toBe(odd.description);
+    });
+
     it("answers undefined or empty for what it does not hold", async () => {
       const { store } = await open();
       expect(await store.getRun("run_00000000000000000000000000")).toBeUndefined();
