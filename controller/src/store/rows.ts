@@ -1,4 +1,5 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import type { FollowUpContext } from "../runs/follow-up.js";
 import type { RunState, TaskRun, Transition } from "../runs/task-run.js";
 
 /** A row of `task_runs` as both stores return it (PostgreSQL selects the same names and types). */
@@ -20,6 +21,9 @@ export interface RunRow {
   log_ref: string | null;
   attachment: string | null;
   cancel_requested_at: number | null;
+  parent_run_id: string | null;
+  session_id: string | null;
+  follow_up: string | null;
 }
 
 /** A row of `transitions`. */
@@ -50,6 +54,9 @@ const RUN_COLUMN_NAMES = [
   "log_ref",
   "attachment",
   "cancel_requested_at",
+  "parent_run_id",
+  "session_id",
+  "follow_up",
 ] as const;
 
 /** The columns of {@link RunRow}, qualified by the alias `r` (for SELECTs that join another table). */
@@ -79,6 +86,9 @@ export function toTaskRun(row: RunRow): TaskRun {
     logRef: opt(row.log_ref),
     attachment: json<Record<string, unknown>>(row.attachment),
     cancelRequestedAt: opt(row.cancel_requested_at),
+    parentRunId: opt(row.parent_run_id),
+    sessionId: opt(row.session_id),
+    followUp: json<FollowUpContext>(row.follow_up),
   };
 }
 

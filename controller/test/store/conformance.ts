@@ -2,6 +2,7 @@ import { describe } from "vitest";
 import { announcementTests } from "./conformance/announcements.js";
 import { claimTests } from "./conformance/claims.js";
 import { deliveryTests } from "./conformance/deliveries.js";
+import { followUpTests } from "./conformance/follow-ups.js";
 import { handledDeliveryTests } from "./conformance/handled-deliveries.js";
 import { intakeTests } from "./conformance/intake.js";
 import { leadershipTests } from "./conformance/leadership.js";
@@ -37,5 +38,6 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     queryTests(fresh);
     lifecycleTests(fresh);
     leadershipTests(fresh);
+    followUpTests(fresh);
   });
 }

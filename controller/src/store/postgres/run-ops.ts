@@ -85,7 +85,12 @@ export function createRunOps({
       return inTransaction(pool, async (client) => {
         const row = await lockRun(client, runId);
         if (!req.from.includes(row.state)) return undefined;
-        return toTaskRun(await move(client, req, row.state, at));
+        const moved = toTaskRun(await move(client, req, row.state, at));
+        // How a review event on a pull request finds its ticket (Store.findPullRequestRun).
+        const pullRequestUrl = req.patch?.result?.pullRequestUrl?.trim();
+        if (pullRequestUrl)
+          await client.query("UPDATE task_runs SET pull_request_url = $1 WHERE id = $2", [pullRequestUrl, runId]);
+        return moved;
       });
     },
     async updateRunning(runId, patch) {

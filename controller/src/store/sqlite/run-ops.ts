@@ -136,6 +136,8 @@ function applyTransition(st: Statements, req: TransitionRequest, current: RunSta
     attachment: jsonOrNull(patch.attachment),
   });
   if (row) st.insertHistory.run({ runId: req.runId, from: current, to: req.to, at, reason: req.reason });
+  const pullRequestUrl = patch.result?.pullRequestUrl?.trim();
+  if (row && pullRequestUrl) st.setPullRequestUrl.run(pullRequestUrl, req.runId);
   return row;
 }
 
