@@ -82,7 +82,8 @@ export async function createController(options: ControllerOptions): Promise<Cont
   const dispatch = createDispatch(options, notifier, polling);
   const owner = `${hostname()}/${process.pid}`;
   const loop = createConfiguredLoop({ config, secrets, store, backend, engines, dispatch, owner, logger, registry });
-  const sources = createTicketSources(config, store, polling, logger, registry);
+  // The lead wires code host A's RepositoryToken here (token: ...) so reviews' inline comments are read.
+  const sources = createTicketSources(config, store, polling, logger, registry, { onQueued: () => loop.wake() });
   const sink = createIntakeSink(config, store, loop);
   const { election, lost } = createLeadership({
     store,

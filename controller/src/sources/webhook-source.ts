@@ -3,6 +3,7 @@ import type { Registry } from "prom-client";
 import { createStoreDedupe } from "../intake/store-dedupe.js";
 import type { SourceHealth, TicketSink, TicketSource } from "../intake/ticket-source.js";
 import type { Store } from "../store/store.js";
+import type { ReviewHandler } from "../webhook/handlers.js";
 import { createWebhookServer, type WebhookServer } from "../webhook/server.js";
 import type { WebhookConfig } from "../webhook/webhook-schema.js";
 
@@ -13,6 +14,8 @@ export interface WebhookSourceOptions {
   store: Store;
   logger: Logger;
   registry: Registry;
+  /** Reviews on pull requests (follow-up runs); without it they are answered 200 ignored. */
+  onReviews?: ReviewHandler;
 }
 
 /**
@@ -51,6 +54,7 @@ export function createWebhookSource(
             ? { deliveryCommitted: true }
             : { deliveryCommitted: false, seen: stored.delivery };
         },
+        ...(options.onReviews === undefined ? {} : { onReviews: options.onReviews }),
         onApprovals: (approvals, ctx) => {
           // Approvals belong to a separate approval interface (spec 1.3); the controller records that one came.
           for (const a of approvals) {

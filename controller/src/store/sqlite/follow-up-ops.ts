@@ -3,7 +3,7 @@ import { requireText } from "../input-checks.js";
 import { RUN_COLUMNS, type RunRow, toTaskRun, toTicket } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { runNotFound } from "../run-rules.js";
-import type { FollowUpRequest } from "../store.js";
+import type { FollowUpRequest, Store } from "../store.js";
 import type { PreparedStatement, SqliteContext, SyncOps } from "./statements.js";
 
 /**
@@ -61,5 +61,21 @@ export function createFollowUpOps({
       const changed = setSession.run(requireText(sessionId, "session id"), requireText(runId, "run id"));
       if (changed.changes === 0) throw runNotFound(runId);
     },
+  };
+}
+
+/** The store's wrapper of each synchronous operation: closed-store check and error translation, named by `action`. */
+type Guard = <A extends unknown[], R>(action: string, fn: (...args: A) => R) => (...args: A) => Promise<R>;
+
+/** The follow-up operations as the store exposes them, each behind `guard`. */
+export function guardedFollowUpOps(
+  context: SqliteContext,
+  guard: Guard,
+): Pick<Store, "createFollowUp" | "findPullRequestRun" | "recordSession"> {
+  const ops = createFollowUpOps(context);
+  return {
+    createFollowUp: guard("creating a follow-up run", ops.createFollowUp),
+    findPullRequestRun: guard("finding the run of a pull request", ops.findPullRequestRun),
+    recordSession: guard("recording an engine session", ops.recordSession),
   };
 }

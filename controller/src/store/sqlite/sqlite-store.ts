@@ -4,7 +4,7 @@ import { StoreError } from "../../errors.js";
 import { requireCount } from "../input-checks.js";
 import type { Store } from "../store.js";
 import { startCheckpointer } from "./checkpointer.js";
-import { createFollowUpOps } from "./follow-up-ops.js";
+import { guardedFollowUpOps } from "./follow-up-ops.js";
 import { createIntakeOps } from "./intake-ops.js";
 import { createLeaderOps } from "./leader-ops.js";
 import { migrate } from "./migrations.js";
@@ -85,7 +85,6 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   const runs = createRunOps(context);
   const queries = createQueryOps(context);
   const leader = createLeaderOps(context);
-  const followUps = createFollowUpOps(context);
   return {
     kind: "sqlite",
     location: path,
@@ -102,9 +101,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     retry: guard("retrying a run", runs.retry),
     requestCancel: guard("cancelling a run", runs.requestCancel),
     takeUnannounced: guard("taking runs to announce", runs.takeUnannounced),
-    createFollowUp: guard("creating a follow-up run", followUps.createFollowUp),
-    findPullRequestRun: guard("finding the run of a pull request", followUps.findPullRequestRun),
-    recordSession: guard("recording an engine session", followUps.recordSession),
+    ...guardedFollowUpOps(context, guard),
     getRun: guard("reading a run", queries.getRun),
     getTicket: guard("reading a ticket", queries.getTicket),
     listRuns: guard("listing runs", queries.listRuns),

@@ -13,6 +13,7 @@ import {
 } from "../../webhook/parsing/decode.js";
 import { accepted, ignored, type WebhookSource } from "../../webhook/parsing/source.js";
 import { type CodehostAIssueRules, labelSkipReason } from "./codehost-a-rules.js";
+import { mapReviewEvent } from "./review-events.js";
 
 const EVENT_HEADERS = ["x-hosta-event", "x-github-event"] as const;
 const INGESTED_ACTIONS = new Set(["opened", "labeled"]);
@@ -33,6 +34,8 @@ export function createCodehostASource(secret: string, rules?: CodehostAIssueRule
     map(body, mediaType, headers) {
       const event = firstHeader(headers, EVENT_HEADERS);
       if (event === undefined) throw badRequest("missing event header X-HostA-Event or X-GitHub-Event");
+      const review = mapReviewEvent(event, () => decode(body, mediaType));
+      if (review !== undefined) return review;
       if (event !== "issues") return ignored(`event ${JSON.stringify(event)} is not ingested`);
       const payload = decode(body, mediaType);
       const action = text(payload.action);
