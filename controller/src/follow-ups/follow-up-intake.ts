@@ -55,6 +55,7 @@ export function createFollowUpIntake(options: FollowUpIntakeOptions): ReviewHand
       trigger: review.kind,
       ...(review.reviewState === undefined ? {} : { reviewState: review.reviewState }),
       comments: await commentsOf(review, options.reviews),
+      ...(runs.latest.sessionId === undefined ? {} : { resumeSessionId: runs.latest.sessionId }),
     };
     try {
       const run = await store.createFollowUp({

@@ -30,4 +30,6 @@ export interface FollowUpContext {
   reviewState?: string;
   /** The comments to address, in the order the reviewer wrote them. */
   comments: FollowUpComment[];
+  /** The parent run's engine session (TaskRun.sessionId), which the follow-up resumes where the engine can. */
+  resumeSessionId?: string;
 }

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { createEngine } from "../../src/engines/create-engine.js";
+import type { EngineEvent } from "../../src/engines/engine.js";
 import { engineConfig, FIXTURES, progressOf, runEngine } from "./helpers/run-engine.js";
 
 const claude = (extra: Parameters<typeof engineConfig>[1] = {}) =>
@@ -131,5 +133,39 @@ describe("claude_code engine", () => {
       costUsd: undefined,
     });
     expect(run.result.tokenUsage).toEqual({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+  });
+});
+
+describe("claude_code sessions", () => {
+  const sessionsOf = (events: EngineEvent[]) => events.flatMap((e) => (e.kind === "session" ? [e.id] : []));
+
+  test("reports the session id of its init line once, and a follow-up resumes it with --resume", async () => {
+    const home = tempDir("errand-claude-home-");
+    const first = await runEngine(claude(), { env: { HOME: home } });
+    const [session] = sessionsOf(first.events);
+    expect(sessionsOf(first.events)).toEqual([session]);
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.record?.argv).not.toContain("--resume");
+
+    const next = await runEngine(claude(), { env: { HOME: home }, resumeSessionId: session });
+    expect(next.record?.argv.slice(4, 6)).toEqual(["--resume", session]);
+    expect(next.result.success).toBe(true);
+    expect(sessionsOf(next.events)).toEqual([session]);
+  });
+
+  test("the fake refuses a session it did not issue, as the CLI does: the run fails naming it", async () => {
+    const run = await runEngine(claude(), {
+      env: { HOME: tempDir("errand-claude-home-") },
+      resumeSessionId: "0000-not-issued",
+    });
+    expect(run.record?.argv).toContain("--resume");
+    expect(run.result.success).toBe(false);
+    expect(run.result.failureReason).toContain("No conversation found with session ID: 0000-not-issued");
+  });
+
+  test("an option-like session id is not passed on: the run starts a fresh session", async () => {
+    const run = await runEngine(claude(), { resumeSessionId: "--dangerously-skip-permissions" });
+    expect(run.record?.argv).not.toContain("--resume");
+    expect(run.result.success).toBe(true);
   });
 });

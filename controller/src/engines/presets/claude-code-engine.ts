@@ -18,11 +18,12 @@ export function createClaudeCodeEngine(config: EngineConfig, limits: EngineLimit
     executable: "claude",
     promptOnStdin: true,
     apiKeyEnv: () => "ANTHROPIC_API_KEY",
-    args: (c) => [
+    args: (c, input) => [
       "-p",
       "--output-format",
       "stream-json",
       "--verbose",
+      ...resumeArgs(input.resumeSessionId),
       ...limitArgs(c, limits),
       ...modelArgs(c),
       ...c.args,
@@ -45,4 +46,12 @@ function limitArgs(c: EngineConfig, limits: EngineLimits): string[] {
   if (c.allowedTools !== undefined) args.push("--allowedTools", ...c.allowedTools);
   if (c.disallowedTools !== undefined) args.push("--disallowedTools", ...c.disallowedTools);
   return args;
+}
+
+/** Claude Code's session ids are UUIDs; anything else (an option-like value above all) is not passed on. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** `--resume <id>` for a follow-up whose parent recorded a session (docs/operators-guide.md, "Follow-ups on review"). */
+function resumeArgs(sessionId: string | undefined): string[] {
+  return sessionId !== undefined && SESSION_ID.test(sessionId) ? ["--resume", sessionId] : [];
 }

@@ -79,6 +79,8 @@ export async function prepareRun(
       workspace: paths.workspace,
       files: { prompt: paths.prompt, ticket: paths.ticket, result: paths.result },
       apiKey: spec.apiKey,
+      // Only here: the local backend shares the controller's HOME, where Claude Code keeps its sessions.
+      resumeSessionId: spec.run.followUp?.resumeSessionId,
     };
     const invocation = fromEngine(engineName, "build its command", () => spec.engine.invocation(input));
     const parser = fromEngine(engineName, "make its output parser", () => spec.engine.parser());

@@ -75,8 +75,10 @@ export interface RunEngineOptions {
   ticket?: Ticket;
   prompt?: string;
   apiKey?: string;
-  /** Variables for the process beyond the invocation's (the PATH, a scenario). */
+  /** Variables for the process beyond the invocation's (the PATH, a scenario, a HOME shared by two runs). */
   env?: Record<string, string>;
+  /** A session to resume (EngineInput.resumeSessionId). */
+  resumeSessionId?: string;
 }
 
 /**
@@ -102,6 +104,7 @@ export async function runEngine(engine: Engine, options: RunEngineOptions = {}):
     workspace,
     files,
     apiKey: options.apiKey,
+    resumeSessionId: options.resumeSessionId,
   });
   const parser = engine.parser();
   const events: EngineEvent[] = [];
