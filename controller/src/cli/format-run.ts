@@ -42,7 +42,7 @@ export function formatRunTable(runs: readonly TaskRun[], paint: ReturnType<typeo
   const rows = runs.map((r) => [
     r.id,
     r.state,
-    `${r.ticket.source}:${r.ticket.id}`,
+    `${r.ticket.source}:${r.ticket.id}${r.parentRunId === undefined ? "" : " ↳ follow-up"}`,
     r.engine,
     `${formatDuration(now - r.updatedAt)} ago`,
     r.reason,
@@ -86,6 +86,7 @@ export function formatRunDetail(
   log: string | undefined,
   paint: ReturnType<typeof painter>,
   view: LogView = "steps",
+  chain: readonly string[] = [],
 ): string {
   const out: string[] = [];
   out.push(
@@ -95,6 +96,7 @@ export function formatRunDetail(
   out.push(`  ${run.ticket.source}:${run.ticket.id}  ${ticket?.title ?? "(not stored)"}`);
   if (ticket?.externalUrl) out.push(`  ${ticket.externalUrl}`);
   if (ticket?.repoUrl) out.push(`  repository ${ticket.repoUrl}`);
+  if (chain.length > 0) out.push("", paint("bold", "Follow-ups"), ...chain);
   out.push("", paint("bold", "Timeline"));
   for (const t of transitions) out.push(formatTransition(t, paint));
   if (run.cancelRequestedAt !== undefined && run.state === "Running")

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -15,6 +16,9 @@ import {
 } from "./harness.js";
 
 const FAKES = resolve(import.meta.dirname, "../fixtures/engines");
+const BIN = resolve(import.meta.dirname, "../../../node_modules/.bin/errand");
+const errand = (args: string[]) =>
+  spawnSync(BIN, args, { env: { ...process.env, NO_COLOR: "1" }, encoding: "utf8", timeout: 20_000 });
 const HOOK_SECRET = "follow-up-hook-secret";
 // The fake claude's pull request (fixtures/engines/claude, FINAL).
 const PR = "https://github.com/acme/widgets/pull/42";
@@ -49,16 +53,16 @@ describe("a follow-up run through the controller, on the claude_code preset's fa
       extra: `repositories:\n  codehost_a:\n    token_secret: codehost-a-token\n    bot_login: errand-bot\n`,
     });
     const record = join(h.dir, "record.json");
-    const home = join(h.dir, "home");
-    mkdirSync(home);
+    const sessions = join(h.dir, "sessions");
+    mkdirSync(sessions);
     const usePreset = (config: ControllerConfig) => {
       const fixture = config.engines.byName.fixture as EngineConfig;
-      // HOME is where the fake keeps its sessions, as Claude Code keeps them in ~/.claude.
+      // Where the fake keeps its sessions, as Claude Code keeps them in ~/.claude.
       config.engines.byName.fixture = {
         ...fixture,
         kind: "claude_code",
         command: [join(FAKES, "claude")],
-        env: { FAKE_CLI_RECORD: record, HOME: home },
+        env: { FAKE_CLI_RECORD: record, FAKE_CLAUDE_SESSIONS: sessions },
       };
       config.webhook.secrets = { ...config.webhook.secrets, codehost_a: HOOK_SECRET };
     };
@@ -101,5 +105,28 @@ describe("a follow-up run through the controller, on the claude_code preset's fa
       "Review comments:\n- alice on src/parse.ts line 12: @errand please guard against null",
     );
     expect(seen.stdin).toContain("Branch: errand/1-fix");
+
+    // The chain, from either end, in text and JSON; the list marks the follow-up.
+    const config = ["--config", h.configFile];
+    const parent = errand(["runs", "show", first.id, ...config]);
+    expect(parent.status, parent.stderr).toBe(0);
+    expect(parent.stdout).toContain(
+      `Follow-ups\n  ● ${first.id}  Succeeded  ${PR}\n  → ${followUp.id}  Succeeded  follow-up on review comment by alice  ${PR}\n`,
+    );
+    const child = errand(["runs", "show", followUp.id, ...config, "--json"]);
+    expect(JSON.parse(child.stdout).chain).toEqual({
+      parent: { id: first.id, attempt: 1, state: "Succeeded", pullRequestUrl: PR },
+      self: {
+        id: followUp.id,
+        attempt: 2,
+        state: "Succeeded",
+        pullRequestUrl: PR,
+        trigger: "review comment by alice",
+      },
+      children: [],
+    });
+    const list = errand(["runs", ...config]);
+    expect(list.stdout).toMatch(new RegExp(`${followUp.id}\\s+Succeeded\\s+generic:${id} ↳ follow-up`));
+    expect(list.stdout).not.toMatch(new RegExp(`${first.id}\\s+Succeeded\\s+generic:${id} ↳`));
   });
 });

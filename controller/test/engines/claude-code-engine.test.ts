@@ -140,14 +140,14 @@ describe("claude_code sessions", () => {
   const sessionsOf = (events: EngineEvent[]) => events.flatMap((e) => (e.kind === "session" ? [e.id] : []));
 
   test("reports the session id of its init line once, and a follow-up resumes it with --resume", async () => {
-    const home = tempDir("errand-claude-home-");
-    const first = await runEngine(claude(), { env: { HOME: home } });
+    const sessions = { FAKE_CLAUDE_SESSIONS: tempDir("errand-claude-sessions-") };
+    const first = await runEngine(claude(), { env: sessions });
     const [session] = sessionsOf(first.events);
     expect(sessionsOf(first.events)).toEqual([session]);
     expect(session).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.record?.argv).not.toContain("--resume");
 
-    const next = await runEngine(claude(), { env: { HOME: home }, resumeSessionId: session });
+    const next = await runEngine(claude(), { env: sessions, resumeSessionId: session });
     expect(next.record?.argv.slice(4, 6)).toEqual(["--resume", session]);
     expect(next.result.success).toBe(true);
     expect(sessionsOf(next.events)).toEqual([session]);
@@ -155,7 +155,7 @@ describe("claude_code sessions", () => {
 
   test("the fake refuses a session it did not issue, as the CLI does: the run fails naming it", async () => {
     const run = await runEngine(claude(), {
-      env: { HOME: tempDir("errand-claude-home-") },
+      env: { FAKE_CLAUDE_SESSIONS: tempDir("errand-claude-sessions-") },
       resumeSessionId: "0000-not-issued",
     });
     expect(run.record?.argv).toContain("--resume");
