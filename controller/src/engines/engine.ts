@@ -20,6 +20,8 @@ export interface EngineInput {
   apiKey: string | undefined;
   /** A follow-up's parent session to resume (claude_code's `--resume`); engines that cannot resume ignore it. */
   resumeSessionId?: string | undefined;
+  /** The parent run's workspace, where that session was started (Claude Code files sessions by working directory). */
+  resumeWorkspace?: string | undefined;
 }
 
 /** Limits of every run that come from outside the engine's entry. */

@@ -53,16 +53,16 @@ describe("a follow-up run through the controller, on the claude_code preset's fa
       extra: `repositories:\n  codehost_a:\n    token_secret: codehost-a-token\n    bot_login: errand-bot\n`,
     });
     const record = join(h.dir, "record.json");
-    const sessions = join(h.dir, "sessions");
-    mkdirSync(sessions);
+    const claudeConfig = join(h.dir, "claude-config");
+    mkdirSync(claudeConfig);
     const usePreset = (config: ControllerConfig) => {
       const fixture = config.engines.byName.fixture as EngineConfig;
-      // Where the fake keeps its sessions, as Claude Code keeps them in ~/.claude.
+      // Where the fake files its sessions by working directory, as Claude Code does in ~/.claude.
       config.engines.byName.fixture = {
         ...fixture,
         kind: "claude_code",
         command: [join(FAKES, "claude")],
-        env: { FAKE_CLI_RECORD: record, FAKE_CLAUDE_SESSIONS: sessions },
+        env: { FAKE_CLI_RECORD: record, CLAUDE_CONFIG_DIR: claudeConfig },
       };
       config.webhook.secrets = { ...config.webhook.secrets, codehost_a: HOOK_SECRET };
     };

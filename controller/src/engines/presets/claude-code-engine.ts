@@ -1,6 +1,7 @@
 import type { EngineConfig } from "../../config/controller-config.js";
-import type { Engine, EngineLimits } from "../engine.js";
+import type { Engine, EngineInput, EngineLimits } from "../engine.js";
 import { createClaudeCodeParser } from "./claude-code-parser.js";
+import { carryClaudeSession } from "./claude-code-session.js";
 import { createPresetEngine, modelArgs } from "./preset-engine.js";
 
 /**
@@ -23,7 +24,7 @@ export function createClaudeCodeEngine(config: EngineConfig, limits: EngineLimit
       "--output-format",
       "stream-json",
       "--verbose",
-      ...resumeArgs(input.resumeSessionId),
+      ...resumeArgs(c, input),
       ...limitArgs(c, limits),
       ...modelArgs(c),
       ...c.args,
@@ -48,10 +49,14 @@ function limitArgs(c: EngineConfig, limits: EngineLimits): string[] {
   return args;
 }
 
-/** Claude Code's session ids are UUIDs; anything else (an option-like value above all) is not passed on. */
-const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-
-/** `--resume <id>` for a follow-up whose parent recorded a session (docs/operators-guide.md, "Follow-ups on review"). */
-function resumeArgs(sessionId: string | undefined): string[] {
-  return sessionId !== undefined && SESSION_ID.test(sessionId) ? ["--resume", sessionId] : [];
+/**
+ * `--resume <id>` for a follow-up whose parent recorded a session that can
+ * be carried to this run's workspace (docs/operators-guide.md, "Follow-ups
+ * on review"); nothing, so a fresh session, otherwise.
+ */
+function resumeArgs(c: EngineConfig, input: EngineInput): string[] {
+  const { resumeSessionId: id, resumeWorkspace: from } = input;
+  if (id === undefined || from === undefined) return [];
+  const env = { HOME: process.env.HOME, CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR, ...c.env };
+  return carryClaudeSession(id, from, input.workspace, env) ? ["--resume", id] : [];
 }

@@ -77,8 +77,9 @@ export interface RunEngineOptions {
   apiKey?: string;
   /** Variables for the process beyond the invocation's (the PATH, a scenario, a HOME shared by two runs). */
   env?: Record<string, string>;
-  /** A session to resume (EngineInput.resumeSessionId). */
+  /** A session to resume, and the workspace it was started in (EngineInput.resumeSessionId, resumeWorkspace). */
   resumeSessionId?: string;
+  resumeWorkspace?: string;
 }
 
 /**
@@ -105,6 +106,7 @@ export async function runEngine(engine: Engine, options: RunEngineOptions = {}):
     files,
     apiKey: options.apiKey,
     resumeSessionId: options.resumeSessionId,
+    resumeWorkspace: options.resumeWorkspace,
   });
   const parser = engine.parser();
   const events: EngineEvent[] = [];
