@@ -78,6 +78,7 @@ export type {
 } from "./notify/notifier-types.js";
 export type { ChannelState } from "./notify/supervised-channel.js";
 export type { OpsServer, ReadinessCheck, ReadinessResult } from "./ops/ops-server.js";
+export type { FollowUpComment, FollowUpContext, FollowUpPullRequest } from "./runs/follow-up.js";
 export type { RunEvent, RunObserver } from "./runs/run-event.js";
 export {
   RUN_STATES,
@@ -97,9 +98,11 @@ export type {
   DeliveryClaim,
   DeliveryOutcome,
   DeliveryTickets,
+  FollowUpRequest,
   HandledDelivery,
   Leadership,
   LeadOptions,
+  PullRequestRuns,
   RunCounts,
   RunFilter,
   Store,
