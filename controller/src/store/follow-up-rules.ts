@@ -25,6 +25,19 @@ export function followUpCapReached(pullRequestUrl: string, max: number): Conflic
   });
 }
 
+/**
+ * The key a pull request's address is stored and looked up under: trimmed, without a trailing `/`, `#...` or
+ * `?...`, in lower case (code hosts treat owner and repository names without case; an agent may print them
+ * otherwise than the webhook does). Empty when there is no address.
+ */
+export function pullRequestKey(url: string | undefined): string {
+  return (url ?? "")
+    .trim()
+    .replace(/[?#].*$/, "")
+    .replace(/\/+$/, "")
+    .toLowerCase();
+}
+
 /** Checks what a caller hands to createFollowUp before any transaction. */
 export function checkFollowUpRequest(req: FollowUpRequest): void {
   const { pullRequest } = req.followUp ?? {};
@@ -54,12 +67,14 @@ export interface AttemptRow {
  */
 export function nextFollowUpAttempt(req: FollowUpRequest, attempts: readonly AttemptRow[]): number {
   const url = req.followUp.pullRequest.url;
+  const key = pullRequestKey(url);
   const active = attempts.find((a) => a.state === "Queued" || a.state === "Running");
   if (active) throw followUpWhileActive(url, active);
   const newest = attempts[0];
   if (newest && newest.id !== req.parentRunId) throw followUpOfOlderRun(req.parentRunId, newest);
   const done = attempts.filter(
-    (a) => a.follow_up !== null && (JSON.parse(a.follow_up) as FollowUpContext).pullRequest?.url === url,
+    (a) =>
+      a.follow_up !== null && pullRequestKey((JSON.parse(a.follow_up) as FollowUpContext).pullRequest?.url) === key,
   ).length;
   if (done >= req.maxPerPullRequest) throw followUpCapReached(url, req.maxPerPullRequest);
   return (newest?.attempt ?? 0) + 1;

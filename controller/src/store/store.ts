@@ -200,7 +200,8 @@ export interface Store {
   /**
    * The runs of the ticket whose run ended with `pullRequestUrl` as its
    * result's pull request (recorded by {@link transition}), or undefined
-   * when no run opened it: review events on other pull requests are not errand's.
+   * when no run opened it: review events on other pull requests are not errand's. Addresses are compared
+   * without case, a trailing `/`, `#...` or `?...`.
    */
   findPullRequestRun(pullRequestUrl: string): Promise<PullRequestRuns | undefined>;
   /** Records the engine's session id of a run (any state); NotFoundError for an unknown id. */

@@ -1,6 +1,6 @@
 import type { PoolClient } from "pg";
 import type { TaskRun } from "../../runs/task-run.js";
-import { type AttemptRow, checkFollowUpRequest, nextFollowUpAttempt } from "../follow-up-rules.js";
+import { type AttemptRow, checkFollowUpRequest, nextFollowUpAttempt, pullRequestKey } from "../follow-up-rules.js";
 import { requireText } from "../input-checks.js";
 import { RUN_COLUMNS_BARE, type RunRow, toTaskRun, toTicket } from "../rows.js";
 import { newRunId } from "../run-id.js";
@@ -17,7 +17,7 @@ const NEW_FOLLOW_UP = `
     INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) SELECT id, 1, NULL, 'Queued', $6::bigint, $7::text FROM run
   )
   SELECT * FROM run`;
-const OPENED_BY = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE pull_request_url = $1 ORDER BY attempt LIMIT 1`;
+const OPENED_BY = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE pull_request_url = $1 ORDER BY created_at, id LIMIT 1`;
 const NEWEST = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE source = $1 AND ticket_id = $2 ORDER BY attempt DESC LIMIT 1`;
 
 /**
@@ -39,7 +39,9 @@ export function createFollowUpOps({
       return inTransaction(pool, (client) => createFollowUp(client, req, at));
     },
     async findPullRequestRun(pullRequestUrl) {
-      const opened = (await pool.query<RunRow>(OPENED_BY, [requireText(pullRequestUrl, "pull request url")])).rows[0];
+      const opened = (
+        await pool.query<RunRow>(OPENED_BY, [pullRequestKey(requireText(pullRequestUrl, "pull request url"))])
+      ).rows[0];
       if (!opened) return undefined;
       const key = [opened.source, opened.ticket_id];
       const latest = (await pool.query<RunRow>(NEWEST, key)).rows[0] as RunRow;

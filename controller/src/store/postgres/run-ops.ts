@@ -1,5 +1,6 @@
 import type { PoolClient } from "pg";
 import { isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
+import { pullRequestKey } from "../follow-up-rules.js";
 import { requireText, requireTime } from "../input-checks.js";
 import { jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../rows.js";
 import { newRunId } from "../run-id.js";
@@ -87,7 +88,7 @@ export function createRunOps({
         if (!req.from.includes(row.state)) return undefined;
         const moved = toTaskRun(await move(client, req, row.state, at));
         // How a review event on a pull request finds its ticket (Store.findPullRequestRun).
-        const pullRequestUrl = req.patch?.result?.pullRequestUrl?.trim();
+        const pullRequestUrl = pullRequestKey(req.patch?.result?.pullRequestUrl);
         if (pullRequestUrl)
           await client.query("UPDATE task_runs SET pull_request_url = $1 WHERE id = $2", [pullRequestUrl, runId]);
         return moved;

@@ -1,4 +1,4 @@
-import { type AttemptRow, checkFollowUpRequest, nextFollowUpAttempt } from "../follow-up-rules.js";
+import { type AttemptRow, checkFollowUpRequest, nextFollowUpAttempt, pullRequestKey } from "../follow-up-rules.js";
 import { requireText } from "../input-checks.js";
 import { RUN_COLUMNS, type RunRow, toTaskRun, toTicket } from "../rows.js";
 import { newRunId } from "../run-id.js";
@@ -24,7 +24,7 @@ export function createFollowUpOps({
     "UPDATE task_runs SET parent_run_id = ?, follow_up = ? WHERE id = ?",
   );
   const openedBy = prep<[string], RunRow>(
-    `SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.pull_request_url = ? ORDER BY r.attempt LIMIT 1`,
+    `SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.pull_request_url = ? ORDER BY r.created_at, r.id LIMIT 1`,
   );
   const newest = prep<[string, string], RunRow>(
     `SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.source = ? AND r.ticket_id = ? ORDER BY r.attempt DESC LIMIT 1`,
@@ -51,7 +51,7 @@ export function createFollowUpOps({
       return create.immediate(req, now());
     },
     findPullRequestRun(pullRequestUrl) {
-      const opened = openedBy.get(requireText(pullRequestUrl, "pull request url"));
+      const opened = openedBy.get(pullRequestKey(requireText(pullRequestUrl, "pull request url")));
       if (!opened) return undefined;
       const latest = newest.get(opened.source, opened.ticket_id) as RunRow;
       const ticket = st.getTicket.get(opened.source, opened.ticket_id) as { payload: string };

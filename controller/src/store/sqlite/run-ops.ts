@@ -1,4 +1,5 @@
 import { isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
+import { pullRequestKey } from "../follow-up-rules.js";
 import { requireCount, requireMs, requireText, requireTime } from "../input-checks.js";
 import { jsonOrNull, type RunRow, toTaskRun, toTicket } from "../rows.js";
 import { newRunId } from "../run-id.js";
@@ -136,7 +137,7 @@ function applyTransition(st: Statements, req: TransitionRequest, current: RunSta
     attachment: jsonOrNull(patch.attachment),
   });
   if (row) st.insertHistory.run({ runId: req.runId, from: current, to: req.to, at, reason: req.reason });
-  const pullRequestUrl = patch.result?.pullRequestUrl?.trim();
+  const pullRequestUrl = pullRequestKey(patch.result?.pullRequestUrl);
   if (row && pullRequestUrl) st.setPullRequestUrl.run(pullRequestUrl, req.runId);
   return row;
 }

@@ -64,6 +64,17 @@ export function followUpTests(open: OpenStore): void {
       expect(claimed?.run).toMatchObject({ id: child.id, followUp: context(url) });
     });
 
+    it("finds a pull request whatever the case, trailing slash or anchor the agent printed its address with", async () => {
+      const { store } = await open();
+      const parent = await openedPullRequest(store, " https://codehost.example/Acme/App/pull/13/ ");
+      const found = await store.findPullRequestRun("https://codehost.example/acme/app/pull/13#discussion_r1");
+      expect(found?.opened.id).toBe(parent.id);
+      const url = "https://codehost.example/acme/app/pull/13";
+      const child = await store.createFollowUp(request(parent, url, 1));
+      await store.requestCancel(child.id, "enough");
+      await expectCode(store.createFollowUp(request(child, `${url.toUpperCase()}/`, 1)), "ERR_CONFLICT");
+    });
+
     it("refuses while a run of the ticket is active: one active run per pull request", async () => {
       const { store } = await open();
       const url = "https://codehost.example/acme/app/pull/9";
