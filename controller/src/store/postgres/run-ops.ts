@@ -143,7 +143,14 @@ async function retryRun(client: PoolClient, runId: string, reason: string, at: n
     at,
     reason,
   ];
-  return toTaskRun((await client.query<RunRow>(NEW_ATTEMPT, params)).rows[0] as RunRow);
+  const created = (await client.query<RunRow>(NEW_ATTEMPT, params)).rows[0] as RunRow;
+  if (first.follow_up === null) return toTaskRun(created);
+  // A retried follow-up stays one: same review, same branch, following the run it retries.
+  const linked = await client.query<RunRow>(
+    `UPDATE task_runs SET parent_run_id = $2, follow_up = $3 WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
+    [created.id, first.id, first.follow_up],
+  );
+  return toTaskRun(linked.rows[0] as RunRow);
 }
 
 /** Locks the run and marks it for cancelling; a Queued run is Cancelled at once (no engine to stop). */

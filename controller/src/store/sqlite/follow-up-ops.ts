@@ -20,9 +20,6 @@ export function createFollowUpOps({
   const attemptsOf = prep<[string, string], AttemptRow>(
     "SELECT id, state, attempt, follow_up FROM task_runs WHERE source = ? AND ticket_id = ? ORDER BY attempt DESC",
   );
-  const setFollowUp = prep<[string, string, string]>(
-    "UPDATE task_runs SET parent_run_id = ?, follow_up = ? WHERE id = ?",
-  );
   const openedBy = prep<[string], RunRow>(
     `SELECT ${RUN_COLUMNS} FROM task_runs r WHERE r.pull_request_url = ? ORDER BY r.created_at, r.id LIMIT 1`,
   );
@@ -38,7 +35,7 @@ export function createFollowUpOps({
     const attempt = nextFollowUpAttempt(req, attemptsOf.all(parent.source, parent.ticket_id));
     const id = newRunId(at);
     st.insertRun.run(id, parent.source, parent.ticket_id, attempt, parent.engine, at, at, req.reason);
-    setFollowUp.run(parent.id, JSON.stringify(req.followUp), id);
+    st.setFollowUp.run(parent.id, JSON.stringify(req.followUp), id);
     st.insertHistory.run({ runId: id, from: null, to: "Queued", at, reason: req.reason });
     return toTaskRun(st.getRun.get(id) as RunRow);
   });

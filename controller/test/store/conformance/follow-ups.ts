@@ -126,6 +126,23 @@ export function followUpTests(open: OpenStore): void {
       expect(await store.listRuns({ ticket: parent.ticket })).toHaveLength(2);
     });
 
+    it("keeps a follow-up's review and branch when it is retried, linked to the run it retries", async () => {
+      const { store } = await open();
+      const url = "https://codehost.example/acme/app/pull/14";
+      const parent = await openedPullRequest(store, url);
+      const child = await store.createFollowUp(request(parent, url));
+      await store.requestCancel(child.id, "not now");
+      const again = await store.retry(child.id, "retried by alice");
+      expect(again).toMatchObject({ attempt: 3, parentRunId: child.id, followUp: context(url) });
+      expect(await store.getRun(again.id)).toEqual(again);
+      const plain = await store.retry(parent.id, "a plain retry").catch((e: unknown) => e);
+      expect(plain).toMatchObject({ code: "ERR_CONFLICT" });
+      await store.requestCancel(again.id, "stop");
+      const fresh = await store.retry(parent.id, "a plain retry");
+      expect(fresh.parentRunId).toBeUndefined();
+      expect(fresh.followUp).toBeUndefined();
+    });
+
     it("refuses an unknown parent with NotFound", async () => {
       const { store } = await open();
       await expectCode(
