@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { silentLogger } from "@errand/channel-sdk/host";
+import { createLogger, silentLogger } from "@errand/channel-sdk/host";
 import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/temp-dir.js";
@@ -112,7 +112,9 @@ async function start() {
     reviews: createReviewReader(fake.url, { token: async () => fake.token }),
     logger: silentLogger,
   });
-  const source = createWebhookSource({ config, store, logger: silentLogger, registry: new Registry(), onReviews });
+  const logs: string[] = [];
+  const logger = createLogger({ level: "info", write: (line) => logs.push(line) });
+  const source = createWebhookSource({ config, store, logger, registry: new Registry(), onReviews });
   await source.start(createBatchedSink({ store, engine: "default", onCommitted: () => {} }));
   stops.push(async () => {
     await source.stop();
@@ -130,7 +132,7 @@ async function start() {
     };
     return postJson(base, "/webhooks/codehost-a", body, headers);
   };
-  return { store, fake, runId, post };
+  return { store, fake, runId, post, logs };
 }
 
 describe("follow-ups on review, through code host A's webhook", () => {
@@ -226,6 +228,9 @@ describe("follow-ups on review, through code host A's webhook", () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ status: "ignored", reason: expect.stringContaining(reason) });
     expect(await t.store.listRuns({ ticket: { source: "codehost_a", id: "42" } })).toHaveLength(1);
+    // The request's log line says why too.
+    const line = t.logs.map((l) => JSON.parse(l)).find((l) => l["@message"] === "webhook request");
+    expect(line).toMatchObject({ outcome: "ignored", reason: expect.stringContaining(reason) });
   });
 
   it("leaves an issue comment on an issue to the issue parser", async () => {
