@@ -162,6 +162,17 @@ describe("follow-ups on review, through code host A's webhook", () => {
     expect(await t.store.listRuns({ ticket: { source: "codehost_a", id: "42" } })).toHaveLength(2);
   });
 
+  it("a code host that fails while the review is read answers 503 and keeps nothing; the redelivery goes through", async () => {
+    const t = await start();
+    t.fake.inject({ kind: "error", status: 502 }, { match: /reviews\/55\/comments/ });
+    const failed = await t.post("pull_request_review", review(), "delivery-9");
+    expect(failed.status).toBe(503);
+    expect(await t.store.listRuns({ ticket: { source: "codehost_a", id: "42" } })).toHaveLength(1);
+    const again = await t.post("pull_request_review", review(), "delivery-9");
+    expect(again.json).toEqual({ status: "accepted", tickets: ["42"] });
+    expect(await t.store.listRuns({ ticket: { source: "codehost_a", id: "42" } })).toHaveLength(2);
+  });
+
   it("a comment mentioning the phrase on the conversation queues one, its branch read from the pull request", async () => {
     const t = await start();
     const res = await t.post("issue_comment", comment("issue_comment", "@errand please add a test"));

@@ -1,30 +1,14 @@
 import { Octokit } from "@octokit/rest";
+import type { ReviewSource } from "../../follow-ups/follow-up-intake.js";
 import type { RepositoryToken } from "../../repositories/repository-token.js";
-import type { FollowUpComment } from "../../runs/follow-up.js";
-
-/** A pull request's repository and number. */
-export interface PullRequestRef {
-  owner: string;
-  name: string;
-  number: number;
-}
-
-/** What the follow-up intake reads from code host A's REST API. */
-export interface ReviewReader {
-  /** The comments of one review, each with its file and line, oldest first. */
-  reviewComments(pull: PullRequestRef, reviewId: number): Promise<FollowUpComment[]>;
-  /** The pull request's head branch. */
-  headBranch(pull: PullRequestRef): Promise<string>;
-}
 
 /**
  * Reads reviews through `@octokit/rest` at `baseUrl`
  * (`repositories.codehost_a.api_base_url`), authenticated with a fresh
  * token from `credential` for each call.
  */
-export function createReviewReader(baseUrl: string, credential: RepositoryToken): ReviewReader {
-  const client = async () =>
-    new Octokit({ auth: await credential.token(), baseUrl, userAgent: "errand", request: { retries: 0 } });
+export function createReviewReader(baseUrl: string, credential: RepositoryToken): ReviewSource {
+  const client = async () => new Octokit({ auth: await credential.token(), baseUrl, userAgent: "errand" });
   return {
     async reviewComments(pull, reviewId) {
       const octokit = await client();
