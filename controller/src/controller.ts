@@ -120,7 +120,10 @@ export async function createController(options: ControllerOptions): Promise<Cont
     registry,
     approvals: approval.sweep,
   });
-  const sources = createTicketSources(config, store, polling, logger, registry, approval.onApprovals);
+  const sources = createTicketSources(config, store, polling, logger, registry, approval.onApprovals, {
+    onQueued: () => loop.wake(),
+    ...(access === undefined ? {} : { token: access.token }),
+  });
   const sink = createIntakeSink(config, store, loop, approval);
   const { election, lost } = createLeadership({
     store,
@@ -181,6 +184,8 @@ async function createScrubbedBackend(
     repositoryBackend(backend, {
       config: config.repositories,
       access,
+      // A follow-up on review continues its pull request's branch.
+      branchOf: ({ run }) => (run.followUp ? { branch: run.followUp.pullRequest.branch, existing: true } : undefined),
       workspaceDir: config.execution.local.workspaceDir,
       secrets,
       tokenEnv: (engine) => config.engines.byName[engine]?.repositoryTokenEnv ?? [],

@@ -82,6 +82,7 @@ export type { ChannelState } from "./notify/supervised-channel.js";
 export type { OpsServer, ReadinessCheck, ReadinessResult } from "./ops/ops-server.js";
 export type { CheckoutOutcome } from "./repositories/checkout-outcome.js";
 export type { ApprovalDecision, Approvals, DecideOutcome } from "./runs/approvals-port.js";
+export type { FollowUpComment, FollowUpContext, FollowUpPullRequest } from "./runs/follow-up.js";
 export type { RunEvent, RunObserver } from "./runs/run-event.js";
 export {
   type Actor,
@@ -103,9 +104,11 @@ export type {
   DeliveryClaim,
   DeliveryOutcome,
   DeliveryTickets,
+  FollowUpRequest,
   HandledDelivery,
   Leadership,
   LeadOptions,
+  PullRequestRuns,
   RunCounts,
   RunCursor,
   RunFilter,

@@ -43,7 +43,7 @@ export function formatRunTable(runs: readonly TaskRun[], paint: ReturnType<typeo
   const rows = runs.map((r) => [
     r.id,
     r.state,
-    `${r.ticket.source}:${r.ticket.id}`,
+    `${r.ticket.source}:${r.ticket.id}${r.parentRunId === undefined ? "" : " ↳ follow-up"}`,
     r.engine,
     `${formatDuration(now - r.updatedAt)} ago`,
     r.reason,
@@ -93,6 +93,7 @@ export function formatRunDetail(
   log: string | undefined,
   paint: ReturnType<typeof painter>,
   view: LogView = "steps",
+  chain: readonly string[] = [],
 ): string {
   const out: string[] = [];
   out.push(
@@ -103,6 +104,7 @@ export function formatRunDetail(
   if (ticket?.externalUrl) out.push(`  ${ticket.externalUrl}`);
   if (ticket?.repoUrl) out.push(`  repository ${ticket.repoUrl}`);
   if (run.branch !== undefined) out.push(`  branch ${run.branch}`);
+  if (chain.length > 0) out.push("", paint("bold", "Follow-ups"), ...chain);
   out.push("", paint("bold", "Timeline"));
   for (const t of transitions) out.push(formatTransition(t, paint));
   if (run.cancelRequestedAt !== undefined && run.state === "Running")

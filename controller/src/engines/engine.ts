@@ -18,6 +18,10 @@ export interface EngineInput {
   files: { prompt: string; ticket: string; result: string };
   /** The engine's API key from the secret store, when `auth.api_key_secret` names one. */
   apiKey: string | undefined;
+  /** A follow-up's parent session to resume (claude_code's `--resume`); engines that cannot resume ignore it. */
+  resumeSessionId?: string | undefined;
+  /** The parent run's workspace, where that session was started (Claude Code files sessions by working directory). */
+  resumeWorkspace?: string | undefined;
 }
 
 /** Limits of every run that come from outside the engine's entry. */
@@ -47,7 +51,9 @@ export type EngineEvent =
    */
   | { kind: "cost"; usd: number; final?: boolean }
   /** Token usage so far (cumulative). */
-  | { kind: "usage"; usage: TokenUsage };
+  | { kind: "usage"; usage: TokenUsage }
+  /** The engine's session id (Claude Code's `session_id`): stored with the run, so a follow-up may resume it. */
+  | { kind: "session"; id: string };
 
 /** How the engine process ended, as the backend saw it. */
 export interface EngineExit {

@@ -1,4 +1,7 @@
-/** The placeholders a prompt template may use, each filled from the ticket (spec field names). */
+/**
+ * The placeholders a prompt template may use, each filled from the ticket (spec field names); the last three
+ * from a follow-up run's review (follow-up-prompt.ts), "(none)" for other runs.
+ */
 export const PROMPT_PLACEHOLDERS = [
   "id",
   "title",
@@ -8,6 +11,9 @@ export const PROMPT_PLACEHOLDERS = [
   "external_url",
   "labels",
   "source",
+  "pull_request_url",
+  "branch",
+  "review_comments",
 ] as const;
 
 /** One of {@link PROMPT_PLACEHOLDERS}. */

@@ -1,6 +1,8 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { didYouMean } from "../config/did-you-mean.js";
+import type { FollowUpContext } from "../runs/follow-up.js";
 import { DEFAULT_PROMPT_TEMPLATE, PROMPT_PLACEHOLDERS, type PromptPlaceholder } from "./prompt-template.js";
+import { reviewCommentsText } from "./review-comments-text.js";
 
 /** `{{ name }}`, spaces inside the braces allowed. */
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -13,8 +15,12 @@ const KNOWN: ReadonlySet<string> = new Set(PROMPT_PLACEHOLDERS);
  * read "(none)". An unknown placeholder is left as written (the config loader
  * refuses it first, see {@link checkPromptTemplate}).
  */
-export function buildPrompt(ticket: Ticket, template: string = DEFAULT_PROMPT_TEMPLATE): string {
-  const values = placeholderValues(ticket);
+export function buildPrompt(
+  ticket: Ticket,
+  template: string = DEFAULT_PROMPT_TEMPLATE,
+  followUp?: FollowUpContext,
+): string {
+  const values = placeholderValues(ticket, followUp);
   return template.replace(PLACEHOLDER, (whole, name: string) =>
     KNOWN.has(name) ? values[name as PromptPlaceholder] : whole,
   );
@@ -47,7 +53,7 @@ export function checkPromptTemplate(template: string): string[] {
   return problems;
 }
 
-function placeholderValues(ticket: Ticket): Record<PromptPlaceholder, string> {
+function placeholderValues(ticket: Ticket, followUp: FollowUpContext | undefined): Record<PromptPlaceholder, string> {
   const or = (value: string) => (value.trim() === "" ? "(none)" : value);
   return {
     id: or(ticket.id),
@@ -58,6 +64,9 @@ function placeholderValues(ticket: Ticket): Record<PromptPlaceholder, string> {
     external_url: or(ticket.externalUrl),
     labels: ticket.labels.length === 0 ? "(none)" : ticket.labels.join(", "),
     source: or(ticket.source),
+    pull_request_url: or(followUp?.pullRequest.url ?? ""),
+    branch: or(followUp?.pullRequest.branch ?? ""),
+    review_comments: or(followUp === undefined ? "" : reviewCommentsText(followUp)),
   };
 }
 

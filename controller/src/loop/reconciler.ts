@@ -21,8 +21,8 @@ export interface ReconcilerOptions {
   store: Store;
   backend: ExecutionBackend;
   engines: ReadonlyMap<string, Engine>;
-  /** Builds the prompt for a ticket with the engine's template. */
-  prompt(engine: string, ticket: Ticket): string;
+  /** Builds the prompt for a ticket with the engine's template; `run` tells a follow-up (its `followUp`) from a first run. */
+  prompt(engine: string, ticket: Ticket, run?: TaskRun): string;
   /** The engine's API key from the secret store. */
   apiKey(engine: string): string | undefined;
   guardrails: Guardrails;
@@ -72,7 +72,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     run,
     ticket,
     engine,
-    prompt: options.prompt(engine.name, ticket),
+    prompt: options.prompt(engine.name, ticket, run),
     apiKey: options.apiKey(engine.name),
   });
   const launch: LaunchDeps = {

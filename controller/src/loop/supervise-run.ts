@@ -98,6 +98,10 @@ export function createActiveRun(run: TaskRun, ticket: Ticket, events: EventChain
         // An engine's output can arrive before its start is recorded (a fast engine, a busy loop).
         if (holding) held = progress;
         else active.events.progress(progress);
+      } else if (event.kind === "session") {
+        deps.store
+          .recordSession(run.id, event.id)
+          .catch((error: unknown) => deps.logger.warn("could not store the run's session", { run_id: run.id, error }));
       } else if (event.kind === "cost") {
         active.stop.costUsd = event.usd;
         const at = deps.now();

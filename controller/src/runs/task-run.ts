@@ -1,4 +1,5 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import type { FollowUpContext } from "./follow-up.js";
 
 /**
  * States of a TaskRun. The spec names Running; the others are ours:
@@ -115,6 +116,12 @@ export interface TaskRun {
   cancelRequestedAt: number | undefined;
   /** The branch the run works on when the controller prepared a checkout (follow-ups push to it). */
   branch: string | undefined;
+  /** For a follow-up run: the run of the same ticket it follows (the one that was newest when it was created). */
+  parentRunId?: string | undefined;
+  /** The engine's session id (Claude Code's `session_id`), recorded from its output; a follow-up may resume it. */
+  sessionId?: string | undefined;
+  /** For a follow-up run: the pull request and the review comments it addresses. */
+  followUp?: FollowUpContext | undefined;
 }
 
 /** A run together with its ticket, as the loop hands it to execution. */

@@ -4,6 +4,7 @@ import { createStoreDedupe } from "../intake/store-dedupe.js";
 import type { SourceHealth, TicketSink, TicketSource } from "../intake/ticket-source.js";
 import type { Store } from "../store/store.js";
 import type { ApprovalHandler } from "../webhook/handlers.js";
+import type { ReviewHandler } from "../webhook/handlers.js";
 import { createWebhookServer, type WebhookServer } from "../webhook/server.js";
 import type { WebhookConfig } from "../webhook/webhook-schema.js";
 
@@ -16,6 +17,8 @@ export interface WebhookSourceOptions {
   registry: Registry;
   /** Chat A's approval callbacks (docs/approvals.md); without it they are logged and dropped. */
   onApprovals?: ApprovalHandler;
+  /** Reviews on pull requests (follow-up runs); without it they are answered 200 ignored. */
+  onReviews?: ReviewHandler;
 }
 
 /**
@@ -54,6 +57,7 @@ export function createWebhookSource(
             ? { deliveryCommitted: true }
             : { deliveryCommitted: false, seen: stored.delivery };
         },
+        ...(options.onReviews === undefined ? {} : { onReviews: options.onReviews }),
         onApprovals: (approvals, ctx) => {
           // Every callback is logged as it comes; the approval flow decides it when one is configured.
           for (const a of approvals) {

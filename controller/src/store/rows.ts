@@ -1,4 +1,5 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import type { FollowUpContext } from "../runs/follow-up.js";
 import type { Actor, RunState, TaskRun, Transition } from "../runs/task-run.js";
 
 /** A row of `task_runs` as both stores return it (PostgreSQL selects the same names and types). */
@@ -21,6 +22,9 @@ export interface RunRow {
   attachment: string | null;
   cancel_requested_at: number | null;
   branch: string | null;
+  parent_run_id: string | null;
+  session_id: string | null;
+  follow_up: string | null;
 }
 
 /** A row of `transitions`. */
@@ -65,6 +69,9 @@ const RUN_COLUMN_NAMES = [
   "attachment",
   "cancel_requested_at",
   "branch",
+  "parent_run_id",
+  "session_id",
+  "follow_up",
 ] as const;
 
 /** The columns of {@link RunRow}, qualified by the alias `r` (for SELECTs that join another table). */
@@ -95,6 +102,9 @@ export function toTaskRun(row: RunRow): TaskRun {
     attachment: json<Record<string, unknown>>(row.attachment),
     cancelRequestedAt: opt(row.cancel_requested_at),
     branch: opt(row.branch),
+    parentRunId: opt(row.parent_run_id),
+    sessionId: opt(row.session_id),
+    followUp: json<FollowUpContext>(row.follow_up),
   };
 }
 

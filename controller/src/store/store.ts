@@ -1,4 +1,5 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
+import type { FollowUpContext } from "../runs/follow-up.js";
 import type { Actor, RunState, RunWithTicket, TaskRun, TicketKey, Transition } from "../runs/task-run.js";
 
 /** What happened to one ticket handed to {@link Store.acceptTickets}. */
@@ -55,6 +56,26 @@ export interface TransitionRequest {
   at?: number;
   /** Who asked for it, stored with the transition; undefined: the controller itself. */
   actor?: Actor;
+}
+
+/** What {@link Store.createFollowUp} needs. */
+export interface FollowUpRequest {
+  /** The run followed: it must be the newest run of its ticket, and finished. */
+  parentRunId: string;
+  followUp: FollowUpContext;
+  /** Reason of the new run's first transition. */
+  reason: string;
+  /** At most this many follow-up runs per pull request (`repositories.codehost_a.follow_ups.max_per_pull_request`). */
+  maxPerPullRequest: number;
+}
+
+/** What {@link Store.findPullRequestRun} found for a pull request's address. */
+export interface PullRequestRuns {
+  /** The run that ended with this pull request (the first one, when several reported it). */
+  opened: TaskRun;
+  /** The newest run of the same ticket: the one a follow-up follows. */
+  latest: TaskRun;
+  ticket: Ticket;
 }
 
 /** Filter of {@link Store.listRuns}. */
@@ -202,6 +223,25 @@ export interface Store {
 
   /** Creates a new Queued attempt for the ticket of `runId`; the run must be finished. `actor` is stored with its first transition. */
   retry(runId: string, reason: string, actor?: Actor): Promise<TaskRun>;
+  /**
+   * Creates a follow-up run in one transaction: a new Queued attempt of the
+   * parent's ticket, with the parent's engine, `parentRunId` and the
+   * follow-up context. Refused with ConflictError when a run of the ticket
+   * is active (one active run per pull request), when the parent is not the
+   * ticket's newest run, or when the pull request has had
+   * `maxPerPullRequest` follow-ups already; NotFoundError for an unknown
+   * parent. Of two callers racing on one ticket, one wins.
+   */
+  createFollowUp(req: FollowUpRequest): Promise<TaskRun>;
+  /**
+   * The runs of the ticket whose run ended with `pullRequestUrl` as its
+   * result's pull request (recorded by {@link transition}), or undefined
+   * when no run opened it: review events on other pull requests are not errand's. Addresses are compared
+   * without case, a trailing `/`, `#...` or `?...`.
+   */
+  findPullRequestRun(pullRequestUrl: string): Promise<PullRequestRuns | undefined>;
+  /** Records the engine's session id of a run (any state); NotFoundError for an unknown id. */
+  recordSession(runId: string, sessionId: string): Promise<void>;
   /**
    * Asks for a run to be cancelled. A Queued or AwaitingApproval run is Cancelled at once and
    * marked for {@link takeUnannounced} (no loop ended it, so no loop told

@@ -2,7 +2,14 @@ import type { Logger } from "@errand/channel-sdk";
 import type { DeadlineQueue } from "./deadlines.js";
 import type { DedupeStore } from "./dedupe/dedupe-store.js";
 import { WebhookError, WebhookErrorCode } from "./errors.js";
-import type { ApprovalHandler, DeliveryContext, TicketHandler, TicketHandlerResult } from "./handlers.js";
+import type {
+  ApprovalHandler,
+  DeliveryContext,
+  ReviewHandler,
+  ReviewHandlerResult,
+  TicketHandler,
+  TicketHandlerResult,
+} from "./handlers.js";
 import type { SourceOutcome } from "./parsing/source.js";
 import type { WebhookReply } from "./responses.js";
 
@@ -10,6 +17,8 @@ import type { WebhookReply } from "./responses.js";
 export interface DeliverDeps {
   onTickets: TicketHandler;
   onApprovals: ApprovalHandler | undefined;
+  /** Receives reviews on pull requests (follow-up runs); without it they are acknowledged and dropped. */
+  onReviews?: ReviewHandler | undefined;
   dedupe: DedupeStore;
   /** The ticket handler checks and marks delivery ids with the tickets (WebhookServerOptions.dedupeWithTickets). */
   dedupeWithTickets: boolean;
@@ -52,7 +61,7 @@ function then<T>(op: () => T | PromiseLike<T>, ok: (value: T) => void, fail: (er
   else ok(result);
 }
 
-type HandlerResult = void | TicketHandlerResult;
+type HandlerResult = void | TicketHandlerResult | (ReviewHandlerResult & Partial<TicketHandlerResult>);
 
 /**
  * A hand-off's {@link DeliveryContext}, its signal made on first use (most
@@ -96,6 +105,7 @@ function runHandlers(
   ctx: DeliveryContext,
   deps: DeliverDeps,
 ): HandlerResult | PromiseLike<HandlerResult> {
+  if (outcome.reviews !== undefined && deps.onReviews) return deps.onReviews(outcome.reviews, ctx);
   if (outcome.approvals.length > 0) return runBoth(outcome, ctx, deps);
   return outcome.tickets.length > 0 ? deps.onTickets(outcome.tickets, ctx) : undefined;
 }
@@ -135,6 +145,13 @@ export function deliver(
     done(undefined, { status: "ignored", reason: "no approval handler is configured" });
     return;
   }
+  if (outcome.reviews !== undefined && !deps.onReviews) {
+    done(undefined, {
+      status: "ignored",
+      reason: "follow-ups on review need the controller with repositories.codehost_a",
+    });
+    return;
+  }
   if (ctx.deliveryId === undefined) {
     handOff(outcome, ctx, undefined, false, deps, done);
     return;
@@ -170,7 +187,7 @@ function handOff(
 ): void {
   // No closure below refers to the outcome: a closure that outlives the
   // request (a promise reaction, a deadline) would keep the parsed event alive.
-  const reply = acceptedReply(outcome);
+  let reply = acceptedReply(outcome);
   const full = new HandOffContext(ctx.source, ctx.deliveryId, key);
   let timedOut = false;
   let lateSettled: (() => void) | undefined;
@@ -189,6 +206,7 @@ function handOff(
     settle(unavailable());
   };
   const succeeded = (result: HandlerResult) => {
+    if (result !== undefined && "reply" in result) reply = result.reply; // a review handler's: accepted, or ignored and why
     if (result?.seen === "duplicate") settle(undefined, DUPLICATE);
     else if (result?.seen === "in_flight") settle(inProgress());
     // A handler that marked the id with its tickets has committed it already: a second write could only be separated from them.

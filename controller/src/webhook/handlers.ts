@@ -1,6 +1,8 @@
 import type { Ticket } from "@errand/channel-sdk";
 import type { SourceId } from "../config/webhook-config.js";
+import type { ReviewEvent } from "./parsing/review-event.js";
 import type { ApprovalCallback } from "./parsing/source.js";
+import type { WebhookReply } from "./responses.js";
 
 /** What a handler learns about the delivery besides its tickets. */
 export interface DeliveryContext {
@@ -49,3 +51,15 @@ export type TicketHandler = (
 
 /** Receives chat A approval callbacks; same contract as {@link TicketHandler}. */
 export type ApprovalHandler = (approvals: ApprovalCallback[], ctx: DeliveryContext) => void | Promise<void>;
+
+/** What a {@link ReviewHandler} resolves with: the 200 answer (accepted with the ticket, or ignored with the reason). */
+export interface ReviewHandlerResult {
+  reply: WebhookReply;
+}
+
+/**
+ * Receives the reviews of one delivery (see ReviewEvent) and decides
+ * whether they start follow-up runs. Same contract as {@link TicketHandler}:
+ * the delivery id is claimed before and committed after it resolves.
+ */
+export type ReviewHandler = (reviews: ReviewEvent[], ctx: DeliveryContext) => Promise<ReviewHandlerResult>;

@@ -77,6 +77,8 @@ function parseAndDeliver(x: Exchange, source: WebhookSource, body: Buffer): void
         status: 200,
         tickets,
         approvals,
+        // A handler's own "ignored" (a review that starts no follow-up) says why, as the source's does.
+        ...(reply.status === "ignored" ? { reason: reply.reason } : {}),
       });
     } catch (failure) {
       fail(x, failure);

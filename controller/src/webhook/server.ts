@@ -9,7 +9,7 @@ import { DeadlineQueue } from "./deadlines.js";
 import type { DedupeStore } from "./dedupe/dedupe-store.js";
 import { createMemoryDedupeStore } from "./dedupe/memory-dedupe-store.js";
 import { createRequestHandler } from "./handle-request.js";
-import type { ApprovalHandler, TicketHandler } from "./handlers.js";
+import type { ApprovalHandler, ReviewHandler, TicketHandler } from "./handlers.js";
 import { createWebhookMetrics } from "./metrics.js";
 import { createSources } from "./parsing/index.js";
 import type { WebhookConfig } from "./webhook-schema.js";
@@ -22,6 +22,8 @@ export interface WebhookServerOptions {
   onTickets: TicketHandler;
   /** Receives chat A approval callbacks; without it they are acknowledged and dropped. */
   onApprovals?: ApprovalHandler;
+  /** Receives reviews on pull requests (follow-up runs); without it they are answered 200 ignored. */
+  onReviews?: ReviewHandler;
   /** Structured logger; default silent. Secrets are never passed to it. */
   logger?: Logger;
   /** Delivery-id store; default a bounded in-memory store sized by `webhook.dedupe`. */
@@ -89,6 +91,7 @@ export function createWebhookServer(options: WebhookServerOptions): WebhookServe
       stopping: () => stopping,
       onTickets: options.onTickets,
       onApprovals: options.onApprovals,
+      onReviews: options.onReviews,
       dedupe: options.dedupeStore ?? createMemoryDedupeStore(config.dedupe),
       dedupeWithTickets: options.dedupeWithTickets === true,
       deadlines: new DeadlineQueue(t.handlerMs),

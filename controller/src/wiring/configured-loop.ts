@@ -3,7 +3,7 @@ import type { Registry } from "prom-client";
 import type { ControllerConfig } from "../config/controller-config.js";
 import { createEngine } from "../engines/create-engine.js";
 import type { Engine } from "../engines/engine.js";
-import { buildPrompt } from "../engines/prompt.js";
+import { buildRunPrompt } from "../engines/follow-up-prompt.js";
 import { CHECKOUT_PROMPT_TEMPLATE } from "../engines/prompt-template.js";
 import type { ExecutionBackend } from "../execution/execution-backend.js";
 import { createGuardrails } from "../guardrails/guardrails.js";
@@ -48,7 +48,8 @@ export function createConfiguredLoop(parts: LoopParts): Reconciler {
     store,
     backend: parts.backend,
     engines: parts.engines,
-    prompt: (engine, ticket) => buildPrompt(ticket, config.engines.byName[engine]?.promptTemplate ?? builtIn),
+    prompt: (engine, ticket, run) =>
+      buildRunPrompt(ticket, config.engines.byName[engine]?.promptTemplate ?? builtIn, run?.followUp, checkout),
     apiKey: (engine) => {
       const name = config.engines.byName[engine]?.apiKeySecret;
       return name === undefined ? undefined : secrets[name];

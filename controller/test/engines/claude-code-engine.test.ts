@@ -1,6 +1,9 @@
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { createEngine } from "../../src/engines/create-engine.js";
+import type { EngineEvent } from "../../src/engines/engine.js";
 import { engineConfig, FIXTURES, progressOf, runEngine } from "./helpers/run-engine.js";
 
 const claude = (extra: Parameters<typeof engineConfig>[1] = {}) =>
@@ -131,5 +134,56 @@ describe("claude_code engine", () => {
       costUsd: undefined,
     });
     expect(run.result.tokenUsage).toEqual({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+  });
+});
+
+describe("claude_code sessions", () => {
+  const sessionsOf = (events: EngineEvent[]) => events.flatMap((e) => (e.kind === "session" ? [e.id] : []));
+  /** Claude Code with its sessions in a folder of the test's own (CLAUDE_CONFIG_DIR). */
+  const withSessions = () => {
+    const dir = tempDir("errand-claude-config-");
+    return { dir, engine: claude({ env: { CLAUDE_CONFIG_DIR: dir } }) };
+  };
+
+  test("reports the session id once; a follow-up in another workspace resumes it with --resume", async () => {
+    const { dir, engine } = withSessions();
+    const first = await runEngine(engine);
+    const [session] = sessionsOf(first.events);
+    expect(sessionsOf(first.events)).toEqual([session]);
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.record?.argv).not.toContain("--resume");
+
+    const next = await runEngine(engine, { resumeSessionId: session, resumeWorkspace: first.workspace });
+    expect(next.workspace).not.toBe(first.workspace);
+    expect(next.record?.argv.slice(4, 6)).toEqual(["--resume", session]);
+    expect(next.result.success).toBe(true);
+    expect(sessionsOf(next.events)).toEqual([session]);
+    // The transcript was carried to the folder Claude Code looks in for the new working directory.
+    const folder = join(dir, "projects", next.workspace.replace(/[^A-Za-z0-9]/g, "-"));
+    expect(readdirSync(folder)).toEqual([`${session}.jsonl`]);
+  });
+
+  test("a session whose transcript is not found is not resumed: the run starts a fresh one", async () => {
+    const { engine } = withSessions();
+    const first = await runEngine(engine);
+    const run = await runEngine(engine, { resumeSessionId: "0000-not-filed", resumeWorkspace: first.workspace });
+    expect(run.record?.argv).not.toContain("--resume");
+    expect(run.result.success).toBe(true);
+    expect(sessionsOf(run.events)).not.toEqual(["0000-not-filed"]);
+  });
+
+  test("an option-like session id is not passed on", async () => {
+    const { engine } = withSessions();
+    const first = await runEngine(engine);
+    const run = await runEngine(engine, { resumeSessionId: "--help", resumeWorkspace: first.workspace });
+    expect(run.record?.argv).not.toContain("--resume");
+    expect(run.result.success).toBe(true);
+  });
+
+  test("the fake refuses to resume a session it did not file under its working directory, as the CLI does", async () => {
+    const { dir } = withSessions();
+    const run = await runEngine(claude({ env: { CLAUDE_CONFIG_DIR: dir }, args: ["--resume", "0000-not-filed"] }));
+    expect(run.result.success).toBe(false);
+    expect(run.result.failureReason).toContain("No conversation found with session ID: 0000-not-filed");
   });
 });

@@ -18,8 +18,10 @@ describe("buildPrompt", () => {
     expect(prompt).not.toMatch(/\{\{/);
   });
 
-  test("the built-in template uses every placeholder and passes its own check", () => {
-    for (const name of PROMPT_PLACEHOLDERS) expect(DEFAULT_PROMPT_TEMPLATE).toContain(`{{${name}}}`);
+  test("the built-in template uses every ticket placeholder and passes its own check", () => {
+    const followUpOnly = ["pull_request_url", "branch", "review_comments"];
+    for (const name of PROMPT_PLACEHOLDERS.filter((p) => !followUpOnly.includes(p)))
+      expect(DEFAULT_PROMPT_TEMPLATE).toContain(`{{${name}}}`);
     expect(checkPromptTemplate(DEFAULT_PROMPT_TEMPLATE)).toEqual([]);
   });
 
@@ -45,7 +47,7 @@ describe("buildPrompt", () => {
 
 describe("checkPromptTemplate", () => {
   const known =
-    "the placeholders are {{id}}, {{title}}, {{description}}, {{ticket_type}}, {{repo_url}}, {{external_url}}, {{labels}}, {{source}}";
+    "the placeholders are {{id}}, {{title}}, {{description}}, {{ticket_type}}, {{repo_url}}, {{external_url}}, {{labels}}, {{source}}, {{pull_request_url}}, {{branch}}, {{review_comments}}";
 
   test.each([
     ["Fix {{titel}}", [`unknown placeholder {{titel}} on line 1 (did you mean {{title}}?); ${known}`]],

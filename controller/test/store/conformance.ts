@@ -3,6 +3,7 @@ import { announcementTests } from "./conformance/announcements.js";
 import { approvalTests } from "./conformance/approvals.js";
 import { claimTests } from "./conformance/claims.js";
 import { deliveryTests } from "./conformance/deliveries.js";
+import { followUpTests } from "./conformance/follow-ups.js";
 import { handledDeliveryTests } from "./conformance/handled-deliveries.js";
 import { intakeTests } from "./conformance/intake.js";
 import { leadershipTests } from "./conformance/leadership.js";
@@ -39,5 +40,6 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     lifecycleTests(fresh);
     leadershipTests(fresh);
     approvalTests(fresh);
+    followUpTests(fresh);
   });
 }

@@ -3,6 +3,7 @@ import { toSpecTicket } from "../../runs/spec-ticket.js";
 import type { Store } from "../../store/store.js";
 import { formatRunDetail, painter } from "../format-run.js";
 import type { LoadedConfig } from "../load-for-cli.js";
+import { formatRunChain, readRunChain } from "../run-chain.js";
 import { type Common, json, parseCount, parseRunId, print, withCommonOptions } from "./runs-options.js";
 import { quiet, withStore } from "./with-store.js";
 
@@ -32,7 +33,11 @@ export function createRunsShowCommand(): Command {
 async function showRun(store: Store, { config }: LoadedConfig, id: string, options: ShowOptions): Promise<number> {
   const run = await store.getRun(id);
   if (run === undefined) return notFound(id);
-  const [ticket, transitions] = await Promise.all([store.getTicket(run.ticket), store.transitions(id)]);
+  const [ticket, transitions, chain] = await Promise.all([
+    store.getTicket(run.ticket),
+    store.transitions(id),
+    readRunChain(store, run),
+  ]);
   const [{ createBackend }, { scrubbingBackend }, { availableSecretValues }] = await Promise.all([
     import("../../execution/create-backend.js"),
     import("../../execution/scrubbing-backend.js"),
@@ -45,8 +50,13 @@ async function showRun(store: Store, { config }: LoadedConfig, id: string, optio
   const log = await backend
     .readLog(run, options.logBytes ?? (raw ? RAW_LOG_BYTES : STEPS_LOG_BYTES))
     .finally(() => backend.close());
-  if (options.json) json({ run, ticket: ticket === undefined ? undefined : toSpecTicket(ticket), transitions, log });
-  else print(formatRunDetail(run, ticket, transitions, log, painter(process.stdout), raw ? "raw" : "steps"));
+  if (options.json)
+    json({ run, ticket: ticket === undefined ? undefined : toSpecTicket(ticket), transitions, log, chain });
+  else {
+    const paint = painter(process.stdout);
+    const lines = chain === undefined ? [] : formatRunChain(chain, paint);
+    print(formatRunDetail(run, ticket, transitions, log, paint, raw ? "raw" : "steps", lines));
+  }
   return 0;
 }
 

@@ -1,6 +1,7 @@
 import type { EngineConfig } from "../../config/controller-config.js";
-import type { Engine, EngineLimits } from "../engine.js";
+import type { Engine, EngineInput, EngineLimits } from "../engine.js";
 import { createClaudeCodeParser } from "./claude-code-parser.js";
+import { carryClaudeSession } from "./claude-code-session.js";
 import { createPresetEngine, modelArgs } from "./preset-engine.js";
 
 /**
@@ -18,11 +19,12 @@ export function createClaudeCodeEngine(config: EngineConfig, limits: EngineLimit
     executable: "claude",
     promptOnStdin: true,
     apiKeyEnv: () => "ANTHROPIC_API_KEY",
-    args: (c) => [
+    args: (c, input) => [
       "-p",
       "--output-format",
       "stream-json",
       "--verbose",
+      ...resumeArgs(c, input),
       ...limitArgs(c, limits),
       ...modelArgs(c),
       ...c.args,
@@ -45,4 +47,16 @@ function limitArgs(c: EngineConfig, limits: EngineLimits): string[] {
   if (c.allowedTools !== undefined) args.push("--allowedTools", ...c.allowedTools);
   if (c.disallowedTools !== undefined) args.push("--disallowedTools", ...c.disallowedTools);
   return args;
+}
+
+/**
+ * `--resume <id>` for a follow-up whose parent recorded a session that can
+ * be carried to this run's workspace (docs/operators-guide.md, "Follow-ups
+ * on review"); nothing, so a fresh session, otherwise.
+ */
+function resumeArgs(c: EngineConfig, input: EngineInput): string[] {
+  const { resumeSessionId: id, resumeWorkspace: from } = input;
+  if (id === undefined || from === undefined) return [];
+  const env = { HOME: process.env.HOME, CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR, ...c.env };
+  return carryClaudeSession(id, from, input.workspace, env) ? ["--resume", id] : [];
 }

@@ -38,6 +38,14 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): O
   const stderr = createLineTail();
   const assistant = createAssistantLog();
   let result: Record<string, unknown> | undefined;
+  let session: string | undefined;
+  // The init line and the result carry the session id; it is reported once, and again only if it changes.
+  const sessionEvents = (message: Record<string, unknown>): EngineEvent[] => {
+    const id = asString(message.session_id);
+    if (id === undefined || id === "" || id === session) return [];
+    session = id;
+    return [{ kind: "session", id }];
+  };
 
   return {
     line(stream, text) {
@@ -51,6 +59,7 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): O
         case "system":
           if (message.subtype === "init")
             return [
+              ...sessionEvents(message),
               {
                 kind: "progress",
                 text: `claude started (model ${asString(message.model) ?? "default"})`,
@@ -62,7 +71,7 @@ export function createClaudeCodeParser(options: ClaudeCodeParserOptions = {}): O
           return assistant.read(message);
         case "result":
           result = message;
-          return resultEvents(message);
+          return [...sessionEvents(message), ...resultEvents(message)];
         default:
           return [];
       }

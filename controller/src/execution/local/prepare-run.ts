@@ -86,6 +86,8 @@ export async function prepareRun(
       workspace: paths.workspace,
       files: { prompt: paths.prompt, ticket: paths.ticket, result: paths.result },
       apiKey: spec.apiKey,
+      // Only here: the local backend shares the controller's HOME, where Claude Code keeps its sessions.
+      ...resumeFrom(spec.run, config),
     };
     const invocation = fromEngine(engineName, "build its command", () => spec.engine.invocation(input));
     const parser = fromEngine(engineName, "make its output parser", () => spec.engine.parser());
@@ -117,4 +119,11 @@ function fromEngine<T>(engineName: string, what: string, make: () => T): T {
       hint: `check the settings under engines.${engineName}`,
     });
   }
+}
+
+/** A follow-up's parent session and the workspace it was started in (both on this host), when it has one. */
+function resumeFrom(run: RunSpec["run"], config: ExecutionConfig["local"]): Partial<EngineInput> {
+  const sessionId = run.followUp?.resumeSessionId;
+  if (sessionId === undefined || run.parentRunId === undefined || !isSafeRunId(run.parentRunId)) return {};
+  return { resumeSessionId: sessionId, resumeWorkspace: runPaths(config, run.parentRunId).workspace };
 }

@@ -145,6 +145,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX task_runs_by_repo ON task_runs (repo_url, created_at, id);
     `,
   },
+  {
+    version: 6,
+    name: "follow-up runs: parent, engine session, review context, pull request opened",
+    sql: `
+      -- A follow-up is a new attempt of the same ticket: one active run per ticket is one per pull request.
+      ALTER TABLE task_runs ADD COLUMN parent_run_id TEXT;
+      ALTER TABLE task_runs ADD COLUMN session_id TEXT;
+      ALTER TABLE task_runs ADD COLUMN follow_up TEXT;
+      -- Set when a run ends with a pull request: how a review event finds the run (and ticket) it belongs to.
+      ALTER TABLE task_runs ADD COLUMN pull_request_url TEXT;
+      CREATE INDEX task_runs_by_pull_request ON task_runs (pull_request_url) WHERE pull_request_url IS NOT NULL;
+    `,
+  },
 ];
 
 /** The newest schema version this build knows. */

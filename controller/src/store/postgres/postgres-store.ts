@@ -4,6 +4,7 @@ import { StoreError } from "../../errors.js";
 import type { Store } from "../store.js";
 import { createClaimOps } from "./claim-ops.js";
 import { createPool } from "./create-pool.js";
+import { createFollowUpOps } from "./follow-up-ops.js";
 import { createIntakeOps } from "./intake-ops.js";
 import { createLeaderOps } from "./leader-ops.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
@@ -67,6 +68,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const claims = createClaimOps(context);
   const runs = createRunOps(context);
   const queries = createQueryOps(context);
+  const followUps = createFollowUpOps(context);
   const leader = createLeaderOps(options.connectionString, server.location, options.logger);
   return {
     kind: "postgres",
@@ -85,6 +87,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     retry: guard("retrying a run", runs.retry),
     requestCancel: guard("cancelling a run", runs.requestCancel),
     takeUnannounced: guard("taking runs to announce", claims.takeUnannounced),
+    createFollowUp: guard("creating a follow-up run", followUps.createFollowUp),
+    findPullRequestRun: guard("finding the run of a pull request", followUps.findPullRequestRun),
+    recordSession: guard("recording an engine session", followUps.recordSession),
     getRun: guard("reading a run", queries.getRun),
     getTicket: guard("reading a ticket", queries.getTicket),
     listRuns: guard("listing runs", queries.listRuns),

@@ -1,5 +1,6 @@
 import type { PoolClient } from "pg";
 import { type Actor, isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
+import { pullRequestKey } from "../follow-up-rules.js";
 import { requireText, requireTime } from "../input-checks.js";
 import { actorColumns, jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../rows.js";
 import { newRunId } from "../run-id.js";
@@ -90,7 +91,12 @@ export function createRunOps({
       return inTransaction(pool, async (client) => {
         const row = await lockRun(client, runId);
         if (!req.from.includes(row.state)) return undefined;
-        return toTaskRun(await move(client, req, row.state, at));
+        const moved = toTaskRun(await move(client, req, row.state, at));
+        // How a review event on a pull request finds its ticket (Store.findPullRequestRun).
+        const pullRequestUrl = pullRequestKey(req.patch?.result?.pullRequestUrl);
+        if (pullRequestUrl)
+          await client.query("UPDATE task_runs SET pull_request_url = $1 WHERE id = $2", [pullRequestUrl, runId]);
+        return moved;
       });
     },
     async updateRunning(runId, patch) {
@@ -158,7 +164,14 @@ async function retryRun(client: PoolClient, { runId, reason, at, actor }: RunReq
     reason,
     ...actorColumns(actor),
   ];
-  return toTaskRun((await client.query<RunRow>(NEW_ATTEMPT, params)).rows[0] as RunRow);
+  const created = (await client.query<RunRow>(NEW_ATTEMPT, params)).rows[0] as RunRow;
+  if (first.follow_up === null) return toTaskRun(created);
+  // A retried follow-up stays one: same review, same branch, following the run it retries.
+  const linked = await client.query<RunRow>(
+    `UPDATE task_runs SET parent_run_id = $2, follow_up = $3 WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
+    [created.id, first.id, first.follow_up],
+  );
+  return toTaskRun(linked.rows[0] as RunRow);
 }
 
 /** Locks the run and marks it for cancelling; a Queued or AwaitingApproval run is Cancelled at once (no engine to stop). */

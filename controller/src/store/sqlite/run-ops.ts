@@ -1,4 +1,5 @@
 import { type Actor, isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
+import { pullRequestKey } from "../follow-up-rules.js";
 import { requireCount, requireMs, requireText, requireTime } from "../input-checks.js";
 import { actorColumns, jsonOrNull, type RunRow, toTaskRun, toTicket } from "../rows.js";
 import { newRunId } from "../run-id.js";
@@ -147,6 +148,8 @@ function applyTransition(st: Statements, req: TransitionRequest, current: RunSta
       reason: req.reason,
       ...actorOf(req.actor),
     });
+  const pullRequestUrl = pullRequestKey(patch.result?.pullRequestUrl);
+  if (row && pullRequestUrl) st.setPullRequestUrl.run(pullRequestUrl, req.runId);
   return row;
 }
 
@@ -165,6 +168,8 @@ function retryRun(st: Statements, runId: string, reason: string, at: number, act
   if (active) throw retryWhileActive(runId, active);
   const id = newRunId(at);
   st.insertRun.run(id, row.source, row.ticket_id, (attempts[0]?.attempt ?? 0) + 1, row.engine, at, at, reason);
+  // A retried follow-up stays one: same review, same branch, following the run it retries.
+  if (row.follow_up !== null) st.setFollowUp.run(row.id, row.follow_up, id);
   st.insertHistory.run({ runId: id, from: null, to: "Queued", at, reason, ...actorOf(actor) });
   return toTaskRun(mustGetRun(st, id));
 }

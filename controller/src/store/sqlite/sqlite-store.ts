@@ -4,6 +4,7 @@ import { StoreError } from "../../errors.js";
 import { requireCount } from "../input-checks.js";
 import type { Store } from "../store.js";
 import { startCheckpointer } from "./checkpointer.js";
+import { guardedFollowUpOps } from "./follow-up-ops.js";
 import { createIntakeOps } from "./intake-ops.js";
 import { createLeaderOps } from "./leader-ops.js";
 import { migrate, SCHEMA_VERSION } from "./migrations.js";
@@ -101,6 +102,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     retry: guard("retrying a run", runs.retry),
     requestCancel: guard("cancelling a run", runs.requestCancel),
     takeUnannounced: guard("taking runs to announce", runs.takeUnannounced),
+    ...guardedFollowUpOps(context, guard),
     getRun: guard("reading a run", queries.getRun),
     getTicket: guard("reading a ticket", queries.getTicket),
     listRuns: guard("listing runs", queries.listRuns),

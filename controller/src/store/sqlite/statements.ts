@@ -171,6 +171,10 @@ function runStatements(prep: Prepare) {
        WHERE r.announce_pending = 1 ORDER BY r.finished_at, r.id LIMIT ?`,
     ),
     clearAnnouncement: prep<[string]>("UPDATE task_runs SET announce_pending = 0 WHERE id = ?"),
+    // How a review event on a pull request finds its ticket (Store.findPullRequestRun).
+    setPullRequestUrl: prep<[string, string]>("UPDATE task_runs SET pull_request_url = ? WHERE id = ?"),
+    // A follow-up's link and context (Store.createFollowUp, and retry of a follow-up).
+    setFollowUp: prep<[string, string, string]>("UPDATE task_runs SET parent_run_id = ?, follow_up = ? WHERE id = ?"),
   };
 }
 

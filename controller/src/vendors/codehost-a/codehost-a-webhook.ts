@@ -14,6 +14,7 @@ import {
 import { accepted, ignored, type SourceOutcome, type WebhookSource } from "../../webhook/parsing/source.js";
 import { type CodehostAIssueRules, labelSkipReason } from "./codehost-a-rules.js";
 import { type CodehostATriggers, triggerSkipReason } from "./codehost-a-triggers.js";
+import { mapReviewEvent } from "./review-events.js";
 
 const EVENT_HEADERS = ["x-hosta-event", "x-github-event"] as const;
 const INGESTED_ACTIONS = new Set(["opened", "labeled"]);
@@ -42,6 +43,8 @@ export function createCodehostASource(
     map(body, mediaType, headers) {
       const event = firstHeader(headers, EVENT_HEADERS);
       if (event === undefined) throw badRequest("missing event header X-HostA-Event or X-GitHub-Event");
+      const review = mapReviewEvent(event, () => decode(body, mediaType));
+      if (review !== undefined) return review;
       if (triggers === undefined && event !== "issues")
         return ignored(`event ${JSON.stringify(event)} is not ingested`);
       const payload = decode(body, mediaType);

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Ticket } from "@errand/channel-sdk";
 import type { SourceId } from "../../config/webhook-config.js";
 import type { Authenticator } from "../auth/authenticator.js";
+import type { ReviewEvent } from "./review-event.js";
 
 /** An approval callback from chat A (an action whose id starts with `agent_approval_`). */
 export interface ApprovalCallback {
@@ -24,6 +25,8 @@ export interface SourceOutcome {
   approvals: ApprovalCallback[];
   /** Set when the event is acknowledged but not forwarded: the reason. */
   ignored?: string;
+  /** Reviews on pull requests, for the follow-up handler (WebhookServerOptions.onReviews). */
+  reviews?: ReviewEvent[];
 }
 
 /** One webhook source: how it authenticates, what it accepts, how it maps events. */
@@ -49,4 +52,9 @@ export function ignored(reason: string): SourceOutcome {
 /** An outcome that forwards tickets. */
 export function accepted(tickets: Ticket[]): SourceOutcome {
   return { tickets, approvals: [] };
+}
+
+/** An outcome that forwards a review on a pull request to the follow-up handler. */
+export function reviewed(review: ReviewEvent): SourceOutcome {
+  return { tickets: [], approvals: [], reviews: [review] };
 }

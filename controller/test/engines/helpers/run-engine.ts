@@ -75,8 +75,11 @@ export interface RunEngineOptions {
   ticket?: Ticket;
   prompt?: string;
   apiKey?: string;
-  /** Variables for the process beyond the invocation's (the PATH, a scenario). */
+  /** Variables for the process beyond the invocation's (the PATH, a scenario, a HOME shared by two runs). */
   env?: Record<string, string>;
+  /** A session to resume, and the workspace it was started in (EngineInput.resumeSessionId, resumeWorkspace). */
+  resumeSessionId?: string;
+  resumeWorkspace?: string;
 }
 
 /**
@@ -102,6 +105,8 @@ export async function runEngine(engine: Engine, options: RunEngineOptions = {}):
     workspace,
     files,
     apiKey: options.apiKey,
+    resumeSessionId: options.resumeSessionId,
+    resumeWorkspace: options.resumeWorkspace,
   });
   const parser = engine.parser();
   const events: EngineEvent[] = [];

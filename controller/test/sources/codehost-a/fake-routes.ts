@@ -1,5 +1,6 @@
 import { editCommentRoute } from "./fake-comments.js";
 import { type FakeIssue, type FakeRepository, REPO_ID } from "./fake-repository.js";
+import { reviewRoute } from "./fake-reviews.js";
 
 /** A request after authentication and limits. */
 export interface RouteRequest {
@@ -50,6 +51,8 @@ export function route(repo: FakeRepository, req: RouteRequest): RouteAnswer {
   }
   if (p[1] === "repos" && !isRepo) return notFound(`${DOCS}/repos/repos#get-a-repository`);
   if (!isRepo) return notFound();
+  const reviews = reviewRoute(repo, req, rest, page);
+  if (reviews !== undefined) return reviews;
   if (method === "GET" && rest.length === 0) return { status: 200, body: repo.repoJson(req.api) };
   if (!repo.hasIssues && rest[0] === "issues")
     return {

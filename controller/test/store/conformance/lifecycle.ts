@@ -20,6 +20,19 @@ const CALLS: Record<string, (s: Store) => Promise<unknown>> = {
   retry: (s) => s.retry(RUN, "x"),
   requestCancel: (s) => s.requestCancel(RUN, "x"),
   takeUnannounced: (s) => s.takeUnannounced(1),
+  createFollowUp: (s) =>
+    s.createFollowUp({
+      parentRunId: RUN,
+      followUp: {
+        pullRequest: { number: 1, url: "https://x.example/p/1", branch: "b" },
+        trigger: "review",
+        comments: [],
+      },
+      reason: "x",
+      maxPerPullRequest: 1,
+    }),
+  findPullRequestRun: (s) => s.findPullRequestRun("https://x.example/p/1"),
+  recordSession: (s) => s.recordSession(RUN, "s"),
   getRun: (s) => s.getRun(RUN),
   getTicket: (s) => s.getTicket({ source: "generic", id: "x" }),
   listRuns: (s) => s.listRuns(),
