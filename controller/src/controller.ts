@@ -12,9 +12,9 @@ import { createObserverDispatch, type ObserverDispatch } from "./loop/observer-d
 import type { Reconciler } from "./loop/reconciler.js";
 import type { Notifier } from "./notify/notifier-types.js";
 import { createOpsServer, type OpsServer, type ReadinessCheck } from "./ops/ops-server.js";
-import type { Approvals } from "./runs/approvals-port.js";
 import { createRepositoryAccess, type RepositoryAccess } from "./repositories/repository-access.js";
 import { repositoryBackend } from "./repositories/repository-backend.js";
+import type { Approvals } from "./runs/approvals-port.js";
 import type { RunObserver } from "./runs/run-event.js";
 import { secretValues } from "./secrets/secret-values.js";
 import type { PollAdapter } from "./sources/polling/poll-adapter.js";

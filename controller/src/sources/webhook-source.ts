@@ -3,8 +3,7 @@ import type { Registry } from "prom-client";
 import { createStoreDedupe } from "../intake/store-dedupe.js";
 import type { SourceHealth, TicketSink, TicketSource } from "../intake/ticket-source.js";
 import type { Store } from "../store/store.js";
-import type { ApprovalHandler } from "../webhook/handlers.js";
-import type { ReviewHandler } from "../webhook/handlers.js";
+import type { ApprovalHandler, ReviewHandler } from "../webhook/handlers.js";
 import { createWebhookServer, type WebhookServer } from "../webhook/server.js";
 import type { WebhookConfig } from "../webhook/webhook-schema.js";
 

@@ -9,8 +9,8 @@ import type { PollAdapter } from "../sources/polling/poll-adapter.js";
 import { createPollingSource, type PollingSource } from "../sources/polling/polling-source.js";
 import { createWebhookSource } from "../sources/webhook-source.js";
 import type { Store } from "../store/store.js";
-import type { ApprovalHandler, ReviewHandler } from "../webhook/handlers.js";
 import { createReviewReader } from "../vendors/codehost-a/review-comments.js";
+import type { ApprovalHandler, ReviewHandler } from "../webhook/handlers.js";
 
 /** The poller of `ticketing`, when one is configured. */
 export async function createConfiguredPolling(
