@@ -28,10 +28,12 @@ export function checkoutFor(
   const repoUrl = spec.ticket.repoUrl.trim();
   if (repositories === undefined || repoUrl === "") return undefined;
   const { checkout } = repositories;
+  const followUp = spec.run.followUp?.pullRequest.branch;
   return {
     url: cloneUrl(repoUrl, spec),
+    ...(followUp === undefined ? {} : { existing: true }),
     branch:
-      spec.run.followUp?.pullRequest.branch
+      followUp
       ?? branchName(checkout.branch_template, {
         ticketId: spec.ticket.id,
         title: spec.ticket.title,

@@ -1,3 +1,4 @@
+import { Job } from "kubernetes-models/batch/v1";
 import { describe, expect, it } from "vitest";
 import type { RunSpec } from "../../../src/execution/execution-backend.js";
 import { repositoriesConfig } from "../../../src/repositories/repositories-schema.js";
@@ -6,6 +7,8 @@ import { repositoryBackend } from "../../../src/repositories/repository-backend.
 import { type FakeCodehostA, startFakeCodehostA } from "../../sources/codehost-a/fake-codehost-a.js";
 import { createFakePulls, type FakePulls } from "../../sources/codehost-a/fake-pulls.js";
 import { onCleanup, recordingHooks } from "../helpers/local-setup.js";
+import { KINDS } from "./fake-api/status.js";
+import { validateManifest } from "./fake-api/validate.js";
 import { TICKET_BRANCH } from "./helpers/checkout-setup.js";
 import { agentSpec, kubeBackend, resultMessage, runPod, startFake } from "./helpers/kube-setup.js";
 
@@ -126,7 +129,7 @@ describe("kubernetes backend: the controller finishes the branch the pod pushed"
   });
 
   it("a follow-up checks out its pull request's branch in the pod, and its push finds that pull request", async () => {
-    const { pulls, run, spec: make } = await rig();
+    const { pulls, run, kube, spec: make } = await rig();
     const existing = {
       number: 1,
       title: "Fix the login page (#42)",
@@ -152,6 +155,12 @@ describe("kubernetes backend: the controller finishes the branch the pod pushed"
     );
     expect(handle.branch).toBe(FOLLOW_UP_BRANCH);
     expect(env?.ERRAND_GIT_BRANCH).toBe(FOLLOW_UP_BRANCH);
+    const job = kube.fake.job(spec.jobName);
+    expect(() => new Job(job as ConstructorParameters<typeof Job>[0]).validate()).not.toThrow();
+    expect(() => validateManifest(KINDS.jobs, job, "errand")).not.toThrow();
+    const init = job?.spec.template.spec.initContainers?.[0]?.env ?? [];
+    expect(init).toContainEqual({ name: "ERRAND_GIT_BRANCH", value: FOLLOW_UP_BRANCH });
+    expect(init).toContainEqual({ name: "ERRAND_GIT_EXISTING", value: "1" });
     expect(outcome.result).toMatchObject({ success: true, pullRequestUrl: existing.html_url });
     expect(pulls.pulls).toEqual([existing]);
   });
