@@ -164,4 +164,24 @@ describe("kubernetes backend: the controller finishes the branch the pod pushed"
     expect(outcome.result).toMatchObject({ success: true, pullRequestUrl: existing.html_url });
     expect(pulls.pulls).toEqual([existing]);
   });
+
+  it("a run re-attached after a restart gets the pull request of the branch its pod pushed meanwhile", async () => {
+    const { pulls, kube, backend, spec: make } = await rig();
+    const spec = make();
+    const first = await backend.start(spec, recordingHooks());
+    await runPod(kube.fake, spec.jobName);
+    first.detach?.();
+    expect((await first.done).detached).toBe(true);
+    expect(pulls.pulls).toEqual([]);
+    kube.fake.finishPod(spec.jobName, {
+      exitCode: 0,
+      message: `errand-git pushed ${TICKET_BRANCH} ${SHA}\n${resultMessage({ success: true, summary: "done meanwhile" })}`,
+    });
+    const stored = { ...spec.run, attachment: { ...first.attachment }, logRef: first.logRef, branch: TICKET_BRANCH };
+    const plan = await backend.recover(stored, recordingHooks(), spec);
+    if (plan.action !== "reattach") throw new Error(`not re-attached: ${plan.action}`);
+    const outcome = await plan.handle.done;
+    expect(pulls.pulls.map((p) => p.head)).toEqual([TICKET_BRANCH]);
+    expect(outcome.result).toMatchObject({ success: true, pullRequestUrl: pulls.pulls[0]?.html_url });
+  });
 });
