@@ -9,7 +9,8 @@ export interface PullRequestRequest {
   owner: string;
   repo: string;
   head: string;
-  base: string;
+  /** The branch it goes into; undefined: the repository's default branch, asked of the code host. */
+  base: string | undefined;
   title: string;
   body: string;
   draft: boolean;
@@ -23,15 +24,18 @@ export interface PullRequestRequest {
 export async function openPullRequest(request: PullRequestRequest): Promise<string> {
   const octokit = new Octokit({ auth: request.token, baseUrl: request.baseUrl.replace(/\/+$/, ""), log: quiet });
   const { owner, repo, head } = request;
+  let base = request.base ?? "the default branch";
   try {
     const found = await findOpen(octokit, owner, repo, head);
     if (found !== undefined) return found;
+    // A pod's checkout does not say which branch it was made from: the default branch, as the clone took it.
+    base = request.base ?? (await octokit.rest.repos.get({ owner, repo })).data.default_branch;
     try {
       const created = await octokit.rest.pulls.create({
         owner,
         repo,
         head,
-        base: request.base,
+        base,
         title: request.title,
         body: request.body,
         draft: request.draft,
@@ -49,7 +53,7 @@ export async function openPullRequest(request: PullRequestRequest): Promise<stri
     const answer = typeof status === "number" ? `code host answered ${status}` : (error as Error).message;
     throw new RepositoryError(
       "pull_request_failed",
-      `pull request failed: ${answer} for ${owner}/${repo} (${head} into ${request.base}): ${firstLine(error)}`,
+      `pull request failed: ${answer} for ${owner}/${repo} (${head} into ${base}): ${firstLine(error)}`,
       { cause: error, hint: "check that the credential may write pull requests on the repository" },
     );
   }

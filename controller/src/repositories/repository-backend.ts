@@ -4,6 +4,7 @@ import type { ExecutionBackend, RunHandle, RunHooks, RunOutcome, RunSpec } from 
 import { scrubResult } from "../execution/output-scrubber.js";
 import { newRunBranch, type RunBranch } from "./branch-name.js";
 import { createCheckoutWorkspace, credentialsDirOf } from "./checkout-workspace.js";
+import { finishPodRun } from "./finish-pod-run.js";
 import type { RepositoriesConfig } from "./repositories-schema.js";
 import type { RepositoryAccess } from "./repository-access.js";
 
@@ -31,13 +32,16 @@ export interface RepositoryBackendOptions {
  * The backend with repository access: on the local backend, when
  * `repositories.codehost_a` is set, each run's workspace is a checkout of its
  * ticket's repository, and a successful run ends with a push and a pull
- * request (see checkout-workspace.ts). Unset, or on another backend, runs
- * are started as before. Every installation token made (an App's change
- * every hour) is masked in the run's progress and result here, as the
- * static secrets are by the scrubbing backend around it.
+ * request (see checkout-workspace.ts). On the Kubernetes backend the pod
+ * clones and pushes, and the run ends here with the same pull request
+ * ({@link podRunsBackend}). Unset, or on another backend, runs are started
+ * as before. Every installation token made (an App's change every hour) is
+ * masked in the run's progress and result here, as the static secrets are by
+ * the scrubbing backend around it.
  */
 export function repositoryBackend(backend: ExecutionBackend, options: RepositoryBackendOptions): ExecutionBackend {
   const access = options.access;
+  if (access !== undefined && backend.name === "kubernetes") return podRunsBackend(backend, options, access);
   if (access === undefined || backend.name !== "local") return backend;
   const config = { ...options.config, codehostA: access.config };
   const { token, scrub } = access;
@@ -64,10 +68,7 @@ export function repositoryBackend(backend: ExecutionBackend, options: Repository
           ...(spec.apiKey ? [spec.apiKey] : []),
         ],
       });
-      const masked: RunHooks = {
-        onEvent: (event) => hooks.onEvent(event.kind === "progress" ? { ...event, text: scrub(event.text) } : event),
-      };
-      return maskHandle(await backend.start({ ...spec, workspace }, masked), scrub);
+      return maskHandle(await backend.start({ ...spec, workspace }, maskHooks(hooks, scrub)), scrub);
     },
     async recover(run, hooks, spec) {
       // The controller that made the credentials folder is gone, and with it the checkout's state: its token goes.
@@ -76,6 +77,52 @@ export function repositoryBackend(backend: ExecutionBackend, options: Repository
       if (plan.action !== "reattach" || run.branch === undefined) return plan;
       return { action: "reattach", handle: unpushed(plan.handle) };
     },
+  };
+}
+
+/**
+ * The Kubernetes backend's runs, whose pods clone and push: a successful
+ * run's pushed branch gets its pull request when the run ends, also for a
+ * run re-attached after a restart (its pod pushed without the controller).
+ */
+function podRunsBackend(
+  backend: ExecutionBackend,
+  options: RepositoryBackendOptions,
+  access: RepositoryAccess,
+): ExecutionBackend {
+  const { scrub } = access;
+  const finishOf =
+    (spec: RunSpec) =>
+    (outcome: RunOutcome): Promise<RunOutcome> =>
+      finishPodRun(outcome, {
+        config: { codehostA: access.config },
+        token: access.token,
+        ticket: spec.ticket,
+        runId: spec.run.id,
+        workspace: backend.workspaceOf?.(spec.run),
+        secretValues: () => [
+          ...Object.values(options.secrets),
+          ...access.tokens(),
+          ...(spec.apiKey ? [spec.apiKey] : []),
+        ],
+        logger: options.logger,
+      });
+  return {
+    ...backend,
+    async start(spec, hooks) {
+      return maskHandle(await backend.start(spec, maskHooks(hooks, scrub)), scrub, finishOf(spec));
+    },
+    async recover(run, hooks, spec) {
+      const plan = await backend.recover(run, maskHooks(hooks, scrub), spec);
+      if (plan.action !== "reattach") return plan;
+      return { action: "reattach", handle: maskHandle(plan.handle, scrub, finishOf(spec)) };
+    },
+  };
+}
+
+function maskHooks(hooks: RunHooks, scrub: (text: string) => string): RunHooks {
+  return {
+    onEvent: (event) => hooks.onEvent(event.kind === "progress" ? { ...event, text: scrub(event.text) } : event),
   };
 }
 
@@ -94,10 +141,18 @@ function unpushed(handle: RunHandle): RunHandle {
   return { ...handle, done };
 }
 
-function maskHandle(handle: RunHandle, scrub: (text: string) => string): RunHandle {
-  const done = handle.done.then(
-    (outcome): RunOutcome => (outcome.detached ? outcome : { ...outcome, result: scrubResult(outcome.result, scrub) }),
-  );
+/** `handle` with its progress and result masked, its outcome first through `finish` (which must not reject). */
+function maskHandle(
+  handle: RunHandle,
+  scrub: (text: string) => string,
+  finish: (outcome: RunOutcome) => RunOutcome | Promise<RunOutcome> = (outcome) => outcome,
+): RunHandle {
+  const done = handle.done
+    .then(finish)
+    .then(
+      (outcome): RunOutcome =>
+        outcome.detached ? outcome : { ...outcome, result: scrubResult(outcome.result, scrub) },
+    );
   const masked: RunHandle = {
     attachment: handle.attachment,
     logRef: handle.logRef,

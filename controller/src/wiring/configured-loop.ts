@@ -41,8 +41,10 @@ export function createConfiguredLoop(parts: LoopParts): Reconciler {
   const { config, secrets, store } = parts;
   let loop: Reconciler | undefined;
   const metrics = createLoopMetrics(parts.registry, store, () => loop?.active ?? 0);
-  // The controller clones and opens the pull request on the local backend when repository access is configured.
-  const checkout = config.repositories.codehostA !== undefined && parts.backend.name === "local";
+  // With repository access, runs work in a checkout: the controller's on the local backend, the pod's on Kubernetes.
+  const checkout =
+    config.repositories.codehostA !== undefined
+    && (parts.backend.name === "local" || parts.backend.name === "kubernetes");
   const builtIn = checkout ? CHECKOUT_PROMPT_TEMPLATE : undefined;
   loop = createReconciler({
     store,

@@ -7,6 +7,8 @@ export interface PodCheckout {
   /** The repository's clone URL, without any credential. */
   url: string;
   branch: string;
+  /** True for a follow-up: the branch is its pull request's, and the checkout fails when it is gone. */
+  existing?: boolean;
   depth: number;
   userName: string;
   userEmail: string;
@@ -59,6 +61,7 @@ function checkoutContainer(engine: V1Container, checkout: PodCheckout, mount: V1
     { name: "ERRAND_GIT_USER_NAME", value: checkout.userName },
     { name: "ERRAND_GIT_USER_EMAIL", value: checkout.userEmail },
     { name: "ERRAND_GIT_CREDENTIAL_FILE", value: CHECKOUT_PATHS.credentialFile },
+    ...(checkout.existing ? [{ name: "ERRAND_GIT_EXISTING", value: "1" }] : []),
   ];
   const keep = new Set<string>([CONTAINER_PATHS.workspace, CONTAINER_PATHS.home]);
   const container: V1Container = {

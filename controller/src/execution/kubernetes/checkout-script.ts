@@ -31,9 +31,10 @@ const GIT_SETUP = [
  * message file as `$1`. From the environment (ERRAND_GIT_URL,
  * ERRAND_GIT_BRANCH, ERRAND_GIT_DEPTH, ERRAND_GIT_USER_NAME,
  * ERRAND_GIT_USER_EMAIL, ERRAND_GIT_CREDENTIAL_FILE, ERRAND_WORKSPACE,
- * HOME): a shallow clone of the default branch into the workspace, the
- * run's branch (fetched when the remote has it already: a follow-up goes on
- * from where the last run left it, else made from the default branch), the
+ * HOME, and ERRAND_GIT_EXISTING for a follow-up): a shallow clone of the
+ * default branch into the workspace, the run's branch (fetched when the
+ * remote has it already: a follow-up goes on from where the last run left
+ * it, and fails when it is gone; else made from the default branch), the
  * git identity, and the commit the run starts from. A failure writes one
  * line naming the cause into the termination message and exits 1.
  */
@@ -54,6 +55,8 @@ export const CHECKOUT_SCRIPT = [
   'if [ "$found" -eq 0 ]; then',
   '  git fetch --quiet --no-tags --depth "$ERRAND_GIT_DEPTH" origin "+refs/heads/$b:refs/heads/$b" 2>"$gitdir/err" \\',
   '    && git checkout --quiet "$b" 2>"$gitdir/err" || fail "could not check out the existing branch $b: $(why)"',
+  'elif [ "$found" -eq 2 ] && [ -n "$ERRAND_GIT_EXISTING" ]; then',
+  '  fail "the branch $b is not in $ERRAND_GIT_URL any more: the pull request this follow-up continues lost its branch"',
   'elif [ "$found" -eq 2 ]; then',
   '  git checkout --quiet -b "$b" 2>"$gitdir/err" || fail "could not make the branch $b: $(why)"',
   'else fail "could not list the branches of $ERRAND_GIT_URL: $(why)"; fi',

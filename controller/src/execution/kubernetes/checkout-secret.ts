@@ -16,6 +16,8 @@ export function checkoutSecretName(jobName: string): string {
 /**
  * The run's checkout, when repositories are configured and the ticket names
  * its repository (a ticket without one gets an empty workspace, as before).
+ * A follow-up on review works on its pull request's branch; another run on
+ * a new branch named by `repositories.checkout.branch_template`.
  * Throws an EngineStartError for a repository URL git cannot clone over HTTPS.
  */
 export function checkoutFor(
@@ -26,13 +28,17 @@ export function checkoutFor(
   const repoUrl = spec.ticket.repoUrl.trim();
   if (repositories === undefined || repoUrl === "") return undefined;
   const { checkout } = repositories;
+  const followUp = spec.run.followUp?.pullRequest.branch;
   return {
     url: cloneUrl(repoUrl, spec),
-    branch: branchName(checkout.branch_template, {
-      ticketId: spec.ticket.id,
-      title: spec.ticket.title,
-      runId: spec.run.id,
-    }),
+    ...(followUp === undefined ? {} : { existing: true }),
+    branch:
+      followUp
+      ?? branchName(checkout.branch_template, {
+        ticketId: spec.ticket.id,
+        title: spec.ticket.title,
+        runId: spec.run.id,
+      }),
     depth: checkout.depth,
     userName: checkout.git_user_name,
     userEmail: checkout.git_user_email,

@@ -52,6 +52,8 @@ export async function startJobRun(context: RunContext, spec: RunSpec, hooks: Run
   return {
     attachment: toRecord(attachment),
     logRef: logRefOf(attachment),
+    // Recorded with the run (TaskRun.branch), as a local checkout's is.
+    ...(prepared.checkout === undefined ? {} : { branch: prepared.checkout.branch }),
     done: run.done,
     stop: run.stop,
     detach: run.detach,

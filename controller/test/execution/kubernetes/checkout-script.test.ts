@@ -145,6 +145,24 @@ describe.each(SHELLS)("the checkout and push scripts under %s, against git http-
     ]);
   });
 
+  it("a follow-up's checkout fails, naming the branch, when its pull request's branch is gone; else continues it", async () => {
+    const p = await pod();
+    const followUp = { ...p, env: { ...p.env, ERRAND_GIT_EXISTING: "1" } };
+    const gone = await checkout(followUp);
+    expect(gone.code).toBe(1);
+    expect(gone.message).toBe(
+      `the branch ${TICKET_BRANCH} is not in ${p.env.ERRAND_GIT_URL} any more: the pull request this follow-up continues lost its branch\n`,
+    );
+    const first = await pod();
+    const shared = { ...first, server: p.server, env: { ...first.env, ERRAND_GIT_URL: p.env.ERRAND_GIT_URL } };
+    await checkout(shared);
+    const pushed = await engine(shared, COMMIT("one.txt"));
+    const again = await pod();
+    const next = { ...again, env: { ...again.env, ERRAND_GIT_URL: p.env.ERRAND_GIT_URL, ERRAND_GIT_EXISTING: "1" } };
+    expect((await checkout(next)).code).toBe(0);
+    expect(git(next.workspace, "rev-parse", "HEAD")).toBe(pushed.checkout?.kind === "pushed" && pushed.checkout.commit);
+  });
+
   it("push nothing when the agent made no commit, or failed", async () => {
     const p = await pod();
     await checkout(p);

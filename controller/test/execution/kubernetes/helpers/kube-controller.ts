@@ -4,6 +4,7 @@ import { loadControllerConfig } from "../../../../src/config/load-controller-con
 import { type Controller, createController } from "../../../../src/controller.js";
 import type { ExecutionBackend } from "../../../../src/execution/execution-backend.js";
 import { createKubernetesBackend } from "../../../../src/execution/kubernetes/kubernetes-backend.js";
+import { createRepositoryAccess } from "../../../../src/repositories/repository-access.js";
 import type { RunObserver } from "../../../../src/runs/run-event.js";
 import { resolveSecrets } from "../../../../src/secrets/resolve-secrets.js";
 import { type createHarness, SECRET_ENV } from "../../../controller/harness.js";
@@ -19,9 +20,9 @@ afterEach(async () => {
 export async function kubernetesController(
   h: ReturnType<typeof createHarness>,
   fake: FakeKubeApi,
-  options: { logs: string[]; shutdownGraceMs?: number; observers?: RunObserver[] },
+  options: { logs: string[]; shutdownGraceMs?: number; observers?: RunObserver[]; env?: Record<string, string> },
 ): Promise<{ controller: Controller; port: number; backend: ExecutionBackend; stop(): Promise<void> }> {
-  const env = { ...SECRET_ENV, ERRAND_SECRET_AGENT_KEY: API_KEY };
+  const env = { ...SECRET_ENV, ERRAND_SECRET_AGENT_KEY: API_KEY, ...options.env };
   const { config } = await loadControllerConfig(h.configFile, { env });
   const engine = config.engines.byName.fixture;
   if (engine === undefined) throw new Error("the harness has no fixture engine");
@@ -34,6 +35,7 @@ export async function kubernetesController(
     write: (line) => options.logs.push(line),
     secrets: Object.values(secrets),
   });
+  const access = createRepositoryAccess(config.repositories.codehostA, secrets);
   const backend = createKubernetesBackend({
     config: config.execution.kubernetes,
     engines: config.engines.byName,
@@ -42,6 +44,8 @@ export async function kubernetesController(
     logger,
     kubeConfig: fake.kubeConfig(),
     retryMs: 20,
+    // As controller.ts wires it when the config has `repositories.codehost_a`: the pods clone and push.
+    ...(access === undefined ? {} : { repositories: { checkout: config.repositories.checkout, token: access.token } }),
   });
   const controller = await createController({
     config,
