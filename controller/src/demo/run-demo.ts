@@ -1,14 +1,16 @@
 import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseDocument } from "yaml";
 import { clock, formatDuration, painter } from "../cli/format-run.js";
 import type { TaskRun, Transition } from "../runs/task-run.js";
 import { approveAsOperator } from "./approve-step.js";
+import { writeDemoConfig } from "./demo-config.js";
 import { type DemoMessage, startDemoTargets } from "./demo-targets.js";
 import { waitForControllerLogs } from "./follow.js";
+import { createMessageRouter, type MessageRouter } from "./message-router.js";
+import { type RepositoryDemo, startRepositoryDemo } from "./repository-loop.js";
 import { createTimeline, type Timeline } from "./timeline.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -21,28 +23,6 @@ const CHAT_TOKEN = "xoxb-0000000000-demo-token";
 /** `npm start -- --approval`: every ticket waits for approval, and the demo approves it with the CLI. */
 const APPROVAL = process.argv.includes("--approval");
 const BIN = resolve(packageDir, "bin/errand.cjs");
-
-/** Writes the demo's copy of controller/demo/errand.yaml with free ports and the stand-ins' addresses. */
-function writeDemoConfig(dir: string, targets: { chatApiUrl: string; hookUrl: string }): string {
-  const doc = parseDocument(readFileSync(resolve(packageDir, "demo/errand.yaml"), "utf8"));
-  doc.setIn(["webhook", "port"], 0);
-  doc.setIn(["ops", "port"], 0);
-  doc.setIn(["engines", "demo", "command"], [resolve(packageDir, "demo/agent.mjs")]);
-  doc.setIn(["notifications", "channels", 0, "config", "api_base_url"], targets.chatApiUrl);
-  doc.setIn(["notifications", "channels", 1, "config", "url"], targets.hookUrl);
-  if (APPROVAL) doc.setIn(["guardrails", "require_approval"], { always: true });
-  // Secrets by name from a folder laid out as Kubernetes mounts a Secret: one file per secret.
-  mkdirSync(resolve(dir, "secrets"), { recursive: true, mode: 0o700 });
-  writeFileSync(resolve(dir, "secrets/demo-webhook-secret"), `${WEBHOOK_SECRET}\n`, { mode: 0o600 });
-  writeFileSync(resolve(dir, "secrets/demo-chat-token"), `${CHAT_TOKEN}\n`, { mode: 0o600 });
-  doc.set("secrets", { dir: "secrets" });
-  const file = resolve(dir, "errand.yaml");
-  writeFileSync(
-    file,
-    doc.toString().replace("$schema=../errand.schema.json", `$schema=${resolve(packageDir, "errand.schema.json")}`),
-  );
-  return file;
-}
 
 function signedTicket(): { body: string; id: string } {
   const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
@@ -107,22 +87,76 @@ function reportRun(run: TaskRun, shown: string): number {
   return r?.success ? 0 : 1;
 }
 
+/** What following one run needs from main. */
+interface Followed {
+  run: TaskRun;
+  timeline: Timeline;
+  /** The approval the demo gave (with --approval), settled before the controller stops. */
+  approving?: Promise<void> | undefined;
+}
+
+const CHANNELS = ["chat_a", "webhook_post"] as const;
+const show = (m: DemoMessage) => say(`              ${paint("magenta", `${m.target} ▸`)} ${m.text}`);
+
+/** Today's step without a repository: a signed generic ticket, its run (approved with the CLI under --approval). */
+async function followTicket(webhookPort: number, dbPath: string, config: string, router: MessageRouter) {
+  const { body, id } = signedTicket();
+  let approving: Promise<void> | undefined;
+  const timeline = await createTimeline({
+    dbPath,
+    ticket: { source: "generic", id },
+    channels: CHANNELS,
+    printTransition(t) {
+      printTransition(t);
+      if (t.to !== "AwaitingApproval") return;
+      const shown = relative(process.cwd(), config);
+      approving = approveAsOperator({ bin: BIN, config, shown, runId: t.runId, say }).catch((error: unknown) => {
+        say(`approval failed: ${error instanceof Error ? error.message : String(error)}; stop the demo with Ctrl-C`);
+      });
+    },
+    printMessage: show,
+  });
+  router.use(timeline);
+  const response = await postTicket(webhookPort, body, id);
+  if (response.status !== 200) {
+    await timeline.close();
+    return undefined;
+  }
+  say();
+  const run = await timeline.follow();
+  return { run, timeline, approving };
+}
+
 async function main(): Promise<number> {
   const dir = resolve(".errand-demo");
   mkdirSync(dir, { recursive: true });
-  say(paint("bold", "Errand demo: a signed ticket in, a coding agent run, every chat channel told"));
+  const loop: RepositoryDemo | undefined = APPROVAL ? undefined : await startRepositoryDemo(dir, say);
+  say(
+    paint(
+      "bold",
+      loop
+        ? "Errand demo: an issue labelled on a local code host, an agent's commits, the pull request, a review, the follow-up"
+        : "Errand demo: a signed ticket in, a coding agent run, every chat channel told",
+    ),
+  );
+  const standIns = loop ? "the code host (git and its REST API) and the chat platforms" : "the chat platforms";
   say(
     paint(
       "dim",
-      "  no external service, no credentials: the agent is controller/demo/agent.mjs, the chat platforms are local stand-ins",
+      `  no external service, no credentials: the agent is controller/demo/agent.mjs, ${standIns} are local stand-ins`,
     ),
   );
   say();
-  const show = (m: DemoMessage) => say(`              ${paint("magenta", `${m.target} ▸`)} ${m.text}`);
-  let timeline: Timeline | undefined;
-  // Nothing posts before the ticket is in, and the timeline exists by then.
-  const targets = await startDemoTargets(CHAT_TOKEN, (m) => (timeline ? timeline.message(m) : show(m)));
-  const config = writeDemoConfig(dir, targets);
+  const router = createMessageRouter(show);
+  const targets = await startDemoTargets(CHAT_TOKEN, (m) => router.deliver(m));
+  const config = writeDemoConfig(dir, {
+    packageDir,
+    ...targets,
+    webhookSecret: WEBHOOK_SECRET,
+    chatToken: CHAT_TOKEN,
+    approval: APPROVAL,
+    repository: loop?.config,
+  });
   const shown = relative(process.cwd(), config);
   const log = createWriteStream(resolve(dir, "controller.log"), { flags: "a" });
   const child = spawn(process.execPath, [BIN, "run", "--config", config], {
@@ -131,37 +165,34 @@ async function main(): Promise<number> {
   child.stderr.pipe(log);
   const stopChild = () => (child.exitCode === null ? child.kill("SIGTERM") : undefined);
   process.once("SIGINT", stopChild);
+  let followed: Followed | undefined;
   try {
     const ports = await waitForControllerLogs(child, 60_000);
     say(
       `${paint("bold", "controller")}  errand run --config ${shown}  ${paint("dim", `(webhook :${ports.webhook}, ops :${ports.ops}, log ${relative(process.cwd(), resolve(dir, "controller.log"))})`)}`,
     );
-    const { body, id } = signedTicket();
-    let approving: Promise<void> | undefined;
-    timeline = await createTimeline({
-      dbPath: resolve(dir, ".errand/errand.db"),
-      ticket: { source: "generic", id },
-      channels: ["chat_a", "webhook_post"],
-      printTransition(t) {
-        printTransition(t);
-        if (t.to !== "AwaitingApproval") return;
-        approving = approveAsOperator({ bin: BIN, config, shown, runId: t.runId, say }).catch((error: unknown) => {
-          say(`approval failed: ${error instanceof Error ? error.message : String(error)}; stop the demo with Ctrl-C`);
-        });
-      },
-      printMessage: show,
-    });
-    const response = await postTicket(ports.webhook, body, id);
-    if (response.status !== 200) return 1;
-    say();
-    const run = await timeline.follow();
-    await approving;
+    const dbPath = resolve(dir, ".errand/errand.db");
+    followed = loop
+      ? await loop.follow({
+          webhookPort: ports.webhook,
+          dbPath,
+          channels: CHANNELS,
+          router,
+          printTransition,
+          printMessage: show,
+          say,
+          bold: (text) => paint("bold", text),
+        })
+      : await followTicket(ports.webhook, dbPath, config, router);
+    if (followed === undefined) return 1;
+    await followed.approving;
     // The controller tells the channels about the end before it exits.
     stopChild();
     await new Promise((r) => child.once("exit", r));
-    await timeline.close();
+    await followed.timeline.close();
     say();
-    return reportRun(run, shown);
+    loop?.printBranch(say, (text) => paint("bold", text));
+    return reportRun(followed.run, shown);
   } catch (error) {
     stopChild();
     process.stderr.write(
@@ -169,8 +200,9 @@ async function main(): Promise<number> {
     );
     return 1;
   } finally {
-    await timeline?.close();
+    await followed?.timeline.close();
     await targets.close();
+    await loop?.close();
     log.end();
   }
 }
