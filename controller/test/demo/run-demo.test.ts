@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -8,12 +10,22 @@ const run = promisify(execFile);
 const DEMO = fileURLToPath(new URL("../../dist/demo/run-demo.js", import.meta.url));
 const ERRAND = fileURLToPath(new URL("../../bin/errand.cjs", import.meta.url));
 
+/** A PATH with node alone: no git, as on a machine without it. */
+function pathWithoutGit(): string {
+  const bin = join(tempDir("errand-demo-path-"), "bin");
+  mkdirSync(bin);
+  symlinkSync(process.execPath, join(bin, "node"));
+  return bin;
+}
+
 // The README's first command ends in this program (npm start: build, then the demo); npm test builds first.
+// The default demo, with git, is in demo-loop.test.ts.
 describe("the demo (npm start)", () => {
-  it("runs a signed ticket through the controller, tells both channels, prints the timeline and commands that work", async () => {
+  it("without git: says so, runs a signed ticket through the controller, tells both channels, prints the timeline and commands that work", async () => {
     const cwd = tempDir("errand-demo-");
-    const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
+    const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", PATH: pathWithoutGit() };
     const { stdout } = await run(process.execPath, [DEMO], { cwd, env, timeout: 60_000 });
+    expect(stdout).toContain("No pull request loop: git is not installed (or not on PATH). Install git");
     expect(stdout).toMatch(
       /ticket {6}POST \/webhooks\/generic {2}DEMO-\d+ "Fix the flaky login test" {2}→ 200 \(stored\)/,
     );
