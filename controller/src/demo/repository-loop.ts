@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import type { TaskRun, Transition } from "../runs/task-run.js";
+import { createSqliteStore } from "../store/sqlite/sqlite-store.js";
 import { type Delivered, type EventTarget, issueLabeled, reviewCommented } from "./codehost-events.js";
 import { startCodehostStandIn } from "./codehost-stand-in.js";
 import type { DemoRepositoryConfig } from "./demo-config.js";
@@ -12,7 +13,7 @@ import { createTimeline, type Timeline } from "./timeline.js";
 
 const OWNER = "acme";
 const REPO = "shop";
-const ISSUE = { number: 1, title: "Fix the flaky login test", label: "errand", author: "demo-user" };
+const ISSUE = { title: "Fix the flaky login test", label: "errand", author: "demo-user" };
 const REVIEW = {
   id: 501,
   author: "demo-reviewer",
@@ -94,9 +95,10 @@ export async function startRepositoryDemo(
       ctx.say(
         `${ctx.bold("code host")}   ${target.repoUrl} (git http-backend, Basic auth), REST ${host.url}  (a demo token, in .errand-demo/secrets)`,
       );
-      const issueLine = `#${ISSUE.number} "${ISSUE.title}" labelled ${ISSUE.label}`;
-      const first = await showRun(ctx, "issue", issueLine, () =>
-        issueLabeled(target, { ...ISSUE, body: "The login test fails about one run in ten with a timeout." }),
+      const issue = { ...ISSUE, number: await nextIssueNumber(ctx.dbPath) };
+      const issueLine = `#${issue.number} "${issue.title}" labelled ${issue.label}`;
+      const first = await showRun(ctx, "issue", issueLine, issue.number, () =>
+        issueLabeled(target, { ...issue, body: "The login test fails about one run in ten with a timeout." }),
       );
       const pull = host.pulls[0];
       if (first.run.state !== "Succeeded" || pull === undefined) return first;
@@ -109,7 +111,9 @@ export async function startRepositoryDemo(
         `${ctx.bold("pull request")} ${pull.html_url}  ${pull.head} → ${pull.base}${pull.draft ? " (draft)" : ""}`,
       );
       const reviewLine = `${REVIEW.author} on ${REVIEW.path} line ${REVIEW.line}: "${REVIEW.body}"`;
-      const second = await showRun(ctx, "review", reviewLine, () => reviewCommented(target, pull, REVIEW));
+      const second = await showRun(ctx, "review", reviewLine, issue.number, () =>
+        reviewCommented(target, pull, REVIEW),
+      );
       if (second.run.id === first.run.id) throw new Error("the review comment started no follow-up run");
       return second;
     },
@@ -133,6 +137,7 @@ async function showRun(
   ctx: LoopContext,
   label: string,
   what: string,
+  issue: number,
   deliver: () => Promise<Delivered>,
 ): Promise<{ run: TaskRun; timeline: Timeline }> {
   ctx.router.hold();
@@ -145,7 +150,7 @@ async function showRun(
     throw new Error(`the controller did not accept it: ${answer.text}`);
   const timeline = await createTimeline({
     dbPath: ctx.dbPath,
-    ticket: { source: "codehost_a", id: String(ISSUE.number) },
+    ticket: { source: "codehost_a", id: String(issue) },
     channels: ctx.channels,
     printTransition: ctx.printTransition,
     printMessage: ctx.printMessage,
@@ -153,4 +158,19 @@ async function showRun(
   ctx.router.use(timeline);
   ctx.say();
   return { run: await timeline.follow(), timeline };
+}
+
+/**
+ * The first issue number without runs in the store: the store keeps the
+ * runs of earlier demos, and a ticket that already ran is not queued again.
+ */
+async function nextIssueNumber(dbPath: string): Promise<number> {
+  const store = await createSqliteStore({ path: dbPath });
+  try {
+    let n = 1;
+    while ((await store.listRuns({ ticket: { source: "codehost_a", id: String(n) }, limit: 1 })).length > 0) n += 1;
+    return n;
+  } finally {
+    await store.close();
+  }
 }

@@ -97,5 +97,11 @@ describe("the demo (npm start) with git: the whole loop against the local code h
       { cwd, env, timeout: 30_000 },
     );
     expect(JSON.parse(shown.stdout)).toMatchObject({ run: { id: runId, state: "Succeeded", branch: BRANCH } });
-  }, 90_000);
+
+    // Run again in the same folder: the store keeps the first demo's runs, so the next issue has a number of its own.
+    const again = await run(process.execPath, [DEMO], { cwd, env, timeout: 60_000 });
+    expect(again.stdout).toMatch(/^issue {7}#2 "Fix the flaky login test" labelled errand {2}→ .* 200 accepted$/m);
+    expect(again.stdout.split("\n").filter((l) => STATE.test(l))).toHaveLength(6);
+    expect(again.stdout).toMatch(/^branch {6}errand\/2-fix-the-flaky-login-test on the git server:$/m);
+  }, 120_000);
 });
