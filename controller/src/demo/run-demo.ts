@@ -1,17 +1,15 @@
 import { spawn } from "node:child_process";
-import { createHmac } from "node:crypto";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { clock, formatDuration, painter } from "../cli/format-run.js";
 import type { TaskRun, Transition } from "../runs/task-run.js";
-import { approveAsOperator } from "./approve-step.js";
 import { writeDemoConfig } from "./demo-config.js";
 import { type DemoMessage, startDemoTargets } from "./demo-targets.js";
 import { waitForControllerLogs } from "./follow.js";
-import { createMessageRouter, type MessageRouter } from "./message-router.js";
+import { createMessageRouter } from "./message-router.js";
 import { type RepositoryDemo, startRepositoryDemo } from "./repository-loop.js";
-import { createTimeline, type Timeline } from "./timeline.js";
+import { type Followed, followTicket } from "./ticket-step.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const packageDir = resolve(here, "../..");
@@ -23,20 +21,6 @@ const CHAT_TOKEN = "xoxb-0000000000-demo-token";
 /** `npm start -- --approval`: every ticket waits for approval, and the demo approves it with the CLI. */
 const APPROVAL = process.argv.includes("--approval");
 const BIN = resolve(packageDir, "bin/errand.cjs");
-
-function signedTicket(): { body: string; id: string } {
-  const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
-  const id = `DEMO-${stamp}`;
-  const body = JSON.stringify({
-    id,
-    title: "Fix the flaky login test",
-    description: "The login test fails about one run in ten with a timeout waiting for the session cookie.",
-    repo_url: "https://github.com/acme/shop",
-    external_url: `https://tracker.example/acme/${id}`,
-    labels: ["agent", "bug"],
-  });
-  return { body, id };
-}
 
 /** The colour of a state in the timeline: how it went. */
 const stateColour = (state: Transition["to"]) =>
@@ -51,20 +35,6 @@ const stateColour = (state: Transition["to"]) =>
 /** One line of the run's timeline: when, the state it entered (coloured by how it went), and why. */
 function printTransition(t: Transition): void {
   say(`${paint("dim", clock(t.at))}  ${paint(stateColour(t.to), t.to.padEnd(10))} ${t.reason}`);
-}
-
-/** Posts the ticket signed as the generic source checks it, and prints what the webhook answered. */
-async function postTicket(port: number, body: string, id: string): Promise<Response> {
-  const signature = `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex")}`;
-  const response = await fetch(`http://127.0.0.1:${port}/webhooks/generic`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-webhook-signature": signature },
-    body,
-  });
-  say(
-    `${paint("bold", "ticket")}      POST /webhooks/generic  ${id} "Fix the flaky login test"  → ${response.status} ${response.status === 200 ? "(stored)" : await response.text()}`,
-  );
-  return response;
 }
 
 /** Prints how the run ended and the commands to look at it again; the demo's exit code. */
@@ -87,45 +57,10 @@ function reportRun(run: TaskRun, shown: string): number {
   return r?.success ? 0 : 1;
 }
 
-/** What following one run needs from main. */
-interface Followed {
-  run: TaskRun;
-  timeline: Timeline;
-  /** The approval the demo gave (with --approval), settled before the controller stops. */
-  approving?: Promise<void> | undefined;
-}
-
 const CHANNELS = ["chat_a", "webhook_post"] as const;
 const show = (m: DemoMessage) => say(`              ${paint("magenta", `${m.target} ▸`)} ${m.text}`);
-
-/** Today's step without a repository: a signed generic ticket, its run (approved with the CLI under --approval). */
-async function followTicket(webhookPort: number, dbPath: string, config: string, router: MessageRouter) {
-  const { body, id } = signedTicket();
-  let approving: Promise<void> | undefined;
-  const timeline = await createTimeline({
-    dbPath,
-    ticket: { source: "generic", id },
-    channels: CHANNELS,
-    printTransition(t) {
-      printTransition(t);
-      if (t.to !== "AwaitingApproval") return;
-      const shown = relative(process.cwd(), config);
-      approving = approveAsOperator({ bin: BIN, config, shown, runId: t.runId, say }).catch((error: unknown) => {
-        say(`approval failed: ${error instanceof Error ? error.message : String(error)}; stop the demo with Ctrl-C`);
-      });
-    },
-    printMessage: show,
-  });
-  router.use(timeline);
-  const response = await postTicket(webhookPort, body, id);
-  if (response.status !== 200) {
-    await timeline.close();
-    return undefined;
-  }
-  say();
-  const run = await timeline.follow();
-  return { run, timeline, approving };
-}
+const bold = (text: string) => paint("bold", text);
+const step = { say, bold, show, printTransition, bin: BIN, webhookSecret: WEBHOOK_SECRET };
 
 async function main(): Promise<number> {
   const dir = resolve(".errand-demo");
@@ -181,9 +116,9 @@ async function main(): Promise<number> {
           printTransition,
           printMessage: show,
           say,
-          bold: (text) => paint("bold", text),
+          bold,
         })
-      : await followTicket(ports.webhook, dbPath, config, router);
+      : await followTicket({ webhookPort: ports.webhook, dbPath, config, router, channels: CHANNELS, ...step });
     if (followed === undefined) return 1;
     await followed.approving;
     // The controller tells the channels about the end before it exits.
@@ -191,7 +126,7 @@ async function main(): Promise<number> {
     await new Promise((r) => child.once("exit", r));
     await followed.timeline.close();
     say();
-    loop?.printBranch(say, (text) => paint("bold", text));
+    loop?.printBranch(say, bold);
     return reportRun(followed.run, shown);
   } catch (error) {
     stopChild();
