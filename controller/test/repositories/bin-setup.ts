@@ -1,14 +1,17 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
-import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { afterEach } from "vitest";
 import { tempDir } from "../../../test/support/temp-dir.js";
-import { hostASignature } from "../helpers/sign.js";
+import { isTerminal, type TaskRun } from "../../src/runs/task-run.js";
+import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
+import type { Store } from "../../src/store/store.js";
+import { eventually } from "../controller/harness.js";
+import { type CliRun, runCli } from "../helpers/cli.js";
+import { HOOK_SECRET } from "./codehost-a-events.js";
 import type { Host } from "./repo-setup.js";
 
-export const HOOK_SECRET = "codehost-a-hook-secret-e2e";
 export const BOT = "errand-bot";
 const SCRIPT = resolve(import.meta.dirname, "../fixtures/repositories/commit.sh");
 
@@ -120,37 +123,29 @@ export async function startChatCapture(): Promise<ChatCapture> {
   return { url: `http://127.0.0.1:${port}/api/webhooks/1/capture`, bodies };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the vendor's published examples are deep JSON that the tests edit in place
-export type Example = Record<string, any>;
-const groups = createRequire(import.meta.url)("@octokit/webhooks-examples/api.github.com/index.json") as Array<{
-  name: string;
-  examples: Example[];
-}>;
+const stores: Store[] = [];
+afterEach(async () => {
+  for (const s of stores.splice(0)) await s.close();
+});
 
-/** A copy of the vendor's published example of `event` with `action`, for the test to adapt. */
-export function example(event: string, action: string): Example {
-  const found = groups.find((g) => g.name === event)?.examples.find((e) => e.action === action);
-  if (found === undefined) throw new Error(`no ${event}.${action} example`);
-  return structuredClone(found);
+/** `errand run` on the installation, and a second connection to its store to watch the runs. */
+export async function startBin(bin: BinInstall): Promise<{ cli: CliRun; port: number; store: Store }> {
+  const cli = runCli(["run", "--config", bin.configFile]);
+  const port = await cli.ready;
+  const store = await createSqliteStore({ path: join(bin.dir, "errand.db") });
+  stores.push(store);
+  return { cli, port, store };
 }
 
-let deliveries = 0;
-/** POSTs a signed code host A event to the bin's webhook; returns the status and the JSON answer. */
-export async function deliver(
-  port: number,
-  event: string,
-  payload: Example,
-): Promise<{ status: number; json: unknown }> {
-  const body = JSON.stringify(payload);
-  const response = await fetch(`http://127.0.0.1:${port}/webhooks/codehost-a`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": event,
-      "x-github-delivery": `e2e-${process.pid}-${++deliveries}`,
-      "x-hub-signature-256": hostASignature(HOOK_SECRET, body),
+/** The runs of issue `n`, oldest first, once `count` exist and all ended. */
+export function ended(store: Store, n: number, count: number): Promise<TaskRun[]> {
+  return eventually(
+    `${count} ended runs of issue #${n}`,
+    async () => {
+      const runs = await store.listRuns({ ticket: { source: "codehost_a", id: String(n) }, limit: 100 });
+      if (runs.length !== count || !runs.every((r) => isTerminal(r.state))) return undefined;
+      return runs.sort((a, b) => a.createdAt - b.createdAt);
     },
-    body,
-  });
-  return { status: response.status, json: await response.json() };
+    30_000,
+  );
 }

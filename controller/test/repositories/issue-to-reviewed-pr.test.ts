@@ -1,68 +1,16 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { isTerminal, type TaskRun } from "../../src/runs/task-run.js";
-import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
-import type { Store } from "../../src/store/store.js";
-import { eventually } from "../controller/harness.js";
-import { type CliRun, runCli } from "../helpers/cli.js";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
+import type { TaskRun } from "../../src/runs/task-run.js";
+import { runCli } from "../helpers/cli.js";
 import type { FakePull } from "../sources/codehost-a/fake-pulls.js";
-import { type BinInstall, BOT, deliver, type Example, example, installBin, startChatCapture } from "./bin-setup.js";
-import { filesText, type Host, REPO, startHost, TOKEN, watchCommandLines } from "./repo-setup.js";
+import type { FakeIssue } from "../sources/codehost-a/fake-repository.js";
+import { type BinInstall, BOT, ended, installBin, startBin, startChatCapture } from "./bin-setup.js";
+import { deliver, issueUrl, labeled, onPull } from "./codehost-a-events.js";
+import { filesText, REPO, startHost, TOKEN, watchCommandLines } from "./repo-setup.js";
 
 // The whole of an issue's life through the `errand` bin (build it first: npm run build -w controller).
-
-const stores: Store[] = [];
-afterEach(async () => {
-  for (const s of stores.splice(0)) await s.close();
-});
-
-/** `errand run` on the installation, and a second connection to its store to watch the runs. */
-async function startBin(bin: BinInstall): Promise<{ cli: CliRun; port: number; store: Store }> {
-  const cli = runCli(["run", "--config", bin.configFile]);
-  const port = await cli.ready;
-  const store = await createSqliteStore({ path: join(bin.dir, "errand.db") });
-  stores.push(store);
-  return { cli, port, store };
-}
-
-/** The runs of issue `n`, oldest first, once `count` exist and all ended. */
-function ended(store: Store, n: number, count: number): Promise<TaskRun[]> {
-  return eventually(
-    `${count} ended runs of issue #${n}`,
-    async () => {
-      const runs = await store.listRuns({ ticket: { source: "codehost_a", id: String(n) }, limit: 100 });
-      if (runs.length !== count || !runs.every((r) => isTerminal(r.state))) return undefined;
-      return runs.sort((a, b) => a.createdAt - b.createdAt);
-    },
-    30_000,
-  );
-}
-
-/** The vendor's `issues.labeled` example for issue `n` of the host's repository, labeled `label`. */
-function labeled(host: Host, n: number, title: string, label = "errand"): Example {
-  const p = example("issues", "labeled");
-  Object.assign(p.issue, { number: n, title, body: "The README says 'teh'.", html_url: issueUrl(n) });
-  p.label.name = label;
-  Object.assign(p.repository, { name: "app", full_name: "acme/app", html_url: `${host.git.url}/acme/app` });
-  p.repository.owner.login = "acme";
-  return p;
-}
-
-const issueUrl = (n: number) => `https://codehost-a.test/acme/app/issues/${n}`;
-
-/** A comment on pull request `pr`: on a line of its diff, or (`issue_comment`) on its conversation. */
-function onPull(event: "pull_request_review_comment" | "issue_comment", pr: FakePull, body: string, login: string) {
-  const p = example(event, "created");
-  Object.assign(p.repository, { name: "app", full_name: "acme/app" });
-  p.repository.owner.login = "acme";
-  const pull = p.pull_request ?? p.issue;
-  Object.assign(pull, { number: pr.number, html_url: pr.html_url });
-  if (p.pull_request) pull.head.ref = pr.head;
-  else pull.pull_request = { html_url: pr.html_url, url: `https://api.test/repos/acme/app/pulls/${pr.number}` };
-  Object.assign(p.comment, { body, author_association: "COLLABORATOR", path: "README.md", line: 1 });
-  p.comment.user.login = login;
-  return p;
-}
 
 const accepted = (n: number) => ({ status: 200, json: { status: "accepted", tickets: [String(n)] } });
 const ignored = (reason: string) => ({
@@ -76,12 +24,59 @@ async function cliOut(args: string[]): Promise<string> {
   return c.stdout();
 }
 
+/** The pull request the first run opened: a draft from the run's branch whose body links the issue and sums the run up. */
+function expectPullRequest(pr: FakePull | undefined, issue: FakeIssue, branch: string): FakePull {
+  expect(pr).toMatchObject({ head: branch, base: "main", draft: true, title: issue.title });
+  const body = String(pr?.body);
+  expect(body).toContain(`[ticket ${issue.number}](${issueUrl(issue.number)})`);
+  expect(body).toContain(`Closes #${issue.number}`);
+  // The agent put the token in its summary: the pull request, public, shows it masked.
+  expect(body).toContain("given: yes, token: [redacted]");
+  expect(body).toContain("| Cost | $0.12 |");
+  expect(body).toContain("| Tokens | 1200 in, 300 out |");
+  expect(body).toMatch(/\| Duration \| \d+ s \|/);
+  return pr as FakePull;
+}
+
+/** What the agent got: the issue in a checkout; then the review comment with its file and line, on the branch. */
+function expectPrompts(file: string, issue: FakeIssue, pr: FakePull): void {
+  const [, first = "", follow = ""] = readFileSync(file, "utf8").split(/^=== run_\w+$/m);
+  expect(first).toContain(`Ticket ${issue.number} (issue): ${issue.title}`);
+  expect(first).toContain("The README says 'teh'.");
+  expect(first).toContain("Do not push and do not open a pull request");
+  expect(follow).toContain(`Pull request: ${pr.html_url}\nBranch: ${pr.head}`);
+  expect(follow).toContain("- alice on README.md line 1: @errand fix the other typo too");
+  expect(follow).toContain("The README says 'teh'.");
+}
+
+/** `errand runs show` of the follow-up: the chain back to the run it follows, and its trigger. */
+async function expectChain(bin: BinInstall, first: TaskRun, follow: TaskRun, pr: FakePull): Promise<void> {
+  const shown = await cliOut(["runs", "show", follow.id, "--config", bin.configFile]);
+  expect(shown).toContain(`Follow-ups\n  ← ${first.id}  Succeeded  ${pr.html_url}`);
+  expect(shown).toContain(`● ${follow.id}  Succeeded  follow-up on review comment by alice  ${pr.html_url}`);
+  const json = await cliOut(["runs", "show", follow.id, "--json", "--config", bin.configFile]);
+  expect(json).toContain(pr.html_url);
+  expect(json).not.toContain(TOKEN);
+}
+
+/** What the controller answers and sends while running: /metrics, chat_b's messages, the issue's comments. */
+async function expectNoTokenSent(bin: BinInstall, chat: string[], issue: FakeIssue): Promise<void> {
+  const metrics = await (await fetch(`http://127.0.0.1:${bin.opsPort}/metrics`)).text();
+  expect(metrics).toContain("errand_");
+  expect(metrics).not.toContain(TOKEN);
+  expect(chat.join("\n")).toContain("redacted"); // the masked token (chat_b escapes its brackets)
+  expect(chat.join("\n")).not.toContain(TOKEN);
+  expect(issue.comments).toHaveLength(2);
+  expect(issue.comments.map((c) => c.body).join("\n")).not.toContain(TOKEN);
+}
+
 describe("an issue to a reviewed pull request, through `errand run`, real git and the code host A fake", () => {
   it("label → draft pull request; a collaborator's @errand → a follow-up commit on it; the token is nowhere", async () => {
     const host = await startHost();
     const issue = host.api.repo.add({ title: "Fix the README's typo", labels: ["errand"] });
     const chat = await startChatCapture();
-    const bin = await installBin(host, TOKEN, chat.url, ["MODE=token", "SLEEP=1"]);
+    const prompts = join(tempDir("errand-prompts-"), "prompts.txt");
+    const bin = await installBin(host, TOKEN, chat.url, ["MODE=token", "SLEEP=1", `PROMPT_LOG=${prompts}`]);
     const watch = watchCommandLines();
     const { cli, port, store } = await startBin(bin);
 
@@ -92,20 +87,12 @@ describe("an issue to a reviewed pull request, through `errand run`, real git an
     const branch = `errand/${issue.number}-fix-the-readme-s-typo`;
     expect(host.git.log(REPO, branch)).toEqual(["Fix the README", "initial"]);
     expect(host.pulls.pulls).toHaveLength(1);
-    const pr = host.pulls.pulls[0] as FakePull;
-    expect(pr).toMatchObject({ head: branch, base: "main", draft: true, title: "Fix the README's typo" });
-    expect(pr.body).toContain(`[ticket ${issue.number}](${issueUrl(issue.number)})`);
-    expect(pr.body).toContain(`Closes #${issue.number}`);
-    expect(pr.body).toContain("given: yes, token: [redacted]");
-    expect(pr.body).toContain("| Cost | $0.12 |");
-    expect(pr.body).toContain("| Tokens | 1200 in, 300 out |");
-    expect(pr.body).toMatch(/\| Duration \| \d+ s \|/);
+    const pr = expectPullRequest(host.pulls.pulls[0], issue, branch);
     expect(first?.result?.pullRequestUrl).toBe(pr.html_url);
 
     // (3) The bot's own comment never starts a run.
-    expect(await deliver(port, "issue_comment", onPull("issue_comment", pr, "@errand done", BOT))).toEqual(
-      ignored("the agent's own login"),
-    );
+    const own = onPull("issue_comment", pr, "@errand done", BOT);
+    expect(await deliver(port, "issue_comment", own)).toEqual(ignored("the agent's own login"));
     // (2) A collaborator's mention on a line of the diff: a follow-up on the same branch...
     const review = onPull("pull_request_review_comment", pr, "@errand fix the other typo too", "alice");
     expect(await deliver(port, "pull_request_review_comment", review)).toEqual(accepted(issue.number));
@@ -116,41 +103,25 @@ describe("an issue to a reviewed pull request, through `errand run`, real git an
     );
     const [, follow] = await ended(store, issue.number, 2);
     expect(follow).toMatchObject({ state: "Succeeded", parentRunId: first?.id, branch, attempt: 2 });
-    expect(follow?.followUp?.comments).toEqual([
-      { author: "alice", body: "@errand fix the other typo too", path: "README.md", line: 1 },
-    ]);
-    expect(host.git.log(REPO, branch)).toEqual(["Fix the README", "Fix the README", "initial"]);
-    expect(host.pulls.pulls).toHaveLength(1);
     expect(follow?.result?.pullRequestUrl).toBe(pr.html_url);
-    const shown = await cliOut(["runs", "show", String(follow?.id), "--config", bin.configFile]);
-    expect(shown).toContain("Follow-ups");
-    expect(shown).toContain(String(first?.id));
-    expect(shown).toContain("follow-up on review comment by alice");
+    // One pull request, two commits on its branch.
+    expect(host.pulls.pulls).toHaveLength(1);
+    expect(host.git.log(REPO, branch)).toEqual(["Fix the README", "Fix the README", "initial"]);
+    expectPrompts(prompts, issue, pr);
+    await expectChain(bin, first as TaskRun, follow as TaskRun, pr);
 
-    // The token: in no command line, answer, message, log or byte the controller kept.
+    // The token (which the agent printed): in no command line, answer, message, log or byte the controller kept.
     const commandLines = watch.stop();
     expect(commandLines.some((line) => line.includes("git") && line.includes("clone"))).toBe(true);
     expect(commandLines.filter((line) => line.includes(TOKEN))).toEqual([]);
-    const json = await cliOut(["runs", "show", String(follow?.id), "--json", "--config", bin.configFile]);
-    expect(json).toContain(pr.html_url);
-    expect(json).not.toContain(TOKEN);
-    const metrics = await (await fetch(`http://127.0.0.1:${bin.opsPort}/metrics`)).text();
-    expect(metrics).toContain("errand_");
-    expect(metrics).not.toContain(TOKEN);
-    expect(chat.bodies.length).toBeGreaterThan(0);
-    expect(chat.bodies.join("\n")).not.toContain(TOKEN);
-    const comments = issue.comments.map((c) => c.body);
-    expect(comments.length).toBeGreaterThan(0);
-    expect(comments.join("\n")).not.toContain(TOKEN);
+    await expectNoTokenSent(bin, chat.bodies, issue);
     cli.child.kill("SIGTERM");
     expect(await cli.exited).toBe(0);
     // Each run's comment on the issue ends with its outcome and the pull request (written at the latest on shutdown).
     expect(issue.comments.map((c) => c.body.includes(pr.html_url))).toEqual([true, true]);
     expect(cli.stderr()).toContain("follow-up run queued");
     expect(cli.stderr() + cli.stdout()).not.toContain(TOKEN);
-    await store.close();
-    stores.length = 0;
-    expect(filesText(bin.dir)).toContain(first?.id);
+    expect(filesText(bin.dir)).toContain(String(first?.id));
     expect(filesText(bin.dir)).not.toContain(TOKEN);
   });
 
