@@ -25,7 +25,7 @@ export interface BinInstall {
 
 /**
  * Writes `errand.yaml` for a real `errand run`: code host A's webhook and
- * repository credential from `secrets.dir`, the committing fixture as the
+ * repository credential (`token`, or the host's App) from `secrets.dir`, the committing fixture as the
  * engine (given the token in GH_TOKEN, as an agent that runs `gh` is), and
  * chat_b posting to `chatUrl`.
  */
@@ -34,6 +34,7 @@ export async function installBin(host: Host, token: string, chatUrl: string, eng
   const secrets = tempDir("errand-bin-secrets-");
   const put = (name: string, value: string) => writeFileSync(join(secrets, name), value, { mode: 0o600 });
   put("repo-token", token);
+  if (host.app !== undefined) put("app-key", host.app.privateKey);
   put("codehost-a-webhook", HOOK_SECRET);
   put("chat-b-url", chatUrl);
   mkdirSync(join(dir, "logs"));
@@ -49,7 +50,7 @@ export async function installBin(host: Host, token: string, chatUrl: string, eng
 repositories:
   codehost_a:
     api_base_url: ${host.api.url}
-    token_secret: repo-token
+${credentialYaml(host)}
     bot_login: ${BOT}
   checkout:
     git_user_name: Errand Bot
@@ -81,6 +82,13 @@ secrets:
 `,
   );
   return { dir, configFile, opsPort };
+}
+
+/** The App of the host when it has one (its tokens then are the only ones accepted), else the token secret. */
+function credentialYaml(host: Host): string {
+  if (host.app === undefined) return "    token_secret: repo-token";
+  const { appId, installationId } = host.app;
+  return `    app: { app_id: ${appId}, private_key_secret: app-key, installation_id: ${installationId} }`;
 }
 
 async function freePort(): Promise<number> {
