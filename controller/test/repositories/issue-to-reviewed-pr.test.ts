@@ -125,6 +125,24 @@ describe("an issue to a reviewed pull request, through `errand run`, real git an
     expect(filesText(bin.dir)).not.toContain(TOKEN);
   });
 
+  it("a collaborator's @errand on the pull request's conversation: a follow-up on its head branch, read from the host", async () => {
+    const host = await startHost();
+    const issue = host.api.repo.add({ title: "Conversation", labels: ["errand"] });
+    const bin = await installBin(host, TOKEN, (await startChatCapture()).url, []);
+    const { port, store } = await startBin(bin);
+    expect(await deliver(port, "issues", labeled(host, issue.number, issue.title))).toEqual(accepted(issue.number));
+    await ended(store, issue.number, 1);
+    const pr = host.pulls.pulls[0] as FakePull;
+    const comment = onPull("issue_comment", pr, "Thanks! @Errand, add a changelog entry.", "alice");
+    expect(await deliver(port, "issue_comment", comment)).toEqual(accepted(issue.number));
+    const [, follow] = await ended(store, issue.number, 2);
+    expect(follow).toMatchObject({ state: "Succeeded", branch: pr.head, followUp: { trigger: "issue_comment" } });
+    const read = host.api.requests.filter((r) => r.method === "GET" && r.path === `/repos/acme/app/pulls/${pr.number}`);
+    expect(read.map((r) => r.status)).toEqual([200]);
+    expect(host.git.log(REPO, pr.head)).toEqual(["Fix the README", "Fix the README", "initial"]);
+    expect(host.pulls.pulls).toHaveLength(1);
+  });
+
   it("a wrong token fails the clone with a one-line reason, and is not retried", async () => {
     const host = await startHost();
     const issue = host.api.repo.add({ title: "Fix it", labels: ["errand"] });
