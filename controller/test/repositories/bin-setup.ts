@@ -154,6 +154,6 @@ export function ended(store: Store, n: number, count: number): Promise<TaskRun[]
       if (runs.length !== count || !runs.every((r) => isTerminal(r.state))) return undefined;
       return runs.sort((a, b) => a.createdAt - b.createdAt);
     },
-    30_000,
+    60_000,
   );
 }

@@ -16,7 +16,8 @@ const passwordOf = (authorization: string | undefined) =>
     .slice(1)
     .join(":");
 
-describe("an issue to a pull request with a GitHub App, through `errand run`", () => {
+// Bounds against a hang of real processes on a shared machine, not speed targets.
+describe("an issue to a pull request with a GitHub App, through `errand run`", { timeout: 90_000 }, () => {
   it("clones with one installation token, pushes with a fresh one once it expired mid-run; no token is kept", async () => {
     const host = await startHost({ app: true });
     const app = host.app as FakeApp;

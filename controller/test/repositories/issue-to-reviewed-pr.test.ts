@@ -70,7 +70,10 @@ async function expectNoTokenSent(bin: BinInstall, chat: string[], issue: FakeIss
   expect(issue.comments.map((c) => c.body).join("\n")).not.toContain(TOKEN);
 }
 
-describe("an issue to a reviewed pull request, through `errand run`, real git and the code host A fake", () => {
+// Bounds against a hang of real processes on a shared machine, not speed targets.
+describe("an issue to a reviewed pull request, through `errand run`, real git and the code host A fake", {
+  timeout: 90_000,
+}, () => {
   it("label → draft pull request; a collaborator's @errand → a follow-up commit on it; the token is nowhere", async () => {
     const host = await startHost();
     const issue = host.api.repo.add({ title: "Fix the README's typo", labels: ["errand"] });
