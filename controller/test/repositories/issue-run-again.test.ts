@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
 import { runCli } from "../helpers/cli.js";
 import type { FakePull } from "../sources/codehost-a/fake-pulls.js";
 import { fakePulls } from "../sources/codehost-a/fake-reviews.js";
@@ -14,14 +17,18 @@ describe("an issue after its first run, through `errand run`", { timeout: 90_000
   it("a second label starts nothing; errand runs retry runs it again on its branch, into the same pull request", async () => {
     const host = await startHost();
     const issue = host.api.repo.add({ title: "Again", labels: ["errand"] });
-    const bin = await installBin(host, TOKEN, (await startChatCapture()).url, []);
+    const prompts = join(tempDir("errand-prompts-"), "prompts.txt");
+    const bin = await installBin(host, TOKEN, (await startChatCapture()).url, [`PROMPT_LOG=${prompts}`]);
     const { port, store } = await startBin(bin);
     expect((await deliver(port, "issues", labeled(host, issue.number, issue.title))).status).toBe(200);
     const [first] = await ended(store, issue.number, 1);
     const pr = host.pulls.pulls[0] as FakePull;
 
-    // The ticket has a run: the label again is answered 200 and starts nothing (the issue runs once).
-    expect((await deliver(port, "issues", labeled(host, issue.number, issue.title))).status).toBe(200);
+    // The ticket has a run: the label again (on the issue, made more precise) is answered 200 and starts nothing;
+    // the issue's new text is stored, for the retry.
+    const relabel = labeled(host, issue.number, issue.title);
+    relabel.issue.body = "The README says 'teh' twice.";
+    expect((await deliver(port, "issues", relabel)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1500));
     expect(await store.listRuns({ ticket: { source: "codehost_a", id: String(issue.number) } })).toHaveLength(1);
 
@@ -32,6 +39,7 @@ describe("an issue after its first run, through `errand run`", { timeout: 90_000
     expect(again?.result?.pullRequestUrl).toBe(pr.html_url);
     expect(host.git.log(REPO, pr.head)).toEqual(["Fix the README", "Fix the README", "initial"]);
     expect(host.pulls.pulls).toHaveLength(1);
+    expect(readFileSync(prompts, "utf8").split(/^=== run_\w+$/m)[2]).toContain("The README says 'teh' twice.");
   });
 
   it("a review requesting changes starts a follow-up whose prompt has the review's text and its line comments", async () => {
