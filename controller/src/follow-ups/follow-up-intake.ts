@@ -3,6 +3,7 @@ import { ConflictError } from "../errors.js";
 import type { CodehostARepositoriesConfig } from "../repositories/repositories-schema.js";
 import type { FollowUpComment, FollowUpContext } from "../runs/follow-up.js";
 import type { PullRequestRuns, Store } from "../store/store.js";
+import { mentions } from "../vendors/codehost-a/codehost-a-triggers.js";
 import type { ReviewHandler } from "../webhook/handlers.js";
 import type { ReviewEvent } from "../webhook/parsing/review-event.js";
 import type { WebhookReply } from "../webhook/responses.js";
@@ -86,8 +87,8 @@ function skipReason(review: ReviewEvent, config: CodehostARepositoriesConfig): s
   if (!WRITERS.has(review.authorAssociation))
     return `${review.author || "the author"} is ${review.authorAssociation || "unknown"} on the repository: only OWNER, MEMBER or COLLABORATOR start follow-ups`;
   const phrase = config.triggers.mention;
-  if (review.kind !== "review" && !review.body.toLowerCase().includes(phrase.toLowerCase()))
-    return `the comment does not mention ${phrase}`;
+  // The same test as an issue comment's: "@errand-bot" or "me@errand.dev" do not mention "@errand".
+  if (review.kind !== "review" && !mentions(review.body, phrase)) return `the comment does not mention ${phrase}`;
   return undefined;
 }
 

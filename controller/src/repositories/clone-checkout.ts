@@ -25,13 +25,19 @@ export interface CloneRequest {
 /**
  * A shallow clone of the repository's default branch (or of an existing
  * branch) into the empty `workspace`, on the run's branch, with the git
- * identity the agent's commits get. A failure throws a RepositoryError whose
- * message is the run's one-line reason.
+ * identity the agent's commits get. A new run's branch that is already on
+ * the remote (an earlier run of the same ticket pushed it: a retry) is
+ * checked out as it is, so the run adds to it rather than pushing a branch
+ * that would replace it. A failure throws a RepositoryError whose message
+ * is the run's one-line reason.
  */
 export async function cloneCheckout(request: CloneRequest): Promise<CheckoutBase> {
-  const { git, cloneUrl, workspace, branch } = request;
-  const at = branch.existing ? ["--branch", branch.branch] : [];
+  const { git, cloneUrl, workspace } = request;
+  let branch = request.branch;
   try {
+    if (!branch.existing && (await remoteHasBranch(git, cloneUrl, branch.branch, workspace)))
+      branch = { ...branch, existing: true };
+    const at = branch.existing ? ["--branch", branch.branch] : [];
     await git(["clone", "--quiet", "--no-tags", `--depth=${request.depth}`, ...at, "--", cloneUrl, "."], workspace);
   } catch (error) {
     throw cloneError(error, cloneUrl, request.credentialKey);
@@ -51,6 +57,10 @@ export async function cloneCheckout(request: CloneRequest): Promise<CheckoutBase
       hint: "check repositories.checkout.branch_template",
     });
   }
+}
+
+async function remoteHasBranch(git: GitRunner, url: string, branch: string, cwd: string): Promise<boolean> {
+  return (await git(["ls-remote", "--heads", "--", url, `refs/heads/${branch}`], cwd)).trim() !== "";
 }
 
 /** The remote's HEAD branch, read without fetching it (a follow-up clones only its own branch). */

@@ -216,6 +216,12 @@ describe("follow-ups on review, through code host A's webhook", () => {
       "does not mention @errand",
     ],
     [
+      "a comment naming another login that starts with the phrase",
+      "issue_comment",
+      () => comment("issue_comment", "cc @errand-bot and me@errand.dev", "alice"),
+      "does not mention @errand",
+    ],
+    [
       "the agent's own comment",
       "issue_comment",
       () => comment("issue_comment", "@errand done", "errand-bot"),

@@ -51,6 +51,11 @@ export async function startGitServer(accepts: (password: string) => boolean): Pr
   const requests: GitRequest[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    // As the real host does, `/owner/name` (the issue's html_url) serves the repository `owner/name.git` too.
+    url.pathname = url.pathname.replace(
+      /^(\/[^/]+\/[^/.]+)(\/(?:info\/refs|git-upload-pack|git-receive-pack))$/,
+      "$1.git$2",
+    );
     const match = /^(\/.+?\.git)(\/.*)$/.exec(url.pathname);
     const authorization = req.headers.authorization;
     const basic = /^Basic (.+)$/.exec(authorization ?? "")?.[1];

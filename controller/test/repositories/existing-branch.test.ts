@@ -59,4 +59,14 @@ it("a run on an existing branch (a follow-up) clones that branch, pushes to it a
   expect(host.pulls.pulls).toHaveLength(1);
   expect(host.pulls.pulls[0]?.base).toBe("main");
   expect(host.git.log(REPO, "errand/7-add-a-line")).toEqual(["second change", "first change", "initial"]);
+  // A new run (a retry) whose branch is on the remote already adds to it too, rather than having its push refused.
+  const retried = await runOn("run_retry", false, "retried change");
+  expect(retried).toMatchObject({ success: true, pullRequestUrl: first.pullRequestUrl });
+  expect(host.pulls.pulls).toHaveLength(1);
+  expect(host.git.log(REPO, "errand/7-add-a-line")).toEqual([
+    "retried change",
+    "second change",
+    "first change",
+    "initial",
+  ]);
 });

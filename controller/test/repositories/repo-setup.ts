@@ -31,7 +31,7 @@ export async function startHost(options: { app?: boolean } = {}): Promise<Host> 
   const accepts = (token: string) => (app === undefined ? token === TOKEN : app.valid(token));
   const git = await startGitServer(accepts);
   git.createRepository(REPO, { "README.md": "# app\n" });
-  const api = await startFakeCodehostA({ owner: "acme", name: "app", token: TOKEN });
+  const api = await startFakeCodehostA({ owner: "acme", name: "app", token: TOKEN, accepts });
   const pulls = createFakePulls({
     owner: "acme",
     repo: "app",

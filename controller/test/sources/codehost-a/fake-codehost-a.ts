@@ -70,9 +70,18 @@ const ERROR_MESSAGES: Record<number, string> = {
   503: "Service Unavailable",
 };
 
-/** Starts the fake with a repository `owner/name` that has `labels`. */
+/**
+ * Starts the fake with a repository `owner/name` that has `labels`. It takes `token` only, or the tokens
+ * `accepts` takes (a GitHub App's installation tokens).
+ */
 export async function startFakeCodehostA(
-  options: { owner?: string; name?: string; labels?: string[]; token?: string } = {},
+  options: {
+    owner?: string;
+    name?: string;
+    labels?: string[];
+    token?: string;
+    accepts?: (token: string) => boolean;
+  } = {},
 ): Promise<FakeCodehostA> {
   const repo = new FakeRepository(
     options.owner ?? "acme",
@@ -114,7 +123,8 @@ export async function startFakeCodehostA(
     }
     const auth = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? "");
     if (auth === null) return send(401, { message: "Requires authentication", documentation_url: DOCS, status: "401" });
-    if (auth[1] !== token) return send(401, { message: "Bad credentials", documentation_url: DOCS, status: "401" });
+    if (!(options.accepts?.(auth[1] ?? "") ?? auth[1] === token))
+      return send(401, { message: "Bad credentials", documentation_url: DOCS, status: "401" });
     arrived.push(`${method} ${path}`);
     const faultAt = faults.findIndex((f) => f.match === undefined || f.match.test(`${method} ${path}`));
     const injected = faultAt < 0 ? undefined : faults[faultAt];

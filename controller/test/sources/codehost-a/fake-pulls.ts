@@ -26,7 +26,7 @@ export interface FakePulls {
 const DOCS = "https://docs.github.com/rest/pulls/pulls";
 
 /**
- * `GET` and `POST /repos/{owner}/{repo}/pulls` in the vendor's shapes:
+ * `GET` and `POST /repos/{owner}/{repo}/pulls`, and `GET .../pulls/{number}`, in the vendor's shapes:
  * 401 for a token `accepts` refuses, 404 for another repository, 422 for a
  * missing field, a head branch the repository does not have
  * (`branchExists`), or a second open pull request of the same head.
@@ -41,13 +41,15 @@ export function createFakePulls(options: {
   const tokens: string[] = [];
   const route: ExtraRoute = (req) => {
     const p = req.url.pathname.split("/");
-    if (p[1] !== "repos" || p[4] !== "pulls" || p.length !== 5) return undefined;
+    if (p[1] !== "repos" || p[4] !== "pulls" || (p.length !== 5 && p.length !== 6)) return undefined;
     const token = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1];
     if (token === undefined || !options.accepts(token))
       return { status: 401, body: { message: "Bad credentials", documentation_url: DOCS, status: "401" } };
     tokens.push(token);
     if (p[2] !== options.owner || p[3] !== options.repo)
       return { status: 404, body: { message: "Not Found", documentation_url: DOCS, status: "404" } };
+    if (req.method === "GET" && p.length === 6) return one(pulls, Number(p[5]));
+    if (p.length === 6) return { status: 404, body: { message: "Not Found", documentation_url: DOCS, status: "404" } };
     if (req.method === "GET") return list(pulls, req.url);
     if (req.method === "POST" && fake.refuseCreate !== undefined)
       return {
@@ -63,6 +65,12 @@ export function createFakePulls(options: {
   };
   const fake: FakePulls = { pulls, tokens, refuseCreate: undefined, route };
   return fake;
+}
+
+function one(pulls: FakePull[], number: number): RouteAnswer {
+  const pr = pulls.find((p) => p.number === number);
+  if (pr === undefined) return { status: 404, body: { message: "Not Found", documentation_url: DOCS, status: "404" } };
+  return { status: 200, body: toJson(pr) };
 }
 
 function list(pulls: FakePull[], url: URL): RouteAnswer {
