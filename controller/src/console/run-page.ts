@@ -1,6 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
 import type { LogStep } from "../engines/log-steps.js";
-import { isTerminal, type TaskRun, type Transition } from "../runs/task-run.js";
+import { type Actor, isTerminal, type TaskRun, type Transition } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
 import type { Caller } from "./console-auth.js";
 import { html, outsideLink, type SafeHtml } from "./html.js";
@@ -37,6 +37,7 @@ ${context.notice === undefined ? "" : html`<div class="notice" role="status">${c
   <dt>Created</dt><dd>${when(run.createdAt)}</dd>
   ${run.startedAt ? html`<dt>Started</dt><dd>${when(run.startedAt)}</dd>` : ""}
   ${run.finishedAt ? html`<dt>Finished</dt><dd>${when(run.finishedAt)}</dd>` : ""}
+  ${cancelRequest(run)}
 </dl>
 ${runActions(run, context)}
 ${result(run)}
@@ -84,9 +85,21 @@ function timeline(transitions: readonly Transition[]): SafeHtml {
 <thead><tr><th>#</th><th>At</th><th>From</th><th>To</th><th>Why, and who</th></tr></thead>
 <tbody>${transitions.map(
     (t) =>
-      html`<tr><td>${t.seq}</td><td>${when(t.at)}</td><td>${t.from ?? ""}</td><td>${stateBadge(t.to)}</td><td>${t.reason}</td></tr>`,
+      html`<tr><td>${t.seq}</td><td>${when(t.at)}</td><td>${t.from ?? ""}</td><td>${stateBadge(t.to)}</td><td>${t.reason}${byWhom(t.actor)}</td></tr>`,
   )}</tbody>
 </table>`;
+}
+
+/** Who caused a transition, as stored; nothing when the controller itself did. */
+function byWhom(actor: Actor | undefined): SafeHtml {
+  if (actor === undefined) return html``;
+  return html` <span class="muted">(by ${actor.kind} ${actor.name}${actor.from === undefined ? "" : ` from ${actor.from}`})</span>`;
+}
+
+/** A Running run's pending cancel: when, and who asked (the Cancelled transition comes when the engine stopped). */
+function cancelRequest(run: TaskRun): SafeHtml {
+  if (run.cancelRequestedAt === undefined || run.state !== "Running") return html``;
+  return html`<dt>Cancel requested</dt><dd>${when(run.cancelRequestedAt)}${byWhom(run.cancelRequestedBy)}</dd>`;
 }
 
 function attemptList(run: TaskRun, attempts: readonly TaskRun[]): SafeHtml {
