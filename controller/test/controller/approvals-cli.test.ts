@@ -123,14 +123,17 @@ describe("approvals through the CLI", () => {
     expect(errand(h, "runs", "approve", " ").status).not.toBe(0);
   });
 
-  it("keeps a run AwaitingApproval across a restart; the next controller runs it once approved", async () => {
-    const { h } = await setUp();
+  it("keeps a run AwaitingApproval across a restart, not announced again; the next controller runs it once approved", async () => {
+    const { h, s } = await setUp();
     const first = await start(h);
     const { ticketId, runId } = await awaiting(first);
+    await eventually("the awaiting-approval notice", () => events(s, runId).find((e) => e.event === "notify"));
     await first.stop();
     const second = await start(h);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Several sweeps of the new controller: the store's mark says the wait was announced already.
+    await new Promise((r) => setTimeout(r, 2500));
     expect((await second.controller.store.getRun(runId))?.state).toBe("AwaitingApproval");
+    expect(events(s, runId).filter((e) => e.event === "notify")).toHaveLength(1);
     expect(errand(h, "runs", "approve", runId).status).toBe(0);
     expect(await finished(second.controller.store, ticketId)).toMatchObject({ id: runId, state: "Succeeded" });
   });
