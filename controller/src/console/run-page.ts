@@ -19,7 +19,7 @@ export interface RunPageContext {
   notice: string | undefined;
 }
 
-/** `/console/runs/<id>`: the ticket, the timeline, the result, the attempts of the ticket and the log tail. */
+/** `/console/runs/<id>`: the ticket, the timeline, the result, the attempts and follow-ups of the ticket, the log tail. */
 export async function runPage(store: Store, run: TaskRun, context: RunPageContext): Promise<string> {
   const [ticket, transitions, attempts] = await Promise.all([
     store.getTicket(run.ticket),
@@ -44,7 +44,7 @@ ${result(run)}
 ${ticketSection(run, ticket)}
 <h2>Timeline</h2>
 ${timeline(transitions)}
-<h2>Attempts of this ticket</h2>
+<h2>Attempts and follow-ups of this ticket</h2>
 ${attemptList(run, attempts)}
 <h2>Log <span id="live" class="muted">${live ? "(reload for more, or enable JavaScript to follow it live)" : ""}</span></h2>
 ${logList(run, context.steps, live)}`;
@@ -107,8 +107,17 @@ function attemptList(run: TaskRun, attempts: readonly TaskRun[]): SafeHtml {
     .reverse()
     .map(
       (a) =>
-        html`<li>${a.id === run.id ? html`<strong>${a.id}</strong>` : html`<a href="/console/runs/${a.id}">${a.id}</a>`} · attempt ${a.attempt} · ${stateBadge(a.state)}</li>`,
+        html`<li>${a.id === run.id ? html`<strong>${a.id}</strong>` : html`<a href="/console/runs/${a.id}">${a.id}</a>`} · attempt ${a.attempt} · ${stateBadge(a.state)}${followUpOf(a)}${a.result?.pullRequestUrl ? html` · ${outsideLink(a.result.pullRequestUrl)}` : ""}</li>`,
     )}</ol>`;
+}
+
+/** The follow-up chain, on each attempt that follows another: `follow-up on review by alice of run_…`. */
+function followUpOf(a: TaskRun): SafeHtml {
+  if (a.parentRunId === undefined) return html``;
+  const f = a.followUp;
+  const author = f?.comments[0]?.author;
+  const what = f === undefined ? "" : ` on ${f.trigger.replace("_", " ")}${author ? ` by ${author}` : ""}`;
+  return html` · follow-up${what} of <a href="/console/runs/${a.parentRunId}">${a.parentRunId}</a>`;
 }
 
 /** The log tail; on a live run the list names its stream, which the script follows. */
