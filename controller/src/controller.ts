@@ -106,6 +106,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     store,
     dispatch,
     opsPort: () => ops?.address?.port ?? config.ops.port,
+    consolePort: () => web.server?.address?.port,
     logger,
   });
   const loop = createConfiguredLoop({

@@ -97,6 +97,22 @@ describe("approvals through the CLI", () => {
     expect(again.stderr).toContain(`cannot approve ${runId}: run ${runId} is Succeeded, not AwaitingApproval`);
   });
 
+  it("links the console's own port when console.port gives it one", async () => {
+    const { h, s } = await setUp();
+    const c = await startInProcess(h, (config) => {
+      config.console.port = 0;
+    });
+    open.push({ close: () => c.stop() });
+    const { runId } = await awaiting(c);
+    const notice = await eventually("the awaiting-approval notice", () =>
+      events(s, runId).find((e) => e.event === "notify"),
+    );
+    const port = c.controller.consoleServer?.address?.port;
+    expect(port).toBeGreaterThan(0);
+    expect(port).not.toBe(c.controller.ops.address?.port);
+    expect(notice.text).toContain(`http://127.0.0.1:${port}/console/runs/${runId}`);
+  });
+
   it("rejects with the reason: the run is Refused, never runs, and the channels get its end once", async () => {
     const { h, s } = await setUp();
     const c = await start(h);
