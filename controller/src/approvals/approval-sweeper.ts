@@ -53,9 +53,10 @@ export function createApprovalSweeper(options: ApprovalSweeperOptions): Approval
     if (moved) logger.info("run refused: its approval timed out", { run_id: run.id, reason });
   };
   const announce = async (run: TaskRun) => {
-    // Remembered here too, so that later sweeps of this process skip the store's write.
+    const mine = await store.claimApprovalAnnouncement(run.id);
+    // Remembered once the store answered (a failed write is tried again next sweep), so later sweeps skip the write.
     announced.add(run.id);
-    if (!(await store.claimApprovalAnnouncement(run.id))) return;
+    if (!mine) return;
     const ticket = await store.getTicket(run.ticket);
     if (ticket !== undefined) void options.announce(run, ticket);
   };

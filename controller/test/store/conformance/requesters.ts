@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { createApprovalSweeper } from "../../../src/approvals/approval-sweeper.js";
 import type { Actor } from "../../../src/runs/task-run.js";
 import { type OpenStore, runIn, sleep } from "./support.js";
 
+const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 const carol: Actor = { kind: "console", name: "carol", from: "10.0.0.9" };
 const dave: Actor = { kind: "cli", name: "dave", from: "host-2" };
 
@@ -62,6 +64,25 @@ export function requesterTests(open: OpenStore): void {
       expect(await store.claimApprovalAnnouncement("run_00000000000000000000000000")).toBe(false);
       // The mark changes nothing a reader sees.
       expect(await store.getRun(waiting.id)).toMatchObject({ state: "AwaitingApproval" });
+    });
+
+    it("lets the sweep announce a run whose mark could not be written on a later pass, once", async () => {
+      const { store, failWrites } = await open();
+      const waiting = await runIn(store, "AwaitingApproval");
+      const announced: string[] = [];
+      const sweeper = createApprovalSweeper({
+        store,
+        timeoutMs: 3_600_000,
+        logger: silent,
+        announce: async (r) => void announced.push(r.id),
+      });
+      const restore = await failWrites("task_runs");
+      await sweeper.sweep();
+      expect(announced).toEqual([]);
+      await restore();
+      await sweeper.sweep();
+      await sweeper.sweep();
+      expect(announced).toEqual([waiting.id]);
     });
   });
 }
