@@ -113,6 +113,20 @@ describe("approvals through the CLI", () => {
     expect(notice.text).toContain(`http://127.0.0.1:${port}/console/runs/${runId}`);
   });
 
+  it("names no console in the notice when the console is off, only the commands", async () => {
+    const { h, s } = await setUp();
+    const c = await startInProcess(h, (config) => {
+      config.console.enabled = false;
+    });
+    open.push({ close: () => c.stop() });
+    const { runId } = await awaiting(c);
+    const notice = await eventually("the awaiting-approval notice", () =>
+      events(s, runId).find((e) => e.event === "notify"),
+    );
+    expect(notice.text).not.toContain("console");
+    expect(notice.text).toContain(`errand runs approve ${runId}`);
+  });
+
   it("rejects with the reason: the run is Refused, never runs, and the channels get its end once", async () => {
     const { h, s } = await setUp();
     const c = await start(h);
