@@ -4,7 +4,7 @@ import { startConsole } from "./helpers/in-process-console.js";
 
 const PR = "https://codehost.example/acme/app/pull/7";
 
-describe("a run's page and its follow-up chain", () => {
+describe("a run's page", () => {
   it("lists the ticket's attempts with the pull request each opened and the run each follow-up follows", async () => {
     const c = await startConsole();
     const run = await runIn(c.store, "Running");
@@ -28,5 +28,21 @@ describe("a run's page and its follow-up chain", () => {
       );
       expect(attempts).toMatch(new RegExp(`attempt 1 · .*Succeeded.* · <a [^>]*href="${PR}"`));
     }
+  });
+  it("names who asked to cancel a running run while it stops, then on its Cancelled transition", async () => {
+    const c = await startConsole();
+    const run = await runIn(c.store, "Running");
+    await c.store.requestCancel(run.id, "cancelled from the console by operator (127.0.0.1)", {
+      kind: "console",
+      name: "operator",
+      from: "127.0.0.1",
+    });
+    const by = '<span class="muted">(by console operator from 127.0.0.1)</span>';
+    const stopping = await (await fetch(`${c.url}/console/runs/${run.id}`)).text();
+    expect(stopping).toMatch(new RegExp(`<dt>Cancel requested</dt><dd>[^<]+ ${by.replace(/[()]/g, "\\$&")}</dd>`));
+    await c.store.transition({ runId: run.id, from: ["Running"], to: "Cancelled", reason: "stopped" });
+    const ended = await (await fetch(`${c.url}/console/runs/${run.id}`)).text();
+    expect(ended).not.toContain("<dt>Cancel requested</dt>");
+    expect(ended).toContain(`<td>stopped ${by}</td>`);
   });
 });
