@@ -117,21 +117,20 @@ try {
   console.log("list page:", await weight(base, "/console/runs"));
   console.log("run page:", await weight(base, href));
 
-  approving = await startErrand(join(dir, "b"), "  require_approval: true");
-  if (approving === undefined) {
-    console.log("approval screenshot skipped: this build has no guardrails.require_approval");
-  } else {
-    const b = `http://127.0.0.1:${approving.ops}`;
-    await post(approving, "201", "Bump the payment SDK to 5.x");
-    await new Promise((r) => setTimeout(r, 1500));
-    await page.goto(`${b}/console/runs`);
-    const run = await page.locator("tr", { hasText: "payment SDK" }).locator("a").first().getAttribute("href");
-    await page.goto(`${b}/console/login?next=${encodeURIComponent(run)}`);
-    await page.fill("input[name=token]", TOKEN);
-    await page.click("form button");
-    await page.waitForURL(`${b}${run}`);
-    await page.screenshot({ path: join(OUT, "console-approval.png") });
-  }
+  // A run waiting for an approval, seen by an operator who may decide it (the token's label is an approver).
+  approving = await startErrand(join(dir, "b"), "  require_approval: { always: true }\n  approvers: [operator]");
+  if (approving === undefined) throw new Error("errand run refused the configuration with require_approval");
+  const b = `http://127.0.0.1:${approving.ops}`;
+  await post(approving, "201", "Bump the payment SDK to 5.x");
+  await new Promise((r) => setTimeout(r, 1500));
+  await page.goto(`${b}/console/runs`);
+  const run = await page.locator("tr", { hasText: "payment SDK" }).locator("a").first().getAttribute("href");
+  await page.goto(`${b}/console/login?next=${encodeURIComponent(run)}`);
+  await page.fill("input[name=token]", TOKEN);
+  await page.click("form button");
+  await page.waitForURL(`${b}${run}`);
+  await page.waitForSelector("button[value=approve]");
+  await page.screenshot({ path: join(OUT, "console-approval.png") });
   console.log(`screenshots in ${OUT}`);
 } finally {
   await browser.close();

@@ -106,6 +106,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     store,
     dispatch,
     opsPort: () => ops?.address?.port ?? config.ops.port,
+    consolePort: () => web.server?.address?.port,
     logger,
   });
   const loop = createConfiguredLoop({
@@ -149,22 +150,8 @@ export async function createController(options: ControllerOptions): Promise<Cont
     approvals: approval.approvals,
   });
   ops = createOpsServer({ host: config.ops.host, port: config.ops.port, registry, checks, extra: web.handler });
-  const parts: Parts = {
-    config,
-    logger,
-    store,
-    backend,
-    engines: [...engines.keys()],
-    notifier,
-    election,
-    loop,
-    sources,
-    polling,
-    sink,
-    dispatch,
-    ops,
-    consoleServer: web.server,
-  };
+  const shared = { config, logger, store, backend, notifier, election, loop, sources, polling, sink, dispatch, ops };
+  const parts: Parts = { ...shared, engines: [...engines.keys()], consoleServer: web.server };
   return controllerOf(parts, registry, lost, approval.approvals, () => {
     started = true;
   });

@@ -30,8 +30,10 @@ export function formatTimeout(ms: number): string {
  * The approvals' part of the loop. Each sweep moves runs that waited
  * longer than the timeout to Refused (a conditional transition: of several
  * sweeps, or a sweep and a decision, one wins) and announces each waiting
- * run once per process: a restarted controller announces those still
- * waiting again, as a reminder. One sweep runs at a time.
+ * run once: the store's mark ({@link Store.claimApprovalAnnouncement}) lets
+ * one process announce it, once, so a restarted controller (or a second
+ * one on the same database) does not post the message again. One sweep
+ * runs at a time.
  */
 export function createApprovalSweeper(options: ApprovalSweeperOptions): ApprovalSweep {
   const { store, logger } = options;
@@ -51,7 +53,10 @@ export function createApprovalSweeper(options: ApprovalSweeperOptions): Approval
     if (moved) logger.info("run refused: its approval timed out", { run_id: run.id, reason });
   };
   const announce = async (run: TaskRun) => {
+    const mine = await store.claimApprovalAnnouncement(run.id);
+    // Remembered once the store answered (a failed write is tried again next sweep), so later sweeps skip the write.
     announced.add(run.id);
+    if (!mine) return;
     const ticket = await store.getTicket(run.ticket);
     if (ticket !== undefined) void options.announce(run, ticket);
   };

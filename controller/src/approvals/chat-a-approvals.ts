@@ -16,7 +16,8 @@ export interface ChatAApprovalsOptions {
   approvals: Approvals;
   store: Store;
   /** Where the console shows a run. */
-  consoleUrl(runId: string): string;
+  /** Undefined when the console is off (`console.enabled: false`). */
+  consoleUrl(runId: string): string | undefined;
   logger: Logger;
   now?: () => number;
 }

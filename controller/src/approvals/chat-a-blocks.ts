@@ -22,14 +22,14 @@ function describe(run: TaskRun, ticket: Ticket): string {
 const section = (text: string) => ({ type: "section", text: { type: "mrkdwn", text } });
 
 /**
- * The approval message: what waits, a link to the console, and Approve and
+ * The approval message: what waits, a link to the console (when it is served), and Approve and
  * Reject buttons whose values carry the run id signed for that decision.
  * `note` adds a line under it (a refused click).
  */
 export function waitingContent(
   run: TaskRun,
   ticket: Ticket,
-  consoleUrl: string,
+  consoleUrl: string | undefined,
   key: Buffer,
   note?: string,
 ): ChatAContent {
@@ -41,7 +41,9 @@ export function waitingContent(
     value: signApprovalValue(key, run.id, decision),
   });
   const blocks: Record<string, unknown>[] = [
-    section(`*Awaiting approval:* ${describe(run, ticket)}\n<${consoleUrl}|Open it in the console>`),
+    section(
+      `*Awaiting approval:* ${describe(run, ticket)}${consoleUrl ? `\n<${consoleUrl}|Open it in the console>` : ""}`,
+    ),
     { type: "actions", block_id: "errand_approval", elements: [button("approve"), button("reject")] },
   ];
   if (note !== undefined) blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: mrkdwnText(note) }] });

@@ -13,11 +13,14 @@ export function consoleRunUrl(host: string, port: number, runId: string): string
   return `http://${shown}:${port}/console/runs/${encodeURIComponent(runId)}`;
 }
 
-/** The channels' message about a run that waits: what waits, where to decide, and the CLI commands. */
-export function waitingMessage(run: TaskRun, ticket: Ticket, consoleUrl: string): string {
+/**
+ * The channels' message about a run that waits: what waits, where to decide, and the CLI commands. No console line
+ * when `consoleUrl` is undefined (`console.enabled: false`).
+ */
+export function waitingMessage(run: TaskRun, ticket: Ticket, consoleUrl: string | undefined): string {
   return [
     `Awaiting approval: run ${run.id} for ${ticket.source} ticket ${ticket.id} "${ticket.title}".`,
-    `Approve or reject it in the console: ${consoleUrl}`,
+    ...(consoleUrl === undefined ? [] : [`Approve or reject it in the console: ${consoleUrl}`]),
     `or on the controller's host: errand runs approve ${run.id} (or: errand runs reject ${run.id} --reason "...")`,
   ].join("\n");
 }

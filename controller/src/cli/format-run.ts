@@ -108,7 +108,7 @@ export function formatRunDetail(
   out.push("", paint("bold", "Timeline"));
   for (const t of transitions) out.push(formatTransition(t, paint));
   if (run.cancelRequestedAt !== undefined && run.state === "Running")
-    out.push(`  ${paint("dim", clock(run.cancelRequestedAt))}  cancel requested`);
+    out.push(`  ${paint("dim", clock(run.cancelRequestedAt))}  cancel requested${byWhom(run.cancelRequestedBy)}`);
   const r = run.result;
   if (r !== undefined) {
     out.push("", paint("bold", "Result"));

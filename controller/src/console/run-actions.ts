@@ -1,7 +1,7 @@
 import type { Logger } from "@errand/channel-sdk";
 import { ConflictError, NotFoundError } from "../errors.js";
 import type { ApprovalDecision, Approvals } from "../runs/approvals-port.js";
-import type { TaskRun } from "../runs/task-run.js";
+import type { Actor, TaskRun } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
 import type { Caller } from "./console-auth.js";
 import { type ConsoleRefusal, refusal } from "./console-refusal.js";
@@ -35,7 +35,8 @@ export interface ActionDeps {
 
 /**
  * Applies `action` to the run as `caller` (who already proved they hold the token). Who and from where go into the
- * run's timeline: the cancel's and retry's reasons name them, and the approvals port gets them as its actor.
+ * run's timeline as the transition's actor (for a Running run, on the Cancelled transition the loop makes later),
+ * and the cancel's and retry's reasons name them too.
  */
 export async function applyRunAction(
   deps: ActionDeps,
@@ -73,8 +74,9 @@ async function act(
   who: string,
 ): Promise<ActionOutcome> {
   const { store } = deps;
+  const actor = consoleActor(caller);
   if (action === "cancel") {
-    const run = await store.requestCancel(runId, `cancelled from the console by ${who}`);
+    const run = await store.requestCancel(runId, `cancelled from the console by ${who}`, actor);
     deps.wake?.();
     return {
       ok: true,
@@ -83,11 +85,16 @@ async function act(
     };
   }
   if (action === "retry") {
-    const run = await store.retry(runId, `retried from the console by ${who}`);
+    const run = await store.retry(runId, `retried from the console by ${who}`, actor);
     deps.wake?.();
     return { ok: true, run, notice: "retried" };
   }
   return decide(deps, runId, action, caller);
+}
+
+/** The caller as the run's timeline stores who acted: the token's label, and the address the request came from. */
+function consoleActor(caller: Caller): Actor {
+  return { kind: "console", name: caller.label ?? "unknown", from: caller.from };
 }
 
 async function decide(
@@ -114,8 +121,7 @@ async function decide(
       hint: "only a run in AwaitingApproval can be approved or rejected",
     });
   }
-  const actor = { kind: "console" as const, name: caller.label ?? "unknown", from: caller.from };
-  const outcome = await deps.approvals.decide(runId, decision, actor);
+  const outcome = await deps.approvals.decide(runId, decision, consoleActor(caller));
   if (outcome.kind === "decided") {
     deps.wake?.();
     return { ok: true, run: outcome.run, notice: decision === "approve" ? "approved" : "rejected" };

@@ -1,6 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
 import type { LogStep } from "../engines/log-steps.js";
-import { isTerminal, type TaskRun, type Transition } from "../runs/task-run.js";
+import { type Actor, isTerminal, type TaskRun, type Transition } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
 import type { Caller } from "./console-auth.js";
 import { html, outsideLink, type SafeHtml } from "./html.js";
@@ -19,7 +19,7 @@ export interface RunPageContext {
   notice: string | undefined;
 }
 
-/** `/console/runs/<id>`: the ticket, the timeline, the result, the attempts of the ticket and the log tail. */
+/** `/console/runs/<id>`: the ticket, the timeline, the result, the attempts and follow-ups of the ticket, the log tail. */
 export async function runPage(store: Store, run: TaskRun, context: RunPageContext): Promise<string> {
   const [ticket, transitions, attempts] = await Promise.all([
     store.getTicket(run.ticket),
@@ -37,13 +37,14 @@ ${context.notice === undefined ? "" : html`<div class="notice" role="status">${c
   <dt>Created</dt><dd>${when(run.createdAt)}</dd>
   ${run.startedAt ? html`<dt>Started</dt><dd>${when(run.startedAt)}</dd>` : ""}
   ${run.finishedAt ? html`<dt>Finished</dt><dd>${when(run.finishedAt)}</dd>` : ""}
+  ${cancelRequest(run)}
 </dl>
 ${runActions(run, context)}
 ${result(run)}
 ${ticketSection(run, ticket)}
 <h2>Timeline</h2>
 ${timeline(transitions)}
-<h2>Attempts of this ticket</h2>
+<h2>Attempts and follow-ups of this ticket</h2>
 ${attemptList(run, attempts)}
 <h2>Log <span id="live" class="muted">${live ? "(reload for more, or enable JavaScript to follow it live)" : ""}</span></h2>
 ${logList(run, context.steps, live)}`;
@@ -84,9 +85,21 @@ function timeline(transitions: readonly Transition[]): SafeHtml {
 <thead><tr><th>#</th><th>At</th><th>From</th><th>To</th><th>Why, and who</th></tr></thead>
 <tbody>${transitions.map(
     (t) =>
-      html`<tr><td>${t.seq}</td><td>${when(t.at)}</td><td>${t.from ?? ""}</td><td>${stateBadge(t.to)}</td><td>${t.reason}</td></tr>`,
+      html`<tr><td>${t.seq}</td><td>${when(t.at)}</td><td>${t.from ?? ""}</td><td>${stateBadge(t.to)}</td><td>${t.reason}${byWhom(t.actor)}</td></tr>`,
   )}</tbody>
 </table>`;
+}
+
+/** Who caused a transition, as stored; nothing when the controller itself did. */
+function byWhom(actor: Actor | undefined): SafeHtml {
+  if (actor === undefined) return html``;
+  return html` <span class="muted">(by ${actor.kind} ${actor.name}${actor.from === undefined ? "" : ` from ${actor.from}`})</span>`;
+}
+
+/** A Running run's pending cancel: when, and who asked (the Cancelled transition comes when the engine stopped). */
+function cancelRequest(run: TaskRun): SafeHtml {
+  if (run.cancelRequestedAt === undefined || run.state !== "Running") return html``;
+  return html`<dt>Cancel requested</dt><dd>${when(run.cancelRequestedAt)}${byWhom(run.cancelRequestedBy)}</dd>`;
 }
 
 function attemptList(run: TaskRun, attempts: readonly TaskRun[]): SafeHtml {
@@ -94,8 +107,17 @@ function attemptList(run: TaskRun, attempts: readonly TaskRun[]): SafeHtml {
     .reverse()
     .map(
       (a) =>
-        html`<li>${a.id === run.id ? html`<strong>${a.id}</strong>` : html`<a href="/console/runs/${a.id}">${a.id}</a>`} · attempt ${a.attempt} · ${stateBadge(a.state)}</li>`,
+        html`<li>${a.id === run.id ? html`<strong>${a.id}</strong>` : html`<a href="/console/runs/${a.id}">${a.id}</a>`} · attempt ${a.attempt} · ${stateBadge(a.state)}${followUpOf(a)}${a.result?.pullRequestUrl ? html` · ${outsideLink(a.result.pullRequestUrl)}` : ""}</li>`,
     )}</ol>`;
+}
+
+/** The follow-up chain, on each attempt that follows another: `follow-up on review by alice of run_…`. */
+function followUpOf(a: TaskRun): SafeHtml {
+  if (a.parentRunId === undefined) return html``;
+  const f = a.followUp;
+  const author = f?.comments[0]?.author;
+  const what = f === undefined ? "" : ` on ${f.trigger.replace("_", " ")}${author ? ` by ${author}` : ""}`;
+  return html` · follow-up${what} of <a href="/console/runs/${a.parentRunId}">${a.parentRunId}</a>`;
 }
 
 /** The log tail; on a live run the list names its stream, which the script follows. */

@@ -114,6 +114,11 @@ export interface TaskRun {
   attachment: Record<string, unknown> | undefined;
   /** Set by `errand runs cancel` while the run is Running; the loop acts on it. */
   cancelRequestedAt: number | undefined;
+  /**
+   * Who asked first to cancel the run (CLI user, console token label, from where); the Cancelled transition the loop
+   * makes later names them. Undefined when nobody asked, or when the controller itself did.
+   */
+  cancelRequestedBy?: Actor | undefined;
   /** The branch the run works on when the controller prepared a checkout (follow-ups push to it). */
   branch: string | undefined;
   /** For a follow-up run: the run of the same ticket it follows (the one that was newest when it was created). */

@@ -25,6 +25,9 @@ export interface RunRow {
   parent_run_id: string | null;
   session_id: string | null;
   follow_up: string | null;
+  cancel_actor_kind: string | null;
+  cancel_actor_name: string | null;
+  cancel_actor_from: string | null;
 }
 
 /** A row of `transitions`. */
@@ -72,6 +75,9 @@ const RUN_COLUMN_NAMES = [
   "parent_run_id",
   "session_id",
   "follow_up",
+  "cancel_actor_kind",
+  "cancel_actor_name",
+  "cancel_actor_from",
 ] as const;
 
 /** The columns of {@link RunRow}, qualified by the alias `r` (for SELECTs that join another table). */
@@ -105,7 +111,23 @@ export function toTaskRun(row: RunRow): TaskRun {
     parentRunId: opt(row.parent_run_id),
     sessionId: opt(row.session_id),
     followUp: json<FollowUpContext>(row.follow_up),
+    cancelRequestedBy: toActor(row.cancel_actor_kind, row.cancel_actor_name, row.cancel_actor_from),
   };
+}
+
+/** The actor three nullable columns hold (a transition's, or a cancel request's); undefined: the controller. */
+export function toActor(kind: string | null, name: string | null, from: string | null): Actor | undefined {
+  if (kind === null) return undefined;
+  return { kind: kind as Actor["kind"], name: name ?? "", ...(from === null ? {} : { from }) };
+}
+
+/**
+ * Who a transition names: the request's actor, else, for the Cancelled transition the loop makes after a cancel
+ * request, whoever asked (stored with the request).
+ */
+export function transitionActor(req: { to: RunState; actor?: Actor | undefined }, row: RunRow): Actor | undefined {
+  if (req.actor !== undefined || req.to !== "Cancelled") return req.actor;
+  return toActor(row.cancel_actor_kind, row.cancel_actor_name, row.cancel_actor_from);
 }
 
 /** The Transition a row holds. */
@@ -117,14 +139,7 @@ export function toTransition(row: TransitionRow): Transition {
     to: row.to_state,
     at: row.at,
     reason: row.reason,
-    actor:
-      row.actor_kind === null
-        ? undefined
-        : {
-            kind: row.actor_kind as Actor["kind"],
-            name: row.actor_name ?? "",
-            ...(row.actor_from === null ? {} : { from: row.actor_from }),
-          },
+    actor: toActor(row.actor_kind, row.actor_name, row.actor_from),
   };
 }
 

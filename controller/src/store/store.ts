@@ -249,7 +249,10 @@ export interface Store {
    * first request's reason (who asked, from where), and the loop stops it
    * with that reason. Returns the run as it is after the request. Throws
    * ConflictError for a finished run and NotFoundError for an unknown id.
-   * `actor` is stored with the Cancelled transition it makes.
+   * `actor` is stored with the Cancelled transition it makes; for a Running
+   * run, the first request's actor is kept (`cancelRequestedBy`) and
+   * {@link transition} stores it with the run's Cancelled transition when
+   * that request names no actor of its own.
    */
   requestCancel(runId: string, reason: string, actor?: Actor): Promise<TaskRun>;
   /**
@@ -263,6 +266,14 @@ export interface Store {
    * run's end and telling it does).
    */
   takeUnannounced(limit: number): Promise<RunWithTicket[]>;
+  /**
+   * Takes the announcement of a run awaiting approval: true for the one
+   * caller, across every process and restart on the database, that finds
+   * the run AwaitingApproval and not announced yet (it then tells the
+   * channels); false for every other call, and for a run in another state
+   * or unknown. A caller that dies before telling loses that message.
+   */
+  claimApprovalAnnouncement(runId: string): Promise<boolean>;
 
   getRun(runId: string): Promise<TaskRun | undefined>;
   getTicket(key: TicketKey): Promise<Ticket | undefined>;

@@ -33,6 +33,8 @@ export interface ApprovalPartsOptions {
   dispatch: ObserverDispatch;
   /** The ops server's port once it listens (the configured one may be 0). */
   opsPort: () => number;
+  /** The console's own port once it listens, when `console.port` gives it one. */
+  consolePort?: () => number | undefined;
   logger: Logger;
 }
 
@@ -42,7 +44,13 @@ export function createApprovalParts(options: ApprovalPartsOptions): ApprovalPart
   const logger = options.logger.child({ component: "approvals" });
   const g = config.guardrails;
   const approvals = createApprovals({ store, approvers: g.approvers, logger });
-  const consoleUrl = (runId: string) => consoleRunUrl(config.ops.host, options.opsPort(), runId);
+  // The console is on the ops server's port unless `console.port` gives it one of its own; no link when it is off.
+  const own = config.console.port;
+  const consoleUrl = (runId: string): string | undefined => {
+    if (!config.console.enabled) return undefined;
+    if (own === undefined) return consoleRunUrl(config.ops.host, options.opsPort(), runId);
+    return consoleRunUrl(config.console.host, options.consolePort?.() ?? own, runId);
+  };
   const chatA = createChatAPart(options, approvals, consoleUrl, logger);
   return {
     approvals,
@@ -72,7 +80,7 @@ export function createApprovalParts(options: ApprovalPartsOptions): ApprovalPart
 function createChatAPart(
   { config, secrets, store }: ApprovalPartsOptions,
   approvals: Approvals,
-  consoleUrl: (runId: string) => string,
+  consoleUrl: (runId: string) => string | undefined,
   logger: Logger,
 ) {
   const entry = config.notifications.channels.find((c) => c.backend === "chat_a");

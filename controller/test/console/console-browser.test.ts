@@ -3,7 +3,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUN_STATES } from "../../src/runs/task-run.js";
 import { type ErrandProcess, startErrand } from "./helpers/errand-process.js";
 
 // The console in Debian's chromium, driven by playwright-core, against a real `errand run`. Without chromium these
@@ -91,8 +90,9 @@ describe("the console in a real browser", () => {
       await page.waitForFunction(() => document.querySelector("dl .state")?.textContent === "Cancelled", undefined, {
         timeout: 20_000,
       });
-      expect(await page.locator("table.timeline").textContent()).toContain(
-        "cancelled from the console by operator (127.0.0.1)",
+      // The loop made the Cancelled transition once the agent stopped; it names who asked, from where.
+      expect(await page.locator("table.timeline tr", { hasText: "Cancelled" }).last().textContent()).toContain(
+        "cancelled from the console by operator (127.0.0.1) (by console operator from 127.0.0.1)",
       );
       await context.close();
     }, 60_000);
@@ -145,32 +145,39 @@ describe("the console in a real browser", () => {
       await context.close();
     }, 60_000);
 
-    // Runs only once the run model has the AwaitingApproval state and the controller wires the approvals flow
-    // (guardrails.require_approval): then the same steps approve a waiting run from the console.
-    it.runIf((RUN_STATES as readonly string[]).includes("AwaitingApproval"))(
-      "approves a waiting run from the console",
-      async () => {
-        const approving = await startErrand({ token: TOKEN, guardrails: "  require_approval: true" });
-        const { context, page } = await fresh();
-        try {
-          await approving.postTicket({ id: "ASK", title: "please approve" });
-          const url = await runUrl(page, approving.base, "please approve");
-          await untilState(page, url, undefined, "AwaitingApproval");
-          await login(page, approving.base, url);
-          await page.click("button[value=approve]");
-          await page.waitForFunction(
-            () => ["Running", "Succeeded"].includes(document.querySelector("dl .state")?.textContent ?? ""),
-            undefined,
-            { timeout: 20_000 },
-          );
-          expect(await page.locator("table.timeline").textContent()).toContain("operator");
-        } finally {
-          await context.close();
-          await approving.stop();
-        }
-      },
-      60_000,
-    );
+    it("approves one waiting run and rejects another from the console, the timeline naming the operator", async () => {
+      const approving = await startErrand({
+        token: TOKEN,
+        guardrails: "  require_approval: { always: true }\n  approvers: [operator]",
+      });
+      const { context, page } = await fresh();
+      try {
+        await approving.postTicket({ id: "ASK", title: "please approve" });
+        await approving.postTicket({ id: "NOPE", title: "please reject" });
+        const url = await runUrl(page, approving.base, "please approve");
+        await untilState(page, url, undefined, "AwaitingApproval");
+        await login(page, approving.base, url);
+        await page.click("button[value=approve]");
+        await page.waitForFunction(() => document.querySelector("dl .state")?.textContent === "Succeeded", undefined, {
+          timeout: 20_000,
+        });
+        expect(await page.locator("table.timeline").textContent()).toContain(
+          "approved by console operator from 127.0.0.1 (by console operator from 127.0.0.1)",
+        );
+
+        const other = await runUrl(page, approving.base, "please reject");
+        await untilState(page, other, undefined, "AwaitingApproval");
+        await page.click("button[value=reject]");
+        await page.waitForURL(/done=rejected/);
+        expect(await page.locator("dl .state").textContent()).toBe("Refused");
+        expect(await page.locator("table.timeline").textContent()).toContain("rejected by console operator");
+        // A decided run offers no decision any more.
+        expect(await page.locator("button[value=approve]").count()).toBe(0);
+      } finally {
+        await context.close();
+        await approving.stop();
+      }
+    }, 60_000);
   });
 });
 

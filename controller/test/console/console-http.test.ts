@@ -116,6 +116,7 @@ describe("console over HTTP", () => {
     expect((await c.store.getRun(runId))?.state).toBe("Cancelled");
     const last = (await c.store.transitions(runId)).at(-1);
     expect(last?.reason).toBe("cancelled from the console by operator (127.0.0.1)");
+    expect(last?.actor).toEqual({ kind: "console", name: "operator", from: "127.0.0.1" });
   });
 
   it("a wrong token does not log in, and logging out ends the session", async () => {
@@ -143,9 +144,10 @@ describe("console over HTTP", () => {
     const [latest] = await c.store.listRuns({ ticket: { source: "generic", id: "again" } });
     expect(latest?.attempt).toBe(2);
     expect(retried.headers.get("location")).toContain(`/console/runs/${latest?.id}`);
-    expect((await c.store.transitions(latest?.id as string))[0]?.reason).toBe(
-      "retried from the console by alice (127.0.0.1)",
-    );
+    expect((await c.store.transitions(latest?.id as string))[0]).toMatchObject({
+      reason: "retried from the console by alice (127.0.0.1)",
+      actor: { kind: "console", name: "alice", from: "127.0.0.1" },
+    });
   });
 
   it("approve and reject are refused for a run that does not wait for an approval", async () => {

@@ -32,15 +32,20 @@ async function setUp() {
     "webhook:\n  secrets:\n    chat_a: { secret: chat-signing }\n",
   );
   writeFileSync(h.configFile, text);
-  const cli = runCli(["run", "--config", h.configFile], { env: ENV });
+  const { cli, port, stop } = await startErrand(h.configFile);
+  return { chat, h, cli, port, stop };
+}
+
+/** `errand run` on `configFile`, stopped after the test (or earlier, by its `stop`). */
+async function startErrand(configFile: string) {
+  const cli = runCli(["run", "--config", configFile], { env: ENV });
   const port = await cli.ready;
-  open.push({
-    close: async () => {
-      cli.child.kill("SIGTERM");
-      await cli.exited;
-    },
-  });
-  return { chat, h, cli, port };
+  const stop = async () => {
+    if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill("SIGTERM");
+    await cli.exited;
+  };
+  open.push({ close: stop });
+  return { cli, port, stop };
 }
 
 type Button = { action_id: string; value: string };
@@ -149,5 +154,25 @@ describe("approvals through chat A's buttons (a real errand run)", () => {
     ]);
     expect(chat.updates).toHaveLength(updates);
     for (const r of chat.requests) expect(r.answer.ok).toBe(true);
+  });
+  it("announces a run once: a restarted controller does not post the approval message again", async () => {
+    const { chat, h, port, stop } = await setUp();
+    const t = ticketBody();
+    expect((await postTicket(port, t.body)).status).toBe(200);
+    const store = await h.openStore();
+    open.push(store);
+    const [run] = await runsOf(store, t.id);
+    const runId = run?.id ?? "";
+    await approvalMessage(chat, runId);
+    const aboutRun = () => chat.accepted.filter((m) => JSON.stringify(m).includes(runId)).length;
+    // Let the first controller finish its announcement (the buttons and the channel's notice) before it stops.
+    await new Promise((r) => setTimeout(r, 1000));
+    const posted = aboutRun();
+    await stop();
+    await startErrand(h.configFile);
+    // Several sweeps of the new controller: the store's mark says the wait was announced already.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await store.getRun(runId))?.state).toBe("AwaitingApproval");
+    expect(aboutRun()).toBe(posted);
   });
 });

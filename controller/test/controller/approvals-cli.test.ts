@@ -97,6 +97,36 @@ describe("approvals through the CLI", () => {
     expect(again.stderr).toContain(`cannot approve ${runId}: run ${runId} is Succeeded, not AwaitingApproval`);
   });
 
+  it("links the console's own port when console.port gives it one", async () => {
+    const { h, s } = await setUp();
+    const c = await startInProcess(h, (config) => {
+      config.console.port = 0;
+    });
+    open.push({ close: () => c.stop() });
+    const { runId } = await awaiting(c);
+    const notice = await eventually("the awaiting-approval notice", () =>
+      events(s, runId).find((e) => e.event === "notify"),
+    );
+    const port = c.controller.consoleServer?.address?.port;
+    expect(port).toBeGreaterThan(0);
+    expect(port).not.toBe(c.controller.ops.address?.port);
+    expect(notice.text).toContain(`http://127.0.0.1:${port}/console/runs/${runId}`);
+  });
+
+  it("names no console in the notice when the console is off, only the commands", async () => {
+    const { h, s } = await setUp();
+    const c = await startInProcess(h, (config) => {
+      config.console.enabled = false;
+    });
+    open.push({ close: () => c.stop() });
+    const { runId } = await awaiting(c);
+    const notice = await eventually("the awaiting-approval notice", () =>
+      events(s, runId).find((e) => e.event === "notify"),
+    );
+    expect(notice.text).not.toContain("console");
+    expect(notice.text).toContain(`errand runs approve ${runId}`);
+  });
+
   it("rejects with the reason: the run is Refused, never runs, and the channels get its end once", async () => {
     const { h, s } = await setUp();
     const c = await start(h);
@@ -123,14 +153,17 @@ describe("approvals through the CLI", () => {
     expect(errand(h, "runs", "approve", " ").status).not.toBe(0);
   });
 
-  it("keeps a run AwaitingApproval across a restart; the next controller runs it once approved", async () => {
-    const { h } = await setUp();
+  it("keeps a run AwaitingApproval across a restart, not announced again; the next controller runs it once approved", async () => {
+    const { h, s } = await setUp();
     const first = await start(h);
     const { ticketId, runId } = await awaiting(first);
+    await eventually("the awaiting-approval notice", () => events(s, runId).find((e) => e.event === "notify"));
     await first.stop();
     const second = await start(h);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Several sweeps of the new controller: the store's mark says the wait was announced already.
+    await new Promise((r) => setTimeout(r, 2500));
     expect((await second.controller.store.getRun(runId))?.state).toBe("AwaitingApproval");
+    expect(events(s, runId).filter((e) => e.event === "notify")).toHaveLength(1);
     expect(errand(h, "runs", "approve", runId).status).toBe(0);
     expect(await finished(second.controller.store, ticketId)).toMatchObject({ id: runId, state: "Succeeded" });
   });

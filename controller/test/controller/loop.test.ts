@@ -172,13 +172,23 @@ describe("controller loop, in-process with real engine processes", () => {
     const child = Number(readFileSync(`${h.pidDir}/${r.id}.child`, "utf8"));
     const other = await h.openStore();
     try {
-      const requested = await other.requestCancel(r.id, "cancelled by a test");
+      const requested = await other.requestCancel(r.id, "cancelled by a test", {
+        kind: "cli",
+        name: "dave",
+        from: "h2",
+      });
       expect(requested.cancelRequestedAt).toBeDefined();
     } finally {
       await other.close();
     }
     const run = await finished(c.controller.store, id);
     expect(run.state).toBe("Cancelled");
+    // The loop made the Cancelled transition (another process asked): it names who asked, from where.
+    expect((await c.controller.store.transitions(r.id)).at(-1)).toMatchObject({
+      to: "Cancelled",
+      reason: "cancelled by a test",
+      actor: { kind: "cli", name: "dave", from: "h2" },
+    });
     await eventually("the group to die", () => (alive(main) || alive(child) ? undefined : true), 15_000);
   });
 

@@ -9,6 +9,7 @@ import { intakeTests } from "./conformance/intake.js";
 import { leadershipTests } from "./conformance/leadership.js";
 import { lifecycleTests } from "./conformance/lifecycle.js";
 import { queryTests } from "./conformance/queries.js";
+import { requesterTests } from "./conformance/requesters.js";
 import { retryCancelTests } from "./conformance/retry-cancel.js";
 import { type OpenStore, type StoreFixture, useFixtures } from "./conformance/support.js";
 import { transitionTests } from "./conformance/transitions.js";
@@ -41,5 +42,6 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     leadershipTests(fresh);
     approvalTests(fresh);
     followUpTests(fresh);
+    requesterTests(fresh);
   });
 }

@@ -42,7 +42,9 @@ const byEnd = (a: RunRow, b: RunRow) =>
 export function createClaimOps({
   pool,
   now,
-}: PostgresContext): StoreOps<"claimQueued" | "releaseAllClaims" | "releaseClaim" | "takeUnannounced"> {
+}: PostgresContext): StoreOps<
+  "claimQueued" | "releaseAllClaims" | "releaseClaim" | "takeUnannounced" | "claimApprovalAnnouncement"
+> {
   return {
     async claimQueued(owner, limit, leaseMs) {
       requireText(owner, "claim owner");
@@ -63,6 +65,15 @@ export function createClaimOps({
       if (requireCount(limit, "limit of runs to announce") === 0) return [];
       const { rows } = await pool.query<RunRow & { payload: string }>(TAKE_UNANNOUNCED, [limit]);
       return rows.sort(byEnd).map((row) => ({ run: toTaskRun(row), ticket: toTicket(row.payload) }));
+    },
+    async claimApprovalAnnouncement(runId) {
+      // The one UPDATE that finds the mark unset announces the wait; the row lock orders racing callers.
+      const { rowCount } = await pool.query(
+        `UPDATE task_runs SET approval_announced_at = $1
+         WHERE id = $2 AND state = 'AwaitingApproval' AND approval_announced_at IS NULL`,
+        [now(), requireText(runId, "run id")],
+      );
+      return rowCount === 1;
     },
     async releaseClaim(runId, owner) {
       await pool.query(

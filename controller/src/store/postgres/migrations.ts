@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
 import { StoreError } from "../../errors.js";
+import { CANCEL_ACTOR_AND_ANNOUNCED_STEP } from "./console-actor-migration.js";
 import { inTransaction } from "./in-transaction.js";
 import { MIGRATION_LOCK } from "./lock-keys.js";
 
@@ -158,6 +159,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX task_runs_by_pull_request ON task_runs (pull_request_url) WHERE pull_request_url IS NOT NULL;
     `,
   },
+  CANCEL_ACTOR_AND_ANNOUNCED_STEP,
 ];
 
 /** The newest schema version this build knows. */

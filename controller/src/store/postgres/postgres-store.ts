@@ -87,6 +87,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     retry: guard("retrying a run", runs.retry),
     requestCancel: guard("cancelling a run", runs.requestCancel),
     takeUnannounced: guard("taking runs to announce", claims.takeUnannounced),
+    claimApprovalAnnouncement: guard("marking a run's approval announced", claims.claimApprovalAnnouncement),
     createFollowUp: guard("creating a follow-up run", followUps.createFollowUp),
     findPullRequestRun: guard("finding the run of a pull request", followUps.findPullRequestRun),
     recordSession: guard("recording an engine session", followUps.recordSession),

@@ -2,7 +2,7 @@ import type { PoolClient } from "pg";
 import { type Actor, isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
 import { pullRequestKey } from "../follow-up-rules.js";
 import { requireText, requireTime } from "../input-checks.js";
-import { actorColumns, jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../rows.js";
+import { actorColumns, jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun, transitionActor } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive, runNotFound } from "../run-rules.js";
 import type { TransitionRequest } from "../store.js";
@@ -53,7 +53,7 @@ async function lockRun(client: PoolClient, runId: string): Promise<RunRow> {
 async function move(
   client: PoolClient,
   req: Omit<TransitionRequest, "from">,
-  current: RunState,
+  current: RunRow,
   at: number,
 ): Promise<RunRow> {
   const patch = req.patch ?? {};
@@ -67,8 +67,8 @@ async function move(
     patch.backend ?? null,
     jsonOrNull(patch.result),
   ];
-  params.push(patch.costUsd ?? null, patch.logRef ?? null, jsonOrNull(patch.attachment), current);
-  params.push(...actorColumns(req.actor));
+  params.push(patch.costUsd ?? null, patch.logRef ?? null, jsonOrNull(patch.attachment), current.state);
+  params.push(...actorColumns(transitionActor(req, current)));
   return (await client.query<RunRow>(MOVE, params)).rows[0] as RunRow;
 }
 
@@ -91,7 +91,7 @@ export function createRunOps({
       return inTransaction(pool, async (client) => {
         const row = await lockRun(client, runId);
         if (!req.from.includes(row.state)) return undefined;
-        const moved = toTaskRun(await move(client, req, row.state, at));
+        const moved = toTaskRun(await move(client, req, row, at));
         // How a review event on a pull request finds its ticket (Store.findPullRequestRun).
         const pullRequestUrl = pullRequestKey(req.patch?.result?.pullRequestUrl);
         if (pullRequestUrl)
@@ -180,14 +180,18 @@ async function cancelRun(client: PoolClient, { runId, reason, at, actor }: RunRe
   if (isTerminal(row.state)) throw cancelFinished(row);
   // A run that never started is Cancelled below, by no loop: it is marked for the loop to announce. A Running run
   // keeps the first request's reason (who asked, from where) for the loop's Cancelled transition.
+  // The first request's actor is kept too (every SET reads the row as it was before the UPDATE).
   const marked = await client.query<RunRow>(
     `UPDATE task_runs SET reason = CASE WHEN state = 'Running' AND cancel_requested_at IS NULL THEN $3 ELSE reason END,
+       cancel_actor_kind = CASE WHEN cancel_requested_at IS NULL THEN $4::text ELSE cancel_actor_kind END,
+       cancel_actor_name = CASE WHEN cancel_requested_at IS NULL THEN $5::text ELSE cancel_actor_name END,
+       cancel_actor_from = CASE WHEN cancel_requested_at IS NULL THEN $6::text ELSE cancel_actor_from END,
        cancel_requested_at = COALESCE(cancel_requested_at, $2),
        announce_pending = announce_pending OR state IN ('Queued', 'AwaitingApproval')
      WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}`,
-    [runId, at, reason],
+    [runId, at, reason, ...actorColumns(actor)],
   );
   if (row.state !== "Queued" && row.state !== "AwaitingApproval") return toTaskRun(marked.rows[0] as RunRow);
   const req = { runId, to: "Cancelled" as const, reason, patch: { result: cancelledBeforeStart(reason) } };
-  return toTaskRun(await move(client, actor === undefined ? req : { ...req, actor }, row.state, at));
+  return toTaskRun(await move(client, actor === undefined ? req : { ...req, actor }, row, at));
 }

@@ -1,6 +1,7 @@
 import type { Database } from "better-sqlite3";
 import { StoreError } from "../../errors.js";
 import { APPROVAL_STEP } from "./approval-migration.js";
+import { CANCEL_ACTOR_AND_ANNOUNCED_STEP } from "./console-actor-migration.js";
 
 /** One step of the schema. Released steps never change: add a new one instead. */
 interface Migration {
@@ -139,6 +140,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX task_runs_by_pull_request ON task_runs (pull_request_url) WHERE pull_request_url IS NOT NULL;
     `,
   },
+  CANCEL_ACTOR_AND_ANNOUNCED_STEP,
 ];
 
 /** The newest schema version this build knows. */

@@ -1,7 +1,7 @@
 import { type Actor, isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
 import { pullRequestKey } from "../follow-up-rules.js";
 import { requireCount, requireMs, requireText, requireTime } from "../input-checks.js";
-import { actorColumns, jsonOrNull, type RunRow, toTaskRun, toTicket } from "../rows.js";
+import { actorColumns, jsonOrNull, type RunRow, toTaskRun, toTicket, transitionActor } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive, runNotFound } from "../run-rules.js";
 import type { TransitionRequest } from "../store.js";
@@ -27,6 +27,7 @@ export function createRunOps({
   | "retry"
   | "requestCancel"
   | "takeUnannounced"
+  | "claimApprovalAnnouncement"
 > {
   const tx = createRunTransactions(db, st);
   const mustGet = (runId: string): RunRow => mustGetRun(st, runId);
@@ -71,6 +72,9 @@ export function createRunOps({
     takeUnannounced(limit) {
       if (requireCount(limit, "limit of runs to announce") === 0) return [];
       return tx.takeUnannounced.immediate(limit);
+    },
+    claimApprovalAnnouncement(runId) {
+      return st.claimApprovalAnnouncement.run(now(), requireText(runId, "run id")).changes === 1;
     },
   };
 }
@@ -146,7 +150,7 @@ function applyTransition(st: Statements, req: TransitionRequest, current: RunSta
       to: req.to,
       at,
       reason: req.reason,
-      ...actorOf(req.actor),
+      ...actorOf(transitionActor(req, row)),
     });
   const pullRequestUrl = pullRequestKey(patch.result?.pullRequestUrl);
   if (row && pullRequestUrl) st.setPullRequestUrl.run(pullRequestUrl, req.runId);
@@ -178,7 +182,7 @@ function retryRun(st: Statements, runId: string, reason: string, at: number, act
 function cancelRun(st: Statements, runId: string, reason: string, at: number, actor: Actor | undefined): TaskRun {
   const row = mustGetRun(st, runId);
   if (isTerminal(row.state)) throw cancelFinished(row);
-  st.requestCancel.run(reason, at, runId);
+  st.requestCancel.run({ id: runId, at, reason, ...actorOf(actor) });
   if (row.state === "Queued" || row.state === "AwaitingApproval") {
     const patch = { result: cancelledBeforeStart(reason) };
     const req: TransitionRequest = { runId, from: [row.state], to: "Cancelled", reason, patch };

@@ -102,6 +102,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     retry: guard("retrying a run", runs.retry),
     requestCancel: guard("cancelling a run", runs.requestCancel),
     takeUnannounced: guard("taking runs to announce", runs.takeUnannounced),
+    claimApprovalAnnouncement: guard("marking a run's approval announced", runs.claimApprovalAnnouncement),
     ...guardedFollowUpOps(context, guard),
     getRun: guard("reading a run", queries.getRun),
     getTicket: guard("reading a ticket", queries.getTicket),

@@ -160,17 +160,33 @@ function runStatements(prep: Prepare) {
     ),
     // A Queued (or AwaitingApproval) run is Cancelled in the same transaction, by no loop: it is marked for the loop to
     // announce. A Running run keeps the first request's reason (who asked, from where) for the loop's Cancelled transition.
-    requestCancel: prep<[string, number, string]>(
-      `UPDATE task_runs SET reason = CASE WHEN state = 'Running' AND cancel_requested_at IS NULL THEN ? ELSE reason END,
-         cancel_requested_at = COALESCE(cancel_requested_at, ?),
+    // The first request's actor too (every SET reads the row as it was before the UPDATE).
+    requestCancel: prep<{
+      id: string;
+      at: number;
+      reason: string;
+      actorKind: string | null;
+      actorName: string | null;
+      actorFrom: string | null;
+    }>(
+      `UPDATE task_runs SET reason = CASE WHEN state = 'Running' AND cancel_requested_at IS NULL THEN @reason ELSE reason END,
+         cancel_actor_kind = CASE WHEN cancel_requested_at IS NULL THEN @actorKind ELSE cancel_actor_kind END,
+         cancel_actor_name = CASE WHEN cancel_requested_at IS NULL THEN @actorName ELSE cancel_actor_name END,
+         cancel_actor_from = CASE WHEN cancel_requested_at IS NULL THEN @actorFrom ELSE cancel_actor_from END,
+         cancel_requested_at = COALESCE(cancel_requested_at, @at),
          announce_pending = CASE WHEN state IN ('Queued', 'AwaitingApproval') THEN 1 ELSE announce_pending END
-       WHERE id = ? AND state IN ('Queued', 'Running', 'AwaitingApproval')`,
+       WHERE id = @id AND state IN ('Queued', 'Running', 'AwaitingApproval')`,
     ),
     unannounced: prep<[number], RunTicketRow>(
       `SELECT ${RUN_COLUMNS}, t.payload FROM task_runs r JOIN tickets t ON t.source = r.source AND t.id = r.ticket_id
        WHERE r.announce_pending = 1 ORDER BY r.finished_at, r.id LIMIT ?`,
     ),
     clearAnnouncement: prep<[string]>("UPDATE task_runs SET announce_pending = 0 WHERE id = ?"),
+    // Store.claimApprovalAnnouncement: the one UPDATE that finds the mark unset announces the wait.
+    claimApprovalAnnouncement: prep<[number, string]>(
+      `UPDATE task_runs SET approval_announced_at = ?
+       WHERE id = ? AND state = 'AwaitingApproval' AND approval_announced_at IS NULL`,
+    ),
     // How a review event on a pull request finds its ticket (Store.findPullRequestRun).
     setPullRequestUrl: prep<[string, string]>("UPDATE task_runs SET pull_request_url = ? WHERE id = ?"),
     // A follow-up's link and context (Store.createFollowUp, and retry of a follow-up).

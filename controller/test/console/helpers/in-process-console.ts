@@ -25,6 +25,7 @@ export interface ConsoleUnderTest {
   dir: string;
   /** Folder the local backend reads run logs from. */
   logDir: string;
+  port: number;
 }
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -42,6 +43,8 @@ export async function startConsole(
     poller?: PollingSource;
     /** `notifications` of errand.yaml, and the secrets its channels name: a real notifier is started. */
     notifications?: { doc: unknown; secrets: Record<string, string> };
+    /** Address the console listens on; default 127.0.0.1 (`url` still names 127.0.0.1). */
+    host?: string;
   } = {},
 ): Promise<ConsoleUnderTest> {
   const dir = tempDir("errand-console-");
@@ -75,7 +78,7 @@ export async function startConsole(
     approvals: options.approvals,
     logger: quiet,
   });
-  const server = createConsoleServer(handler, "127.0.0.1", 0);
+  const server = createConsoleServer(handler, options.host ?? "127.0.0.1", 0);
   const address = await server.start();
   cleanups.push(async () => {
     await server.stop();
@@ -83,5 +86,5 @@ export async function startConsole(
     await backend.close();
     await store.close();
   });
-  return { url: `http://127.0.0.1:${address.port}`, store, notifier, dir, logDir };
+  return { url: `http://127.0.0.1:${address.port}`, port: address.port, store, notifier, dir, logDir };
 }

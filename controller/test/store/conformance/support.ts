@@ -19,7 +19,7 @@ export interface StoreFixture {
    * would), so a transaction can be failed after its first writes. Resolves
    * with a function that removes the trigger again.
    */
-  failWrites(table: "deliveries" | "transitions"): Promise<() => Promise<void>>;
+  failWrites(table: "deliveries" | "transitions" | "task_runs"): Promise<() => Promise<void>>;
   /** Closes every store it opened and removes the database. */
   cleanup(): Promise<void>;
 }

@@ -1,0 +1,69 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../test/support/temp-dir.js";
+import { createSqliteStore } from "../../src/store/index.js";
+import { MIGRATIONS as PG_MIGRATIONS } from "../../src/store/postgres/migrations.js";
+import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
+import { MIGRATIONS as SQLITE_MIGRATIONS } from "../../src/store/sqlite/migrations.js";
+import type { Store } from "../../src/store/store.js";
+import { ticket } from "./conformance/support.js";
+import { NEEDS_POSTGRES, postgresRunnable, usePostgresServer } from "./helpers/postgres-server.js";
+
+const WAITING = "run_00000000000000000000000002";
+
+/** A run awaiting approval, stored (and announced) by an errand before the announcement mark existed. */
+const OLD_ROWS = `
+  INSERT INTO tickets (source, id, payload, first_seen_at, last_seen_at) VALUES ('generic', 'held', '${JSON.stringify(ticket("held"))}', 1, 1);
+  INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
+  VALUES ('${WAITING}', 'generic', 'held', 1, 'AwaitingApproval', 'default', 1, 1, 'waits');
+  INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES ('${WAITING}', 1, NULL, 'AwaitingApproval', 1, 'waits');`;
+
+/** The upgrade announces nothing from the past; a run held after it is announced once. */
+async function expectOldWaitNotAnnouncedAgain(store: Store): Promise<void> {
+  try {
+    expect(await store.getRun(WAITING)).toMatchObject({ state: "AwaitingApproval", cancelRequestedBy: undefined });
+    expect(await store.claimApprovalAnnouncement(WAITING)).toBe(false);
+    const [held] = await store.acceptTickets([ticket("new")], "default", { needsApproval: () => true });
+    if (held?.kind !== "queued") throw new Error("the new ticket was not stored");
+    expect(await store.claimApprovalAnnouncement(held.runId)).toBe(true);
+    expect(await store.claimApprovalAnnouncement(held.runId)).toBe(false);
+  } finally {
+    await store.close();
+  }
+}
+
+describe("upgrading a store to the schema with cancel requesters and announcement marks", () => {
+  it("sqlite: a run already waiting counts as announced", async () => {
+    const path = join(tempDir("errand-upgrade-"), "errand.db");
+    const db = new Database(path);
+    db.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+    );
+    for (const step of SQLITE_MIGRATIONS.slice(0, -1)) {
+      db.exec(step.sql);
+      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)").run(
+        step.version,
+        step.name,
+      );
+    }
+    db.exec(OLD_ROWS);
+    db.close();
+    await expectOldWaitNotAnnouncedAgain(await createSqliteStore({ path }));
+  });
+
+  describe.runIf(postgresRunnable)(`postgres ${NEEDS_POSTGRES}`, () => {
+    const server = usePostgresServer();
+    it("a run already waiting counts as announced", async () => {
+      const { schema, url } = await server().freshSchema();
+      const steps = PG_MIGRATIONS.slice(0, -1);
+      await server().sql(`BEGIN; SET LOCAL search_path TO ${schema};
+        CREATE TABLE errand_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL);
+        ${steps.map((s) => `${s.sql}; INSERT INTO errand_migrations (version, name, applied_at) VALUES (${s.version}, '${s.name}', 0);`).join("\n")}
+        ${OLD_ROWS}
+        COMMIT;`);
+      await expectOldWaitNotAnnouncedAgain(await createPostgresStore({ connectionString: url }));
+      await server().sql(`DROP SCHEMA ${schema} CASCADE`);
+    });
+  });
+});
