@@ -3,6 +3,7 @@ import type { Logger } from "@errand/channel-sdk";
 import { StoreError } from "../../errors.js";
 import { requireCount } from "../input-checks.js";
 import type { Store } from "../store.js";
+import { guardedApprovalMessageOps } from "./approval-message-ops.js";
 import { startCheckpointer } from "./checkpointer.js";
 import { guardedFollowUpOps } from "./follow-up-ops.js";
 import { createIntakeOps } from "./intake-ops.js";
@@ -104,6 +105,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     takeUnannounced: guard("taking runs to announce", runs.takeUnannounced),
     claimApprovalAnnouncement: guard("marking a run's approval announced", runs.claimApprovalAnnouncement),
     ...guardedFollowUpOps(context, guard),
+    ...guardedApprovalMessageOps(context, guard),
     getRun: guard("reading a run", queries.getRun),
     getTicket: guard("reading a ticket", queries.getTicket),
     listRuns: guard("listing runs", queries.listRuns),
