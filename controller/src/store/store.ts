@@ -288,7 +288,7 @@ export interface Store {
    * (its lease expired) and tried fewer than `maxAttempts` times, oldest
    * run first. Each is held for `leaseMs` and its attempt counted in the
    * same statement, so one caller, across every process on the database,
-   * gets it at a time. The caller ends it with {@link finishApprovalMessageUpdate}.
+   * gets it at a time. The caller ends it with {@link Store.finishApprovalMessageUpdate}.
    */
   takeApprovalMessageUpdates(take: ApprovalMessageTake): Promise<ApprovalMessageUpdate[]>;
   /**

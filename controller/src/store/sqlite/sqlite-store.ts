@@ -47,10 +47,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   const now = options.now ?? Date.now;
   const busyMs =
     options.busyTimeoutMs === undefined ? BUSY_TIMEOUT_MS : requireCount(options.busyTimeoutMs, "store busy timeout");
-  const checkpointMs =
-    options.checkpointIntervalMs === undefined
-      ? 1000
-      : requireCount(options.checkpointIntervalMs, "store checkpoint interval");
+  const checkpointMs = requireCount(options.checkpointIntervalMs ?? 1000, "store checkpoint interval");
   // With the background thread on, SQLite's own checkpoint is only a backstop (about 40 MB of WAL).
   const db = openDatabase(path, busyMs, checkpointMs > 0 ? 10_000 : 1000);
   let context: SqliteContext;
