@@ -126,4 +126,31 @@ describe("chat A's approval message says how the wait ended, whatever ended it (
     expect(JSON.stringify(updates[0]?.blocks)).toContain("approval timed out after 4s");
     expect(hasButtons(updates[0]?.blocks)).toBe(false);
   });
+
+  it("approved in the console: the message names the console token's label and the console", async () => {
+    const { chat, h } = await chatAApprovalHarness(open);
+    const c = await startInProcess(
+      h,
+      (config) => {
+        config.console.tokenSecret = "console-token";
+        config.console.tokenLabel = "ops-alice";
+        config.guardrails.approvers = ["U0ALICE", "ops-alice"];
+      },
+      { ...ENV, ERRAND_SECRET_CONSOLE_TOKEN: "console-token-for-approvals" },
+    );
+    open.push({ close: () => c.stop() });
+    const { runId, message } = await waitingRun(chat, h, c.webhookPort);
+    const response = await fetch(`http://127.0.0.1:${c.controller.ops.address?.port}/console/runs/${runId}/approve`, {
+      method: "POST",
+      headers: { authorization: "Bearer console-token-for-approvals" },
+      redirect: "manual",
+    });
+    expect(response.status).toBeLessThan(400);
+    const updates = await settledUpdates(chat, message.ts);
+    expect(updates).toHaveLength(1);
+    expect(updates[0]?.text).toMatch(
+      new RegExp(`^Approved by ops-alice \\(from [^)]+\\) in the console at \\S+: run ${runId}$`),
+    );
+    expect(hasButtons(updates[0]?.blocks)).toBe(false);
+  });
 });
