@@ -89,7 +89,8 @@ export function createChatAApprovals(options: ChatAApprovalsOptions): ChatAAppro
     }
     const run = outcome.run ?? (await store.getRun(runId));
     const ticket = run && (await store.getTicket(run.ticket));
-    if (run === undefined || ticket === undefined) return;
+    // A non-approver's click on a message shown before the run was decided must not bring its buttons back.
+    if (run === undefined || ticket === undefined || run.state !== "AwaitingApproval") return;
     const note = `${user} tried to ${decision} at ${new Date(now()).toISOString()}, refused: not in guardrails.approvers`;
     updateLater(where, waitingContent(run, ticket, options.consoleUrl(run.id), key, note));
   };

@@ -60,7 +60,7 @@ const hasButtons = (blocks: unknown) => JSON.stringify(blocks).includes("agent_a
 describe("chat A's approval message says how the wait ended, whatever ended it (a real errand run)", () => {
   it("approved with errand runs approve: the message is updated once, with who, how and when, without buttons", async () => {
     const { chat, h } = await chatAApprovalHarness(open);
-    const { port } = await startErrand(open, h.configFile);
+    const { cli, port } = await startErrand(open, h.configFile);
     const { store, runId, ticketId, message } = await waitingRun(chat, h, port);
     const before = Date.now();
     errand(h, "runs", "approve", runId, "--reason", "reviewed");
@@ -75,8 +75,10 @@ describe("chat A's approval message says how the wait ended, whatever ended it (
     expect(hasButtons(update?.blocks)).toBe(false);
     expect(JSON.stringify(update?.blocks)).toContain("reviewed");
 
-    // A late click on the old buttons: refused, and the message is not touched again.
+    // Late clicks on the old buttons (an approver's, anyone's): refused, and the message is not touched again.
     expect((await click(port, callback(message.approve, "U0ALICE", message.ts))).status).toBe(200);
+    expect((await click(port, callback(message.reject, "U0MALLORY", message.ts))).status).toBe(200);
+    await cli.waitForStderr(/approval decision refused.*not_approver/);
     await new Promise((r) => setTimeout(r, 1500));
     expect(updatesOf(chat, message.ts)).toHaveLength(1);
     for (const r of chat.requests) expect(r.answer.ok).toBe(true);
