@@ -98,6 +98,7 @@ export { type MissingSecret, SecretNotFoundError } from "./secrets/secret-not-fo
 export { createSecretStore, type SecretStore, type SecretStoreOptions } from "./secrets/secret-store.js";
 export type { PollAdapter, PollBackend, PollCandidate, PollContext } from "./sources/polling/poll-adapter.js";
 export type { CodehostATicketingConfig } from "./sources/ticketing-schema.js";
+export type { ApprovalMessageRef, ApprovalMessageTake, ApprovalMessageUpdate } from "./store/approval-message.js";
 export type {
   AcceptOptions,
   AcceptOutcome,

@@ -14,6 +14,8 @@ export interface ApprovalSweeperOptions {
   timeoutMs: number;
   /** Tells people that a run waits (the channels, chat A's buttons). Must not throw. */
   announce(run: TaskRun, ticket: Ticket): Promise<void>;
+  /** Updates chat A's messages of the runs whose wait ended (approval-message-updater). Must not throw. */
+  updateMessages?(): Promise<void>;
   logger: Logger;
   now?: () => number;
 }
@@ -32,8 +34,9 @@ export function formatTimeout(ms: number): string {
  * sweeps, or a sweep and a decision, one wins) and announces each waiting
  * run once: the store's mark ({@link Store.claimApprovalAnnouncement}) lets
  * one process announce it, once, so a restarted controller (or a second
- * one on the same database) does not post the message again. One sweep
- * runs at a time.
+ * one on the same database) does not post the message again. Then it updates
+ * chat A's messages of the runs whose wait ended, however it ended. One
+ * sweep runs at a time.
  */
 export function createApprovalSweeper(options: ApprovalSweeperOptions): ApprovalSweep {
   const { store, logger } = options;
@@ -73,6 +76,8 @@ export function createApprovalSweeper(options: ApprovalSweeperOptions): Approval
     } catch (error) {
       logger.warn("could not check the runs awaiting approval; trying again shortly", { error });
     }
+    // After the timeouts: a wait this sweep ended has its message updated by it.
+    await options.updateMessages?.();
   };
   return {
     sweep() {

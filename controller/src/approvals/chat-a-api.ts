@@ -21,8 +21,8 @@ export interface ChatAContent {
 
 /** The two calls of chat A's web API the approval flow makes. */
 export interface ChatAApi {
-  /** Posts to the target's channel; resolves with the message's `ts`. */
-  post(content: ChatAContent): Promise<string>;
+  /** Posts to the target's channel; resolves with where the message is: the channel's id and the message's `ts`. */
+  post(content: ChatAContent): Promise<{ channel: string; ts: string }>;
   /** Replaces the message `ts` of `channel`. */
   update(channel: string, ts: string, content: ChatAContent): Promise<void>;
 }
@@ -60,7 +60,9 @@ export function createChatAApi(target: ChatATarget): ChatAApi {
           hint: "check that api_base_url points at chat A's web API",
         });
       }
-      return answer.ts;
+      // chat.update needs the channel's id; channel_id may name the channel otherwise, the answer gives its id.
+      const channel = typeof answer.channel === "string" && answer.channel !== "" ? answer.channel : target.channelId;
+      return { channel, ts: answer.ts };
     },
     async update(channel, ts, content) {
       await call("chat.update", { channel, ts, ...content });

@@ -4,9 +4,10 @@ import type { Actor, TaskRun } from "../runs/task-run.js";
 import type { Store } from "../store/store.js";
 import type { ApprovalHandler } from "../webhook/handlers.js";
 import type { ApprovalCallback } from "../webhook/parsing/source.js";
+import type { ApprovalMessageUpdater } from "./approval-message-updater.js";
 import { verifyApprovalValue } from "./approval-signing.js";
 import type { ChatAApi } from "./chat-a-api.js";
-import { APPROVE_ACTION, decidedContent, REJECT_ACTION, waitingContent } from "./chat-a-blocks.js";
+import { APPROVE_ACTION, REJECT_ACTION, waitingContent } from "./chat-a-blocks.js";
 
 /** Options of {@link createChatAApprovals}. */
 export interface ChatAApprovalsOptions {
@@ -15,6 +16,8 @@ export interface ChatAApprovalsOptions {
   key: Buffer;
   approvals: Approvals;
   store: Store;
+  /** Updates a run's message once its wait ended, once across processes. */
+  updater: ApprovalMessageUpdater;
   /** Where the console shows a run. */
   /** Undefined when the console is off (`console.enabled: false`). */
   consoleUrl(runId: string): string | undefined;
@@ -74,23 +77,39 @@ export function createChatAApprovals(options: ChatAApprovalsOptions): ChatAAppro
     const actor: Actor = { kind: "chat_a", name: user, from: `chat A channel ${callback.channelId || "unknown"}` };
     const outcome = await approvals.decide(runId, decision, actor);
     const where = messageOf(callback);
-    if (where === undefined || (outcome.kind === "refused" && outcome.code !== "not_approver")) return;
+    if (where === undefined || (outcome.kind === "refused" && outcome.code === "not_found")) return;
+    if (outcome.kind === "decided" || outcome.code === "not_awaiting") {
+      // The clicked message is the run's (a message posted by an older errand was not recorded): the
+      // updater says how the wait ended, unless that was done already or another process does it.
+      await store.recordApprovalMessage(runId, where.channel, where.ts).then(
+        () => void options.updater.updateRun(runId),
+        (error: unknown) => logger.warn("could not record the clicked approval message", { run_id: runId, error }),
+      );
+      return;
+    }
     const run = outcome.run ?? (await store.getRun(runId));
     const ticket = run && (await store.getTicket(run.ticket));
-    if (run === undefined || ticket === undefined) return;
-    if (outcome.kind === "decided") updateLater(where, decidedContent(run, ticket, decision, user, now()));
-    else {
-      const note = `${user} tried to ${decision} at ${new Date(now()).toISOString()}, refused: not in guardrails.approvers`;
-      updateLater(where, waitingContent(run, ticket, options.consoleUrl(run.id), key, note));
-    }
+    // A non-approver's click on a message shown before the run was decided must not bring its buttons back.
+    if (run === undefined || ticket === undefined || run.state !== "AwaitingApproval") return;
+    const note = `${user} tried to ${decision} at ${new Date(now()).toISOString()}, refused: not in guardrails.approvers`;
+    updateLater(where, waitingContent(run, ticket, options.consoleUrl(run.id), key, note));
   };
 
   return {
     async announce(run, ticket) {
+      let posted: { channel: string; ts: string };
       try {
-        await api.post(waitingContent(run, ticket, options.consoleUrl(run.id), key));
+        posted = await api.post(waitingContent(run, ticket, options.consoleUrl(run.id), key));
       } catch (error) {
         logger.warn("could not post the approval message to chat A", { run_id: run.id, error });
+        return;
+      }
+      try {
+        await store.recordApprovalMessage(run.id, posted.channel, posted.ts);
+      } catch (error) {
+        const why =
+          "could not record the approval message posted to chat A: it keeps its buttons once the run is decided";
+        logger.warn(why, { run_id: run.id, ...posted, error });
       }
     },
     async onApprovals(callbacks) {

@@ -1,6 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
 import type { ApprovalDecision } from "../runs/approvals-port.js";
-import type { TaskRun } from "../runs/task-run.js";
+import type { Actor, TaskRun, Transition } from "../runs/task-run.js";
 import { signApprovalValue } from "./approval-signing.js";
 import type { ChatAContent } from "./chat-a-api.js";
 
@@ -50,19 +50,40 @@ export function waitingContent(
   return { text: `Awaiting approval: run ${run.id} for ${ticket.source} ticket ${ticket.id}`, blocks };
 }
 
-/** The message once decided: who decided and when, the buttons gone. */
-export function decidedContent(
-  run: TaskRun,
-  ticket: Ticket,
-  decision: ApprovalDecision,
-  userId: string,
-  at: number,
-): ChatAContent {
-  const verb = decision === "approve" ? "Approved" : "Rejected";
-  const when = new Date(at).toISOString();
-  const then = decision === "approve" ? "it is queued" : "it is Refused";
-  return {
-    text: `${verb} by ${userId} at ${when}: run ${run.id}`,
-    blocks: [section(`*${verb}* by <@${mrkdwnText(userId)}> at ${when}: ${describe(run, ticket)} (${then})`)],
-  };
+/** How each kind of actor decides, as the updated message says it. */
+const HOW: Readonly<Record<Actor["kind"], string>> = {
+  chat_a: "in chat A",
+  cli: "with the errand CLI",
+  console: "in the console",
+  controller: "by the controller",
+};
+
+/** What the end of the wait was: a verb, and what became of the run. */
+function outcome(end: Transition | undefined): { verb: string; after: string } {
+  if (end?.to === "Queued") return { verb: "Approved", after: "it is queued to run" };
+  if (end?.to === "Cancelled") return { verb: "Cancelled", after: "it will not run" };
+  // Only the approval timeout refuses a waiting run without an actor; a person's refusal is a rejection.
+  if (end?.to === "Refused") return { verb: end.actor ? "Rejected" : "Timed out", after: "it will not run" };
+  return { verb: `Ended (${end?.to ?? "no longer awaiting approval"})`, after: "it will not run" };
+}
+
+/**
+ * The message once the wait ended, its buttons gone: what ended it (approved, rejected, timed out,
+ * cancelled), who and how (chat A, the CLI, the console), when, and the reason stored with the
+ * transition. `end` is the run's transition out of AwaitingApproval.
+ */
+export function endedContent(run: TaskRun, ticket: Ticket, end: Transition | undefined): ChatAContent {
+  const { verb, after } = outcome(end);
+  const when = new Date(end?.at ?? run.updatedAt).toISOString();
+  const actor = end?.actor;
+  // Chat A's `from` is the channel the message is in already.
+  const from = actor?.from === undefined || actor.kind === "chat_a" ? "" : ` (from ${actor.from})`;
+  const plainWho = actor === undefined ? "" : ` by ${actor.name}${from} ${HOW[actor.kind]}`;
+  const name = actor?.kind === "chat_a" ? `<@${mrkdwnText(actor.name)}>` : mrkdwnText(actor?.name ?? "");
+  const who = actor === undefined ? "" : ` by ${name}${mrkdwnText(from)} ${HOW[actor.kind]}`;
+  const blocks: Record<string, unknown>[] = [
+    section(`*${verb}*${who} at ${when}: ${describe(run, ticket)} (${after})`),
+  ];
+  if (end !== undefined) blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: mrkdwnText(end.reason) }] });
+  return { text: `${verb}${plainWho} at ${when}: run ${run.id}`, blocks };
 }

@@ -1,6 +1,7 @@
 import type { TaskResult, Ticket } from "@errand/channel-sdk";
 import type { FollowUpContext } from "../runs/follow-up.js";
 import type { Actor, RunState, RunWithTicket, TaskRun, TicketKey, Transition } from "../runs/task-run.js";
+import type { ApprovalMessageTake, ApprovalMessageUpdate } from "./approval-message.js";
 
 /** What happened to one ticket handed to {@link Store.acceptTickets}. */
 export type AcceptOutcome =
@@ -274,6 +275,28 @@ export interface Store {
    * or unknown. A caller that dies before telling loses that message.
    */
   claimApprovalAnnouncement(runId: string): Promise<boolean>;
+  /**
+   * Records where chat A shows the approval message of a run, once chat A
+   * took it. The first record stays (a later one changes nothing), so a
+   * callback naming its message may record it too. NotFoundError for an
+   * unknown run.
+   */
+  recordApprovalMessage(runId: string, channel: string, ts: string): Promise<void>;
+  /**
+   * Takes the approval messages to update: runs no longer AwaitingApproval
+   * whose message is recorded, not updated yet, not held by another taker
+   * (its lease expired) and tried fewer than `maxAttempts` times, oldest
+   * run first. Each is held for `leaseMs` and its attempt counted in the
+   * same statement, so one caller, across every process on the database,
+   * gets it at a time. The caller ends it with {@link Store.finishApprovalMessageUpdate}.
+   */
+  takeApprovalMessageUpdates(take: ApprovalMessageTake): Promise<ApprovalMessageUpdate[]>;
+  /**
+   * Ends a taken update: `updated` marks the message updated for good (it is
+   * never taken again); otherwise the hold is kept `retryAfterMs` more (0:
+   * released now), and a take after that tries again while attempts remain.
+   */
+  finishApprovalMessageUpdate(runId: string, updated: boolean, retryAfterMs?: number): Promise<void>;
 
   getRun(runId: string): Promise<TaskRun | undefined>;
   getTicket(key: TicketKey): Promise<Ticket | undefined>;

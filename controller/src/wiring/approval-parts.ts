@@ -1,4 +1,5 @@
 import type { Logger, Ticket } from "@errand/channel-sdk";
+import { createApprovalMessageUpdater } from "../approvals/approval-message-updater.js";
 import { compileApprovalRules } from "../approvals/approval-rules.js";
 import { approvalKey } from "../approvals/approval-signing.js";
 import { createApprovalSweeper } from "../approvals/approval-sweeper.js";
@@ -60,6 +61,7 @@ export function createApprovalParts(options: ApprovalPartsOptions): ApprovalPart
       store,
       timeoutMs: g.approvalTimeoutMs,
       logger,
+      ...(chatA ? { updateMessages: chatA.updater.updateDecided } : {}),
       async announce(run, ticket) {
         const url = consoleUrl(run.id);
         logger.info("run awaiting approval", { run_id: run.id, console: url });
@@ -95,5 +97,6 @@ function createChatAPart(
   }
   const base = typeof channel.api_base_url === "string" ? channel.api_base_url : "https://slack.com/api";
   const api = createChatAApi({ apiBaseUrl: base.replace(/\/+$/, ""), token, channelId: channel.channel_id });
-  return createChatAApprovals({ api, key, approvals, store, consoleUrl, logger });
+  const updater = createApprovalMessageUpdater({ store, api, logger });
+  return { ...createChatAApprovals({ api, key, approvals, store, updater, consoleUrl, logger }), updater };
 }

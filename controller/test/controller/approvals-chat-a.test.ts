@@ -1,92 +1,27 @@
-import { readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli } from "../helpers/cli.js";
 import { chatAHeaders, nowSeconds } from "../helpers/sign.js";
-import { FAKE_CHAT_A_TOKEN, type FakeChatA, startFakeChatA } from "../notify/helpers/fake-chat-a.js";
-import { createHarness, eventually, finished, postTicket, runsOf, SECRET_ENV, ticketBody } from "./harness.js";
+import {
+  approvalMessage,
+  CHANNEL,
+  CHAT_SECRET,
+  type Closers,
+  callback,
+  chatAApprovalHarness,
+  click,
+  startErrand,
+} from "./chat-a-approval-setup.js";
+import { eventually, finished, postTicket, runsOf, ticketBody } from "./harness.js";
 
-const CHAT_SECRET = "chat-a-signing-secret-for-approvals";
-const ENV = { ...SECRET_ENV, ERRAND_SECRET_CHAT_SIGNING: CHAT_SECRET, ERRAND_SECRET_CHAT_A_TOKEN: FAKE_CHAT_A_TOKEN };
-const CHANNEL = "C0000000001";
-
-const open: Array<{ close(): Promise<void> }> = [];
+const open: Closers = [];
 afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
 
 /** A real `errand run` whose tickets all wait for approval, U0ALICE approving, chat A's API faked strictly. */
 async function setUp() {
-  const chat = await startFakeChatA();
-  open.push(chat);
-  const h = createHarness({
-    engine: "ok.sh",
-    guardrails: "  require_approval: { always: true }\n  approvers: [U0ALICE]\n",
-    extra: `notifications:
-  channels:
-    - backend: chat_a
-      config: { channel_id: ${CHANNEL}, token_secret: chat-a-token, api_base_url: "${chat.apiBaseUrl}", min_interval_ms: 0 }
-`,
-  });
-  const text = readFileSync(h.configFile, "utf8").replace(
-    "webhook:\n",
-    "webhook:\n  secrets:\n    chat_a: { secret: chat-signing }\n",
-  );
-  writeFileSync(h.configFile, text);
-  const { cli, port, stop } = await startErrand(h.configFile);
+  const { chat, h } = await chatAApprovalHarness(open);
+  const { cli, port, stop } = await startErrand(open, h.configFile);
   return { chat, h, cli, port, stop };
-}
-
-/** `errand run` on `configFile`, stopped after the test (or earlier, by its `stop`). */
-async function startErrand(configFile: string) {
-  const cli = runCli(["run", "--config", configFile], { env: ENV });
-  const port = await cli.ready;
-  const stop = async () => {
-    if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill("SIGTERM");
-    await cli.exited;
-  };
-  open.push({ close: stop });
-  return { cli, port, stop };
-}
-
-type Button = { action_id: string; value: string };
-
-/** The approval message chat A got for `runId`: its ts and its two buttons. */
-async function approvalMessage(chat: FakeChatA, runId: string) {
-  return eventually("the approval message", () => {
-    const message = chat.accepted.find((m) => JSON.stringify(m.blocks).includes(`\`${runId}\``));
-    const actions = (message?.blocks as { type: string; elements?: Button[] }[] | undefined)?.find(
-      (b) => b.type === "actions",
-    );
-    if (!message || !actions?.elements) return undefined;
-    const [approve, reject] = actions.elements as [Button, Button];
-    return { ts: message.ts, approve, reject };
-  });
-}
-
-/** A block_actions callback as chat A posts it: a form with a JSON `payload`. */
-function callback(button: Button, user: string, ts: string, value = button.value): string {
-  const payload = {
-    type: "block_actions",
-    trigger_id: `trig-${Math.random()}`,
-    user: { id: user, username: user.toLowerCase() },
-    channel: { id: CHANNEL },
-    container: { type: "message", message_ts: ts, channel_id: CHANNEL },
-    message: { ts, type: "message" },
-    actions: [{ action_id: button.action_id, value, type: "button", block_id: "errand_approval" }],
-  };
-  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-}
-
-function click(
-  port: number,
-  body: string,
-  headers: Record<string, string> = chatAHeaders(CHAT_SECRET, body, nowSeconds()),
-) {
-  return fetch(`http://127.0.0.1:${port}/webhooks/chat`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-    body,
-  });
 }
 
 describe("approvals through chat A's buttons (a real errand run)", () => {
@@ -169,7 +104,7 @@ describe("approvals through chat A's buttons (a real errand run)", () => {
     await new Promise((r) => setTimeout(r, 1000));
     const posted = aboutRun();
     await stop();
-    await startErrand(h.configFile);
+    await startErrand(open, h.configFile);
     // Several sweeps of the new controller: the store's mark says the wait was announced already.
     await new Promise((r) => setTimeout(r, 2500));
     expect((await store.getRun(runId))?.state).toBe("AwaitingApproval");

@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { announcementTests } from "./conformance/announcements.js";
+import { approvalMessageTests } from "./conformance/approval-messages.js";
 import { approvalTests } from "./conformance/approvals.js";
 import { claimTests } from "./conformance/claims.js";
 import { deliveryTests } from "./conformance/deliveries.js";
@@ -41,6 +42,7 @@ export function describeStoreConformance(name: string, open: OpenStore): void {
     lifecycleTests(fresh);
     leadershipTests(fresh);
     approvalTests(fresh);
+    approvalMessageTests(fresh);
     followUpTests(fresh);
     requesterTests(fresh);
   });

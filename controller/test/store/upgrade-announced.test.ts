@@ -3,8 +3,10 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/temp-dir.js";
 import { createSqliteStore } from "../../src/store/index.js";
+import { CANCEL_ACTOR_AND_ANNOUNCED_STEP as PG_STEP } from "../../src/store/postgres/console-actor-migration.js";
 import { MIGRATIONS as PG_MIGRATIONS } from "../../src/store/postgres/migrations.js";
 import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
+import { CANCEL_ACTOR_AND_ANNOUNCED_STEP as SQLITE_STEP } from "../../src/store/sqlite/console-actor-migration.js";
 import { MIGRATIONS as SQLITE_MIGRATIONS } from "../../src/store/sqlite/migrations.js";
 import type { Store } from "../../src/store/store.js";
 import { ticket } from "./conformance/support.js";
@@ -40,7 +42,7 @@ describe("upgrading a store to the schema with cancel requesters and announcemen
     db.exec(
       "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
     );
-    for (const step of SQLITE_MIGRATIONS.slice(0, -1)) {
+    for (const step of SQLITE_MIGRATIONS.slice(0, SQLITE_MIGRATIONS.indexOf(SQLITE_STEP))) {
       db.exec(step.sql);
       db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)").run(
         step.version,
@@ -56,7 +58,7 @@ describe("upgrading a store to the schema with cancel requesters and announcemen
     const server = usePostgresServer();
     it("a run already waiting counts as announced", async () => {
       const { schema, url } = await server().freshSchema();
-      const steps = PG_MIGRATIONS.slice(0, -1);
+      const steps = PG_MIGRATIONS.slice(0, PG_MIGRATIONS.indexOf(PG_STEP));
       await server().sql(`BEGIN; SET LOCAL search_path TO ${schema};
         CREATE TABLE errand_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL);
         ${steps.map((s) => `${s.sql}; INSERT INTO errand_migrations (version, name, applied_at) VALUES (${s.version}, '${s.name}', 0);`).join("\n")}

@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
 import { StoreError } from "../../errors.js";
+import { APPROVAL_MESSAGE_STEP } from "./approval-message-migration.js";
 import { CANCEL_ACTOR_AND_ANNOUNCED_STEP } from "./console-actor-migration.js";
 import { inTransaction } from "./in-transaction.js";
 import { MIGRATION_LOCK } from "./lock-keys.js";
@@ -160,6 +161,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   CANCEL_ACTOR_AND_ANNOUNCED_STEP,
+  APPROVAL_MESSAGE_STEP,
 ];
 
 /** The newest schema version this build knows. */

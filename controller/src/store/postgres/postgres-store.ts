@@ -2,6 +2,7 @@ import type { Logger } from "@errand/channel-sdk";
 import type { Pool } from "pg";
 import { StoreError } from "../../errors.js";
 import type { Store } from "../store.js";
+import { createApprovalMessageOps } from "./approval-message-ops.js";
 import { createClaimOps } from "./claim-ops.js";
 import { createPool } from "./create-pool.js";
 import { createFollowUpOps } from "./follow-up-ops.js";
@@ -69,6 +70,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const runs = createRunOps(context);
   const queries = createQueryOps(context);
   const followUps = createFollowUpOps(context);
+  const messages = createApprovalMessageOps(context);
   const leader = createLeaderOps(options.connectionString, server.location, options.logger);
   return {
     kind: "postgres",
@@ -88,6 +90,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     requestCancel: guard("cancelling a run", runs.requestCancel),
     takeUnannounced: guard("taking runs to announce", claims.takeUnannounced),
     claimApprovalAnnouncement: guard("marking a run's approval announced", claims.claimApprovalAnnouncement),
+    recordApprovalMessage: guard("recording a run's approval message", messages.recordApprovalMessage),
+    takeApprovalMessageUpdates: guard("taking approval messages to update", messages.takeApprovalMessageUpdates),
+    finishApprovalMessageUpdate: guard("finishing an approval message update", messages.finishApprovalMessageUpdate),
     createFollowUp: guard("creating a follow-up run", followUps.createFollowUp),
     findPullRequestRun: guard("finding the run of a pull request", followUps.findPullRequestRun),
     recordSession: guard("recording an engine session", followUps.recordSession),

@@ -1,5 +1,6 @@
 import type { Database } from "better-sqlite3";
 import { StoreError } from "../../errors.js";
+import { APPROVAL_MESSAGE_STEP } from "./approval-message-migration.js";
 import { APPROVAL_STEP } from "./approval-migration.js";
 import { CANCEL_ACTOR_AND_ANNOUNCED_STEP } from "./console-actor-migration.js";
 
@@ -141,6 +142,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   CANCEL_ACTOR_AND_ANNOUNCED_STEP,
+  APPROVAL_MESSAGE_STEP,
 ];
 
 /** The newest schema version this build knows. */

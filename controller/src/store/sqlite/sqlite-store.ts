@@ -3,6 +3,7 @@ import type { Logger } from "@errand/channel-sdk";
 import { StoreError } from "../../errors.js";
 import { requireCount } from "../input-checks.js";
 import type { Store } from "../store.js";
+import { guardedApprovalMessageOps } from "./approval-message-ops.js";
 import { startCheckpointer } from "./checkpointer.js";
 import { guardedFollowUpOps } from "./follow-up-ops.js";
 import { createIntakeOps } from "./intake-ops.js";
@@ -46,10 +47,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
   const now = options.now ?? Date.now;
   const busyMs =
     options.busyTimeoutMs === undefined ? BUSY_TIMEOUT_MS : requireCount(options.busyTimeoutMs, "store busy timeout");
-  const checkpointMs =
-    options.checkpointIntervalMs === undefined
-      ? 1000
-      : requireCount(options.checkpointIntervalMs, "store checkpoint interval");
+  const checkpointMs = requireCount(options.checkpointIntervalMs ?? 1000, "store checkpoint interval");
   // With the background thread on, SQLite's own checkpoint is only a backstop (about 40 MB of WAL).
   const db = openDatabase(path, busyMs, checkpointMs > 0 ? 10_000 : 1000);
   let context: SqliteContext;
@@ -104,6 +102,7 @@ export async function createSqliteStore(options: SqliteStoreOptions): Promise<St
     takeUnannounced: guard("taking runs to announce", runs.takeUnannounced),
     claimApprovalAnnouncement: guard("marking a run's approval announced", runs.claimApprovalAnnouncement),
     ...guardedFollowUpOps(context, guard),
+    ...guardedApprovalMessageOps(context, guard),
     getRun: guard("reading a run", queries.getRun),
     getTicket: guard("reading a ticket", queries.getTicket),
     listRuns: guard("listing runs", queries.listRuns),
