@@ -150,7 +150,10 @@ describe("the console in a real browser", () => {
     it.runIf((RUN_STATES as readonly string[]).includes("AwaitingApproval"))(
       "approves a waiting run from the console",
       async () => {
-        const approving = await startErrand({ token: TOKEN, guardrails: "  require_approval: true" });
+        const approving = await startErrand({
+          token: TOKEN,
+          guardrails: "  require_approval: { always: true }\n  approvers: [operator]",
+        });
         const { context, page } = await fresh();
         try {
           await approving.postTicket({ id: "ASK", title: "please approve" });
