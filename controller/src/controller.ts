@@ -19,6 +19,7 @@ import type { RunObserver } from "./runs/run-event.js";
 import { secretValues } from "./secrets/secret-values.js";
 import type { PollAdapter } from "./sources/polling/poll-adapter.js";
 import type { PollingSource } from "./sources/polling/polling-source.js";
+import type { ThrottleClock } from "./sources/progress-comment/comment-throttle.js";
 import { openStore } from "./store/open-store.js";
 import type { Store } from "./store/store.js";
 import { type ApprovalParts, createApprovalParts } from "./wiring/approval-parts.js";
@@ -45,6 +46,8 @@ export interface ControllerOptions {
   backend?: ExecutionBackend;
   /** Replaces the poll adapter built from `ticketing` (tests). */
   pollAdapter?: PollAdapter;
+  /** The clock that paces the progress comments' edits (tests move one by hand); the system's by default. */
+  progressCommentClock?: ThrottleClock;
 }
 
 /** A running controller. */
@@ -91,13 +94,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
   const backend = await createScrubbedBackend(options, access);
   const notifier = await createConfiguredNotifier(config, secrets, logger, registry);
   const polling = await createConfiguredPolling(config, secrets, logger, registry, options.pollAdapter);
-  const progressComments = await createProgressComments(config, {
-    secrets,
-    logger,
-    registry,
-    ...(access === undefined ? {} : { codehostAToken: access.token }),
-  });
-  const dispatch = createDispatch(options, notifier, polling, progressComments);
+  const dispatch = await createDispatch(options, { registry, access, notifier, polling });
   const owner = `${hostname()}/${process.pid}`;
   let ops: OpsServer | undefined;
   const approval = createApprovalParts({
@@ -121,11 +118,7 @@ export async function createController(options: ControllerOptions): Promise<Cont
     registry,
     approvals: approval.sweep,
   });
-  const sources = createTicketSources(config, store, polling, logger, registry, approval.onApprovals, {
-    onQueued: () => loop.wake(),
-    ...(access === undefined ? {} : { token: access.token }),
-  });
-  const sink = createIntakeSink(config, store, loop, approval);
+  const { sources, sink } = createIntake(options, { store, polling, registry, approval, loop, access });
   const { election, lost } = createLeadership({
     store,
     owner,
@@ -182,13 +175,28 @@ async function createScrubbedBackend(
   );
 }
 
+/** The parts the run observers are made of. */
+interface ObserverParts {
+  registry: Registry;
+  /** Code host A's credential: with it, progress comments on its issues. */
+  access: RepositoryAccess | undefined;
+  notifier: Notifier | undefined;
+  polling: PollingSource | undefined;
+}
+
 /** The run observers (notifier, ticket write-back, progress comments, the caller's), each call bounded. */
-function createDispatch(
+async function createDispatch(
   options: ControllerOptions,
-  notifier: Notifier | undefined,
-  polling: PollingSource | undefined,
-  progressComments: RunObserver[],
-): ObserverDispatch {
+  { registry, access, notifier, polling }: ObserverParts,
+): Promise<ObserverDispatch> {
+  const { config, logger, secrets, progressCommentClock: clock } = options;
+  const progressComments = await createProgressComments(config, {
+    secrets,
+    logger,
+    registry,
+    ...(access === undefined ? {} : { codehostAToken: access.token }),
+    ...(clock === undefined ? {} : { clock }),
+  });
   return createObserverDispatch({
     observers: [
       ...(notifier ? [notifier.observer] : []),
@@ -199,6 +207,28 @@ function createDispatch(
     timeoutMs: 3 * options.config.notifications.callTimeoutMs + OBSERVER_MARGIN_MS,
     logger: options.logger,
   });
+}
+
+/** What the ticket sources and their sink are wired to. */
+interface IntakeParts {
+  store: Store;
+  polling: PollingSource | undefined;
+  registry: Registry;
+  approval: ApprovalParts;
+  loop: Reconciler;
+  /** Code host A's credential: its webhook reads reviews with it. */
+  access: RepositoryAccess | undefined;
+}
+
+/** The ticket sources and the sink they hand their tickets to; both wake the loop. */
+function createIntake(options: ControllerOptions, parts: IntakeParts): { sources: TicketSource[]; sink: TicketSink } {
+  const { config, logger } = options;
+  const { store, polling, registry, approval, loop, access } = parts;
+  const sources = createTicketSources(config, store, polling, logger, registry, approval.onApprovals, {
+    onQueued: () => loop.wake(),
+    ...(access === undefined ? {} : { token: access.token }),
+  });
+  return { sources, sink: createIntakeSink(config, store, loop, approval) };
 }
 
 /** Where every source hands its tickets: batched into the store, waking the loop once they are committed. */

@@ -97,6 +97,7 @@ export { type ResolvedSecrets, resolveSecrets } from "./secrets/resolve-secrets.
 export { type MissingSecret, SecretNotFoundError } from "./secrets/secret-not-found-error.js";
 export { createSecretStore, type SecretStore, type SecretStoreOptions } from "./secrets/secret-store.js";
 export type { PollAdapter, PollBackend, PollCandidate, PollContext } from "./sources/polling/poll-adapter.js";
+export type { ThrottleClock } from "./sources/progress-comment/comment-throttle.js";
 export type { CodehostATicketingConfig } from "./sources/ticketing-schema.js";
 export type { ApprovalMessageRef, ApprovalMessageTake, ApprovalMessageUpdate } from "./store/approval-message.js";
 export type {

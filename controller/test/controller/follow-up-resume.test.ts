@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ControllerConfig, EngineConfig } from "../../src/config/controller-config.js";
+import { type GitServer, startGitServer } from "../helpers/git-server.js";
 import { hostASignature } from "../helpers/sign.js";
 import {
   createHarness,
@@ -20,12 +21,15 @@ const BIN = resolve(import.meta.dirname, "../../../node_modules/.bin/errand");
 const errand = (args: string[]) =>
   spawnSync(BIN, args, { env: { ...process.env, NO_COLOR: "1" }, encoding: "utf8", timeout: 20_000 });
 const HOOK_SECRET = "follow-up-hook-secret";
+const CODEHOST_TOKEN = "ghp_followUpTokenForTests0123456789";
 // The fake claude's pull request (fixtures/engines/claude, FINAL).
 const PR = "https://github.com/acme/widgets/pull/42";
 
 const started: InProcess[] = [];
+const gitServers: GitServer[] = [];
 afterEach(async () => {
   for (const c of started.splice(0)) await c.stop();
+  for (const g of gitServers.splice(0)) await g.close();
 });
 
 /** A review comment on the pull request, as code host A sends it. */
@@ -66,13 +70,19 @@ describe("a follow-up run through the controller, on the claude_code preset's fa
       };
       config.webhook.secrets = { ...config.webhook.secrets, codehost_a: HOOK_SECRET };
     };
-    const c = await startInProcess(h, usePreset, { ERRAND_SECRET_CODEHOST_A_TOKEN: "unused-token" });
+    // The ticket's repository, which the controller checks out for each run (repositories.codehost_a is set).
+    const git = await startGitServer((password) => password === CODEHOST_TOKEN);
+    gitServers.push(git);
+    git.createRepository("acme/widgets.git", { "README.md": "# widgets\n" });
+    const c = await startInProcess(h, usePreset, { ERRAND_SECRET_CODEHOST_A_TOKEN: CODEHOST_TOKEN });
     started.push(c);
-    const { id, body } = ticketBody();
+    const { id, body } = ticketBody({ repo_url: `${git.url}/acme/widgets.git` });
     await postTicket(c.webhookPort, body);
     const first = await finished(c.controller.store, id);
     expect(first).toMatchObject({ state: "Succeeded", result: { pullRequestUrl: PR } });
     expect(first.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    // The fake opened pull request 42 itself, from the branch it pushed: the one the follow-up continues.
+    git.createBranch("acme/widgets.git", "errand/1-fix");
 
     const payload = reviewComment("@errand please guard against null");
     const answer = await fetch(`http://127.0.0.1:${c.webhookPort}/webhooks/codehost-a`, {
@@ -95,6 +105,7 @@ describe("a follow-up run through the controller, on the claude_code preset's fa
       attempt: 2,
       parentRunId: first.id,
       sessionId: first.sessionId,
+      branch: "errand/1-fix",
     });
     const seen = JSON.parse(readFileSync(record, "utf8")) as { argv: string[]; stdin: string };
     expect(seen.argv.slice(seen.argv.indexOf("--resume"), seen.argv.indexOf("--resume") + 2)).toEqual([

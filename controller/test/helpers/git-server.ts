@@ -27,6 +27,8 @@ export interface GitServer {
   readOnly: boolean;
   /** A bare repository `owner/name.git` with one commit on `main` holding `files`. */
   createRepository(path: string, files: Record<string, string>): void;
+  /** A branch at `main`'s commit, as an agent that pushed a branch of its own leaves it. */
+  createBranch(path: string, branch: string): void;
   /** `git log --format=%s` of a branch, newest first; undefined when the branch does not exist. */
   log(path: string, branch: string): string[] | undefined;
   /** A file's content on a branch. */
@@ -103,6 +105,7 @@ export async function startGitServer(accepts: (password: string) => boolean): Pr
       git(["config", "http.receivepack", "true"], join(root, path));
       rmSync(work, { recursive: true, force: true });
     },
+    createBranch: (path, branch) => void git(["branch", branch, "main"], join(root, path)),
     log(path, branch) {
       try {
         return git(["log", "--format=%s", branch, "--"], join(root, path)).trim().split("\n");

@@ -1,14 +1,13 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLogger } from "@errand/channel-sdk/host";
-import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../../../test/support/temp-dir.js";
 import { loadControllerConfig } from "../../../src/config/load-controller-config.js";
 import { type Controller, createController } from "../../../src/controller.js";
 import { resolveSecrets } from "../../../src/secrets/resolve-secrets.js";
-import { createProgressComments } from "../../../src/wiring/progress-comments.js";
 import { createHarness, eventually, SECRET_ENV, WEBHOOK_SECRET } from "../../controller/harness.js";
+import { type GitServer, startGitServer } from "../../helpers/git-server.js";
 import { ManualClock } from "../../helpers/manual-clock.js";
 import { hostASignature } from "../../helpers/sign.js";
 import { finishedRun } from "./controller-setup.js";
@@ -19,8 +18,10 @@ const HOOK_SECRET = "codehost-a-progress-secret";
 const PR = "https://codehost-a.test/acme/shop/pull/7";
 
 const started: Controller[] = [];
+const gitServers: GitServer[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((c) => c.stop()));
+  await Promise.all(gitServers.splice(0).map((g) => g.close()));
 });
 
 /**
@@ -44,11 +45,25 @@ printf '{"success":true,"summary":"Fixed it.","pull_request_url":"${PR}","cost_u
   return script;
 }
 
-/** A webhook-only controller with `repositories.codehost_a` on the fake, its progress comments on `clock`. */
-async function start(
-  f: FakeCodehostA,
-  clock: ManualClock,
-): Promise<{ c: Controller; dir: string; port: number; registry: Registry }> {
+/** What {@link start} started: the controller, the engine's folder, the webhook's port, the repository to name. */
+interface Started {
+  c: Controller;
+  dir: string;
+  port: number;
+  /** The issue's repository, served over HTTP by git: the controller clones it for the run. */
+  repoUrl: string;
+  git: GitServer;
+}
+
+/**
+ * A webhook-only controller with `repositories.codehost_a` on the fake, its
+ * progress comments on `clock`: the controller's own comment observer, and a
+ * real checkout of the issue's repository for the run.
+ */
+async function start(f: FakeCodehostA, clock: ManualClock): Promise<Started> {
+  const git = await startGitServer((password) => password === f.token);
+  gitServers.push(git);
+  git.createRepository("acme/shop.git", { "README.md": "# shop\n" });
   const dir = tempDir("errand-progress-");
   const h = createHarness({
     engine: ["/bin/sh", engineScript(dir)],
@@ -59,23 +74,19 @@ async function start(
   config.webhook.secrets = { ...config.webhook.secrets, codehost_a: HOOK_SECRET };
   const secrets = resolveSecrets(config, { env });
   const logger = createLogger({ level: "warn", write: () => {}, secrets: Object.values(secrets) });
-  const token = { token: async () => f.token };
-  const registry = new Registry();
-  const observers = await createProgressComments(config, { secrets, codehostAToken: token, logger, registry, clock });
-  expect(observers).toHaveLength(1);
-  const c = await createController({ config, secrets, logger, observers });
+  const c = await createController({ config, secrets, logger, progressCommentClock: clock });
   await c.start();
   started.push(c);
   const port = (c.sources[0] as { server?: { address?: { port: number } } }).server?.address?.port ?? 0;
-  return { c, dir, port, registry };
+  return { c, dir, port, repoUrl: `${git.url}/acme/shop.git`, git };
 }
 
-async function label(port: number, f: FakeCodehostA, issue: number): Promise<number> {
+async function label({ port, repoUrl }: Started, f: FakeCodehostA, issue: number): Promise<number> {
   const body = JSON.stringify({
     action: "labeled",
     label: { name: "errand" },
     issue: { number: issue, title: "Fix checkout", body: "It breaks.", html_url: `${f.repo.htmlUrl}/issues/${issue}` },
-    repository: { full_name: f.repo.fullName, html_url: f.repo.htmlUrl },
+    repository: { full_name: f.repo.fullName, html_url: repoUrl },
     sender: { login: "octocat" },
   });
   const response = await fetch(`http://127.0.0.1:${port}/webhooks/codehost-a`, {
@@ -97,10 +108,11 @@ describe("the progress comment on code host A", () => {
     const f = await fake();
     const issue = f.repo.add({ title: "Fix checkout" });
     const clock = new ManualClock();
-    const { c, dir, port } = await start(f, clock);
+    const at = await start(f, clock);
+    const { c, dir } = at;
     const writes = (method: string) => f.requests.filter((r) => r.method === method && r.path.includes("/comments"));
     const body = () => issue.comments[0]?.body ?? "";
-    expect(await label(port, f, issue.number)).toBe(200);
+    expect(await label(at, f, issue.number)).toBe(200);
     await eventually("the comment", () => (writes("POST").length === 1 ? true : undefined));
     expect(body()).toContain("**Errand is working on this**");
     await eventually("the steps", () => (existsSync(join(dir, "emitted")) ? true : undefined));
@@ -123,6 +135,7 @@ describe("the progress comment on code host A", () => {
     writeFileSync(join(dir, "go"), "");
     const run = await finishedRun(c.store, issue.number);
     expect(run.state).toBe("Succeeded");
+    expect(at.git.requests.some((r) => r.service === "git-upload-pack" && r.status === 200)).toBe(true);
     // The final edit waits for its turn, then comes once.
     await sleep(200);
     expect(writes("PATCH")).toHaveLength(edits);
@@ -142,15 +155,16 @@ describe("the progress comment on code host A", () => {
   it("a comment the host refuses never fails the run: it is counted, and the outcome still gets its comment", async () => {
     const f = await fake();
     const issue = f.repo.add({ title: "Fix checkout" });
-    const { c, dir, port, registry } = await start(f, new ManualClock());
+    const at = await start(f, new ManualClock());
+    const { c, dir } = at;
     f.inject({ kind: "error", status: 403 }, { match: /^POST .*\/comments$/ });
-    expect(await label(port, f, issue.number)).toBe(200);
+    expect(await label(at, f, issue.number)).toBe(200);
     writeFileSync(join(dir, "go"), "");
     const run = await finishedRun(c.store, issue.number);
     expect(run.state).toBe("Succeeded");
     await eventually("the outcome's comment", () => (issue.comments.length === 1 ? true : undefined));
     expect(issue.comments[0]?.body).toContain(`Pull request: ${PR}`);
-    const failed = await registry.getSingleMetric("errand_progress_comment_errors_total")?.get();
+    const failed = await c.registry.getSingleMetric("errand_progress_comment_errors_total")?.get();
     expect(failed?.values).toEqual([{ labels: { target: "codehost_a", step: "create" }, value: 1 }]);
   });
 });

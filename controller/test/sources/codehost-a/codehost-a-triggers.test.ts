@@ -96,6 +96,13 @@ function pullRequestLink(number: number) {
   };
 }
 
+/** The host's example review, asking for changes: a follow-up, were the pull request one of errand's. */
+function changesRequested(): Example {
+  const p = example("pull_request_review", "submitted");
+  (p.review as Record<string, unknown>).state = "changes_requested";
+  return p;
+}
+
 const accepted = (n: number) => ({ status: 200, json: { status: "accepted", tickets: [String(n)] } });
 const ignored = (reason: string) => ({ status: 200, json: { status: "ignored", reason } });
 
@@ -127,9 +134,10 @@ describe("code host A trigger rules (repositories.codehost_a)", () => {
     expect(await deliver(c, "issue_comment", commented(122, "@errand on it", "MEMBER", "errand-bot"))).toEqual(
       ignored("issue_comment by the bot login errand-bot itself"),
     );
+    // A comment on a pull request is the follow-up rules' to judge, not the triggers': this one no run of errand opened.
     expect(
       await deliver(c, "issue_comment", commented(123, "@errand address this", "OWNER", "Codertocat", true)),
-    ).toEqual(ignored("pull request comment: follow-ups"));
+    ).toEqual(ignored("pull request https://github.com/Codertocat/Hello-World/pull/123 was not opened by errand"));
     const edited = onIssue(example("issue_comment", "edited"), 124);
     expect(await deliver(c, "issue_comment", edited)).toEqual(
       ignored("issue_comment.edited is not a trigger (only new comments are)"),
@@ -164,8 +172,8 @@ describe("code host A trigger rules (repositories.codehost_a)", () => {
     expect(await deliver(off, "issues", assigned(206, "errand-bot"))).toEqual(
       ignored("issues.assigned: repositories.codehost_a.triggers.assignee is false"),
     );
-    expect(await deliver(off, "pull_request_review", { action: "submitted" })).toEqual(
-      ignored("pull request comment: follow-ups"),
+    expect(await deliver(off, "pull_request_review", changesRequested())).toEqual(
+      ignored("pull request https://github.com/Codertocat/Hello-World/pull/2 was not opened by errand"),
     );
     expect(await deliver(off, "push", { ref: "refs/heads/main" })).toEqual(
       ignored("event push is not a trigger (triggers: the label errand, a comment mentioning @errand)"),
