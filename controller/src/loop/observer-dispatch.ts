@@ -1,4 +1,3 @@
-import { setMaxListeners } from "node:events";
 import type { Logger } from "@errand/channel-sdk";
 import type { RunEvent, RunObserver } from "../runs/run-event.js";
 
@@ -38,16 +37,23 @@ export interface ObserverDispatch {
  */
 export function createObserverDispatch(options: ObserverDispatchOptions): ObserverDispatch {
   const shutdown = new AbortController();
-  // Every call in flight listens on it (16 runs, each with its observers): not a leak.
-  setMaxListeners(0, shutdown.signal);
+  // The calls in flight, aborted by shutdown through one listener: a listener per call on the long-lived
+  // signal costs on every call (Node's EventTarget walks its list on each add and remove).
+  const inFlight = new Set<AbortController>();
+  shutdown.signal.addEventListener(
+    "abort",
+    () => {
+      for (const control of inFlight) control.abort(shutdown.signal.reason);
+    },
+    { once: true },
+  );
   const call = async (observer: RunObserver, event: RunEvent): Promise<void> => {
     // One controller per call, aborted by the bound's own timer or by shutdown. Not
     // AbortSignal.any/timeout: on Node 20, any() with the long-lived shutdown signal as a
     // source costs 20–40 µs a call, growing with every call made (its dependants are only
     // dropped by GC), and each timeout() signal fires later with a DOMException.
     const control = new AbortController();
-    const onShutdown = () => control.abort(shutdown.signal.reason);
-    shutdown.signal.addEventListener("abort", onShutdown, { once: true });
+    inFlight.add(control);
     const signal = control.signal;
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<"timeout">((resolve) => {
@@ -80,7 +86,7 @@ export function createObserverDispatch(options: ObserverDispatchOptions): Observ
       });
     } finally {
       clearTimeout(timer);
-      shutdown.signal.removeEventListener("abort", onShutdown);
+      inFlight.delete(control);
     }
   };
   const toEach = async (observers: readonly RunObserver[], event: RunEvent): Promise<void> => {

@@ -1,4 +1,5 @@
 import { type ChannelError, DeadlineExceededError, ErrorCode, toChannelError } from "@errand/channel-sdk";
+import type { CallTracker } from "./call-tracker.js";
 import type { CallOutcome } from "./notifier-metrics.js";
 
 /** How one bounded call ended. */
@@ -9,6 +10,15 @@ export interface CallReport {
   durationMs: number;
 }
 
+/** Options of {@link boundedCall}. */
+export interface BoundedCallOptions {
+  timeoutMs: number;
+  /** The caller's signal: aborting it cancels the call. */
+  signal?: AbortSignal;
+  /** A long-lived cancellation (the notifier's shutdown) that the call joins for its duration. */
+  tracker?: CallTracker;
+}
+
 function isTimeout(reason: unknown): boolean {
   return (
     (reason as { name?: unknown })?.name === "TimeoutError"
@@ -17,32 +27,37 @@ function isTimeout(reason: unknown): boolean {
 }
 
 /**
- * Runs `run` with a signal that aborts after `timeoutMs` or when `signal`
- * aborts, and settles by then whatever `run` does: a channel that ignores
- * its signal is left behind, not waited for. Never rejects.
+ * Runs `run` with a signal that aborts after `timeoutMs`, when `signal`
+ * aborts or when the tracker cancels, and settles by then whatever `run`
+ * does: a channel that ignores its signal is left behind, not waited for.
+ * Never rejects.
  */
 export async function boundedCall(
   run: (signal: AbortSignal) => Promise<unknown>,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: BoundedCallOptions,
 ): Promise<CallReport> {
   const started = performance.now();
-  // One controller, aborted by the bound's timer or by the caller's signal (not AbortSignal.any: see linked-signal.ts).
+  // One controller, aborted only through `cancel` (not AbortSignal.any, nor a listener on its own signal: each costs).
   const bound = new AbortController();
-  const outer = options.signal;
-  const onOuterAbort = outer ? () => bound.abort(outer.reason) : undefined;
-  if (outer?.aborted) bound.abort(outer.reason);
-  else if (outer && onOuterAbort) outer.addEventListener("abort", onOuterAbort, { once: true });
   const signal = bound.signal;
+  let abandon: (reason: unknown) => void = () => {};
+  const abandoned = new Promise<never>((_, reject) => {
+    abandon = reject;
+  });
+  const cancel = (reason: unknown): void => {
+    if (signal.aborted) return;
+    bound.abort(reason);
+    abandon(reason);
+  };
+  const outer = options.signal;
+  const onOuterAbort = outer ? () => cancel(outer.reason) : undefined;
+  if (outer?.aborted) cancel(outer.reason);
+  else if (outer && onOuterAbort) outer.addEventListener("abort", onOuterAbort, { once: true });
+  options.tracker?.join(cancel);
   const timer = setTimeout(
-    () => bound.abort(new DeadlineExceededError(`no answer within ${options.timeoutMs} ms`)),
+    () => cancel(new DeadlineExceededError(`no answer within ${options.timeoutMs} ms`)),
     options.timeoutMs,
   );
-  let onAbort: (() => void) | undefined;
-  const abandoned = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
   const done = (outcome: CallOutcome, error?: ChannelError): CallReport => ({
     outcome,
     error,
@@ -63,7 +78,7 @@ export async function boundedCall(
     return done(channelError.code === ErrorCode.DeadlineExceeded ? "timeout" : "error", channelError);
   } finally {
     clearTimeout(timer);
-    if (onAbort) signal.removeEventListener("abort", onAbort);
+    options.tracker?.leave(cancel);
     if (outer && onOuterAbort) outer.removeEventListener("abort", onOuterAbort);
   }
 }

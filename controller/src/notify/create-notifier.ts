@@ -3,12 +3,12 @@ import { type Logger, type Ticket, toChannelError } from "@errand/channel-sdk";
 import { createMaskingLogger } from "@errand/channel-sdk/host";
 import type { RunEvent, RunObserver } from "../runs/run-event.js";
 import { createBackoff } from "./backoff.js";
+import { trackCalls } from "./call-tracker.js";
 import { createChannelLanes } from "./channel-lanes.js";
 import { ChannelSetupError, type ChannelSetupProblem } from "./channel-setup-error.js";
 import { type ChannelSlot, createChannelSlots, type SlotOptions } from "./channel-slots.js";
 import type { Delivery } from "./deliver.js";
 import { describeEntry } from "./describe-entry.js";
-import { linkSignals } from "./linked-signal.js";
 import { createNotifierMetrics, type NotifierMetrics } from "./notifier-metrics.js";
 import { checkNotifierOptions, type NotifierSettings } from "./notifier-options.js";
 import { checkChannels, healthOf, statusOf } from "./notifier-status.js";
@@ -29,23 +29,21 @@ export function createNotifier(options: NotifierOptions): Notifier {
   const metrics = createNotifierMetrics(options.registry);
   const shutdown = new AbortController();
   const { slots, problems } = createChannelSlots(slotOptions(options, settings, logger, metrics, shutdown.signal));
-  const context = { timeoutMs: settings.callTimeoutMs, metrics };
+  const context = { timeoutMs: settings.callTimeoutMs, metrics, shutdown: trackCalls(shutdown.signal) };
   const lanes = createChannelLanes(slots, context);
   let starting: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
 
-  // Every delivery in flight listens on it (each run's event, each channel): not a leak.
+  // Each held progress message sent later, and each channel's supervision, listens on it: not a leak.
   setMaxListeners(0, shutdown.signal);
 
-  /** Queues `delivery` on every channel; settles once each channel sent it, failed, or dropped it. */
+  /**
+   * Queues `delivery` on every channel; settles once each channel sent it, failed, or dropped it. Each call is
+   * cancelled by `signal` or by the shutdown (the context's tracker): no signal is made per event.
+   */
   const send = (delivery: Delivery, signal: AbortSignal): Promise<void> =>
     new Promise<void>((resolve) => {
-      const linked = linkSignals([signal, shutdown.signal]);
-      const done = () => {
-        linked.dispose();
-        resolve();
-      };
-      lanes.push(delivery.runId, { delivery, signal: linked.signal, remaining: slots.length, done });
+      lanes.push(delivery.runId, { delivery, signal, remaining: slots.length, done: resolve });
     });
   const gate = createProgressGate<{ ticket: Ticket; message: string }>({
     perMinute: settings.progressPerMinute,

@@ -1,6 +1,7 @@
 import type { NotifyResult } from "@errand/channel-sdk";
 import type { Channel } from "@errand/channel-sdk/host";
 import { boundedCall, type CallReport } from "./bounded-call.js";
+import type { CallTracker } from "./call-tracker.js";
 import type { ChannelSlot } from "./channel-slots.js";
 import type { NotifierMetrics, Operation } from "./notifier-metrics.js";
 
@@ -23,6 +24,8 @@ export interface Delivery {
 export interface DeliveryContext {
   timeoutMs: number;
   metrics: NotifierMetrics;
+  /** The notifier's shutdown, which cancels every call in flight. */
+  shutdown?: CallTracker;
 }
 
 /**
@@ -51,7 +54,7 @@ export async function deliver(
             })
           ).deliveryId;
         },
-        { timeoutMs: context.timeoutMs, signal },
+        { timeoutMs: context.timeoutMs, signal, tracker: context.shutdown },
       )
     : { outcome: "error", error: slot.supervised.downError(), durationMs: 0 };
   context.metrics.call(slot.entry.label, delivery.operation, report.outcome, report.durationMs / 1000);

@@ -1,0 +1,55 @@
+// Latency and throughput of two call paths (bare grpc-js, the SDK) in
+// alternating rounds over connections opened once, so a change of
+// background load hits both sides alike; medians of the rounds.
+
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const ms = (ns) => Number(ns) / 1e6;
+export const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
+async function latency(call, calls) {
+  const latencies = [];
+  for (let i = 0; i < calls; i++) {
+    const t = process.hrtime.bigint();
+    await call();
+    latencies.push(ms(process.hrtime.bigint() - t));
+  }
+  latencies.sort((a, b) => a - b);
+  return { p50: pct(latencies, 50), p99: pct(latencies, 99) };
+}
+
+async function throughput(call, concurrency, durationMs) {
+  let done = 0;
+  const until = Date.now() + durationMs;
+  const worker = async () => {
+    while (Date.now() < until) {
+      await call();
+      done++;
+    }
+  };
+  const t = Date.now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return done / ((Date.now() - t) / 1000);
+}
+
+/**
+ * Warms up each of `subjects` ({ name, call }), then runs `rounds` rounds;
+ * each round measures every subject in turn (sequential calls for p50/p99,
+ * then `concurrency` callers for `durationMs`), the order swapped every
+ * round. Returns each subject's rounds and medians.
+ */
+export async function callRounds(subjects, { warmup, calls, concurrency, durationMs, rounds }) {
+  for (const s of subjects) for (let i = 0; i < warmup; i++) await s.call(); // JIT and connection
+  const results = subjects.map((s) => ({ name: s.name, rounds: [] }));
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? subjects.map((_, i) => i) : subjects.map((_, i) => subjects.length - 1 - i);
+    for (const i of order) {
+      const { p50, p99 } = await latency(subjects[i].call, calls);
+      const perSecond = await throughput(subjects[i].call, concurrency, durationMs);
+      results[i].rounds.push({ p50, p99, perSecond });
+    }
+  }
+  for (const r of results) {
+    for (const key of ["p50", "p99", "perSecond"]) r[key] = median(r.rounds.map((x) => x[key]));
+  }
+  return results;
+}
