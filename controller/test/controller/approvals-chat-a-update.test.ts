@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { hostname, userInfo } from "node:os";
 import { resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { FakeChatA } from "../notify/helpers/fake-chat-a.js";
 import {
   approvalMessage,
@@ -21,6 +21,9 @@ const WHO = `${userInfo().username} (from ${hostname()}) with the errand CLI`;
 /** The updated message's text: `<what> at <ISO time>: run <id>`. */
 const said = (what: string, runId: string) =>
   new RegExp(`^${what.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} at (\\S+): run ${runId}$`);
+
+// Each test starts `errand run` processes and waits for sweeps: bounds for a loaded 2-core machine, not speed targets.
+vi.setConfig({ testTimeout: 90_000 });
 
 const open: Closers = [];
 afterEach(async () => {
@@ -50,7 +53,7 @@ const updatesOf = (chat: FakeChatA, ts: string) => chat.updates.filter((u) => u.
 
 /** Waits for the first update of `ts`, then long enough for several sweeps, and returns every update of it. */
 async function settledUpdates(chat: FakeChatA, ts: string) {
-  await eventually("the update of the approval message", () => updatesOf(chat, ts)[0]);
+  await eventually("the update of the approval message", () => updatesOf(chat, ts)[0], 45_000);
   await new Promise((r) => setTimeout(r, 2500));
   return updatesOf(chat, ts);
 }

@@ -19,7 +19,12 @@ describe("the observers' dispatch", () => {
     };
     const dispatch = createObserverDispatch({ observers: [observer], timeoutMs: 60_000, logger: silentLogger });
     const started = (): RunEvent => ({ type: "started", run: taskRun(), ticket: TICKET, engine: "bench" });
-    await dispatch.dispatch({ type: "finished", run: taskRun(), ticket: TICKET, result: { success: true } });
+    await dispatch.dispatch({
+      type: "finished",
+      run: taskRun(),
+      ticket: TICKET,
+      result: { success: true, summary: "", pullRequestUrl: "", failureReason: "" },
+    });
     const inFlight = Array.from({ length: 50 }, () => dispatch.dispatch(started()));
 
     await dispatch.close();
