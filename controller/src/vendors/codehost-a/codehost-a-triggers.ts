@@ -7,10 +7,11 @@ export type { CodehostATriggers };
 const WRITERS = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 
 /**
- * The reason given for events on pull requests: they are follow-ups (a run
- * on the branch a previous run opened), which the trigger rules leave alone.
+ * The reason given for pull request events the follow-up rules did not take
+ * (they see reviews and comments first): only follow-ups start runs there.
  */
-export const PULL_REQUEST_FOLLOW_UP = "pull request comment: follow-ups";
+export const PULL_REQUEST_FOLLOW_UP =
+  "pull request events start only follow-ups: a review requesting changes, or a comment with the mention, on a pull request errand opened";
 
 /** Events that concern pull requests only; the follow-up rules own them. */
 const PULL_REQUEST_EVENTS = new Set(["pull_request", "pull_request_review", "pull_request_review_comment"]);
