@@ -1,7 +1,9 @@
 import { ControllerError, ControllerErrorCode } from "../errors.js";
 
-/** Bound of one call: the callback's update must fit well inside chat A's 3 s. */
-const CALL_TIMEOUT_MS = 2500;
+/** Bound of an update: the one after a click must fit well inside chat A's 3 s. */
+const UPDATE_TIMEOUT_MS = 2500;
+/** Bound of a post: nothing waits on it but the sweep that announces the run. */
+const POST_TIMEOUT_MS = 10_000;
 
 /** Where and as whom the approval flow talks to chat A (a `notifications.channels` entry with backend chat_a). */
 export interface ChatATarget {
@@ -29,7 +31,11 @@ export interface ChatAApi {
 
 /** Chat A's API client of the approval flow: JSON bodies, the token as a Bearer header, one attempt each. */
 export function createChatAApi(target: ChatATarget): ChatAApi {
-  const call = async (method: string, body: Record<string, unknown>): Promise<Record<string, unknown>> => {
+  const call = async (
+    method: string,
+    body: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<Record<string, unknown>> => {
     const where = `chat A ${method} at ${target.apiBaseUrl}`;
     let json: Record<string, unknown>;
     try {
@@ -37,7 +43,7 @@ export function createChatAApi(target: ChatATarget): ChatAApi {
         method: "POST",
         headers: { "content-type": "application/json; charset=utf-8", authorization: `Bearer ${target.token}` },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       });
       json = (await response.json()) as Record<string, unknown>;
     } catch (error) {
@@ -54,7 +60,11 @@ export function createChatAApi(target: ChatATarget): ChatAApi {
   };
   return {
     async post(content) {
-      const answer = await call("chat.postMessage", { channel: target.channelId, ...content, unfurl_links: false });
+      const answer = await call(
+        "chat.postMessage",
+        { channel: target.channelId, ...content, unfurl_links: false },
+        POST_TIMEOUT_MS,
+      );
       if (typeof answer.ts !== "string") {
         throw new ControllerError(ControllerErrorCode.ApprovalMessage, "chat A chat.postMessage answered no ts", {
           hint: "check that api_base_url points at chat A's web API",
@@ -65,7 +75,7 @@ export function createChatAApi(target: ChatATarget): ChatAApi {
       return { channel, ts: answer.ts };
     },
     async update(channel, ts, content) {
-      await call("chat.update", { channel, ts, ...content });
+      await call("chat.update", { channel, ts, ...content }, UPDATE_TIMEOUT_MS);
     },
   };
 }

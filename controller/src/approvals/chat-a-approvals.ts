@@ -97,13 +97,10 @@ export function createChatAApprovals(options: ChatAApprovalsOptions): ChatAAppro
 
   return {
     async announce(run, ticket) {
-      let posted: { channel: string; ts: string };
-      try {
-        posted = await api.post(waitingContent(run, ticket, options.consoleUrl(run.id), key));
-      } catch (error) {
-        logger.warn("could not post the approval message to chat A", { run_id: run.id, error });
-        return;
-      }
+      const posted = await postWithRetries(api, waitingContent(run, ticket, options.consoleUrl(run.id), key), (error) =>
+        logger.warn("could not post the approval message to chat A", { run_id: run.id, error }),
+      );
+      if (posted === undefined) return;
       try {
         await store.recordApprovalMessage(run.id, posted.channel, posted.ts);
       } catch (error) {
@@ -116,4 +113,29 @@ export function createChatAApprovals(options: ChatAApprovalsOptions): ChatAAppro
       for (const callback of callbacks) await handle(callback);
     },
   };
+}
+
+/** Waits before the 2nd, 3rd and 4th attempt of a post: the run is announced once, so a failure is not final at once. */
+const POST_RETRY_DELAYS_MS = [1_000, 3_000, 9_000];
+
+/**
+ * Posts the approval message, trying again after a failure (chat A busy or
+ * slow, a 429): the store's mark says the run was announced, so a post given
+ * up here is never tried again. `onFailure` sees each failed attempt.
+ */
+async function postWithRetries(
+  api: ChatAApi,
+  content: Parameters<ChatAApi["post"]>[0],
+  onFailure: (error: unknown) => void,
+): Promise<{ channel: string; ts: string } | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await api.post(content);
+    } catch (error) {
+      onFailure(error);
+      const delay = POST_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }

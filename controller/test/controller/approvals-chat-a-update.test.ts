@@ -87,6 +87,18 @@ describe("chat A's approval message says how the wait ended, whatever ended it (
     for (const r of chat.requests) expect(r.answer.ok).toBe(true);
   });
 
+  it("a post chat A fails at first is tried again: the run's approval message still comes, once", async () => {
+    const { chat, h } = await chatAApprovalHarness(open);
+    const { port } = await startErrand(open, h.configFile);
+    // The run's first two calls to chat A (its waiting notice and its approval message, in either order) fail.
+    chat.script({ status: 500, error: "internal_error" }, { status: 500, error: "internal_error" });
+    const { runId, message } = await waitingRun(chat, h, port);
+    expect(chat.requests.filter((r) => r.status === 500)).toHaveLength(2);
+    const withButtons = chat.accepted.filter((m) => JSON.stringify(m.blocks).includes(`agent_approval_approve`));
+    expect(withButtons.map((m) => m.ts)).toEqual([message.ts]);
+    expect(runId).toMatch(/^run_/);
+  });
+
   it("rejected while no controller ran: the next one updates the message, once, across restarts", async () => {
     const { chat, h } = await chatAApprovalHarness(open);
     const first = await startErrand(open, h.configFile);

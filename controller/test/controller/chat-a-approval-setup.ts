@@ -52,20 +52,17 @@ export type Button = { action_id: string; value: string };
 
 /** The approval message chat A got for `runId`: its ts and its two buttons. */
 export async function approvalMessage(chat: FakeChatA, runId: string) {
-  // A bound, not a speed target: on a loaded 2-core machine a fresh `errand run` may take over 15 s to lead, sweep and post.
-  return eventually(
-    "the approval message",
-    () => {
-      const message = chat.accepted.find((m) => JSON.stringify(m.blocks).includes(`\`${runId}\``));
-      const actions = (message?.blocks as { type: string; elements?: Button[] }[] | undefined)?.find(
-        (b) => b.type === "actions",
-      );
-      if (!message || !actions?.elements) return undefined;
+  // The channel's waiting notice names the run too (`run_…` in its context): the approval message is the one with buttons.
+  return eventually("the approval message", () => {
+    for (const message of chat.accepted) {
+      if (!JSON.stringify(message.blocks).includes(`\`${runId}\``)) continue;
+      const actions = (message.blocks as { type: string; elements?: Button[] }[]).find((b) => b.type === "actions");
+      if (!actions?.elements) continue;
       const [approve, reject] = actions.elements as [Button, Button];
       return { ts: message.ts, approve, reject };
-    },
-    45_000,
-  );
+    }
+    return undefined;
+  });
 }
 
 /** A block_actions callback as chat A posts it: a form with a JSON `payload`. */
