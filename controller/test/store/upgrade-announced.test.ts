@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/temp-dir.js";
 import { createSqliteStore } from "../../src/store/index.js";
@@ -10,6 +9,7 @@ import { CANCEL_ACTOR_AND_ANNOUNCED_STEP as SQLITE_STEP } from "../../src/store/
 import { MIGRATIONS as SQLITE_MIGRATIONS } from "../../src/store/sqlite/migrations.js";
 import type { Store } from "../../src/store/store.js";
 import { ticket } from "./conformance/support.js";
+import { olderPostgresSchemaSql, writeOlderSqliteStore } from "./helpers/older-schema.js";
 import { NEEDS_POSTGRES, postgresRunnable, usePostgresServer } from "./helpers/postgres-server.js";
 
 const WAITING = "run_00000000000000000000000002";
@@ -38,19 +38,7 @@ async function expectOldWaitNotAnnouncedAgain(store: Store): Promise<void> {
 describe("upgrading a store to the schema with cancel requesters and announcement marks", () => {
   it("sqlite: a run already waiting counts as announced", async () => {
     const path = join(tempDir("errand-upgrade-"), "errand.db");
-    const db = new Database(path);
-    db.exec(
-      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-    );
-    for (const step of SQLITE_MIGRATIONS.slice(0, SQLITE_MIGRATIONS.indexOf(SQLITE_STEP))) {
-      db.exec(step.sql);
-      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)").run(
-        step.version,
-        step.name,
-      );
-    }
-    db.exec(OLD_ROWS);
-    db.close();
+    writeOlderSqliteStore(path, SQLITE_MIGRATIONS.slice(0, SQLITE_MIGRATIONS.indexOf(SQLITE_STEP)), OLD_ROWS);
     await expectOldWaitNotAnnouncedAgain(await createSqliteStore({ path }));
   });
 
@@ -58,12 +46,9 @@ describe("upgrading a store to the schema with cancel requesters and announcemen
     const server = usePostgresServer();
     it("a run already waiting counts as announced", async () => {
       const { schema, url } = await server().freshSchema();
-      const steps = PG_MIGRATIONS.slice(0, PG_MIGRATIONS.indexOf(PG_STEP));
-      await server().sql(`BEGIN; SET LOCAL search_path TO ${schema};
-        CREATE TABLE errand_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL);
-        ${steps.map((s) => `${s.sql}; INSERT INTO errand_migrations (version, name, applied_at) VALUES (${s.version}, '${s.name}', 0);`).join("\n")}
-        ${OLD_ROWS}
-        COMMIT;`);
+      await server().sql(
+        olderPostgresSchemaSql(schema, PG_MIGRATIONS.slice(0, PG_MIGRATIONS.indexOf(PG_STEP)), OLD_ROWS),
+      );
       await expectOldWaitNotAnnouncedAgain(await createPostgresStore({ connectionString: url }));
       await server().sql(`DROP SCHEMA ${schema} CASCADE`);
     });

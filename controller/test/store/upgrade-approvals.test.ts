@@ -8,6 +8,7 @@ import { createPostgresStore } from "../../src/store/postgres/postgres-store.js"
 import { MIGRATIONS as SQLITE_MIGRATIONS } from "../../src/store/sqlite/migrations.js";
 import type { Store } from "../../src/store/store.js";
 import { ticket } from "./conformance/support.js";
+import { olderPostgresSchemaSql, writeOlderSqliteStore } from "./helpers/older-schema.js";
 import { NEEDS_POSTGRES, postgresRunnable, usePostgresServer } from "./helpers/postgres-server.js";
 
 const OLD_RUN = "run_00000000000000000000000001";
@@ -42,19 +43,7 @@ async function expectKeptAndAwaitingAllowed(store: Store): Promise<void> {
 describe("upgrading a store to the schema with approvals", () => {
   it("sqlite: the rebuilt tables keep every run and transition, and take AwaitingApproval and actors", async () => {
     const path = join(tempDir("errand-upgrade-"), "errand.db");
-    const db = new Database(path);
-    db.exec(
-      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-    );
-    for (const step of SQLITE_MIGRATIONS.slice(0, 3)) {
-      db.exec(step.sql);
-      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)").run(
-        step.version,
-        step.name,
-      );
-    }
-    db.exec(OLD_ROWS);
-    db.close();
+    writeOlderSqliteStore(path, SQLITE_MIGRATIONS.slice(0, 3), OLD_ROWS);
     await expectKeptAndAwaitingAllowed(await createSqliteStore({ path }));
     const after = new Database(path);
     expect(after.pragma("foreign_key_check")).toEqual([]);
@@ -66,12 +55,7 @@ describe("upgrading a store to the schema with approvals", () => {
     const server = usePostgresServer();
     it("keeps every run and transition, and takes AwaitingApproval and actors", async () => {
       const { schema, url } = await server().freshSchema();
-      const steps = PG_MIGRATIONS.slice(0, 2);
-      await server().sql(`BEGIN; SET LOCAL search_path TO ${schema};
-        CREATE TABLE errand_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL);
-        ${steps.map((s) => `${s.sql}; INSERT INTO errand_migrations (version, name, applied_at) VALUES (${s.version}, '${s.name}', 0);`).join("\n")}
-        ${OLD_ROWS}
-        COMMIT;`);
+      await server().sql(olderPostgresSchemaSql(schema, PG_MIGRATIONS.slice(0, 2), OLD_ROWS));
       await expectKeptAndAwaitingAllowed(await createPostgresStore({ connectionString: url }));
       await server().sql(`DROP SCHEMA ${schema} CASCADE`);
     });

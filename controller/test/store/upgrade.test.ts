@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/temp-dir.js";
 import { createSqliteStore } from "../../src/store/index.js";
@@ -8,6 +7,7 @@ import { createPostgresStore } from "../../src/store/postgres/postgres-store.js"
 import { MIGRATIONS as SQLITE_MIGRATIONS } from "../../src/store/sqlite/migrations.js";
 import type { Store } from "../../src/store/store.js";
 import { ticket } from "./conformance/support.js";
+import { olderPostgresSchemaSql, writeOlderSqliteStore } from "./helpers/older-schema.js";
 import { NEEDS_POSTGRES, postgresRunnable, usePostgresServer } from "./helpers/postgres-server.js";
 
 const OLD_RUN = "run_00000000000000000000000001";
@@ -38,19 +38,7 @@ async function expectOnlyNewCancelsAnnounced(store: Store): Promise<void> {
 describe("upgrading a store to the schema with announcements", () => {
   it("sqlite: a Queued run cancelled before the upgrade is not announced by it; one cancelled after is", async () => {
     const path = join(tempDir("errand-upgrade-"), "errand.db");
-    const db = new Database(path);
-    db.exec(
-      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
-    );
-    for (const step of SQLITE_MIGRATIONS.slice(0, 2)) {
-      db.exec(step.sql);
-      db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, 0)").run(
-        step.version,
-        step.name,
-      );
-    }
-    db.exec(OLD_ROWS);
-    db.close();
+    writeOlderSqliteStore(path, SQLITE_MIGRATIONS.slice(0, 2), OLD_ROWS);
     await expectOnlyNewCancelsAnnounced(await createSqliteStore({ path }));
   });
 
@@ -58,14 +46,7 @@ describe("upgrading a store to the schema with announcements", () => {
     const server = usePostgresServer();
     it("a Queued run cancelled before the upgrade is not announced by it; one cancelled after is", async () => {
       const { schema, url } = await server().freshSchema();
-      const [first] = PG_MIGRATIONS;
-      if (first === undefined) throw new Error("no first migration");
-      await server().sql(`BEGIN; SET LOCAL search_path TO ${schema};
-        CREATE TABLE errand_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL);
-        ${first.sql}
-        INSERT INTO errand_migrations (version, name, applied_at) VALUES (1, 'tickets, deliveries, task runs and transitions', 0);
-        ${OLD_ROWS}
-        COMMIT;`);
+      await server().sql(olderPostgresSchemaSql(schema, PG_MIGRATIONS.slice(0, 1), OLD_ROWS));
       await expectOnlyNewCancelsAnnounced(await createPostgresStore({ connectionString: url }));
       await server().sql(`DROP SCHEMA ${schema} CASCADE`);
     });
