@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readJson } from "./read-json.js";
 
 /** A pull request the stand-in keeps. */
 export interface StandInPull {
@@ -154,21 +155,4 @@ function pullJson(p: StandInPull): Record<string, unknown> {
 
 function reply(res: ServerResponse, a: Answer): void {
   res.writeHead(a.status, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(a.body));
-}
-
-/** The request's JSON object; undefined for no body or one that is not a JSON object. */
-function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      try {
-        const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        resolve(typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined);
-      } catch {
-        resolve(undefined);
-      }
-    });
-    req.on("error", () => resolve(undefined));
-  });
 }

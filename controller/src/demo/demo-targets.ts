@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readJson } from "./read-json.js";
 
 /** A message one of the demo's chat targets received. */
 export interface DemoMessage {
@@ -16,22 +17,6 @@ export interface DemoTargets {
   /** URL the example webhook_post plugin posts to. */
   hookUrl: string;
   close(): Promise<void>;
-}
-
-function readJson(req: IncomingMessage): Promise<Record<string, unknown> | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      try {
-        const value: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        resolve(typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined);
-      } catch {
-        resolve(undefined);
-      }
-    });
-    req.on("error", () => resolve(undefined));
-  });
 }
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
