@@ -76,16 +76,7 @@ function fromPackage(manifest: PluginManifest, problem: (message: string, fix: s
         `the bin ${manifest.bin} of ${where} does not exist`,
         "the package is not built or not fully installed; reinstall it (a package from a source checkout needs npm run build)",
       );
-    return {
-      source: {
-        kind: "package",
-        packageName: manifest.packageName,
-        packageVersion: manifest.packageVersion,
-        dir: manifest.dir,
-        command: process.execPath,
-        args: [path],
-      },
-    };
+    return packageSource(manifest, process.execPath, [path]);
   }
   const why = executableProblem(path);
   if (why)
@@ -93,14 +84,11 @@ function fromPackage(manifest: PluginManifest, problem: (message: string, fix: s
       `the bin ${manifest.bin} of ${where} ${why}`,
       "reinstall the package; its bin must be an executable file",
     );
-  return {
-    source: {
-      kind: "package",
-      packageName: manifest.packageName,
-      packageVersion: manifest.packageVersion,
-      dir: manifest.dir,
-      command: path,
-      args: [],
-    },
-  };
+  return packageSource(manifest, path, []);
+}
+
+/** The plugin of an installed package, started as `command args`. */
+function packageSource(manifest: PluginManifest, command: string, args: string[]): Resolution {
+  const { packageName, packageVersion, dir } = manifest;
+  return { source: { kind: "package", packageName, packageVersion, dir, command, args } };
 }
