@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { httpListener } from "../ops/http-listener.js";
 import type { ConsoleHandler } from "./console-router.js";
 import { send } from "./http-bits.js";
 
@@ -17,27 +18,6 @@ export function createConsoleServer(handler: ConsoleHandler, host: string, port:
       send(req, res, 404, "text/plain; charset=utf-8", "not found: the console is at /console/\n");
     }
   });
-  return {
-    get address() {
-      const a = server.address();
-      return a !== null && typeof a === "object" ? a : undefined;
-    },
-    start() {
-      return new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, host, () => {
-          server.off("error", reject);
-          resolve(server.address() as AddressInfo);
-        });
-      });
-    },
-    stop() {
-      return new Promise((resolve) => {
-        if (!server.listening) return resolve();
-        server.close(() => resolve());
-        // Live log tails never end on their own.
-        server.closeAllConnections();
-      });
-    },
-  };
+  // Live log tails never end on their own: stop closes every connection.
+  return httpListener(server, host, port);
 }

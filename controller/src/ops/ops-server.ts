@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
+import { httpListener } from "./http-listener.js";
 
 /** One part of readiness: `critical` parts fail `/readyz`, the others only add detail. */
 export interface ReadinessCheck {
@@ -90,29 +91,15 @@ export function createOpsServer(options: OpsServerOptions): OpsServer {
       send(404, "text/plain; charset=utf-8", "not found: try /healthz, /readyz or /metrics\n");
     }
   });
+  const listener = httpListener(server, options.host, options.port);
   return {
     get address() {
-      const a = server.address();
-      return a !== null && typeof a === "object" ? a : undefined;
+      return listener.address;
     },
-    start() {
-      return new Promise((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(options.port, options.host, () => {
-          server.off("error", reject);
-          resolve(server.address() as AddressInfo);
-        });
-      });
-    },
+    start: () => listener.start(),
     draining() {
       stopping = true;
     },
-    stop() {
-      return new Promise((resolve) => {
-        if (!server.listening) return resolve();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
+    stop: () => listener.stop(),
   };
 }
