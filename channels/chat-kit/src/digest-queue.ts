@@ -54,7 +54,14 @@ export function createDigestQueue<Message>(options: DigestQueueOptions<Message>)
         if (signal?.aborted) throw toChannelError(signal.reason);
         if (!state.busy && waiting.length === 0) return sendAlone(state, event, signal, log);
         if (health.healthy) return accept(state, event);
-        if (!health.sending) throw health.failure();
+        if (!health.sending) {
+          // Nothing waits: the sender is only finishing after a refused message, which says nothing of the room.
+          if (waiting.length === 0) {
+            await state.current;
+            continue;
+          }
+          throw health.failure();
+        }
         // The outcome of the send in progress tells whether the room is behind or failing.
         await health.waitForSend(signal);
       }

@@ -1,3 +1,4 @@
+import { createChannelError } from "@errand/channel-sdk";
 import { createHttpClient } from "@errand/channel-sdk/helpers";
 import { captureLogger, fixtures, type Sink, startSink } from "@errand/channel-sdk/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -138,6 +139,40 @@ describe("createDigestQueue", () => {
       starts: 2,
       runIds: ["start r1", "start r2"],
     });
+    await room.close();
+  });
+
+  it("a call that comes while the sender finishes after a refused message is sent, not refused as if the room failed", async () => {
+    // Posts the test settles by hand, so the call lands exactly while the refused message's answer is handled.
+    const answers: Array<{ resolve: (id: string) => void; reject: (error: unknown) => void }> = [];
+    const room = createDigestQueue<string>({
+      lane: createDeliveryLane({ intervalMs: 1, budgetMs: 1000, retry: { baseDelayMs: 1 } }),
+      key: "room",
+      name: "test: room",
+      request: "the test post",
+      threshold: 5,
+      render: label,
+      renderDigest: (events) => ({ message: events.map(label).join(", "), taken: events.length }),
+      post: () => new Promise<string>((resolve, reject) => answers.push({ resolve, reject })),
+      logger: captureLogger(),
+    });
+    const posted = async (count: number) => until(() => answers.length === count, `${count} posts`);
+    const warmUp = room.submit(start("warm-up"));
+    await posted(1);
+    answers[0]!.resolve("ok-0");
+    await warmUp; // the room is known to be up
+    const refused = createChannelError("ERR_INVALID_ARGUMENT", "the platform refused the message");
+    const first = room.submit(start("r0"));
+    await posted(2);
+    expect(await room.submit(start("r1"))).toEqual({}); // the room is busy: r1 waits
+    answers[1]!.reject(refused); // r0's own message refused: the room's last send failed
+    await expect(first).rejects.toBe(refused);
+    await posted(3); // the sender's message of r1 is out
+    const third = room.submit(start("r2")); // waits for that send, which tells whether the room fails
+    answers[2]!.reject(refused); // refused too: dropped, nothing waits, the sender ends
+    await posted(4);
+    answers[3]!.resolve("ok-3");
+    expect(await third).toEqual({ deliveryId: "ok-3" });
     await room.close();
   });
 
