@@ -40,6 +40,13 @@ describe("webhook bodies nested deeper than MAX_JSON_DEPTH are refused before th
     // After a string ending in an escaped backslash, brackets count again.
     expect(tooDeepAt(`{"a":"\\\\",${"[".repeat(64)}`)).toBe(73);
     expect(tooDeepAt(Buffer.from(`["é",${"{".repeat(64)}`))).toBe(69);
+    // A string (a form's payload field) is counted in characters; é is two bytes, one character.
+    expect(tooDeepAt(`["é",${"{".repeat(64)}`)).toBe(68);
+    // An odd run of backslashes escapes the quote after it: the string goes on, and its brackets do not count.
+    expect(tooDeepAt(`["\\\\\\" ${"[".repeat(80)}"]`)).toBe(-1);
+    expect(tooDeepAt(`["\\\\\\\\"${"[".repeat(64)}`)).toBe(70);
+    // A string left open: nothing after it counts (the parser refuses the body).
+    expect(tooDeepAt(`["${"[".repeat(80)}`)).toBe(-1);
   });
 
   it("a server fed deeply nested bodies keeps its resident memory (measured in a fresh node)", async () => {
