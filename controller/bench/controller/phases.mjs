@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startController, stopController } from "./controller-process.mjs";
 import { SECRET_ENV } from "./installation.mjs";
-import { cpuSeconds, machineBusyMs, memoryMiB, note, pct } from "./stats.mjs";
+import { cpuSeconds, machineBusyMs, memoryMiB, note, participantsMs, pct } from "./stats.mjs";
 import { openStoreReader, waitFinished } from "./store-reader.mjs";
 import { burst, createTicketClient, openLoop } from "./tickets.mjs";
 
@@ -28,11 +28,13 @@ export async function saturate(installation, total, label) {
   const client = createTicketClient(installation.webhookPort, POSTERS);
   const cpuBefore = cpuSeconds(running.pid);
   const machineBefore = machineBusyMs();
+  const participantsBefore = participantsMs(running.pid);
   const first = Date.now();
   const [bad] = await Promise.all([burst(client, "sat", total, POSTERS), waitFinished(reader, total, label)]);
   const { lastFinish } = await reader.window();
   const cpuAfter = cpuSeconds(running.pid);
   const machineMsPerRun = (machineBusyMs() - machineBefore) / total;
+  const participantsMsPerRun = (participantsMs(running.pid) - participantsBefore) / total;
   const seconds = (lastFinish - first) / 1000;
   const result = {
     total,
@@ -45,6 +47,7 @@ export async function saturate(installation, total, label) {
     spawnerCpuMsPerRun: ((cpuAfter.helpers - cpuBefore.helpers) * 1000) / total,
     engineCpuMsPerRun: ((cpuAfter.children - cpuBefore.children) * 1000) / total,
     machineMsPerRun,
+    participantsMsPerRun,
   };
   client.close();
   await reader.close();

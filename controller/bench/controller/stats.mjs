@@ -99,6 +99,37 @@ export function cpuSeconds(pid) {
 }
 
 /**
+ * CPU ms spent so far by the processes that take part in a phase and by
+ * nothing else: the process `pid` and every live descendant (their own time
+ * and that of the children they have waited for: engines, plugins, the
+ * spawner) plus this bench process (its ticket clients and the chat and hook
+ * stand-ins). Unlike {@link machineBusyMs} it leaves out what else the machine
+ * runs, so a busy machine slows it but does not add to it.
+ */
+export function participantsMs(pid) {
+  const own = process.cpuUsage();
+  return treeTicksMs(pid) + (own.user + own.system) / 1000;
+}
+
+function treeTicksMs(pid) {
+  let ms;
+  try {
+    const t = ticks(pid);
+    ms = (t.self + t.children) * 1000;
+  } catch {
+    return 0; // Ended meanwhile: its time is in its parent's waited-for children once reaped.
+  }
+  let children = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  } catch {
+    // Gone meanwhile.
+  }
+  for (const child of children) ms += treeTicksMs(child);
+  return ms;
+}
+
+/**
  * CPU time the whole machine spent busy so far, in ms (Linux /proc/stat, all
  * cores: user, nice, system, irq, softirq, steal). Across a phase it counts
  * every process that takes part (controller, engines, plugins, the bench's
