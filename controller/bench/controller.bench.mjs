@@ -123,7 +123,13 @@ printReport({
   chat,
   pluginErrors,
 });
-printNotifierFloor({ sat: sat.result, ch: ch.result, floor, cores: cpus().length });
+printNotifierFloor({
+  sat: sat.result,
+  ch: ch.result,
+  floor,
+  cores: cpus().length,
+  chatMessagesPerRun: chat.messages / TOTAL,
+});
 printStoreComparison({ sqlite: { sat: sat.result, lat }, postgres });
 if (process.env.BENCH_KEEP === "1") console.log(`\ninstallations kept: ${plain.dir} ${withChannels.dir}`);
 else for (const i of [plain, withChannels]) rmSync(i.dir, { recursive: true, force: true });

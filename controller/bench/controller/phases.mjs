@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startController, stopController } from "./controller-process.mjs";
 import { SECRET_ENV } from "./installation.mjs";
-import { cpuSeconds, machineBusyMs, memoryMiB, note, participantsMs, pct } from "./stats.mjs";
+import { cpuSeconds, machineBusyMs, memoryMiB, note, participantsSplitMs, pct } from "./stats.mjs";
 import { openStoreReader, waitFinished } from "./store-reader.mjs";
 import { burst, createTicketClient, openLoop } from "./tickets.mjs";
 
@@ -28,13 +28,17 @@ export async function saturate(installation, total, label) {
   const client = createTicketClient(installation.webhookPort, POSTERS);
   const cpuBefore = cpuSeconds(running.pid);
   const machineBefore = machineBusyMs();
-  const participantsBefore = participantsMs(running.pid);
+  const participantsBefore = participantsSplitMs(running.pid);
   const first = Date.now();
   const [bad] = await Promise.all([burst(client, "sat", total, POSTERS), waitFinished(reader, total, label)]);
   const { lastFinish } = await reader.window();
   const cpuAfter = cpuSeconds(running.pid);
   const machineMsPerRun = (machineBusyMs() - machineBefore) / total;
-  const participantsMsPerRun = (participantsMs(running.pid) - participantsBefore) / total;
+  const participantsAfter = participantsSplitMs(running.pid);
+  const participantsPerRun = Object.fromEntries(
+    Object.keys(participantsAfter).map((k) => [k, (participantsAfter[k] - participantsBefore[k]) / total]),
+  );
+  const participantsMsPerRun = Object.values(participantsPerRun).reduce((a, v) => a + v, 0);
   const seconds = (lastFinish - first) / 1000;
   const result = {
     total,
@@ -48,6 +52,7 @@ export async function saturate(installation, total, label) {
     engineCpuMsPerRun: ((cpuAfter.children - cpuBefore.children) * 1000) / total,
     machineMsPerRun,
     participantsMsPerRun,
+    participantsPerRun,
   };
   client.close();
   await reader.close();

@@ -111,6 +111,17 @@ export function participantsMs(pid) {
   return treeTicksMs(pid) + (own.user + own.system) / 1000;
 }
 
+/** {@link participantsMs} in its three parts: the process `pid` alone, its descendants, this bench process. */
+export function participantsSplitMs(pid) {
+  const own = process.cpuUsage();
+  const root = ticks(pid);
+  return {
+    controller: root.self * 1000,
+    children: treeTicksMs(pid) - root.self * 1000,
+    bench: (own.user + own.system) / 1000,
+  };
+}
+
 function treeTicksMs(pid) {
   let ms;
   try {
