@@ -8,6 +8,7 @@ import { startLocalRun } from "./local/local-run.js";
 import { readLogTail } from "./local/read-log-tail.js";
 import { recoverLocalRun } from "./local/recover-run.js";
 import { isSafeRunId, runPaths } from "./local/run-files.js";
+import { createSpareFolders } from "./local/spare-folders.js";
 import type { Spawner } from "./local/spawner.js";
 
 /** Options of {@link createLocalBackend}. */
@@ -36,7 +37,8 @@ export function createLocalBackend(options: LocalBackendOptions): ExecutionBacke
     cleanups.add(cleanup);
     void cleanup.then(() => cleanups.delete(cleanup));
   };
-  const context = { config, logger, now: options.now ?? Date.now, spawner, track };
+  const spares = createSpareFolders(config.workspaceDir);
+  const context = { config, logger, now: options.now ?? Date.now, spawner, track, spares };
   const active = new Set<RunHandle>();
   const starting = new Set<Promise<RunHandle>>();
   let closed = false;

@@ -6,6 +6,7 @@ import type { RunWorkspace } from "../run-workspace.js";
 import { readResultFile } from "./result-file.js";
 import { keepsWorkspace, type RunPaths, removeOwnRunFiles } from "./run-files.js";
 import type { RunLog } from "./run-log.js";
+import type { SpareFolders } from "./spare-folders.js";
 import type { Spawner } from "./spawner.js";
 import { SPAWNER_LOST_REASON, STOP_REASON_TEXT } from "./stop-reasons.js";
 
@@ -36,6 +37,8 @@ export interface FinishInput {
   remove(paths: readonly string[]): Promise<Error | undefined>;
   /** Finishes a prepared workspace (push, pull request) before it is removed: {@link RunWorkspace.finish}. */
   workspace?: RunWorkspace | undefined;
+  /** Where the run's emptied folders go for the next runs, instead of being removed. */
+  spares?: SpareFolders | undefined;
 }
 
 /** What {@link finishRun} settles: the outcome, and the clean-up that goes on after it. */
@@ -95,7 +98,7 @@ export async function finishRun(input: FinishInput): Promise<FinishedRun> {
     log.close();
     return { outcome, cleanedUp: Promise.resolve() };
   }
-  const cleanedUp = removeOwnRunFiles(paths)
+  const cleanedUp = removeOwnRunFiles(paths, input.spares)
     .then((removed) => (removed ? undefined : input.remove([paths.workspace, paths.runDir])))
     .catch((error: unknown) => error as Error)
     .then((error) => {

@@ -10,6 +10,7 @@ import { abandon, type PreparedRun, prepareRun } from "./prepare-run.js";
 import { bootId, processStartTime } from "./proc-stat.js";
 import { groupAlive, terminateGroup } from "./process-group.js";
 import { type RunOutput, wireOutput } from "./run-output.js";
+import type { SpareFolders } from "./spare-folders.js";
 import { spawnEngine } from "./spawn-engine.js";
 import type { SpawnedExit, Spawner } from "./spawner.js";
 import { SPAWNER_LOST_REASON } from "./stop-reasons.js";
@@ -25,6 +26,8 @@ export interface LocalRunContext {
   spawner: Spawner;
   /** Keeps a finished run's clean-up (file removal, log close) for the backend's close() to wait for. */
   track(cleanup: Promise<void>): void;
+  /** Emptied folders of finished runs, for the next runs to take. */
+  spares?: SpareFolders;
 }
 
 /** How long the output pipes may stay open once the process group is gone. */
@@ -39,7 +42,7 @@ const DRAIN_BOUND_MS = 2000;
 export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hooks: RunHooks): Promise<RunHandle> {
   const { config, now } = context;
   const logger = context.logger.child({ runId: spec.run.id, engine: spec.engine.name });
-  const prepared = await prepareRun(config, spec, logger);
+  const prepared = await prepareRun(config, spec, logger, context.spares);
   const { paths, log, invocation, parser } = prepared;
   log.note(`starting ${describeInvocation(invocation)} in ${paths.workspace}`);
   const output = wireOutput(parser, hooks, log, logger);
@@ -91,6 +94,7 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
       lost: lost ? { stopped: stoppedAfterLoss } : undefined,
       remove,
       workspace: spec.workspace,
+      spares: context.spares,
     });
     context.track(finished.cleanedUp);
     return finished.outcome;

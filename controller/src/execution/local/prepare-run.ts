@@ -7,6 +7,7 @@ import { EngineStartError } from "../engine-start-error.js";
 import type { RunSpec } from "../execution-backend.js";
 import { claimWorkspace, isSafeRunId, type RunPaths, removeRunFiles, runPaths, writeRunFiles } from "./run-files.js";
 import { openRunLog, type RunLog } from "./run-log.js";
+import type { SpareFolders } from "./spare-folders.js";
 
 /**
  * Log folders made by this process: made once, not at every run. One
@@ -23,7 +24,8 @@ export interface PreparedRun {
 }
 
 /**
- * Everything before the spawn. On failure nothing is left behind but the
+ * Everything before the spawn (the run's folders from `spares` when it has
+ * some). On failure nothing is left behind but the
  * log, which says why (so `errand runs show` can tell), and a workspace
  * that was there before (never removed: it is not ours).
  */
@@ -31,6 +33,7 @@ export async function prepareRun(
   config: ExecutionConfig["local"],
   spec: RunSpec,
   logger: Logger,
+  spares?: SpareFolders,
 ): Promise<PreparedRun> {
   const runId = spec.run.id;
   const engineName = spec.engine.name;
@@ -65,10 +68,10 @@ export async function prepareRun(
   }
   let claimed = false;
   try {
-    claimWorkspace(paths, engineName);
+    claimWorkspace(paths, engineName, spares);
     claimed = true;
     try {
-      writeRunFiles(paths, spec.ticket, spec.prompt);
+      writeRunFiles(paths, spec.ticket, spec.prompt, spares);
     } catch (error) {
       throw new EngineStartError(
         `engine "${engineName}" could not be started: the run's files in ${paths.runDir} could not be written: ${(error as Error).message}`,

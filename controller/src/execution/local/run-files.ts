@@ -1,10 +1,11 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { rmdir, unlink } from "node:fs/promises";
+import { readdir, rmdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Ticket } from "@errand/channel-sdk";
 import type { ExecutionConfig } from "../../config/controller-config.js";
 import { ticketFileText } from "../../engines/ticket-file.js";
 import { EngineStartError } from "../engine-start-error.js";
+import type { SpareFolders } from "./spare-folders.js";
 
 /** Where one run's files are. The run folder is outside the workspace so the agent's checkout stays clean. */
 export interface RunPaths {
@@ -51,16 +52,26 @@ export function runPaths(config: ExecutionConfig["local"], runId: string): RunPa
  */
 
 /**
- * Creates the fresh workspace. One that exists and is not empty is
- * refused: whatever is in it belongs to someone else, and a run must start
- * from a clean folder.
+ * Creates the fresh workspace (an empty spare one, when `spares` has one).
+ * One that exists and is not empty is refused: whatever is in it belongs to
+ * someone else, and a run must start from a clean folder.
  */
-export function claimWorkspace(paths: RunPaths, engineName: string): void {
+export function claimWorkspace(paths: RunPaths, engineName: string, spares?: SpareFolders): void {
+  if (spares?.take("workspace", paths.workspace)) return;
   createEmptyDir(paths.workspace, engineName);
 }
 
-/** Writes the run folder: the prompt and the ticket (in the shape every engine reads, see ticket-file.ts). */
-export function writeRunFiles(paths: RunPaths, ticket: Ticket, prompt: string): void {
+/**
+ * Writes the run folder (a spare one, when `spares` has one): the prompt and
+ * the ticket (in the shape every engine reads, see ticket-file.ts), over a
+ * spare's files of the run before.
+ */
+export function writeRunFiles(paths: RunPaths, ticket: Ticket, prompt: string, spares?: SpareFolders): void {
+  if (spares?.take("run", paths.runDir)) {
+    writeFileSync(paths.prompt, prompt, { mode: 0o600 });
+    writeFileSync(paths.ticket, ticketFileText(ticket), { mode: 0o600 });
+    return;
+  }
   try {
     mkdirSync(paths.runDir, { mode: 0o700 });
   } catch (error) {
@@ -133,27 +144,59 @@ export function removeRunFiles(paths: Pick<RunPaths, "workspace" | "runDir">): E
 
 /**
  * Removes the run's files when they are all the controller's: the three it
- * knows in the run folder and an empty workspace (five system calls, no
- * directory walk), on the thread pool: under load an rmdir here blocks for
- * a third of a millisecond (measured in bench:controller's profile), and no
- * one waits for it. False, leaving the rest, when anything else is there
- * (an agent's checkout, files of its own beside the result): that is
- * removed by the spawner (its remove()), as walking a large tree would
- * cost the controller a callback per file.
+ * knows in the run folder and an empty workspace (no directory walk), on
+ * the thread pool: under load an rmdir here blocks for a third of a
+ * millisecond (measured in bench:controller's profile), and no one waits
+ * for it. With `spares`, the emptied folders go to the spares instead, the
+ * prompt and ticket left in the run folder for the next run to overwrite
+ * (the result never: a next run must not find one it did not write). False,
+ * leaving the rest, when anything else is there (an agent's checkout, files
+ * of its own beside the result): that is removed by the spawner (its
+ * remove()), as walking a large tree would cost the controller a callback
+ * per file.
  */
-export async function removeOwnRunFiles(paths: RunPaths): Promise<boolean> {
-  const gone = (error: NodeJS.ErrnoException) => {
-    if (error.code !== "ENOENT") throw error;
-  };
+export async function removeOwnRunFiles(paths: RunPaths, spares?: SpareFolders): Promise<boolean> {
   try {
-    await Promise.all([
-      unlink(paths.prompt).catch(gone),
-      unlink(paths.ticket).catch(gone),
-      unlink(paths.result).catch(gone),
-    ]);
+    await unlink(paths.result).catch(gone);
+    if (spares !== undefined) {
+      const recycled = await recycle(paths, spares);
+      if (recycled !== undefined) return recycled;
+    }
+    await Promise.all([unlink(paths.prompt).catch(gone), unlink(paths.ticket).catch(gone)]);
     await Promise.all([rmdir(paths.runDir).catch(gone), rmdir(paths.workspace).catch(gone)]);
     return true;
   } catch {
     return false;
   }
+}
+
+/** The files a spare run folder may keep: the next run writes both before its engine starts. */
+const OVERWRITTEN = new Set(["prompt.md", "ticket.json"]);
+
+/** Keeps the run's folders as spares (or removes what the spares do not take); undefined when either is not there. */
+async function recycle(paths: RunPaths, spares: SpareFolders): Promise<boolean | undefined> {
+  let entries: [string[], string[]];
+  try {
+    entries = await Promise.all([readdir(paths.workspace), readdir(paths.runDir)]);
+  } catch {
+    return undefined;
+  }
+  if (entries[0].length > 0 || entries[1].some((name) => !OVERWRITTEN.has(name))) return false;
+  const [workspaceKept, runKept] = await Promise.all([
+    spares.keep("workspace", paths.workspace),
+    spares.keep("run", paths.runDir),
+  ]);
+  await Promise.all([
+    workspaceKept ? undefined : rmdir(paths.workspace).catch(gone),
+    runKept
+      ? undefined
+      : Promise.all([unlink(paths.prompt).catch(gone), unlink(paths.ticket).catch(gone)]).then(() =>
+          rmdir(paths.runDir).catch(gone),
+        ),
+  ]);
+  return true;
+}
+
+function gone(error: NodeJS.ErrnoException): void {
+  if (error.code !== "ENOENT") throw error;
 }

@@ -1,0 +1,119 @@
+import { existsSync, mkdirSync, renameSync } from "node:fs";
+import { readdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+
+/** The two folders a local run gets besides its log: its workspace, and its run folder (prompt, ticket, result). */
+export type SpareKind = "workspace" | "run";
+
+/**
+ * Emptied folders of finished runs, kept for the next runs instead of being
+ * removed and made again. On a file system that is slow to hand out inodes
+ * freed a moment ago (ext4 without a journal checks each candidate's
+ * deletion time: a new file there cost 30 µs to over 1 ms after much churn,
+ * docs/benchmarks.md), a run's two new folders and their removal were most
+ * of its file work; a rename costs neither an inode nor a discard.
+ */
+export interface SpareFolders {
+  /**
+   * Moves a spare folder of `kind` to `path` (which must not exist); false
+   * when none is left or the move failed, and the caller makes a new folder.
+   */
+  take(kind: SpareKind, path: string): boolean;
+  /**
+   * Moves the folder at `path` into the spares, off the event loop; false
+   * when enough are kept already or the move failed, and the caller removes
+   * it. The caller empties it first: a spare workspace must be empty, and a
+   * spare run folder may hold only the files the next run overwrites.
+   */
+  keep(kind: SpareKind, path: string): Promise<boolean>;
+}
+
+/** Spares kept of each kind: more runs than this rarely end between two starts. */
+const MOST_PER_KIND = 32;
+
+/**
+ * The spares of the runs under `workspaceDir`, in
+ * `<workspace_dir>/.errand/spare/<pid>-<start>/`: a folder of this process's
+ * own, so that two controllers on one workspace_dir never take each other's.
+ * The folders an ended process left there are removed at the first keep.
+ */
+export function createSpareFolders(workspaceDir: string, most = MOST_PER_KIND): SpareFolders {
+  const parent = join(workspaceDir, ".errand", "spare");
+  const own = `${process.pid}-${Date.now().toString(36)}`;
+  const root = join(parent, own);
+  const spares: Record<SpareKind, string[]> = { workspace: [], run: [] };
+  const incoming: Record<SpareKind, number> = { workspace: 0, run: 0 };
+  let made: Promise<boolean> | undefined;
+  let next = 0;
+
+  const makeRoot = () => {
+    made ??= (async () => {
+      try {
+        mkdirSync(root, { recursive: true, mode: 0o700 });
+      } catch {
+        return false;
+      }
+      void removeLeftovers(parent, own);
+      return true;
+    })();
+    return made;
+  };
+
+  return {
+    take(kind, path) {
+      for (let spare = spares[kind].pop(); spare !== undefined; spare = spares[kind].pop()) {
+        try {
+          renameSync(spare, path);
+          return true;
+        } catch {
+          // The spare is gone (removed by hand): try the next. Else `path` is in the way: the caller says why.
+          if (existsSync(spare)) {
+            spares[kind].push(spare);
+            return false;
+          }
+        }
+      }
+      return false;
+    },
+    async keep(kind, path) {
+      if (spares[kind].length + incoming[kind] >= most) return false;
+      incoming[kind]++;
+      const spare = join(root, `${kind}-${next++}`);
+      try {
+        if (!(await makeRoot())) return false;
+        await rename(path, spare);
+        spares[kind].push(spare);
+        return true;
+      } catch {
+        return false;
+      } finally {
+        incoming[kind]--;
+      }
+    },
+  };
+}
+
+/** Removes the spare folders of processes that are gone (a crash or a restart left them); never throws. */
+async function removeLeftovers(parent: string, own: string): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await readdir(parent);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = Number(/^(\d+)-/.exec(entry)?.[1]);
+    if (entry === own || (Number.isSafeInteger(pid) && isAlive(pid))) continue;
+    await rm(join(parent, entry), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a process of another user has that pid; it may be a controller.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
