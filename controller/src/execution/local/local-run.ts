@@ -81,7 +81,6 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
     } else if (stopping !== undefined) await stopping;
     else if (groupAlive(pid)) await terminate("the engine exited and left processes in its group");
     await output.drain(DRAIN_BOUND_MS, () => context.spawner.closeOutput(pid));
-    const remove = (folders: readonly string[]) => context.spawner.remove(folders);
     const finished = await finishRun({
       config,
       logger,
@@ -92,7 +91,7 @@ export async function startLocalRun(context: LocalRunContext, spec: RunSpec, hoo
       durationMs,
       stopReason,
       lost: lost ? { stopped: stoppedAfterLoss } : undefined,
-      remove,
+      remove: (folders) => context.spawner.remove(folders),
       workspace: spec.workspace,
       spares: context.spares,
     });
