@@ -2,8 +2,8 @@
 // with no notifier at all, only the calls themselves, in every process that
 // takes part. chat_a: one HTTP POST through undici (what the SDK's HTTP client
 // uses) to a node:http server answering like chat.postMessage. webhook_post:
-// one NotifyStart through the SDK host to the real plugin process, which
-// POSTs to a node:http hook server. Each run notifies twice (started,
+// NotifyStart and NotifyComplete in turn through the SDK host to the real
+// plugin process, which POSTs to a node:http hook server. Each run notifies twice (started,
 // finished) on each channel. Both servers run in this process, so its CPU
 // time counts client and server; the plugin's comes from /proc.
 import { readFileSync } from "node:fs";
@@ -24,6 +24,13 @@ const TICKET = {
   externalUrl: "",
   labels: [],
   source: "bench",
+};
+const RESULT = {
+  success: true,
+  summary: "done",
+  pullRequestUrl: "https://codehost.example/acme/web/pull/1",
+  failureReason: "",
+  durationMs: 12,
 };
 const CONCURRENCY = 16;
 
@@ -94,8 +101,12 @@ export async function notifyFloor(count = 4000) {
       });
       await res.body.json();
     }, count);
+    // A run's two calls: its start, then its completion (a result to render), alternately.
     const plugin = await perCall(
-      (i) => channel.notifyStart(TICKET, { taskRunId: `run-${i}`, engine: "instant", timeoutMs: 5000 }),
+      (i) =>
+        i % 2 === 0
+          ? channel.notifyStart(TICKET, { taskRunId: `run-${i}`, engine: "instant", timeoutMs: 5000 })
+          : channel.notifyComplete(TICKET, RESULT, { taskRunId: `run-${i - 1}`, timeoutMs: 5000 }),
       count,
       channel.pid,
     );
@@ -139,8 +150,8 @@ export function printNotifierFloor({ sat, ch, floor, cores, chatMessagesPerRun }
   const own = added - sentFloor;
   console.log(
     [
-      `\nThe notifier's floor (${floor.count} calls each, 16 at a time, no notifier): chat_a's POST ${floor.chatAMs.toFixed(2)} ms of CPU (client and server), webhook_post's NotifyStart ${floor.pluginMs.toFixed(2)} ms (host, plugin process ${floor.pluginProcessMs.toFixed(2)} ms, its POST's server); two of each per run: **${floor.perRunMs.toFixed(2)} ms per run**.`,
-      `CPU per run of the processes taking part (the controller, its plugins and engines, this bench): no channels ${sat.participantsMsPerRun.toFixed(2)} ms, two channels ${ch.participantsMsPerRun.toFixed(2)} ms (+${added.toFixed(2)}); beyond the floor of the calls made (chat_a's ${chatMessagesPerRun.toFixed(2)} POSTs per run, webhook_post's 2 NotifyStart-sized calls: ${sentFloor.toFixed(2)} ms) **${own.toFixed(2)} ms per run**: the notifier's own cost (target ≤ 1 ms). Of the +${added.toFixed(2)}: ${parts(sat, ch)}. Whole machine (/proc/stat, counts everything else it runs): ${sat.machineMsPerRun.toFixed(2)} and ${ch.machineMsPerRun.toFixed(2)} ms, beyond the floor ${machineOwn.toFixed(2)} ms.`,
+      `\nThe notifier's floor (${floor.count} calls each, 16 at a time, no notifier): chat_a's POST ${floor.chatAMs.toFixed(2)} ms of CPU (client and server), webhook_post's call (NotifyStart and NotifyComplete in turn) ${floor.pluginMs.toFixed(2)} ms (host, plugin process ${floor.pluginProcessMs.toFixed(2)} ms, its POST's server); two of each per run: **${floor.perRunMs.toFixed(2)} ms per run**.`,
+      `CPU per run of the processes taking part (the controller, its plugins and engines, this bench): no channels ${sat.participantsMsPerRun.toFixed(2)} ms, two channels ${ch.participantsMsPerRun.toFixed(2)} ms (+${added.toFixed(2)}); beyond the floor of the calls made (chat_a's ${chatMessagesPerRun.toFixed(2)} POSTs per run, webhook_post's start and completion: ${sentFloor.toFixed(2)} ms) **${own.toFixed(2)} ms per run**: the notifier's own cost (target ≤ 1 ms). Of the +${added.toFixed(2)}: ${parts(sat, ch)}. Whole machine (/proc/stat, counts everything else it runs): ${sat.machineMsPerRun.toFixed(2)} and ${ch.machineMsPerRun.toFixed(2)} ms, beyond the floor ${machineOwn.toFixed(2)} ms.`,
       `Ceiling with channels on ${cores} cores: ${cores} × 1000 / (${sat.machineMsPerRun.toFixed(2)} + ${floor.perRunMs.toFixed(2)}) = ${ceiling.toFixed(1)} runs/s, so the notifier's cost is at least **${((1 - best / sat.perSecond) * 100).toFixed(1)} %** here whatever the notifier does (target ≤ 10 %).`,
     ].join("\n"),
   );
