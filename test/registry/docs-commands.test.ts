@@ -114,85 +114,81 @@ describe.concurrent("the commands of the docs, as written", () => {
   });
 
   it("docs/author-guide.md, sections 1 to 5", async () => {
-    await guideServer.making(() =>
-      runPlanned("docs/author-guide.md", [
-        {
-          match: "npx create-channel team-alerts\n",
-          cwd: () => dir("guide-interactive"),
-          terminal: true,
-          after: async () =>
-            expect(existsSync(dir("guide-interactive/team-alerts/node_modules/.bin/channel"))).toBe(true),
-        },
-        {
-          match: "--template bot-api --name team_alerts",
-          cwd: () => dir("guide"),
-          // The SDK as published, by a caret range.
-          after: async () =>
-            expect(
-              JSON.parse(await readFile(dir("guide/team-alerts/package.json"), "utf8")).dependencies[
-                "@errand/channel-sdk"
-              ],
-            ).toMatch(/^\^\d+\.\d+\.\d+$/),
-        },
-        { match: "cd team-alerts\nnpm run build", cwd: () => dir("guide") },
-        {
-          match: "--junit reports/channel.xml",
-          cwd: () => dir("guide/team-alerts"),
-          // Every check passed: none failed, none skipped.
-          after: async () =>
-            expect(await readFile(dir("guide/team-alerts/reports/channel.xml"), "utf8")).toMatch(
-              /<testsuites name="channel test" tests="[1-9]\d*" failures="0" skipped="0"/,
-            ),
-        },
-        {
-          match: "channel send start --config config.json",
-          cwd: () => dir("guide/team-alerts"),
-          before: () => writeSendFiles(dir("guide/team-alerts"), "C0GUIDE"),
-          after: () => expect(chat.posted.filter((p) => p.includes("C0GUIDE")).length).toBeGreaterThanOrEqual(2),
-        },
-        {
-          match: "npx --no-install channel lint   # what would break",
-          cwd: () => dir("guide/team-alerts"),
-          after: (out) => expect(out).toContain("ready to publish"),
-        },
-        {
-          match: "npm pack\nmkdir ../try-team-alerts",
-          cwd: () => dir("guide/team-alerts"),
-          after: async () =>
-            expect(
-              JSON.parse(
-                await readFile(
-                  dir("guide/try-team-alerts/node_modules/errand-channel-team-alerts/package.json"),
-                  "utf8",
-                ),
-              ).errand.channel,
-            ).toBe("team_alerts"),
-        },
-        {
-          match: "mkdir errand-server",
-          cwd: () => dir("guide"),
-          slowReason: "installs @errand/controller (left out with ERRAND_E2E_REGISTRY=0)",
-          // The YAML block that follows: "Add the channel to errand.yaml".
-          after: async () =>
-            writeFile(
-              dir("guide/errand-server/errand.yaml"),
-              /```yaml\n(# errand\.yaml\nnotifications:[\s\S]*?token_secret: team-alerts-bot-token\n)```/.exec(
-                await read("docs/author-guide.md"),
-              )![1]!,
-            ),
-        },
-        {
-          match: "errand config check",
-          cwd: () => dir("guide/errand-server"),
-          slowReason: "needs the controller installed by the block before",
-          after: (out) => expect(out).toMatch(/team_alerts +team_alerts +0\.1\.0 +1 +up +healthy/),
-        },
-        {
-          match: "errand channels check team_alerts",
-          skip: "posts for real to the reader's chat service (chat.example.com in the template) with their bot token",
-        },
-      ]),
-    );
+    const guide = runPlanned("docs/author-guide.md", [
+      {
+        match: "npx create-channel team-alerts\n",
+        cwd: () => dir("guide-interactive"),
+        terminal: true,
+        after: async () =>
+          expect(existsSync(dir("guide-interactive/team-alerts/node_modules/.bin/channel"))).toBe(true),
+      },
+      {
+        match: "--template bot-api --name team_alerts",
+        cwd: () => dir("guide"),
+        // The SDK as published, by a caret range.
+        after: async () =>
+          expect(
+            JSON.parse(await readFile(dir("guide/team-alerts/package.json"), "utf8")).dependencies[
+              "@errand/channel-sdk"
+            ],
+          ).toMatch(/^\^\d+\.\d+\.\d+$/),
+      },
+      { match: "cd team-alerts\nnpm run build", cwd: () => dir("guide") },
+      {
+        match: "--junit reports/channel.xml",
+        cwd: () => dir("guide/team-alerts"),
+        // Every check passed: none failed, none skipped.
+        after: async () =>
+          expect(await readFile(dir("guide/team-alerts/reports/channel.xml"), "utf8")).toMatch(
+            /<testsuites name="channel test" tests="[1-9]\d*" failures="0" skipped="0"/,
+          ),
+      },
+      {
+        match: "channel send start --config config.json",
+        cwd: () => dir("guide/team-alerts"),
+        before: () => writeSendFiles(dir("guide/team-alerts"), "C0GUIDE"),
+        after: () => expect(chat.posted.filter((p) => p.includes("C0GUIDE")).length).toBeGreaterThanOrEqual(2),
+      },
+      {
+        match: "npx --no-install channel lint   # what would break",
+        cwd: () => dir("guide/team-alerts"),
+        after: (out) => expect(out).toContain("ready to publish"),
+      },
+      {
+        match: "npm pack\nmkdir ../try-team-alerts",
+        cwd: () => dir("guide/team-alerts"),
+        after: async () =>
+          expect(
+            JSON.parse(
+              await readFile(dir("guide/try-team-alerts/node_modules/errand-channel-team-alerts/package.json"), "utf8"),
+            ).errand.channel,
+          ).toBe("team_alerts"),
+      },
+      {
+        match: "mkdir errand-server",
+        cwd: () => dir("guide"),
+        slowReason: "installs @errand/controller (left out with ERRAND_E2E_REGISTRY=0)",
+        // The YAML block that follows: "Add the channel to errand.yaml".
+        after: async () =>
+          writeFile(
+            dir("guide/errand-server/errand.yaml"),
+            /```yaml\n(# errand\.yaml\nnotifications:[\s\S]*?token_secret: team-alerts-bot-token\n)```/.exec(
+              await read("docs/author-guide.md"),
+            )![1]!,
+          ),
+      },
+      {
+        match: "errand config check",
+        cwd: () => dir("guide/errand-server"),
+        slowReason: "needs the controller installed by the block before",
+        after: (out) => expect(out).toMatch(/team_alerts +team_alerts +0\.1\.0 +1 +up +healthy/),
+      },
+      {
+        match: "errand channels check team_alerts",
+        skip: "posts for real to the reader's chat service (chat.example.com in the template) with their bot token",
+      },
+    ]);
+    await guideServer.from(guide);
   }, 900_000);
 
   it.skipIf(!slow)(
@@ -211,18 +207,17 @@ describe.concurrent("the commands of the docs, as written", () => {
   );
 
   it("cli/README.md, then the README of the scaffold it makes (the bot-api channel ops-alerts)", async () => {
-    await webhookScaffold.making(() =>
-      runPlanned("cli/README.md", [
-        {
-          match: "npm install -D @errand/cli",
-          cwd: () => dir("cli-dev"),
-          before: async () =>
-            writeFile(dir("cli-dev/package.json"), JSON.stringify({ name: "errand-channel-mine", version: "0.0.0" })),
-          after: () => expect(existsSync(dir("cli-dev/node_modules/.bin/channel"))).toBe(true),
-        },
-        { match: "npx create-channel team-alerts   ", cwd: () => dir("cli-create"), terminal: true },
-      ]),
-    );
+    const cliReadme = runPlanned("cli/README.md", [
+      {
+        match: "npm install -D @errand/cli",
+        cwd: () => dir("cli-dev"),
+        before: async () =>
+          writeFile(dir("cli-dev/package.json"), JSON.stringify({ name: "errand-channel-mine", version: "0.0.0" })),
+        after: () => expect(existsSync(dir("cli-dev/node_modules/.bin/channel"))).toBe(true),
+      },
+      { match: "npx create-channel team-alerts   ", cwd: () => dir("cli-create"), terminal: true },
+    ]);
+    await webhookScaffold.from(cliReadme);
     const scaffold = dir("cli-create/ops-alerts");
     const readme = await readFile(join(scaffold, "README.md"), "utf8");
     await runPlanned(

@@ -2,8 +2,8 @@
 export interface HandOver {
   /** Settles once the making test has made it (or failed to); the using test awaits it. */
   ready: Promise<void>;
-  /** Runs the making test's work and settles `ready` with its outcome; rethrows its error. */
-  making: (work: () => Promise<void>) => Promise<void>;
+  /** Settles `ready` with the outcome of the making test's `work`, and returns that outcome. */
+  from<T>(work: Promise<T>): Promise<T>;
 }
 
 /** A {@link HandOver} of `what` (named in the error a using test fails with when the making test failed). */
@@ -18,14 +18,9 @@ export function handOver(what: string): HandOver {
   ready.catch(() => undefined);
   return {
     ready,
-    async making(work) {
-      try {
-        await work();
-        resolve();
-      } catch (error) {
-        reject(new Error(`${what} was not made: the test that makes it failed`));
-        throw error;
-      }
+    from(work) {
+      work.then(resolve, () => reject(new Error(`${what} was not made: the test that makes it failed`)));
+      return work;
     },
   };
 }
