@@ -90,3 +90,18 @@ export async function runBlock(
   await rm(dir, { recursive: true, force: true });
   return { code, output };
 }
+
+// The conformance checks are timed (5 s a call, a declared rate): the blocks
+// and steps that run them take turns, so that one document's checks never
+// share the machine with another's.
+let timedTurn: Promise<unknown> = Promise.resolve();
+
+/** Runs `work` once every earlier work given to inTurn has ended. */
+export function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const run = timedTurn.then(work);
+  timedTurn = run.catch(() => undefined);
+  return run;
+}
+
+/** Whether a command line runs the timed conformance checks (and so takes its turn, {@link inTurn}). */
+export const runsConformance = (commands: string) => /channel test|npm run conformance/.test(commands);

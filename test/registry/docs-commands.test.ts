@@ -1,13 +1,14 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BlockPlan, pairBlocks, runBlock, shellBlocks } from "./doc-blocks.js";
+import { type ChatApi, startChatApi } from "./chat-api.js";
+import { type BlockPlan, inTurn, pairBlocks, runBlock, runsConformance, shellBlocks } from "./doc-blocks.js";
+import { handOver } from "./hand-over.js";
 import { REPO } from "./publish-packages.mjs";
+import { workflowSteps } from "./scaffold-workflow.js";
+import { announceTicketThroughController } from "./ticket-through-controller.js";
 import { startUserSession, type UserSession } from "./user-session.js";
 
 // Every shell block of README.md, docs/author-guide.md, docs/publishing.md,
@@ -16,15 +17,31 @@ import { startUserSession, type UserSession } from "./user-session.js";
 // published to it, everything else from registry.npmjs.org through it). A
 // block that is not run says why here; a new or changed block fails the
 // first test until it is given a plan. The blocks that install
-// @errand/controller are left out with ERRAND_E2E_REGISTRY=0, as the registry
-// e2e is.
+// @errand/controller are left out with ERRAND_E2E_REGISTRY=0.
+//
+// The whole path through a registry is checked here too, once, on what the
+// docs' blocks make (one session, one publish of every package):
+// - a scaffold from `npx create-channel` (interactive with every default: the
+//   webhook template; with flags: bot-api) builds, passes its unit tests, the
+//   conformance checks (the JUnit report: every check passed) and lint ("ready
+//   to publish"), depends on the published SDK by a caret range, publishes,
+//   and installs by name: the author's guide, cli/README.md, the scaffold's README;
+// - the packed tarball, installed in a fresh folder, passes the conformance
+//   checks through its installed bin, its manifest naming the channel: the
+//   author's guide's `npm pack` block;
+// - the scaffold's own GitHub workflow: each step run as written, on the
+//   webhook scaffold cli/README.md makes;
+// - the controller and the plugin installed by name in an empty folder
+//   (the author's guide), then `errand run` with the plugin in errand.yaml: a
+//   signed ticket's run is announced through the plugin, and the controller
+//   stops cleanly on SIGTERM (ticket-through-controller.ts).
+// npm run registry:local is run as written by registry-local.test.ts.
 const slow = process.env.ERRAND_E2E_REGISTRY !== "0";
 const read = (path: string) => readFile(join(REPO, path), "utf8");
 
 let root: string;
 let session: UserSession;
-let chat: Server;
-const posted: string[] = [];
+let chat: ChatApi;
 const dir = (...parts: string[]) => join(root, ...parts);
 
 beforeAll(async () => {
@@ -32,41 +49,25 @@ beforeAll(async () => {
   session = await startUserSession(root, slow ? undefined : ["sdk", "cli", "cli/create-channel"]);
   for (const d of ["guide", "guide-interactive", "cli-dev", "cli-create", "scaffold-consumer"]) await mkdir(dir(d));
   // A chat service's web API, for the config.json the docs tell the reader to write.
-  chat = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c: Buffer) => (body += c.toString()));
-    req.on("end", () => {
-      posted.push(body);
-      res
-        .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ ok: true, ts: "1700000000.000100" }));
-    });
-  });
-  await new Promise<void>((resolve) => chat.listen(0, "127.0.0.1", resolve));
+  chat = await startChatApi();
 }, 240_000);
 afterAll(async () => {
-  chat?.close();
+  await chat?.close();
   await session?.close();
   await rm(root, { recursive: true, force: true });
 }, 120_000);
 
-async function waitUntil(what: string, ms: number, done: () => boolean) {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** The files a reader writes before a block, as the text before it says. */
 async function writeSendFiles(folder: string, channelId: string) {
-  const api = `http://127.0.0.1:${(chat.address() as AddressInfo).port}/api`;
   await writeFile(
     join(folder, "config.json"),
-    JSON.stringify({ channel_id: channelId, token_secret: "docs-bot-token", api_base_url: api }),
+    JSON.stringify({ channel_id: channelId, token_secret: "docs-bot-token", api_base_url: chat.url }),
   );
   await writeFile(join(folder, "secrets.json"), JSON.stringify({ "docs-bot-token": "xoxb-docs-test" }));
 }
+
+const guideServer = handOver("docs/author-guide.md's errand-server (the controller and the plugin installed)");
+const webhookScaffold = handOver("cli/README.md's interactive scaffold (cli-create/team-alerts)");
 
 interface Plan extends BlockPlan {
   /** The folder the block runs in. */
@@ -80,17 +81,6 @@ interface Plan extends BlockPlan {
   /** Runs after the document's other blocks (it needs what a later block does, such as a publish). */
   last?: boolean;
 }
-
-// The conformance checks are timed (5 s a call, a declared rate): blocks that
-// run them take turns, so that one document's checks never share the machine
-// with another's.
-let timedTurn: Promise<unknown> = Promise.resolve();
-function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  const run = timedTurn.then(work);
-  timedTurn = run.catch(() => undefined);
-  return run;
-}
-const runsConformance = (block: string) => /channel test|npm run conformance/.test(block);
 
 async function runPlanned(doc: string, plans: Plan[], blocks?: string[]) {
   const pairs = pairBlocks(doc, blocks ?? shellBlocks(await read(doc)), plans);
@@ -109,8 +99,10 @@ async function runPlanned(doc: string, plans: Plan[], blocks?: string[]) {
 
 // The documents run side by side (one session, one publish): most of their
 // time is npm and the timed conformance checks waiting (those take turns,
-// see inTurn), and the suite runs one file at a time on two cores. The scaffold's README needs the scaffold
-// cli/README.md makes, so those two run in turn, in one test.
+// see inTurn). The scaffold's README needs the scaffold cli/README.md makes,
+// so those two run in turn, in one test; the tests that use what another
+// makes (the workflow's scaffold, the guide's errand-server) wait for it
+// (hand-over.ts) and run beside the rest.
 describe.concurrent("the commands of the docs, as written", () => {
   it("README.md: every block has a plan", async () => {
     await runPlanned("README.md", [
@@ -122,7 +114,7 @@ describe.concurrent("the commands of the docs, as written", () => {
   });
 
   it("docs/author-guide.md, sections 1 to 5", async () => {
-    await runPlanned("docs/author-guide.md", [
+    const guide = runPlanned("docs/author-guide.md", [
       {
         match: "npx create-channel team-alerts\n",
         cwd: () => dir("guide-interactive"),
@@ -130,21 +122,48 @@ describe.concurrent("the commands of the docs, as written", () => {
         after: async () =>
           expect(existsSync(dir("guide-interactive/team-alerts/node_modules/.bin/channel"))).toBe(true),
       },
-      { match: "--template bot-api --name team_alerts", cwd: () => dir("guide") },
+      {
+        match: "--template bot-api --name team_alerts",
+        cwd: () => dir("guide"),
+        // The SDK as published, by a caret range.
+        after: async () =>
+          expect(
+            JSON.parse(await readFile(dir("guide/team-alerts/package.json"), "utf8")).dependencies[
+              "@errand/channel-sdk"
+            ],
+          ).toMatch(/^\^\d+\.\d+\.\d+$/),
+      },
       { match: "cd team-alerts\nnpm run build", cwd: () => dir("guide") },
       {
         match: "--junit reports/channel.xml",
         cwd: () => dir("guide/team-alerts"),
-        after: () => expect(existsSync(dir("guide/team-alerts/reports/channel.xml"))).toBe(true),
+        // Every check passed: none failed, none skipped.
+        after: async () =>
+          expect(await readFile(dir("guide/team-alerts/reports/channel.xml"), "utf8")).toMatch(
+            /<testsuites name="channel test" tests="[1-9]\d*" failures="0" skipped="0"/,
+          ),
       },
       {
         match: "channel send start --config config.json",
         cwd: () => dir("guide/team-alerts"),
         before: () => writeSendFiles(dir("guide/team-alerts"), "C0GUIDE"),
-        after: () => expect(posted.filter((p) => p.includes("C0GUIDE")).length).toBeGreaterThanOrEqual(2),
+        after: () => expect(chat.posted.filter((p) => p.includes("C0GUIDE")).length).toBeGreaterThanOrEqual(2),
       },
-      { match: "npx --no-install channel lint   # what would break", cwd: () => dir("guide/team-alerts") },
-      { match: "npm pack\nmkdir ../try-team-alerts", cwd: () => dir("guide/team-alerts") },
+      {
+        match: "npx --no-install channel lint   # what would break",
+        cwd: () => dir("guide/team-alerts"),
+        after: (out) => expect(out).toContain("ready to publish"),
+      },
+      {
+        match: "npm pack\nmkdir ../try-team-alerts",
+        cwd: () => dir("guide/team-alerts"),
+        after: async () =>
+          expect(
+            JSON.parse(
+              await readFile(dir("guide/try-team-alerts/node_modules/errand-channel-team-alerts/package.json"), "utf8"),
+            ).errand.channel,
+          ).toBe("team_alerts"),
+      },
       {
         match: "mkdir errand-server",
         cwd: () => dir("guide"),
@@ -169,10 +188,26 @@ describe.concurrent("the commands of the docs, as written", () => {
         skip: "posts for real to the reader's chat service (chat.example.com in the template) with their bot token",
       },
     ]);
+    await guideServer.from(guide);
   }, 900_000);
 
+  it.skipIf(!slow)(
+    "then the controller the guide installs announces a ticket's run through the plugin installed by name",
+    async () => {
+      await guideServer.ready;
+      expect(session.registry.published().map((p) => p.name)).toContain("errand-channel-team-alerts");
+      await announceTicketThroughController({
+        server: dir("guide/errand-server"),
+        env: session.env,
+        chatApi: chat.url,
+        posted: chat.posted,
+      });
+    },
+    900_000,
+  );
+
   it("cli/README.md, then the README of the scaffold it makes (the bot-api channel ops-alerts)", async () => {
-    await runPlanned("cli/README.md", [
+    const cliReadme = runPlanned("cli/README.md", [
       {
         match: "npm install -D @errand/cli",
         cwd: () => dir("cli-dev"),
@@ -182,6 +217,7 @@ describe.concurrent("the commands of the docs, as written", () => {
       },
       { match: "npx create-channel team-alerts   ", cwd: () => dir("cli-create"), terminal: true },
     ]);
+    await webhookScaffold.from(cliReadme);
     const scaffold = dir("cli-create/ops-alerts");
     const readme = await readFile(join(scaffold, "README.md"), "utf8");
     await runPlanned(
@@ -207,49 +243,28 @@ describe.concurrent("the commands of the docs, as written", () => {
     expect(existsSync(dir("scaffold-consumer/node_modules/.bin/errand-channel-ops-alerts"))).toBe(true);
   }, 900_000);
 
+  it("the scaffold's GitHub workflow, each step as the workflow writes it, on cli/README.md's webhook scaffold", async () => {
+    await webhookScaffold.ready;
+    const scaffold = dir("cli-create/team-alerts");
+    const pkg = JSON.parse(await readFile(join(scaffold, "package.json"), "utf8"));
+    expect(pkg.errand.template).toMatch(/^webhook@/);
+    const steps = await workflowSteps(scaffold);
+    expect(steps.length).toBeGreaterThanOrEqual(5);
+    for (const step of steps) {
+      const start = () => session.sh(step, scaffold);
+      const run = await (runsConformance(step) ? inTurn(start) : start());
+      expect(run.exitCode, `${step}\n${run.all}`).toBe(0);
+      if (step.includes("channel lint")) expect(run.all).toContain("ready to publish");
+    }
+  }, 900_000);
+
   it("docs/publishing.md", async () => {
     await runPlanned("docs/publishing.md", [
       {
         match: "changeset version",
         skip: "a release: rewrites every package's version and changelog in place and publishes to registry.npmjs.org; test/registry/packages.test.ts runs changeset version on a copy",
       },
-      { match: "npm run registry:local", skip: "runs until stopped; the next test runs it as written" },
+      { match: "npm run registry:local", skip: "runs until stopped; registry-local.test.ts runs it as written" },
     ]);
   });
-
-  it("docs/publishing.md: npm run registry:local serves the clone's packages until Ctrl-C", async () => {
-    const block = shellBlocks(await read("docs/publishing.md")).find((b) => b.includes("npm run registry:local"))!;
-    // Its own port, and no second build: the suite builds first (npm test).
-    const child = spawn("bash", ["-e", "-c", block], {
-      cwd: REPO,
-      env: { ...session.env, ERRAND_REGISTRY_PORT: "0", ERRAND_REGISTRY_BUILD: "0" },
-      detached: true,
-    });
-    let output = "";
-    child.stdout.on("data", (c: Buffer) => (output += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-      child.once("exit", (code, signal) => resolve([code, signal])),
-    );
-    const deadline = Date.now() + 180_000;
-    while (!output.includes("stop it with Ctrl-C") && child.exitCode === null && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 200));
-    expect(output).toContain("create-channel@");
-    const npmrc = /export NPM_CONFIG_USERCONFIG=(\S+)/.exec(output)?.[1];
-    expect(npmrc, output).toBeDefined();
-    const view = await session.sh("npm view @errand/cli version", root, {
-      env: { ...session.env, NPM_CONFIG_USERCONFIG: npmrc! },
-    });
-    expect(view.stdout).toBe(JSON.parse(await read("cli/package.json")).version);
-    // Ctrl-C at a terminal: SIGINT to the foreground process group. npm's
-    // script shell (sh) dies of it and npm passes that on, so the command ends
-    // as an interrupted one (130 in the person's shell); what must hold is
-    // that the registry stops and its npm config goes with it.
-    process.kill(-child.pid!, "SIGINT");
-    const [code, signal] = await exited;
-    expect(signal === "SIGINT" || code === 130 || code === 0, `exit ${code}, signal ${signal}`).toBe(true);
-    await waitUntil("registry:local to remove its npm config", 20_000, () => !existsSync(npmrc!));
-    const port = new URL(/^\s*registry=(\S+)$/m.exec(output)![1]!).port;
-    await expect(fetch(`http://127.0.0.1:${port}/-/ping`)).rejects.toThrow();
-  }, 240_000);
 });
