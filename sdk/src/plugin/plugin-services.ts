@@ -24,6 +24,7 @@ import type { NotifyCompleteRequest, NotifyRequest, NotifyStartRequest } from ".
 import type { Empty } from "../gen/plugin/grpc_controller.js";
 import { toStatus } from "../grpc/status-mapping.js";
 import type { Logger } from "../logger.js";
+import { CallController } from "../runtime/call-controller.js";
 import type { ChannelRuntime, NotificationCall } from "../runtime/channel-runtime.js";
 import { readEnvironmentConfig } from "./environment-secrets.js";
 import { UndecodableRequest } from "./request-decoding.js";
@@ -92,12 +93,12 @@ function requireResult(result: TaskResult | undefined): TaskResult {
   return result;
 }
 
-/** An AbortController tied to the call: client cancellation and its deadline abort it. */
+/** A controller tied to the call: client cancellation and its deadline abort it. */
 function controllerForCall(call: ServerUnaryCall<unknown, unknown>): {
-  controller: AbortController;
+  controller: CallController;
   dispose: () => void;
 } {
-  const controller = new AbortController();
+  const controller = new CallController();
   const deadline = call.getDeadline();
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : Number(deadline);
   const expired = () => new DeadlineExceededError("the call's deadline passed before the channel finished");
