@@ -41,6 +41,7 @@ async function bare() {
   const clients = createClients(`unix:${path}`, credentials.createInsecure());
   return {
     name: "bare @grpc/grpc-js",
+    pid: child.pid,
     call: () => unaryCall(clients.channel, "notifyStart", { ticket, taskRunId: "r", engine: "e" }, { timeoutMs: 5000 }),
     close: async () => {
       clients.close();
@@ -54,6 +55,7 @@ async function sdk() {
   const channel = await connectChannel({ command: process.execPath, args: [plugin], logger: silentLogger });
   return {
     name: "SDK plugin (connectChannel)",
+    pid: channel.pid,
     call: () => channel.notifyStart(ticket, { engine: "e", taskRunId: "r" }),
     close: () => channel.close(),
   };
@@ -84,7 +86,7 @@ if (PART !== "cold") {
   const [baseline, ours] = results;
   for (const r of results) {
     console.log(
-      `${r.name.padEnd(30)} p50 ${fmt(r.p50)} ms   p99 ${fmt(r.p99)} ms   ${Math.round(r.perSecond)} calls/s   (rounds: ${r.rounds.map((x) => Math.round(x.perSecond)).join(", ")} calls/s)`,
+      `${r.name.padEnd(30)} p50 ${fmt(r.p50)} ms   p99 ${fmt(r.p99)} ms   ${Math.round(r.perSecond)} calls/s   (rounds: ${r.rounds.map((x) => Math.round(x.perSecond)).join(", ")} calls/s)   server CPU ${fmt(r.serverCpuUs, 1)} µs/call (rounds: ${r.rounds.map((x) => fmt(x.serverCpuUs, 0)).join(", ")})`,
     );
   }
   const ratios = ours.rounds.map((x, i) => x.perSecond / baseline.rounds[i].perSecond);

@@ -1,3 +1,4 @@
+import { dropRecord, RANK, withMinimumRank } from "./log-levels.js";
 import type { LogFields, Logger, LogLevel } from "./log-types.js";
 import { errorFields, safeFields, safeMerge, safeRecord, safeString } from "./safe-json.js";
 import { jsonLineForms, maskForms, secretForms } from "./secret-mask.js";
@@ -28,7 +29,6 @@ export interface LoggerOptions {
   redact?: () => Iterable<string>;
 }
 
-const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 /**
  * hclog's own keys. A field by one of these names is written under `_` + its
  * name: a go-plugin host panics on a non-string `@message` or `@timestamp`,
@@ -121,10 +121,13 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const timeNow = createClock();
 
   const make = (base: LogFields): Logger => {
-    const encodedBase = encodeBase(base, keyOf);
+    // Encoded at the first record written: a child made per call (a handler's
+    // ctx.logger) that logs only below the level costs no encoding.
+    let encodedBase: string | undefined;
     const encode = (lvl: LogLevel, message: string, extra: LogFields | undefined): string => {
       const head = `{"@level":"${lvl}","@message":${JSON.stringify(message)},"@timestamp":${timeNow()}`;
       let line = head;
+      encodedBase ??= encodeBase(base, keyOf);
       let fields = encodedBase;
       if (extra !== undefined) {
         for (const key in extra) {
@@ -166,23 +169,29 @@ export function createLogger(options: LoggerOptions = {}): Logger {
         // work; without the secrets to mask, dropping it is the safe choice.
       }
     };
-    return {
-      debug: (m, f) => log("debug", m, f),
-      info: (m, f) => log("info", m, f),
-      warn: (m, f) => log("warn", m, f),
-      error: (m, f) => log("error", m, f),
-      child: (more) => {
-        let merged: LogFields;
-        try {
-          merged = { ...base, ...more };
-        } catch {
-          merged = safeMerge(base, more);
-        }
-        return make(merged);
+    // A level that is off costs a call to an empty function: no formatting, no masking.
+    const at = (lvl: LogLevel) => (RANK[lvl] < minimum ? dropRecord : (m: string, f?: LogFields) => log(lvl, m, f));
+    return withMinimumRank(
+      {
+        debug: at("debug"),
+        info: at("info"),
+        warn: at("warn"),
+        error: at("error"),
+        child: (more: LogFields) => make(mergeFields(base, more)),
       },
-    };
+      minimum,
+    );
   };
   return make(options.fields ?? {});
+}
+
+/** `more` over `base`, as a spread makes it; safeMerge's copy when a getter throws. */
+function mergeFields(base: LogFields, more: LogFields): LogFields {
+  try {
+    return { ...base, ...more };
+  } catch {
+    return safeMerge(base, more);
+  }
 }
 
 /** Encodes a field's key as `,"key":`; the encodings of the first 1000 keys are kept. */
@@ -229,12 +238,15 @@ function encodeBase(base: LogFields, keyOf: (key: string) => string): string {
 }
 
 /** A logger that drops everything (for tests and embedding). */
-export const silentLogger: Logger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  child() {
-    return silentLogger;
+export const silentLogger: Logger = withMinimumRank(
+  {
+    debug() {},
+    info() {},
+    warn() {},
+    error() {},
+    child() {
+      return silentLogger;
+    },
   },
-};
+  Number.POSITIVE_INFINITY,
+);

@@ -1,5 +1,6 @@
 import { type ChannelError, createChannelError, isChannelError } from "./errors.js";
-import type { LogFields, Logger } from "./log-types.js";
+import { dropRecord, sameLevelAs, writesLevel } from "./log-levels.js";
+import type { LogFields, Logger, LogLevel } from "./log-types.js";
 import { isPlainObject } from "./runtime/argument-error.js";
 import { leaks, maskForms, scrubError, secretForms } from "./secret-mask.js";
 
@@ -63,12 +64,21 @@ export function createMaskingLogger(inner: Logger, secrets: Iterable<string>): L
 
 function wrapMasking(inner: Logger, forms: readonly string[]): Logger {
   const fields = (f: LogFields | undefined) => (f === undefined ? undefined : (maskValue(f, forms, 0) as LogFields));
-  // Methods are called on the logger itself: class-based loggers need their `this`.
-  return {
-    debug: (message, f) => inner.debug(maskForms(message, forms), fields(f)),
-    info: (message, f) => inner.info(maskForms(message, forms), fields(f)),
-    warn: (message, f) => inner.warn(maskForms(message, forms), fields(f)),
-    error: (message, f) => inner.error(maskForms(message, forms), fields(f)),
-    child: (f) => wrapMasking(inner.child(fields(f) ?? {}), forms),
-  };
+  // Nothing is masked for a level the inner logger is known to drop (an SDK
+  // logger's debug at level info): the record would be thrown away anyway.
+  const at = (level: LogLevel) =>
+    writesLevel(inner, level)
+      ? // Called on the logger itself: class-based loggers need their `this`.
+        (message: string, f?: LogFields) => inner[level](maskForms(message, forms), fields(f))
+      : dropRecord;
+  return sameLevelAs(
+    {
+      debug: at("debug"),
+      info: at("info"),
+      warn: at("warn"),
+      error: at("error"),
+      child: (f: LogFields) => wrapMasking(inner.child(fields(f) ?? {}), forms),
+    },
+    inner,
+  );
 }

@@ -1,3 +1,4 @@
+import { sameLevelAs } from "../log-levels.js";
 import type { LogFields, Logger } from "../log-types.js";
 import { createMaskingLogger } from "../secret-mask-errors.js";
 
@@ -28,20 +29,23 @@ function guard(inner: Logger): Logger {
       reportOnce(error);
     }
   };
-  return {
-    debug: (message, fields) => call("debug", message, fields),
-    info: (message, fields) => call("info", message, fields),
-    warn: (message, fields) => call("warn", message, fields),
-    error: (message, fields) => call("error", message, fields),
-    child: (fields) => {
-      try {
-        return guard(inner.child(fields));
-      } catch (error) {
-        reportOnce(error);
-        return guard(inner);
-      }
-    },
-  };
+  return sameLevelAs(
+    {
+      debug: (message, fields) => call("debug", message, fields),
+      info: (message, fields) => call("info", message, fields),
+      warn: (message, fields) => call("warn", message, fields),
+      error: (message, fields) => call("error", message, fields),
+      child: (fields) => {
+        try {
+          return guard(inner.child(fields));
+        } catch (error) {
+          reportOnce(error);
+          return guard(inner);
+        }
+      },
+    } satisfies Logger,
+    inner,
+  );
 }
 
 /**

@@ -5,12 +5,8 @@ import {
   type sendUnaryData,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import {
-  type HealthCheckRequest,
-  type HealthCheckResponse,
-  HealthCheckResponse_ServingStatus as Serving,
-} from "../gen/grpc/health/v1/health.js";
 import { HEALTH_SERVICE_NAME } from "../version.js";
+import { type HealthCheckRequest, type HealthCheckResponse, Serving } from "./early-services.js";
 
 /** grpc.health.v1.Health and the switch that turns it to NOT_SERVING. */
 export interface PluginHealth {

@@ -21,34 +21,13 @@ import {
 } from "../errors.js";
 import type { HandshakeRequest, HandshakeResponse } from "../gen/errand/v1/common.js";
 import type { NotifyCompleteRequest, NotifyRequest, NotifyStartRequest } from "../gen/errand/v1/notifications.js";
-import type { Empty } from "../gen/plugin/grpc_controller.js";
 import { toStatus } from "../grpc/status-mapping.js";
 import type { Logger } from "../logger.js";
+import { CallController } from "../runtime/call-controller.js";
 import type { ChannelRuntime, NotificationCall } from "../runtime/channel-runtime.js";
+import type { CallTracker } from "./call-tracker.js";
 import { readEnvironmentConfig } from "./environment-secrets.js";
 import { UndecodableRequest } from "./request-decoding.js";
-
-/** Counts the calls being answered, so shutdown can wait until they are. */
-export class CallTracker {
-  private active = 0;
-  private waiters: (() => void)[] = [];
-
-  /** A call starts; the function returned ends it (idempotent). */
-  begin(): () => void {
-    this.active++;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      if (--this.active === 0) for (const resolve of this.waiters.splice(0)) resolve();
-    };
-  }
-
-  /** Resolves once no call is being answered. */
-  idle(): Promise<void> {
-    return this.active === 0 ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
-  }
-}
 
 /** What the services need from the process that serves them. */
 export interface ServiceHost<State> {
@@ -92,12 +71,12 @@ function requireResult(result: TaskResult | undefined): TaskResult {
   return result;
 }
 
-/** An AbortController tied to the call: client cancellation and its deadline abort it. */
+/** A controller tied to the call: client cancellation and its deadline abort it. */
 function controllerForCall(call: ServerUnaryCall<unknown, unknown>): {
-  controller: AbortController;
+  controller: CallController;
   dispose: () => void;
 } {
-  const controller = new AbortController();
+  const controller = new CallController();
   const deadline = call.getDeadline();
   const deadlineMs = deadline instanceof Date ? deadline.getTime() : Number(deadline);
   const expired = () => new DeadlineExceededError("the call's deadline passed before the channel finished");
@@ -255,15 +234,4 @@ async function completeHandshake<State>(
     logger.error("channel init failed", { error: channelError, hint: channelError.hint });
     fail(callback, channelError);
   }
-}
-
-/** go-plugin's plugin.GRPCController: Shutdown asks the plugin to exit. */
-export function controllerService(requestShutdown: (reason: string) => void): UntypedServiceImplementation {
-  return {
-    shutdown: (_call: ServerUnaryCall<Empty, Empty>, callback: sendUnaryData<Empty>) => {
-      callback(null, {});
-      // Answer first: the host waits for the reply before it waits for our exit.
-      setImmediate(() => requestShutdown("the host called GRPCController/Shutdown"));
-    },
-  };
 }

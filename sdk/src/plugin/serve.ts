@@ -1,18 +1,18 @@
-import { Server, ServerCredentials } from "@grpc/grpc-js";
+import { Server, ServerCredentials, type ServiceDefinition } from "@grpc/grpc-js";
 import { type ChannelDefinition, defineChannel, interfaceVersionsOf } from "../channel.js";
 import { CancelledError } from "../errors.js";
-import { HealthService } from "../gen/grpc/health/v1/health.js";
-import { GRPCControllerService } from "../gen/plugin/grpc_controller.js";
 import { createLogger, type Logger } from "../logger.js";
 import { ChannelRuntime } from "../runtime/channel-runtime.js";
 import { guardStderr, writeStderr } from "../stderr-sink.js";
 import { CORE_PROTOCOL_VERSION } from "../version.js";
 import { bindServer } from "./bind-server.js";
+import { CallTracker } from "./call-tracker.js";
+import { deferChannelService } from "./deferred-channel-service.js";
+import { CONTROLLER_SERVICE, controllerService, HEALTH_SERVICE } from "./early-services.js";
 import { readEnvironmentConfig, readEnvironmentSecrets } from "./environment-secrets.js";
 import { healthService } from "./health-service.js";
 import { type PluginEnvironment, PluginEnvironmentError, readPluginEnvironment } from "./plugin-env.js";
-import { CallTracker, controllerService, notificationChannelService } from "./plugin-services.js";
-import { decodingGuardedService } from "./request-decoding.js";
+import type { ServiceHost } from "./plugin-services.js";
 import { guardStdout, writeHandshakeLine } from "./stdout-guard.js";
 import { watchParent } from "./watch-parent.js";
 
@@ -89,7 +89,7 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
     secrets: () => Object.values(runtimeSecrets()),
     calls,
   };
-  addServices(server, host, health.implementation, shutdown);
+  const channelService = addServices(server, host, health.implementation, shutdown);
 
   let tls: ServingCredentials;
   try {
@@ -115,6 +115,8 @@ export async function serve<State>(definition: ChannelDefinition<State>, options
   if (certField) fields.push(certField);
   logger.debug("serving", { network: bound.network, address: bound.address, tls: Boolean(certField) });
   writeHandshakeLine(fields.join("|"));
+  // The channel's codecs load now, while the host connects and checks health.
+  channelService.load();
 }
 
 /** The plugin's variables and secrets; the config is read again at the first call, but checked now so a bad one stops the start. */
@@ -166,19 +168,20 @@ function listenToProcess(logger: Logger, shutdown: (reason: string) => void): vo
   process.on("uncaughtExceptionMonitor", (error) => logger.error("uncaught exception in the channel", { error }));
 }
 
-/** The channel's service, gRPC health, and go-plugin's controller (its Shutdown). */
+/** The channel's service (its codecs loaded by `load()`), gRPC health, and go-plugin's controller (its Shutdown). */
 function addServices(
   server: Server,
-  host: Parameters<typeof notificationChannelService>[0],
+  host: ServiceHost<unknown>,
   health: ReturnType<typeof healthService>["implementation"],
   shutdown: (reason: string) => void,
-): void {
-  server.addService(decodingGuardedService(), notificationChannelService(host));
-  server.addService(HealthService, health);
+): { load(): void } {
+  // Coded by hand, these answer without the protobuf runtime (see early-services.ts).
+  server.addService(HEALTH_SERVICE as unknown as ServiceDefinition, health);
   server.addService(
-    GRPCControllerService,
+    CONTROLLER_SERVICE as unknown as ServiceDefinition,
     controllerService((reason) => shutdown(reason)),
   );
+  return deferChannelService(server, host);
 }
 
 /** Lets the calls under way finish within the grace period, closes the channel, then the server. */

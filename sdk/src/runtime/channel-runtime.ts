@@ -3,6 +3,7 @@ import { validateConfig } from "../config-schema.js";
 import { CancelledError, InvalidConfigError, toChannelError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { checkNotificationCall } from "./call-checks.js";
+import { CallController } from "./call-controller.js";
 import type { NotificationCall } from "./notification-call.js";
 import { runWithSignal } from "./run-with-signal.js";
 
@@ -88,18 +89,25 @@ export class ChannelRuntime<State, Config = ChannelConfig> {
     const checked = checkNotificationCall(call, label);
     this.inFlight.add(controller);
     try {
-      const result = await runWithSignal(() => this.invoke(checked, controller.signal), controller.signal);
+      const work = () => this.invoke(checked, controller);
+      // A CallController makes its signal only if the handler reads it (see CallController).
+      const result = await (controller instanceof CallController
+        ? controller.race(work)
+        : runWithSignal(work, controller.signal));
       return result ?? {};
     } finally {
       this.inFlight.delete(controller);
     }
   }
 
-  private invoke(call: NotificationCall, signal: AbortSignal) {
+  private invoke(call: NotificationCall, controller: AbortController) {
     const base = this.logger;
     let logger: Logger | undefined;
     const ctx = {
-      signal,
+      // Read on use: a CallController's signal is made only then.
+      get signal(): AbortSignal {
+        return controller.signal;
+      },
       taskRunId: call.taskRunId,
       engine: call.kind === "notifyStart" ? call.engine : "",
       config: this.validConfig as Config,

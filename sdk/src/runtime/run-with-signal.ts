@@ -1,4 +1,5 @@
 import { toChannelError } from "../errors.js";
+import { CallController } from "./call-controller.js";
 
 /**
  * Runs `work` and settles when it does or when `signal` aborts, whichever
@@ -38,7 +39,8 @@ export function deadlineSignal(
   makeReason: () => Error,
   parent?: AbortSignal,
 ): { controller: AbortController; dispose: () => void } {
-  const controller = new AbortController();
+  // Its signal is made only if the handler reads it or the call aborts (see CallController).
+  const controller = new CallController();
   const timer = setTimeout(() => controller.abort(makeReason()), Math.max(0, timeoutMs));
   const onParentAbort = () => controller.abort(parent?.reason);
   if (parent?.aborted) onParentAbort();
