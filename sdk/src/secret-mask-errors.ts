@@ -36,17 +36,42 @@ export function maskError<E>(error: E, secrets: Iterable<string>): E | ChannelEr
   return maskChannelError(error, secretForms(secrets));
 }
 
-/** `value` with every string masked, through arrays, plain objects and errors. */
+/**
+ * `value` with every string masked, through arrays, plain objects and errors.
+ * Any other object becomes what a JSON logger would print of it, masked: its
+ * `toJSON()` (a URL's text, a Date's), a Map's entries and a Set's values as
+ * arrays, else its own enumerable fields; a user's logger would otherwise
+ * serialise a secret the masking never saw (a webhook URL object, say).
+ */
 function maskValue(value: unknown, forms: readonly string[], depth: number): unknown {
   if (typeof value === "string") return maskForms(value, forms);
   if (depth > 8 || typeof value !== "object" || value === null) return value;
   if (isChannelError(value)) return maskChannelError(value, forms);
   if (value instanceof Error) return scrubError(value, forms);
   if (Array.isArray(value)) return value.map((item: unknown) => maskValue(item, forms, depth + 1));
-  if (!isPlainObject(value)) return value;
+  if (isPlainObject(value)) return maskFields(value, forms, depth);
+  return maskValue(asJsonSees(value), forms, depth + 1);
+}
+
+function maskFields(value: Record<string, unknown>, forms: readonly string[], depth: number): LogFields {
   const out: LogFields = {};
   for (const key of Object.keys(value)) out[key] = maskValue(value[key], forms, depth + 1);
   return out;
+}
+
+/** What JSON.stringify (and a JSON logger) would print of an object that is not plain, as plain values. */
+function asJsonSees(value: object): unknown {
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === "function") {
+    try {
+      return toJSON.call(value);
+    } catch {
+      return "[unserializable]";
+    }
+  }
+  if (value instanceof Map) return [...value];
+  if (value instanceof Set) return [...value];
+  return { ...value };
 }
 
 /**

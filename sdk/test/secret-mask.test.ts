@@ -100,3 +100,33 @@ describe("secret masking", () => {
     for (const masker of Object.values(maskers)) expect(await masker("a abc b", ["abc"])).toBe("a abc b");
   });
 });
+
+describe("createMaskingLogger over a user's logger", () => {
+  it("masks secrets inside objects that are not plain, as a JSON logger would print them", () => {
+    const secret = "https://hooks.example/T000/B000/s3cr3t-webhook-path";
+    const printed: string[] = [];
+    const user = {
+      debug: () => {},
+      info: () => {},
+      warn: (message: string, fields?: Record<string, unknown>) =>
+        void printed.push(JSON.stringify({ message, ...fields })),
+      error: () => {},
+      child: () => user,
+    };
+    class Target {
+      readonly kind = "webhook";
+      constructor(readonly url: string) {}
+    }
+    createMaskingLogger(user, [secret]).warn("posting", {
+      url: new URL(secret),
+      target: new Target(secret),
+      headers: new Map([["x-target", secret]]),
+      seen: new Set([secret]),
+      when: new Date(0),
+      nested: { list: [new URL(secret)] },
+    });
+    expect(printed).toHaveLength(1);
+    expect(printed[0]).not.toContain("s3cr3t");
+    expect(JSON.parse(printed[0]!)).toMatchObject({ target: { kind: "webhook" }, when: "1970-01-01T00:00:00.000Z" });
+  });
+});
