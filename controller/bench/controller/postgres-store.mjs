@@ -9,6 +9,7 @@ import { startLocalPostgres } from "../../test/store/helpers/postgres-local.mjs"
 import { stopController } from "./controller-process.mjs";
 import { createInstallation } from "./installation.mjs";
 import { latency, saturate } from "./phases.mjs";
+import { treeTicksMs } from "./stats.mjs";
 
 /** `--store sqlite|postgres|both` (default both): which stores the run measures. */
 export function storeOption(argv = process.argv) {
@@ -92,7 +93,10 @@ export async function postgresPhases({ total, concurrency, latencySeconds, phase
   try {
     phase("controller, PostgreSQL store");
     const installation = await createPostgresInstallation({ concurrency }, server.url, "bench");
+    const serverBefore = treeTicksMs(server.pid);
     const sat = await saturate(installation, total, "postgres");
+    // The server's processes are not the controller's: their CPU per run, counted apart.
+    sat.result.serverMsPerRun = (treeTicksMs(server.pid) - serverBefore) / total;
     phase("latency, PostgreSQL store");
     const lat = await latency(installation, sat.running, 0.5 * sat.result.perSecond, latencySeconds, total);
     await stopController(sat.running);
@@ -106,11 +110,14 @@ export async function postgresPhases({ total, concurrency, latencySeconds, phase
 /** The two stores side by side, after the main report. */
 export function printStoreComparison({ sqlite, postgres }) {
   const f1 = (v) => v.toFixed(1);
+  const f2 = (v) => v.toFixed(2);
+  const cpu = ({ sat }) =>
+    `controller ${f2(sat.cpuMsPerRun)} + spawner ${f2(sat.spawnerCpuMsPerRun)} + engine ${f2(sat.engineCpuMsPerRun)}${sat.serverMsPerRun === undefined ? "" : ` + server ${f2(sat.serverMsPerRun)}`} ms; whole machine ${f2(sat.machineMsPerRun)} ms`;
   const row = (name, r) =>
     r
-      ? `| ${name} | ${f1(r.sat.perSecond)} runs/s | p50 ${r.lat.p50} ms, p99 ${r.lat.p99} ms, max ${r.lat.max} ms (at ${f1(r.lat.rate)} tickets/s) | ${JSON.stringify(r.sat.states)} |`
+      ? `| ${name} | ${f1(r.sat.perSecond)} runs/s | ${cpu(r)} | p50 ${r.lat.p50} ms, p99 ${r.lat.p99} ms, max ${r.lat.max} ms (at ${f1(r.lat.rate)} tickets/s) | ${JSON.stringify(r.sat.states)} |`
       : undefined;
-  console.log("\n| store | throughput (full path) | 200 → Running | run states |\n|---|---|---|---|");
+  console.log("\n| store | throughput (full path) | CPU per run | 200 → Running | run states |\n|---|---|---|---|---|");
   for (const line of [row("SQLite (WAL file)", sqlite), row("PostgreSQL (local server, fsync off)", postgres)])
     if (line) console.log(line);
 }

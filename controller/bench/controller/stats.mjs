@@ -122,7 +122,8 @@ export function participantsSplitMs(pid) {
   };
 }
 
-function treeTicksMs(pid) {
+/** CPU ms of the live process `pid`, its live descendants and the children each has waited for (Linux /proc). */
+export function treeTicksMs(pid) {
   let ms;
   try {
     const t = ticks(pid);

@@ -83,6 +83,8 @@ async function startIn(bin, dir, data) {
   return {
     host: "127.0.0.1",
     port,
+    /** The postmaster's pid: the bench counts the server's CPU over it and its backends. */
+    pid,
     user: "test",
     password: undefined,
     authConfigured: true,
