@@ -95,7 +95,9 @@ if (PART !== "cold") {
   console.log(
     `\nthroughput SDK/bare, median of the rounds' ratios: ${fmt(ratio, 3)} (${ratios.map((r) => fmt(r, 3)).join(", ")}; target ≥ 0.95: ${ratio >= 0.95 ? "met" : "missed"})`,
   );
-  console.log(`p99: ${fmt(ours.p99)} ms = ${fmt(p99Ratio, 2)} × bare's ${fmt(baseline.p99)} ms (target ≤ 1.20 ×: ${p99Ratio <= 1.2 ? "met" : "missed"})`);
+  console.log(
+    `p99: ${fmt(ours.p99)} ms = ${fmt(p99Ratio, 2)} × bare's ${fmt(baseline.p99)} ms (target ≤ 1.20 ×: ${p99Ratio <= 1.2 ? "met" : "missed"})`,
+  );
   console.log(`load average ${load()} after the calls`);
   pass = ratio >= 0.95 && p99Ratio <= 1.2;
 }

@@ -38,7 +38,6 @@ export function entryPoints(pkg: PackageJson): EntryPoint[] {
 }
 
 const globToRegExp = (glob: string) =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL stands for `**` while the glob is rewritten; no path contains it
   new RegExp(
     `^${glob
       .replace(/[.+^${}()|[\]\\]/g, "\\$&")
