@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createSpareFolders } from "../../src/execution/local/spare-folders.js";
@@ -35,9 +35,27 @@ describe("spare folders", () => {
     const root = tempDir();
     const spares = createSpareFolders(root, 2);
     for (const name of ["a", "b", "c"]) mkdirSync(join(root, name));
-    const kept = await Promise.all(["a", "b", "c"].map((name) => spares.keep("run", join(root, name))));
+    const kept = await Promise.all(["a", "b", "c"].map((name) => spares.keep("workspace", join(root, name))));
     expect(kept.filter(Boolean)).toHaveLength(2);
     expect(kept.filter((k) => !k)).toHaveLength(1);
+  });
+
+  it("keeps no folder whose mode is not the one the controller gave it (an engine may chmod its workspace)", async () => {
+    const root = tempDir();
+    const spares = createSpareFolders(root);
+    for (const name of ["locked", "opened", "run-open"]) mkdirSync(join(root, name));
+    const fresh = statSync(join(root, "opened")).mode & 0o7777;
+    chmodSync(join(root, "locked"), 0o500);
+    chmodSync(join(root, "opened"), fresh ^ 0o020); // group write given (or taken): no longer as made
+    expect(await spares.keep("workspace", join(root, "locked"))).toBe(false);
+    expect(await spares.keep("workspace", join(root, "opened"))).toBe(false);
+    // A run folder is made 0700; one that is not (this one has a fresh folder's mode) is not kept.
+    expect(await spares.keep("run", join(root, "run-open"))).toBe(false);
+    expect(
+      existsSync(join(root, "locked")) && existsSync(join(root, "opened")) && existsSync(join(root, "run-open")),
+    ).toBe(true);
+    mkdirSync(join(root, "fresh"));
+    expect(await spares.keep("workspace", join(root, "fresh"))).toBe(true);
   });
 
   it("skips a spare removed by hand; leaves a spare where it is when the new name is taken by a folder with files", async () => {

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, renameSync } from "node:fs";
-import { readdir, rename, rm } from "node:fs/promises";
+import { chmod, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 
 /** The two folders a local run gets besides its log: its workspace, and its run folder (prompt, ticket, result). */
@@ -21,8 +21,8 @@ export interface SpareFolders {
   take(kind: SpareKind, path: string): boolean;
   /**
    * Moves the folder at `path` into the spares, off the event loop; false
-   * when enough are kept already or the move failed, and the caller removes
-   * it. The caller empties it first: a spare workspace must be empty, and a
+   * when enough are kept already, when the folder's mode or owner is not what
+   * the controller gave it, or the move failed, and the caller removes it. The caller empties it first: a spare workspace must be empty, and a
    * spare run folder may hold only the files the next run overwrites.
    */
   keep(kind: SpareKind, path: string): Promise<boolean>;
@@ -46,10 +46,15 @@ export function createSpareFolders(workspaceDir: string, most = MOST_PER_KIND): 
   let made: Promise<boolean> | undefined;
   let next = 0;
 
+  // The mode a new folder gets (0777 less the umask): a spare workspace must still have it, a run folder 0700.
+  const modes: Record<SpareKind, number> = { workspace: -1, run: 0o700 };
   const makeRoot = () => {
     made ??= (async () => {
       try {
-        mkdirSync(root, { recursive: true, mode: 0o700 });
+        mkdirSync(parent, { recursive: true, mode: 0o700 });
+        mkdirSync(root);
+        modes.workspace = (await stat(root)).mode & 0o7777;
+        await chmod(root, 0o700);
       } catch {
         return false;
       }
@@ -57,6 +62,11 @@ export function createSpareFolders(workspaceDir: string, most = MOST_PER_KIND): 
       return true;
     })();
     return made;
+  };
+  /** True when the folder is still as the controller made it: its mode (an engine may chmod its workspace), its owner. */
+  const unchanged = async (kind: SpareKind, path: string) => {
+    const info = await stat(path);
+    return (info.mode & 0o7777) === modes[kind] && info.uid === process.getuid?.();
   };
 
   return {
@@ -80,7 +90,7 @@ export function createSpareFolders(workspaceDir: string, most = MOST_PER_KIND): 
       incoming[kind]++;
       const spare = join(root, `${kind}-${next++}`);
       try {
-        if (!(await makeRoot())) return false;
+        if (!(await makeRoot()) || !(await unchanged(kind, path))) return false;
         await rename(path, spare);
         spares[kind].push(spare);
         return true;
