@@ -32,6 +32,8 @@ describe("code host A adapter: a secondary limit holds every request to the host
     f.inject({ kind: "secondary", status: 403, retryAfter: 5 }, { match: LIST });
     const poll = adapter.poll(ctx);
     const limited = await eventually("the 403", () => f.requests.find((r) => r.status === 403));
+    // The fake logs the 403 as it answers; the client holds requests once it has read it (on a loaded machine, later).
+    await eventually("the client to read the 403", () => ((adapter.limitedUntil?.() ?? 0) > 0 ? true : undefined));
     const write = adapter.pickedUp(ticket, runOf(issue.number), ctx);
     const refused = await adapter.poll(ctx).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(CodehostAError);
