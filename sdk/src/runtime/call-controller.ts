@@ -36,24 +36,42 @@ export class CallController extends AbortController {
    */
   race<T>(work: () => T | Promise<T>): Promise<T> {
     if (this.#aborted) return Promise.reject(toChannelError(this.signal.reason));
-    return new Promise<T>((resolve, reject) => {
-      this.#onAbort = (reason) => reject(toChannelError(reason));
-      let pending: Promise<T>;
-      try {
-        pending = Promise.resolve(work());
-      } catch (error) {
-        pending = Promise.reject(error);
-      }
-      pending.then(
-        (value) => {
-          this.#onAbort = undefined;
-          resolve(value);
-        },
-        (error: unknown) => {
-          this.#onAbort = undefined;
-          reject(toChannelError(error));
-        },
-      );
+    return settleFirst(work, (onAbort) => {
+      this.#onAbort = onAbort;
+      return () => {
+        this.#onAbort = undefined;
+      };
     });
   }
+}
+
+/**
+ * Runs `work` and settles with it, or with the abort that `listen` reports
+ * first, as a typed ChannelError; `listen` returns how to stop listening,
+ * called once `work` settles. What CallController.race and runWithSignal
+ * share: only how they hear of the abort differs.
+ */
+export function settleFirst<T>(
+  work: () => T | Promise<T>,
+  listen: (onAbort: (reason: unknown) => void) => () => void,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stop = listen((reason) => reject(toChannelError(reason)));
+    let pending: Promise<T>;
+    try {
+      pending = Promise.resolve(work());
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.then(
+      (value) => {
+        stop();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop();
+        reject(toChannelError(error));
+      },
+    );
+  });
 }

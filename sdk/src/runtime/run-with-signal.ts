@@ -1,5 +1,5 @@
 import { toChannelError } from "../errors.js";
-import { CallController } from "./call-controller.js";
+import { CallController, settleFirst } from "./call-controller.js";
 
 /**
  * Runs `work` and settles when it does or when `signal` aborts, whichever
@@ -8,25 +8,10 @@ import { CallController } from "./call-controller.js";
  */
 export function runWithSignal<T>(work: () => T | Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(toChannelError(signal.reason));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(toChannelError(signal.reason));
-    signal.addEventListener("abort", onAbort, { once: true });
-    let pending: Promise<T>;
-    try {
-      pending = Promise.resolve(work());
-    } catch (error) {
-      pending = Promise.reject(error);
-    }
-    pending.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(toChannelError(error));
-      },
-    );
+  return settleFirst(work, (onAbort) => {
+    const listener = () => onAbort(signal.reason);
+    signal.addEventListener("abort", listener, { once: true });
+    return () => signal.removeEventListener("abort", listener);
   });
 }
 
