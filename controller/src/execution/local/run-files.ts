@@ -162,8 +162,7 @@ export async function removeOwnRunFiles(paths: RunPaths, spares?: SpareFolders):
       const recycled = await recycle(paths, spares);
       if (recycled !== undefined) return recycled;
     }
-    await Promise.all([unlink(paths.prompt).catch(gone), unlink(paths.ticket).catch(gone)]);
-    await Promise.all([rmdir(paths.runDir).catch(gone), rmdir(paths.workspace).catch(gone)]);
+    await Promise.all([removeRunFolder(paths), rmdir(paths.workspace).catch(gone)]);
     return true;
   } catch {
     return false;
@@ -188,13 +187,15 @@ async function recycle(paths: RunPaths, spares: SpareFolders): Promise<boolean |
   ]);
   await Promise.all([
     workspaceKept ? undefined : rmdir(paths.workspace).catch(gone),
-    runKept
-      ? undefined
-      : Promise.all([unlink(paths.prompt).catch(gone), unlink(paths.ticket).catch(gone)]).then(() =>
-          rmdir(paths.runDir).catch(gone),
-        ),
+    runKept ? undefined : removeRunFolder(paths),
   ]);
   return true;
+}
+
+/** Removes the run folder once its prompt and ticket are gone (its result already is). */
+async function removeRunFolder(paths: RunPaths): Promise<void> {
+  await Promise.all([unlink(paths.prompt).catch(gone), unlink(paths.ticket).catch(gone)]);
+  await rmdir(paths.runDir).catch(gone);
 }
 
 function gone(error: NodeJS.ErrnoException): void {
