@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { chmod, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { processExists } from "./process-group.js";
 
 /** The two folders a local run gets besides its log: its workspace, and its run folder (prompt, ticket, result). */
 export type SpareKind = "workspace" | "run";
@@ -113,17 +114,7 @@ async function removeLeftovers(parent: string, own: string): Promise<void> {
   }
   for (const entry of entries) {
     const pid = Number(/^(\d+)-/.exec(entry)?.[1]);
-    if (entry === own || (Number.isSafeInteger(pid) && isAlive(pid))) continue;
+    if (entry === own || (Number.isSafeInteger(pid) && processExists(pid))) continue;
     await rm(join(parent, entry), { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: a process of another user has that pid; it may be a controller.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
