@@ -33,8 +33,20 @@ function postgresBin() {
 
 /** Starts the server; `url` is what the controller connects to (as the superuser, trust on 127.0.0.1). */
 export async function startBenchPostgres() {
-  const server = await startLocalPostgres(postgresBin());
-  return { ...server, url: `postgres://${server.user}@127.0.0.1:${server.port}/postgres` };
+  // BENCH_PG_STATEMENTS=1: the server counts its statements, and the bench prints the costliest per run.
+  const statements = process.env.BENCH_PG_STATEMENTS === "1";
+  const server = await startLocalPostgres(
+    postgresBin(),
+    statements
+      ? "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c pg_stat_statements.track_planning=on"
+      : "",
+  );
+  // BENCH_PG_SOCKET=1: the controller connects over the server's Unix socket instead of TCP on 127.0.0.1.
+  const url =
+    process.env.BENCH_PG_SOCKET === "1"
+      ? `postgres://${server.user}@/postgres?host=${encodeURIComponent(server.socketDir)}&port=${server.port}`
+      : `postgres://${server.user}@127.0.0.1:${server.port}/postgres`;
+  return { ...server, url };
 }
 
 /** An installation like createInstallation's, whose store is the PostgreSQL at `url` (a schema of its own). */
@@ -44,7 +56,7 @@ export async function createPostgresInstallation(options, url, schema) {
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
-  const schemaUrl = `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const schemaUrl = `${url}${url.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   // `errand run` reads the secret store.url_secret names from its environment (inherited).
   process.env.ERRAND_SECRET_BENCH_PG_URL = schemaUrl;
   const config = readFileSync(installation.configFile, "utf8").replace(
@@ -93,8 +105,12 @@ export async function postgresPhases({ total, concurrency, latencySeconds, phase
   try {
     phase("controller, PostgreSQL store");
     const installation = await createPostgresInstallation({ concurrency }, server.url, "bench");
+    const statements = process.env.BENCH_PG_STATEMENTS === "1" ? await statementCounter(server.url) : undefined;
     const serverBefore = treeTicksMs(server.pid);
+    await statements?.reset();
     const sat = await saturate(installation, total, "postgres");
+    await statements?.print(total);
+    if (statements) printServerProcesses(server.pid, total);
     // The server's processes are not the controller's: their CPU per run, counted apart.
     sat.result.serverMsPerRun = (treeTicksMs(server.pid) - serverBefore) / total;
     phase("latency, PostgreSQL store");
@@ -105,6 +121,49 @@ export async function postgresPhases({ total, concurrency, latencySeconds, phase
   } finally {
     await server.stop();
   }
+}
+
+/** pg_stat_statements on the bench's server: reset before a phase, then the costliest statements per run. */
+async function statementCounter(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+  return {
+    reset: () => client.query("SELECT pg_stat_statements_reset()"),
+    async print(runs) {
+      const { rows } = await client.query(
+        `SELECT calls, total_exec_time AS ms, total_plan_time AS plan, rows, query FROM pg_stat_statements
+         ORDER BY total_exec_time + total_plan_time DESC LIMIT 25`,
+      );
+      console.log("\n| calls/run | exec+plan µs/run | µs/call | rows/call | statement |\n|---|---|---|---|---|");
+      for (const r of rows)
+        console.log(
+          `| ${(r.calls / runs).toFixed(2)} | ${(((r.ms + r.plan) * 1000) / runs).toFixed(0)} | ${(((r.ms + r.plan) * 1000) / r.calls).toFixed(0)} | ${(r.rows / r.calls).toFixed(2)} | ${r.query.replace(/\s+/g, " ").slice(0, 140)} |`,
+        );
+      const [all] = (await client.query("SELECT SUM(calls) AS calls FROM pg_stat_statements")).rows;
+      console.log(`statements per run: ${(Number(all.calls) / runs).toFixed(1)}`);
+      await client.end();
+    },
+  };
+}
+
+/** The CPU of each of the server's processes (user + system), per run, by what the process is. */
+function printServerProcesses(pid, runs) {
+  const byKind = new Map();
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean);
+  for (const child of children) {
+    try {
+      const kind = readFileSync(`/proc/${child}/cmdline`, "utf8")
+        .replace(/\0/g, " ")
+        .trim()
+        .replace(/ \d+\.\d+\.\d+\.\d+\(\d+\)/, "");
+      byKind.set(kind, (byKind.get(kind) ?? 0) + treeTicksMs(Number(child)));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  for (const [kind, ms] of [...byKind].sort((a, b) => b[1] - a[1]))
+    console.log(`server process: ${(ms / runs).toFixed(3)} ms per run: ${kind}`);
 }
 
 /** The two stores side by side, after the main report. */

@@ -4,6 +4,8 @@ import { dirname } from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../test/support/temp-dir.js";
+import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
+import { runIn } from "./conformance/support.js";
 import { startLocalPostgres } from "./helpers/postgres-local.mjs";
 import { findPostgresBin } from "./helpers/postgres-strategy.js";
 
@@ -41,6 +43,24 @@ describe.runIf(findPostgresBin() !== undefined)("the local PostgreSQL server of 
       await server.stop();
     }
     expect(existsSync(folder)).toBe(false);
+  }, 60_000);
+
+  it("serves a store over its Unix socket, as docs/postgres-store.md shows the URL", async () => {
+    const server = await startLocalPostgres(findPostgresBin()!);
+    try {
+      const url = `postgres://test@/postgres?host=${encodeURIComponent(server.socketDir)}&port=${server.port}`;
+      const store = await createPostgresStore({ connectionString: url });
+      try {
+        const run = await runIn(store, "Running");
+        const done = await store.transition({ runId: run.id, from: ["Running"], to: "Succeeded", reason: "done" });
+        expect(done).toMatchObject({ state: "Succeeded" });
+        expect((await store.transitions(run.id)).map((t) => t.to)).toEqual(["Queued", "Running", "Succeeded"]);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      await server.stop();
+    }
   }, 60_000);
 
   it("leaves no folder, and no server, when its test process exits without stopping it", async () => {

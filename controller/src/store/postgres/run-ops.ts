@@ -1,8 +1,8 @@
-import type { PoolClient } from "pg";
+import type { Pool, PoolClient } from "pg";
 import { type Actor, isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
 import { pullRequestKey } from "../follow-up-rules.js";
 import { requireText, requireTime } from "../input-checks.js";
-import { actorColumns, jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun, transitionActor } from "../rows.js";
+import { actorColumns, jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive, runNotFound } from "../run-rules.js";
 import type { TransitionRequest } from "../store.js";
@@ -11,23 +11,11 @@ import { inTransaction } from "./in-transaction.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
 const LOCK_RUN = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1 FOR UPDATE`;
-// Run under the lock of LOCK_RUN: its snapshot then holds every earlier transition, so MAX(seq) + 1 is the next one.
-const MOVE = `
-  WITH moved AS (
-    UPDATE task_runs SET state = $2::text, updated_at = $3::bigint, reason = $4::text,
-      started_at = CASE WHEN $5::boolean THEN $3::bigint ELSE started_at END,
-      finished_at = CASE WHEN $6::boolean THEN $3::bigint ELSE finished_at END,
-      claimed_by = NULL, claim_expires_at = NULL,
-      backend = COALESCE($7::text, backend), result = COALESCE($8::text, result), cost_usd = COALESCE($9::double precision, cost_usd),
-      log_ref = COALESCE($10::text, log_ref), attachment = COALESCE($11::text, attachment),
-      announce_pending = announce_pending OR ($12::text = 'AwaitingApproval' AND $6::boolean)
-    WHERE id = $1 RETURNING ${RUN_COLUMNS_BARE}
-  ), history AS (
-    INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason, actor_kind, actor_name, actor_from)
-    SELECT id, (SELECT COALESCE(MAX(seq), 0) + 1 FROM transitions WHERE run_id = $1), $12::text, $2::text, $3::bigint, $4::text,
-      $13::text, $14::text, $15::text FROM moved
-  )
-  SELECT * FROM moved`;
+// One round trip: the function (schema version 9) locks the run, checks its state and writes the transition.
+const MOVE = `SELECT ${RUN_COLUMNS_BARE} FROM errand_move_run($1, $2::text[], $3, $4::bigint, $5, $6, $7, $8, $9, $10,
+  $11, $12, $13, $14, $15, $16)`;
+/** PostgreSQL's no_data_found: what errand_move_run raises for an unknown run. */
+const NO_DATA_FOUND = "P0002";
 const NEW_ATTEMPT = `
   WITH run AS (
     INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
@@ -49,33 +37,35 @@ async function lockRun(client: PoolClient, runId: string): Promise<RunRow> {
   return row;
 }
 
-/** Moves a run the caller has locked from `current` to `req.to`, with its transition row. */
+/**
+ * Moves run `req.runId` from one of `from` to `req.to`, with its transition row, and records the pull request URL
+ * of its result; undefined when its state is none of `from`. `queryable` is the pool (a statement of its own) or the
+ * client of a transaction that holds the run's lock already.
+ */
 async function move(
-  client: PoolClient,
+  queryable: Pool | PoolClient,
   req: Omit<TransitionRequest, "from">,
-  current: RunRow,
+  from: readonly RunState[],
   at: number,
-): Promise<RunRow> {
+): Promise<RunRow | undefined> {
   const patch = req.patch ?? {};
-  const params = [
-    req.runId,
-    req.to,
-    at,
-    req.reason,
-    req.to === "Running",
-    isTerminal(req.to),
-    patch.backend ?? null,
-    jsonOrNull(patch.result),
-  ];
-  params.push(patch.costUsd ?? null, patch.logRef ?? null, jsonOrNull(patch.attachment), current.state);
-  params.push(...actorColumns(transitionActor(req, current)));
-  return (await client.query<RunRow>(MOVE, params)).rows[0] as RunRow;
+  const pullRequestUrl = pullRequestKey(patch.result?.pullRequestUrl) || null;
+  const params: unknown[] = [req.runId, from, req.to, at, req.reason, req.to === "Running", isTerminal(req.to)];
+  params.push(patch.backend ?? null, jsonOrNull(patch.result), patch.costUsd ?? null, patch.logRef ?? null);
+  params.push(jsonOrNull(patch.attachment), ...actorColumns(req.actor), pullRequestUrl);
+  try {
+    return (await queryable.query<RunRow>({ name: "errand.move_run", text: MOVE, values: params })).rows[0];
+  } catch (error) {
+    if ((error as { code?: unknown }).code === NO_DATA_FOUND) throw runNotFound(req.runId);
+    throw error;
+  }
 }
 
 /**
  * Moving TaskRuns on PostgreSQL. Every read-then-write locks the run's row
- * first (SELECT ... FOR UPDATE), so of two controllers moving one run the
- * second reads the state the first committed; retry locks the ticket's row,
+ * first (SELECT ... FOR UPDATE; a transition does it in errand_move_run), so
+ * of two controllers moving one run the second reads the state the first
+ * committed; retry locks the ticket's row,
  * which intake locks too, so a ticket never has two active attempts.
  */
 export function createRunOps({
@@ -88,16 +78,8 @@ export function createRunOps({
       const runId = requireText(req.runId, "run id");
       requireText(req.reason, `reason of the transition of run ${req.runId}`);
       const at = req.at === undefined ? now() : requireTime(req.at, `time of the transition of run ${req.runId}`);
-      return inTransaction(pool, async (client) => {
-        const row = await lockRun(client, runId);
-        if (!req.from.includes(row.state)) return undefined;
-        const moved = toTaskRun(await move(client, req, row, at));
-        // How a review event on a pull request finds its ticket (Store.findPullRequestRun).
-        const pullRequestUrl = pullRequestKey(req.patch?.result?.pullRequestUrl);
-        if (pullRequestUrl)
-          await client.query("UPDATE task_runs SET pull_request_url = $1 WHERE id = $2", [pullRequestUrl, runId]);
-        return moved;
-      });
+      const moved = await move(pool, { ...req, runId }, req.from, at);
+      return moved && toTaskRun(moved);
     },
     async updateRunning(runId, patch) {
       requireText(runId, "run id");
@@ -109,7 +91,7 @@ export function createRunOps({
         jsonOrNull(patch.attachment),
         patch.branch ?? null,
       ];
-      const changed = await pool.query(UPDATE_RUNNING, params);
+      const changed = await pool.query({ name: "errand.update_running", text: UPDATE_RUNNING, values: params });
       // A run that ended meanwhile keeps its final values; only an unknown id is an error.
       if (changed.rowCount === 0 && (await pool.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount === 0)
         throw runNotFound(runId);
@@ -193,5 +175,5 @@ async function cancelRun(client: PoolClient, { runId, reason, at, actor }: RunRe
   );
   if (row.state !== "Queued" && row.state !== "AwaitingApproval") return toTaskRun(marked.rows[0] as RunRow);
   const req = { runId, to: "Cancelled" as const, reason, patch: { result: cancelledBeforeStart(reason) } };
-  return toTaskRun(await move(client, actor === undefined ? req : { ...req, actor }, row, at));
+  return toTaskRun((await move(client, actor === undefined ? req : { ...req, actor }, [row.state], at)) as RunRow);
 }

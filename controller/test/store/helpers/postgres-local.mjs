@@ -33,11 +33,11 @@ function freePort() {
  * when the test process exits without stopping it (the server is taken down
  * with it, and a detached reaper removes the folder once the server is gone).
  */
-export async function startLocalPostgres(bin) {
+export async function startLocalPostgres(bin, extraSettings = "") {
   const dir = mkdtempSync(join(tmpdir(), "errand-pg-"));
   const data = join(dir, "data");
   try {
-    return await startIn(bin, dir, data);
+    return await startIn(bin, dir, data, extraSettings);
   } catch (error) {
     // pg_ctl -w may give up on a server that still starts: it must be down before its folder goes.
     const pid = postmasterPid(data);
@@ -47,7 +47,7 @@ export async function startLocalPostgres(bin) {
   }
 }
 
-async function startIn(bin, dir, data) {
+async function startIn(bin, dir, data, extraSettings) {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     const [uid, gid] = ["-u", "-g"].map((flag) =>
@@ -62,7 +62,7 @@ async function startIn(bin, dir, data) {
   let port = 0;
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
-    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300 ${extraSettings}`;
     try {
       await pgRun("pg_ctl", ["-D", data, "-w", "-l", join(dir, "server.log"), "-o", settings, "start"]);
       break;
@@ -83,6 +83,8 @@ async function startIn(bin, dir, data) {
   return {
     host: "127.0.0.1",
     port,
+    /** The folder of the server's Unix socket (the socket is .s.PGSQL.<port> in it). */
+    socketDir: dir,
     /** The postmaster's pid: the bench counts the server's CPU over it and its backends. */
     pid,
     user: "test",
