@@ -51,11 +51,7 @@ export function createClaimOps({
       if (requireCount(limit, "claim limit") === 0) return [];
       requireMs(leaseMs, "claim lease");
       const at = now();
-      const { rows } = await pool.query<RunRow & { payload: string }>({
-        name: "errand.claim",
-        text: CLAIM,
-        values: [at, limit, owner, at + leaseMs],
-      });
+      const { rows } = await pool.query<RunRow & { payload: string }>(CLAIM, [at, limit, owner, at + leaseMs]);
       // RETURNING keeps no order: oldest first, as the interface promises.
       return rows.sort(byAge).map((row) => ({ run: toTaskRun(row), ticket: toTicket(row.payload) }));
     },

@@ -70,16 +70,11 @@ async function storeTickets(
   const sorted = ticketRows(tickets, payloads);
   const sources = sorted.map((r) => r[0]);
   const ids = sorted.map((r) => r[1]);
-  await client.query({
-    name: "errand.upsert_tickets",
-    text: UPSERT_TICKETS,
-    values: [sources, ids, sorted.map((r) => r[2]), at],
-  });
-  const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>({
-    name: "errand.latest_runs",
-    text: LATEST_RUNS,
-    values: [sources, ids],
-  });
+  await client.query(UPSERT_TICKETS, [sources, ids, sorted.map((r) => r[2]), at]);
+  const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(LATEST_RUNS, [
+    sources,
+    ids,
+  ]);
   const known = new Map(latest.rows.map((r) => [keyOf(r.source, r.ticket_id), { runId: r.id, state: r.state }]));
   const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[]; state: RunState[] } = {
     id: [],
@@ -105,11 +100,7 @@ async function storeTickets(
     return awaiting ? { kind: "queued", ticket, runId, awaitingApproval: true } : { kind: "queued", ticket, runId };
   });
   if (fresh.id.length > 0)
-    await client.query({
-      name: "errand.insert_runs",
-      text: INSERT_RUNS,
-      values: [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at, fresh.state],
-    });
+    await client.query(INSERT_RUNS, [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at, fresh.state]);
   return outcomes;
 }
 
@@ -129,11 +120,7 @@ async function markDeliveries(
   const found = new Map<string, DeliveryClaim>();
   if (expiry.size === 0) return found;
   const keys = [...expiry.keys()].sort();
-  const marked = await client.query<{ key: string }>({
-    name: "errand.mark_new_deliveries",
-    text: MARK_NEW_DELIVERIES,
-    values: [keys, keys.map((k) => expiry.get(k)), at],
-  });
+  const marked = await client.query<{ key: string }>(MARK_NEW_DELIVERIES, [keys, keys.map((k) => expiry.get(k)), at]);
   for (const row of marked.rows) found.set(row.key, "new");
   const held = keys.filter((k) => !found.has(k));
   if (held.length > 0) {

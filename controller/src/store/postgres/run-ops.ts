@@ -14,6 +14,12 @@ const LOCK_RUN = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1 FOR UP
 // One round trip: the function (schema version 9) locks the run, checks its state and writes the transition.
 const MOVE = `SELECT ${RUN_COLUMNS_BARE} FROM errand_move_run($1, $2::text[], $3, $4::bigint, $5, $6, $7, $8, $9, $10,
   $11, $12, $13, $14, $15, $16)`;
+/**
+ * The two statements of every run's path with plans that do not depend on their values (a run's id) are named
+ * prepared statements: parsed and planned once per connection. The batch statements stay unnamed: a generic plan
+ * of `unnest($1)` or `LIMIT $2` guesses the batch's size, and can turn an index lookup into a scan of every run.
+ */
+const PREPARED = { move: "errand.move_run", updateRunning: "errand.update_running" } as const;
 /** PostgreSQL's no_data_found: what errand_move_run raises for an unknown run. */
 const NO_DATA_FOUND = "P0002";
 const NEW_ATTEMPT = `
@@ -54,7 +60,7 @@ async function move(
   params.push(patch.backend ?? null, jsonOrNull(patch.result), patch.costUsd ?? null, patch.logRef ?? null);
   params.push(jsonOrNull(patch.attachment), ...actorColumns(req.actor), pullRequestUrl);
   try {
-    return (await queryable.query<RunRow>({ name: "errand.move_run", text: MOVE, values: params })).rows[0];
+    return (await queryable.query<RunRow>({ name: PREPARED.move, text: MOVE, values: params })).rows[0];
   } catch (error) {
     if ((error as { code?: unknown }).code === NO_DATA_FOUND) throw runNotFound(req.runId);
     throw error;
@@ -91,7 +97,7 @@ export function createRunOps({
         jsonOrNull(patch.attachment),
         patch.branch ?? null,
       ];
-      const changed = await pool.query({ name: "errand.update_running", text: UPDATE_RUNNING, values: params });
+      const changed = await pool.query({ name: PREPARED.updateRunning, text: UPDATE_RUNNING, values: params });
       // A run that ended meanwhile keeps its final values; only an unknown id is an error.
       if (changed.rowCount === 0 && (await pool.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount === 0)
         throw runNotFound(runId);
