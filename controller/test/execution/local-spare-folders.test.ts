@@ -103,7 +103,9 @@ describe("local backend: a finished run's folders serve the next run", () => {
   it("the next run gets the emptied folders, its own prompt and ticket, and never the result of the run before", async () => {
     const { backend, config } = localBackend({ keepWorkspaces: "never" });
     const first = fixtureEngine({ args: [fixture("write-result.mjs")], env: { FIXTURE_RESULT: SUCCESS } });
-    const one = await backend.start(specFor(first.engine), recordingHooks());
+    // A longer prompt first: the next run's, written over it in place, must leave nothing of it.
+    const firstSpec = { ...specFor(first.engine), prompt: "A first prompt, longer than the one after it.\n" };
+    const one = await backend.start(firstSpec, recordingHooks());
     expect((await one.done).result.success).toBe(true);
     const deadline = Date.now() + 5000;
     while (Object.values(sparesUnder(config.workspaceDir)).flat().length < 2 && Date.now() < deadline)
@@ -121,6 +123,8 @@ describe("local backend: a finished run's folders serve the next run", () => {
     const input = second.record.inputs[0]!;
     expect(readdirSync(input.workspace)).toEqual([]);
     expect(readFileSync(input.files.prompt, "utf8")).toBe("The second prompt.\n");
+    expect(statSync(input.files.prompt).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(input.files.ticket, "utf8"))).toMatchObject({ id: spec.ticket.id });
     expect(existsSync(input.files.result)).toBe(false);
     const outcome = await two.done;
     expect(outcome.result.success).toBe(false);

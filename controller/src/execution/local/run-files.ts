@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, ftruncateSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { readdir, rmdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { Ticket } from "@errand/channel-sdk";
@@ -68,8 +68,8 @@ export function claimWorkspace(paths: RunPaths, engineName: string, spares?: Spa
  */
 export function writeRunFiles(paths: RunPaths, ticket: Ticket, prompt: string, spares?: SpareFolders): void {
   if (spares?.take("run", paths.runDir)) {
-    writeFileSync(paths.prompt, prompt, { mode: 0o600 });
-    writeFileSync(paths.ticket, ticketFileText(ticket), { mode: 0o600 });
+    overwriteFile(paths.prompt, prompt);
+    overwriteFile(paths.ticket, ticketFileText(ticket));
     return;
   }
   try {
@@ -83,6 +83,30 @@ export function writeRunFiles(paths: RunPaths, ticket: Ticket, prompt: string, s
   }
   writeFileSync(paths.prompt, prompt, { mode: 0o600 });
   writeFileSync(paths.ticket, ticketFileText(ticket), { mode: 0o600 });
+}
+
+/**
+ * Writes `text` over the file a spare run folder kept, in place: truncating it first (writeFileSync) frees its
+ * blocks and allocates them again, 5 times the system time on ext4 (measured: 50 against 10 µs). A file that is
+ * not there is created as the run folder's files are.
+ */
+function overwriteFile(path: string, text: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, "r+");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    writeFileSync(path, text, { mode: 0o600 });
+    return;
+  }
+  try {
+    const bytes = Buffer.from(text);
+    for (let written = 0; written < bytes.length; )
+      written += writeSync(fd, bytes, written, bytes.length - written, written);
+    ftruncateSync(fd, bytes.length);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function createEmptyDir(dir: string, engineName: string): void {
