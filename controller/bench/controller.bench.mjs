@@ -8,7 +8,9 @@
 // Then the same throughput and latency on the PostgreSQL store.
 // `--quick`: 1,000 tickets. `--store sqlite|postgres|both` (default both).
 // BENCH_KEEP=1 keeps the installations; BENCH_DIR says where they go (default
-// tmpfs, see controller/bench-dir.mjs). See docs/benchmarks.md.
+// tmpfs, see controller/bench-dir.mjs). BENCH_PG_STATEMENTS=1 prints the
+// PostgreSQL statements and server processes per run; BENCH_PG_SOCKET=1
+// connects over the server's Unix socket. See docs/benchmarks.md.
 import { rmSync } from "node:fs";
 import { cpus } from "node:os";
 import { bareLoop } from "./controller/bare-loop.mjs";
