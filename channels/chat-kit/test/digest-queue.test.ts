@@ -194,7 +194,7 @@ describe("createDigestQueue", () => {
     // The sink logs r1's answer before the sender has read it: r3 then joins the queue behind r1 instead of going
     // alone. Either way it is taken, not refused, and reaches the platform.
     expect([{}, { deliveryId: "200" }]).toContainEqual(await room.submit(start("r3")));
-    await until(() => bodies().some((body) => body?.one === "start r3"), "r3 sent");
+    await until(() => bodies().some((body) => (body as { one?: string } | undefined)?.one === "start r3"), "r3 sent");
     await room.close();
   });
 
