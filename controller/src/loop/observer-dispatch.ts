@@ -32,7 +32,7 @@ export interface ObserverDispatch {
 }
 
 /**
- * Observers are non-critical (spec 1.4): a slow or failing one is logged and
+ * Observers are non-critical: a slow or failing one is logged and
  * left behind, never retried, never able to hold a run or the loop.
  */
 export function createObserverDispatch(options: ObserverDispatchOptions): ObserverDispatch {

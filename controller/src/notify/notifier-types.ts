@@ -76,7 +76,7 @@ export interface CheckResult {
   error?: { code: string; message: string; hint?: string | undefined };
 }
 
-/** The notifier's part of /readyz. Channels never fail readiness (spec 1.4): `status` is informational. */
+/** The notifier's part of /readyz. Channels never fail readiness: `status` is informational. */
 export interface NotifierHealth {
   /** `ok` when every channel is healthy, else `degraded`. */
   status: "ok" | "degraded";

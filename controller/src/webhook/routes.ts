@@ -1,7 +1,7 @@
 import type { SourceId } from "../config/webhook-config.js";
 import { WEBHOOK_VENDORS } from "../vendors/registry.js";
 
-/** Base path of every webhook route (spec 2.5: fixed). */
+/** Base path of every webhook route (fixed). */
 export const PATH_PREFIX = "/webhooks";
 
 /** Route path to source: the spec's neutral paths and the real vendors' names, from vendors/registry.ts. */

@@ -11,7 +11,7 @@ import {
 } from "../../webhook/parsing/decode.js";
 import { type ApprovalCallback, accepted, ignored, type WebhookSource } from "../../webhook/parsing/source.js";
 
-/** Action ids with this prefix are approval callbacks, never tickets (spec 4.5). */
+/** Action ids with this prefix are approval callbacks, never tickets. */
 export const APPROVAL_PREFIX = "agent_approval_";
 
 /**
@@ -22,7 +22,7 @@ export const APPROVAL_PREFIX = "agent_approval_";
 const EVENTS_API_TYPES = new Set(["url_verification", "event_callback", "app_rate_limited"]);
 
 /**
- * Chat A (spec 4.5): interactive payloads as JSON or as a form with a
+ * Chat A: interactive payloads as JSON or as a form with a
  * `payload` field, and slash commands (a form without `payload`). A payload
  * with any `agent_approval_` action goes to the approval handler only; every
  * other interaction becomes one `slack_interaction` ticket. A payload without

@@ -27,7 +27,7 @@ export function labelsOf(issue: ListedIssue): string[] {
 
 /**
  * The ticket for an issue: `id` is the issue number as text, exactly as the
- * webhook intake maps `issue.number` (spec 4.2), so a polled issue and its
+ * webhook intake maps `issue.number`, so a polled issue and its
  * webhook event are one ticket.
  */
 export function toTicket(issue: ListedIssue, repoUrl: string): Ticket {

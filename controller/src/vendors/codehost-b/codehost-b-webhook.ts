@@ -6,7 +6,7 @@ import { accepted, ignored, type WebhookSource } from "../../webhook/parsing/sou
 const KINDS = new Set(["issue", "merge_request"]);
 
 /**
- * Code host B (spec 4.3): `issue` and `merge_request` events become tickets
+ * Code host B: `issue` and `merge_request` events become tickets
  * of that type. The token header is checked before the body is read.
  */
 export function createCodehostBSource(secret: string): WebhookSource {

@@ -15,7 +15,7 @@ import type { GenericConfig } from "./generic-schema.js";
 type Plan = ReadonlyArray<readonly [field: TicketField, path: FieldPath, shown: string]>;
 
 /**
- * The generic source (spec 4.6): a JSON object mapped to one ticket by
+ * The generic source: a JSON object mapped to one ticket by
  * `webhook.generic.field_mapping`, or, without a mapping, read flat from the
  * top-level keys named like the ticket fields. A request without an id is 400.
  */

@@ -7,14 +7,14 @@ import { accepted, ignored, type WebhookSource } from "../../webhook/parsing/sou
 
 /** Options of {@link createTrackerBSource}. */
 export interface TrackerBOptions {
-  /** Signing secret; without it every well-formed request is accepted (spec 5.3). */
+  /** Signing secret; without it every well-formed request is accepted. */
   secret?: string;
   /** `webhook.shortcut_target_state_id`: forward only updates that move a story into this state. */
   targetStateId?: string;
 }
 
 /**
- * Tracker B (spec 4.4): each `story` `update` action becomes an `issue`
+ * Tracker B: each `story` `update` action becomes an `issue`
  * ticket; with a target state, only updates whose workflow_state_id changed
  * to it. One delivery may carry several actions and so several tickets.
  */
