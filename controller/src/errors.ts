@@ -27,7 +27,7 @@ export const ControllerErrorCode = {
   Repository: "ERR_REPOSITORY",
 } as const;
 
-/** One of {@link ControllerErrorCode}. */
+/** One of {@link (ControllerErrorCode:variable)}. */
 export type ControllerErrorCode = (typeof ControllerErrorCode)[keyof typeof ControllerErrorCode];
 
 /** Options of every {@link ControllerError}. */

@@ -49,7 +49,7 @@ type HandlerResult = void | NotifyResult | Promise<void | NotifyResult>;
 
 /**
  * A channel as its author writes it: a name, a version, an optional config
- * schema and three handlers. Pass it to {@link defineChannel} to validate it,
+ * schema and three handlers. Pass it to `defineChannel` to validate it,
  * then to `serve()` to run it as a plugin process, or to `loadChannel()` to
  * run it in-process.
  */

@@ -11,7 +11,7 @@ export const CONFIG_HINT =
 export interface ValidateConfigOptions {
   /** Prefixes the error message, usually the channel name (`chat_a: ...`). */
   label?: string;
-  /** The error's hint; default {@link CONFIG_HINT}. */
+  /** The error's hint; default `CONFIG_HINT`. */
   hint?: string;
 }
 

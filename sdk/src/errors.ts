@@ -35,7 +35,7 @@ export const ErrorCode = {
   Internal: "ERR_INTERNAL",
 } as const;
 
-/** One of the values of {@link ErrorCode}. */
+/** One of the values of {@link (ErrorCode:variable)}. */
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
 /** Options common to every {@link ChannelError}. */
@@ -67,7 +67,7 @@ const grpcStatusByCode: Record<ErrorCode, GrpcStatus> = {
 
 /**
  * Base class of every error the SDK throws or maps. It carries a stable
- * {@link ErrorCode}, an optional hint for the user, and the gRPC status it
+ * `ErrorCode`, an optional hint for the user, and the gRPC status it
  * travels as between plugin and host.
  */
 export class ChannelError extends Error {

@@ -25,7 +25,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 // only on purpose.
 describe("API reports (api-extractor)", () => {
   it("every entry point's API matches its committed report", { timeout: 180_000 }, () => {
-    const changed = run().filter((r) => r.changed);
+    const results = run();
+    // What `npm run api:check` fails on besides a changed report: a {@link} that resolves to nothing, say.
+    expect(results.flatMap((r) => r.messages.map((m) => `${r.entry}: ${m}`))).toEqual([]);
+    const changed = results.filter((r) => r.changed);
     expect(
       changed.map((r) => `${r.reportPath}: the API of ${r.entry} differs from the committed report`),
       `The public API changed. If on purpose, run \`${UPDATE_COMMAND}\`, review the diff of sdk/api/ and commit it (and say so in sdk/CHANGELOG.md).`,

@@ -25,7 +25,7 @@ export const TICKET_FIELDS = [
   "labels",
 ] as const;
 
-/** One of {@link TICKET_FIELDS}. */
+/** One of `TICKET_FIELDS`. */
 export type TicketField = (typeof TICKET_FIELDS)[number];
 
 /** How the generic source authenticates requests. */

@@ -7,7 +7,7 @@ import { createSecretStore, type SecretStore, type SecretStoreOptions } from "./
 export type ResolvedSecrets = Record<string, string>;
 
 /**
- * Resolves every secret the configuration names (see {@link secretReferences})
+ * Resolves every secret the configuration names (see `secretReferences`)
  * from `store`, or from a store over `{ env }` and the config's `secrets.dir`.
  * Throws one {@link SecretNotFoundError} listing every missing secret.
  */

@@ -129,9 +129,9 @@ export type RunCounts = Record<RunState, number>;
  * passes the same conformance suite (controller/test/store/conformance.ts).
  *
  * Rules every implementation keeps:
- * - a ticket is identified by (source, id); {@link acceptTickets} creates at
+ * - a ticket is identified by (source, id); {@link Store.acceptTickets} creates at
  *   most one first run per ticket, also when several processes race;
- * - the delivery ids handed to {@link acceptDeliveries} are checked and
+ * - the delivery ids handed to {@link Store.acceptDeliveries} are checked and
  *   marked in the batch's transaction: no crash leaves tickets stored whose
  *   delivery id is not marked handled, or the other way round, and no two
  *   batches (in any processes) both find one id new;
@@ -139,7 +139,7 @@ export type RunCounts = Record<RunState, number>;
  *   restarts until its TTL ends;
  * - a transition is applied only from the states it names, with its time
  *   and reason stored in the same transaction;
- * - {@link claimQueued} hands each Queued run to one caller only, until the
+ * - {@link Store.claimQueued} hands each Queued run to one caller only, until the
  *   claim is released or expires.
  */
 export interface Store {
@@ -159,9 +159,9 @@ export interface Store {
   acceptTickets(tickets: readonly Ticket[], engine: string, options?: AcceptOptions): Promise<AcceptOutcome[]>;
   /**
    * Stores the tickets of several deliveries in one transaction, as
-   * {@link acceptTickets} does, checking and marking each delivery's id in
+   * {@link Store.acceptTickets} does, checking and marking each delivery's id in
    * that same transaction: an id handled before (its TTL not over) is a
-   * `duplicate` and a claimed one (see {@link claimDelivery}) `in_flight`,
+   * `duplicate` and a claimed one (see {@link Store.claimDelivery}) `in_flight`,
    * and such a delivery's tickets are not written; any other id is marked
    * handled for its `ttlMs` with its tickets, so the tickets and their id
    * commit together or not at all, and a batch that fails leaves every id
@@ -181,13 +181,13 @@ export interface Store {
    * handled), `duplicate` (handled, its TTL not over); an expired claim or
    * mark counts as absent. See the intake's DedupeStore protocol. The
    * intake claims only ids of deliveries without tickets (approvals); those
-   * with tickets go to {@link acceptDeliveries}.
+   * with tickets go to {@link Store.acceptDeliveries}.
    */
   claimDelivery(key: string, ttlMs: number): Promise<DeliveryClaim>;
   /**
    * Marks a delivery id as handled (a duplicate until its TTL ends), in a
    * transaction of its own. The intake marks ids with their tickets instead
-   * ({@link acceptDeliveries}); this is for deliveries without tickets.
+   * ({@link Store.acceptDeliveries}); this is for deliveries without tickets.
    */
   commitDelivery(key: string, ttlMs: number): Promise<void>;
   /** Forgets a claim (or a mark), so the sender's retry goes through. */
@@ -206,7 +206,7 @@ export interface Store {
    * Returns how many claims were dropped.
    */
   releaseAllClaims(): Promise<number>;
-  /** Gives back a claim taken with {@link claimQueued} without starting the run. */
+  /** Gives back a claim taken with {@link Store.claimQueued} without starting the run. */
   releaseClaim(runId: string, owner: string): Promise<void>;
 
   /**
@@ -236,7 +236,7 @@ export interface Store {
   createFollowUp(req: FollowUpRequest): Promise<TaskRun>;
   /**
    * The runs of the ticket whose run ended with `pullRequestUrl` as its
-   * result's pull request (recorded by {@link transition}), or undefined
+   * result's pull request (recorded by {@link Store.transition}), or undefined
    * when no run opened it: review events on other pull requests are not errand's. Addresses are compared
    * without case, a trailing `/`, `#...` or `?...`.
    */
@@ -245,20 +245,20 @@ export interface Store {
   recordSession(runId: string, sessionId: string): Promise<void>;
   /**
    * Asks for a run to be cancelled. A Queued or AwaitingApproval run is Cancelled at once and
-   * marked for {@link takeUnannounced} (no loop ended it, so no loop told
+   * marked for {@link Store.takeUnannounced} (no loop ended it, so no loop told
    * the observers); a Running run gets `cancelRequestedAt`, and `reason` the
    * first request's reason (who asked, from where), and the loop stops it
    * with that reason. Returns the run as it is after the request. Throws
    * ConflictError for a finished run and NotFoundError for an unknown id.
    * `actor` is stored with the Cancelled transition it makes; for a Running
    * run, the first request's actor is kept (`cancelRequestedBy`) and
-   * {@link transition} stores it with the run's Cancelled transition when
+   * {@link Store.transition} stores it with the run's Cancelled transition when
    * that request names no actor of its own.
    */
   requestCancel(runId: string, reason: string, actor?: Actor): Promise<TaskRun>;
   /**
    * Takes up to `limit` runs that ended outside the loop (a Queued run
-   * cancelled with {@link requestCancel}, an AwaitingApproval run refused,
+   * cancelled with {@link Store.requestCancel}, an AwaitingApproval run refused,
    * timed out or cancelled) and whose end was not taken yet,
    * oldest end first, with their tickets. The mark is cleared in the same
    * transaction, so each such run is returned once, to one caller, across

@@ -47,7 +47,7 @@ export interface Throttle {
   wait(key: string, signal?: AbortSignal): Promise<ReleaseSlot>;
   /**
    * Waits for a slot of `key`, then runs `fn`. When `fn` throws an error with
-   * `retryAfterMs` (a `RateLimitedError`), the key is {@link penalize}d by
+   * `retryAfterMs` (a `RateLimitedError`), the key is penalized (`penalize`) by
    * that much before the error is rethrown, so the next caller of the key
    * honours the target's Retry-After. The slot is released when `fn` ends.
    */
