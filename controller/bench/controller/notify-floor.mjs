@@ -137,7 +137,7 @@ const parts = (sat, ch) =>
  * that ceiling is already below 0.9 × the throughput without channels, no
  * notifier can meet "≤ 10 %" on this machine. The notifier's own cost is the
  * CPU per run that the channels add beyond their floor, counted over the
- * processes that take part (participantsMs: the controller, its plugins and
+ * processes that take part (participantsSplitMs: the controller, its plugins and
  * engines, this bench), so that other work on the machine does not count.
  */
 export function printNotifierFloor({ sat, ch, floor, cores, chatMessagesPerRun }) {

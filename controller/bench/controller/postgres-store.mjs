@@ -9,7 +9,7 @@ import { startLocalPostgres } from "../../test/store/helpers/postgres-local.mjs"
 import { stopController } from "./controller-process.mjs";
 import { createInstallation } from "./installation.mjs";
 import { latency, saturate } from "./phases.mjs";
-import { treeTicksMs } from "./stats.mjs";
+import { livePids, treeTicksMs } from "./stats.mjs";
 
 /** `--store sqlite|postgres|both` (default both): which stores the run measures. */
 export function storeOption(argv = process.argv) {
@@ -150,14 +150,13 @@ async function statementCounter(url) {
 /** The CPU of each of the server's processes (user + system), per run, by what the process is. */
 function printServerProcesses(pid, runs) {
   const byKind = new Map();
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean);
-  for (const child of children) {
+  for (const child of livePids(pid)) {
     try {
       const kind = readFileSync(`/proc/${child}/cmdline`, "utf8")
         .replace(/\0/g, " ")
         .trim()
         .replace(/ \d+\.\d+\.\d+\.\d+\(\d+\)/, "");
-      byKind.set(kind, (byKind.get(kind) ?? 0) + treeTicksMs(Number(child)));
+      byKind.set(kind, (byKind.get(kind) ?? 0) + treeTicksMs(child));
     } catch {
       // Ended meanwhile.
     }

@@ -50,15 +50,18 @@ export function memoryMiB(pid) {
   return { ...read(pid), helperPeak };
 }
 
-/** The pids of a live process's live engine spawners (Linux /proc: its children named errand-spawner). */
-export function childPids(pid) {
-  let pids;
+/** The pids of a process's live child processes (Linux /proc); none when it is gone. */
+export function livePids(pid) {
   try {
-    pids = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
   } catch {
     return [];
   }
-  return pids.filter((child) => {
+}
+
+/** The pids of a live process's live engine spawners (Linux /proc: its children named errand-spawner). */
+export function childPids(pid) {
+  return livePids(pid).filter((child) => {
     try {
       return readFileSync(`/proc/${child}/comm`, "utf8").trim() === "errand-spawner";
     } catch {
@@ -100,18 +103,13 @@ export function cpuSeconds(pid) {
 
 /**
  * CPU ms spent so far by the processes that take part in a phase and by
- * nothing else: the process `pid` and every live descendant (their own time
- * and that of the children they have waited for: engines, plugins, the
- * spawner) plus this bench process (its ticket clients and the chat and hook
- * stand-ins). Unlike {@link machineBusyMs} it leaves out what else the machine
- * runs, so a busy machine slows it but does not add to it.
+ * nothing else, in three parts: the process `pid` alone (`controller`), its
+ * live descendants with the children they have waited for (`children`:
+ * engines, plugins, the spawner), and this bench process (`bench`: its
+ * ticket clients and the chat and hook stand-ins). Unlike
+ * {@link machineBusyMs} it leaves out what else the machine runs, so a busy
+ * machine slows it but does not add to it.
  */
-export function participantsMs(pid) {
-  const own = process.cpuUsage();
-  return treeTicksMs(pid) + (own.user + own.system) / 1000;
-}
-
-/** {@link participantsMs} in its three parts: the process `pid` alone, its descendants, this bench process. */
 export function participantsSplitMs(pid) {
   const own = process.cpuUsage();
   const root = ticks(pid);
@@ -131,13 +129,7 @@ export function treeTicksMs(pid) {
   } catch {
     return 0; // Ended meanwhile: its time is in its parent's waited-for children once reaped.
   }
-  let children = [];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
-  } catch {
-    // Gone meanwhile.
-  }
-  for (const child of children) ms += treeTicksMs(child);
+  for (const child of livePids(pid)) ms += treeTicksMs(child);
   return ms;
 }
 
