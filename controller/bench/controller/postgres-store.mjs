@@ -129,7 +129,7 @@ async function statementCounter(url) {
   await client.connect();
   await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
   return {
-    reset: () => client.query("SELECT pg_stat_statements_reset()"),
+    reset: () => client.query("SELECT pg_stat_statements_reset(), pg_stat_reset()"),
     async print(runs) {
       const { rows } = await client.query(
         `SELECT calls, total_exec_time AS ms, total_plan_time AS plan, rows, query FROM pg_stat_statements
@@ -142,6 +142,14 @@ async function statementCounter(url) {
         );
       const [all] = (await client.query("SELECT SUM(calls) AS calls FROM pg_stat_statements")).rows;
       console.log(`statements per run: ${(Number(all.calls) / runs).toFixed(1)}`);
+      // Whether updates stayed on their page (heap-only: no index written) or wrote a new entry into every index.
+      const tables = await client.query(
+        `SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE n_tup_upd + n_tup_ins > 0 ORDER BY relname`,
+      );
+      for (const t of tables.rows)
+        console.log(
+          `table ${t.relname}: ${(t.n_tup_ins / runs).toFixed(2)} inserts and ${(t.n_tup_upd / runs).toFixed(2)} updates per run, of which heap-only ${(t.n_tup_hot_upd / runs).toFixed(2)}`,
+        );
       await client.end();
     },
   };

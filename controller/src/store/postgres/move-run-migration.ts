@@ -2,7 +2,8 @@
  * Schema version 9 (SQLite has no counterpart: its store runs in-process): a run's transition as one function call,
  * so a transition is one round trip instead of five (BEGIN, lock, move, pull request, COMMIT). Each statement in the
  * function takes its snapshot after the one before it, so the transition row's `MAX(seq) + 1` reads every transition
- * committed before the row lock was granted, as the separate statements did.
+ * committed before the row lock was granted, as the separate statements did. Version 10 replaced it with one
+ * statement (transition-number-migration.ts).
  */
 export const MOVE_RUN_STEP = {
   version: 9,

@@ -11,17 +11,47 @@ import { inTransaction } from "./in-transaction.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
 const LOCK_RUN = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1 FOR UPDATE`;
-// One round trip: the function (schema version 9) locks the run, checks its state and writes the transition.
-const MOVE = `SELECT ${RUN_COLUMNS_BARE} FROM errand_move_run($1, $2::text[], $3, $4::bigint, $5, $6, $7, $8, $9, $10,
-  $11, $12, $13, $14, $15, $16)`;
+/**
+ * A transition in one statement. `cur` locks the run's row; when another transaction moved it meanwhile, the lock
+ * waits for its commit and both `cur` and the UPDATE then read the row as that commit left it (READ COMMITTED's
+ * re-check), so the state check and the new row's number (`last_transition` + 1, schema version 10) count every
+ * transition committed before the lock was granted. Only a run stored before version 10 and never moved since counts
+ * its rows (`MAX(seq)`), once. Parameters: id, from states, to state, time, reason, starts?, ends?, backend, result,
+ * cost, log ref, attachment, actor kind, name and origin, pull request URL.
+ */
+const MOVE = `
+  WITH cur AS (
+    SELECT id AS cur_id, state AS cur_state, cancel_actor_kind AS cur_kind, cancel_actor_name AS cur_name,
+      cancel_actor_from AS cur_from
+    FROM task_runs WHERE id = $1 FOR UPDATE
+  ), moved AS (
+    UPDATE task_runs SET state = $3::text, updated_at = $4::bigint, reason = $5::text,
+      started_at = CASE WHEN $6::boolean THEN $4::bigint ELSE started_at END,
+      finished_at = CASE WHEN $7::boolean THEN $4::bigint ELSE finished_at END,
+      claimed_by = NULL, claim_expires_at = NULL,
+      backend = COALESCE($8::text, backend), result = COALESCE($9::text, result),
+      cost_usd = COALESCE($10::double precision, cost_usd), log_ref = COALESCE($11::text, log_ref),
+      attachment = COALESCE($12::text, attachment), pull_request_url = COALESCE($16::text, pull_request_url),
+      announce_pending = announce_pending OR (cur_state = 'AwaitingApproval' AND $7::boolean),
+      last_transition = COALESCE(last_transition, (SELECT MAX(seq) FROM transitions WHERE run_id = $1)) + 1
+    FROM cur WHERE id = cur_id AND cur_state = ANY ($2::text[])
+    RETURNING ${RUN_COLUMNS_BARE}, last_transition, cur_state, cur_kind, cur_name, cur_from
+  ), history AS (
+    -- A cancel the loop carries out (no actor given) is by whoever asked for it.
+    INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason, actor_kind, actor_name, actor_from)
+    SELECT id, last_transition, cur_state, $3::text, $4::bigint, $5::text,
+      CASE WHEN $13::text IS NULL AND $3::text = 'Cancelled' THEN cur_kind ELSE $13::text END,
+      CASE WHEN $13::text IS NULL AND $3::text = 'Cancelled' THEN cur_name ELSE $14::text END,
+      CASE WHEN $13::text IS NULL AND $3::text = 'Cancelled' THEN cur_from ELSE $15::text END
+    FROM moved
+  )
+  SELECT ${RUN_COLUMNS_BARE} FROM moved`;
 /**
  * The two statements of every run's path with plans that do not depend on their values (a run's id) are named
  * prepared statements: parsed and planned once per connection. The batch statements stay unnamed: a generic plan
  * of `unnest($1)` or `LIMIT $2` guesses the batch's size, and can turn an index lookup into a scan of every run.
  */
 const PREPARED = { move: "errand.move_run", updateRunning: "errand.update_running" } as const;
-/** PostgreSQL's no_data_found: what errand_move_run raises for an unknown run. */
-const NO_DATA_FOUND = "P0002";
 const NEW_ATTEMPT = `
   WITH run AS (
     INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
@@ -59,17 +89,19 @@ async function move(
   const params: unknown[] = [req.runId, from, req.to, at, req.reason, req.to === "Running", isTerminal(req.to)];
   params.push(patch.backend ?? null, jsonOrNull(patch.result), patch.costUsd ?? null, patch.logRef ?? null);
   params.push(jsonOrNull(patch.attachment), ...actorColumns(req.actor), pullRequestUrl);
-  try {
-    return (await queryable.query<RunRow>({ name: PREPARED.move, text: MOVE, values: params })).rows[0];
-  } catch (error) {
-    if ((error as { code?: unknown }).code === NO_DATA_FOUND) throw runNotFound(req.runId);
-    throw error;
-  }
+  const moved = (await queryable.query<RunRow>({ name: PREPARED.move, text: MOVE, values: params })).rows[0];
+  // No row: the run is in none of the `from` states, or there is no such run (the rare case, told apart here).
+  if (
+    moved === undefined
+    && (await queryable.query("SELECT 1 FROM task_runs WHERE id = $1", [req.runId])).rowCount === 0
+  )
+    throw runNotFound(req.runId);
+  return moved;
 }
 
 /**
  * Moving TaskRuns on PostgreSQL. Every read-then-write locks the run's row
- * first (SELECT ... FOR UPDATE; a transition does it in errand_move_run), so
+ * first (SELECT ... FOR UPDATE; a transition in the statement that moves it), so
  * of two controllers moving one run the second reads the state the first
  * committed; retry locks the ticket's row,
  * which intake locks too, so a ticket never has two active attempts.

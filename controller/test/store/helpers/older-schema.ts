@@ -31,7 +31,8 @@ export function writeOlderSqliteStore(path: string, steps: readonly Step[], rows
 /** The SQL that makes `schema` a PostgreSQL store as an older errand left it: only `steps` applied and recorded, then `rows`. */
 export function olderPostgresSchemaSql(schema: string, steps: readonly Step[], rows: string): string {
   const applied = steps.map(
-    (s) => `${s.sql}; INSERT INTO errand_migrations (version, name, applied_at) VALUES (${s.version}, '${s.name}', 0);`,
+    (s) =>
+      `${s.sql}; INSERT INTO errand_migrations (version, name, applied_at) VALUES (${s.version}, '${s.name.replaceAll("'", "''")}', 0);`,
   );
   return `BEGIN; SET LOCAL search_path TO ${schema};
     CREATE TABLE errand_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL);

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { MIGRATIONS } from "../../src/store/postgres/migrations.js";
+import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
+import { TRANSITION_NUMBER_STEP } from "../../src/store/postgres/transition-number-migration.js";
+import { ticket } from "./conformance/support.js";
+import { olderPostgresSchemaSql } from "./helpers/older-schema.js";
+import { NEEDS_POSTGRES, postgresRunnable, usePostgresServer } from "./helpers/postgres-server.js";
+
+const OLD_RUNS = ["run_00000000000000000000000001", "run_00000000000000000000000002"];
+
+/** Two Running runs as an errand before the transition numbers left them: two transition rows each, no number. */
+const OLD_ROWS = OLD_RUNS.map(
+  (id, i) => `
+  INSERT INTO tickets (source, id, payload, first_seen_at, last_seen_at) VALUES ('generic', 'old${i}', '${JSON.stringify(ticket(`old${i}`))}', 1, 1);
+  INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, started_at, reason)
+  VALUES ('${id}', 'generic', 'old${i}', 1, 'Running', 'default', 1, 2, 2, 'slot');
+  INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES ('${id}', 1, NULL, 'Queued', 1, 'new');
+  INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES ('${id}', 2, 'Queued', 'Running', 2, 'slot');`,
+).join("\n");
+
+describe.runIf(postgresRunnable)(
+  `upgrading a PostgreSQL store to transition numbers kept on the run ${NEEDS_POSTGRES}`,
+  () => {
+    const server = usePostgresServer();
+
+    it("numbers the next transitions of runs stored before, and of runs created after, without gaps", async () => {
+      const { schema, url } = await server().freshSchema();
+      await server().sql(
+        olderPostgresSchemaSql(schema, MIGRATIONS.slice(0, MIGRATIONS.indexOf(TRANSITION_NUMBER_STEP)), OLD_ROWS),
+      );
+      const store = await createPostgresStore({ connectionString: url });
+      const other = await createPostgresStore({ connectionString: url });
+      try {
+        // Two stores race on an old run's first transition: one wins, and its row is number 3.
+        const [a, b] = await Promise.all([
+          store.transition({ runId: OLD_RUNS[0] as string, from: ["Running"], to: "Succeeded", reason: "done" }),
+          other.transition({ runId: OLD_RUNS[0] as string, from: ["Running"], to: "Cancelled", reason: "cancel" }),
+        ]);
+        expect([a, b].filter((r) => r !== undefined)).toHaveLength(1);
+        const seqs = async (id: string) => (await store.transitions(id)).map((t) => [t.seq, t.from, t.to]);
+        expect(await seqs(OLD_RUNS[0] as string)).toEqual([
+          [1, undefined, "Queued"],
+          [2, "Queued", "Running"],
+          [3, "Running", (a ?? b)?.state],
+        ]);
+        // A cancel requested on the other old run ends it through the same numbering.
+        await store.requestCancel(OLD_RUNS[1] as string, "stop");
+        await store.transition({ runId: OLD_RUNS[1] as string, from: ["Running"], to: "Cancelled", reason: "stopped" });
+        expect((await seqs(OLD_RUNS[1] as string)).map(([seq]) => seq)).toEqual([1, 2, 3]);
+
+        const [fresh] = await store.acceptTickets([ticket("new")], "default");
+        if (fresh?.kind !== "queued") throw new Error("the new ticket was not queued");
+        await other.transition({ runId: fresh.runId, from: ["Queued"], to: "Running", reason: "slot" });
+        await store.transition({ runId: fresh.runId, from: ["Running"], to: "Failed", reason: "engine failed" });
+        const retried = await store.retry(fresh.runId, "again");
+        await store.transition({ runId: retried.id, from: ["Queued"], to: "Running", reason: "slot" });
+        expect(await seqs(fresh.runId)).toEqual([
+          [1, undefined, "Queued"],
+          [2, "Queued", "Running"],
+          [3, "Running", "Failed"],
+        ]);
+        expect((await seqs(retried.id)).map(([seq]) => seq)).toEqual([1, 2]);
+      } finally {
+        await store.close();
+        await other.close();
+      }
+      await server().sql(`DROP SCHEMA ${schema} CASCADE`);
+    });
+  },
+);
