@@ -6,7 +6,8 @@
 // with the runs stored, and the cost of two notification channels beside
 // their floor (the same calls without a notifier, notify-floor.mjs).
 // Then the same throughput and latency on the PostgreSQL store.
-// `--quick`: 1,000 tickets. `--store sqlite|postgres|both` (default both).
+// `--quick`: 1,000 tickets. `--store sqlite|postgres|both` (default both);
+// `--store alternate`: the two stores alone, in alternating rounds (BENCH_ROUNDS, default 3).
 // BENCH_KEEP=1 keeps the installations; BENCH_DIR says where they go (default
 // tmpfs, see controller/bench-dir.mjs). BENCH_PG_STATEMENTS=1 prints the
 // PostgreSQL statements and server processes per run; BENCH_PG_SOCKET=1
@@ -23,6 +24,7 @@ import { latency, restarts, saturate, startParts } from "./controller/phases.mjs
 import { postgresPhases, printStoreComparison, storeOption } from "./controller/postgres-store.mjs";
 import { commitOf, printReport } from "./controller/report.mjs";
 import { load1, note } from "./controller/stats.mjs";
+import { alternateStores } from "./controller/store-rounds.mjs";
 
 const quick = process.argv.includes("--quick");
 const TOTAL = Number(process.env.BENCH_TICKETS ?? (quick ? 1000 : 10000));
@@ -44,6 +46,17 @@ const phase = (name) => {
 const stores = storeOption();
 const onPostgres = () =>
   postgresPhases({ total: TOTAL, concurrency: CONCURRENCY, latencySeconds: LATENCY_SECONDS, phase });
+
+if (stores.alternate) {
+  await alternateStores({
+    total: TOTAL,
+    concurrency: CONCURRENCY,
+    rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+    latencySeconds: LATENCY_SECONDS,
+  });
+  console.log(`\nCommit ${commit}; load average at the end ${load1()}`);
+  process.exit(0);
+}
 
 if (!stores.sqlite) {
   printStoreComparison({ postgres: await onPostgres() });

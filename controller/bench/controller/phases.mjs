@@ -5,7 +5,16 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { startController, stopController } from "./controller-process.mjs";
 import { SECRET_ENV } from "./installation.mjs";
-import { cpuSeconds, machineBusyMs, memoryMiB, note, participantsSplitMs, pct } from "./stats.mjs";
+import {
+  childPids,
+  cpuSeconds,
+  machineBusyMs,
+  mainThreadMs,
+  memoryMiB,
+  note,
+  participantsSplitMs,
+  pct,
+} from "./stats.mjs";
 import { openStoreReader, waitFinished } from "./store-reader.mjs";
 import { burst, createTicketClient, openLoop } from "./tickets.mjs";
 
@@ -29,12 +38,14 @@ export async function saturate(installation, total, label) {
   const cpuBefore = cpuSeconds(running.pid);
   const machineBefore = machineBusyMs();
   const participantsBefore = participantsSplitMs(running.pid);
+  const threadsBefore = mainThreads(running.pid);
   const first = Date.now();
   const [bad] = await Promise.all([burst(client, "sat", total, POSTERS), waitFinished(reader, total, label)]);
   const { lastFinish } = await reader.window();
   const cpuAfter = cpuSeconds(running.pid);
   const machineMsPerRun = (machineBusyMs() - machineBefore) / total;
   const participantsAfter = participantsSplitMs(running.pid);
+  const threadsAfter = mainThreads(running.pid);
   const participantsPerRun = Object.fromEntries(
     Object.keys(participantsAfter).map((k) => [k, (participantsAfter[k] - participantsBefore[k]) / total]),
   );
@@ -53,6 +64,7 @@ export async function saturate(installation, total, label) {
     machineMsPerRun,
     participantsMsPerRun,
     participantsPerRun,
+    mainThreadsPerRun: perRunDelta(threadsBefore, threadsAfter, total),
   };
   client.close();
   await reader.close();
@@ -60,6 +72,19 @@ export async function saturate(installation, total, label) {
     `${label}: ${total} runs in ${seconds.toFixed(1)} s = ${result.perSecond.toFixed(1)}/s; peak RSS ${result.memory.peak.toFixed(0)} MiB; states ${JSON.stringify(result.states)}`,
   );
   return { running, result };
+}
+
+/** The controller's and its spawner's main threads: ms on a CPU and waiting for one (see mainThreadMs). */
+function mainThreads(pid) {
+  const [spawner] = childPids(pid);
+  return { controller: mainThreadMs(pid), spawner: spawner === undefined ? undefined : mainThreadMs(spawner) };
+}
+
+/** Per run between two {@link mainThreads} readings; a spawner that started during the phase counts from zero. */
+function perRunDelta(before, after, total) {
+  const delta = (b, a) =>
+    a === undefined ? undefined : { run: (a.run - (b?.run ?? 0)) / total, wait: (a.wait - (b?.wait ?? 0)) / total };
+  return { controller: delta(before.controller, after.controller), spawner: delta(before.spawner, after.spawner) };
 }
 
 /** Restarts the controller `times` times on its stored runs: spawn → first /readyz 200, ms. */

@@ -11,13 +11,16 @@ import { createInstallation } from "./installation.mjs";
 import { latency, saturate } from "./phases.mjs";
 import { livePids, treeTicksMs } from "./stats.mjs";
 
-/** `--store sqlite|postgres|both` (default both): which stores the run measures. */
+/**
+ * `--store sqlite|postgres|both|alternate` (default both): which stores the run measures; `alternate` compares the
+ * two stores' throughput alone, in alternating rounds (store-rounds.mjs).
+ */
 export function storeOption(argv = process.argv) {
   const i = argv.indexOf("--store");
   const value = i === -1 ? "both" : argv[i + 1];
-  if (!["sqlite", "postgres", "both"].includes(value))
-    throw new Error(`--store takes sqlite, postgres or both, got ${value}`);
-  return { sqlite: value !== "postgres", postgres: value !== "sqlite" };
+  if (!["sqlite", "postgres", "both", "alternate"].includes(value))
+    throw new Error(`--store takes sqlite, postgres, both or alternate, got ${value}`);
+  return { sqlite: value !== "postgres", postgres: value !== "sqlite", alternate: value === "alternate" };
 }
 
 /** ERRAND_PG_BIN, else the newest of Debian's /usr/lib/postgresql/<version>/bin. */

@@ -85,8 +85,13 @@ export function printReport({
   const cpu = (r) =>
     `${r.cpuMsPerRun.toFixed(2)} ms${r.spawnerCpuMsPerRun === undefined ? "" : ` + spawner ${r.spawnerCpuMsPerRun.toFixed(2)} ms`} + engine ${r.engineCpuMsPerRun.toFixed(2)} ms`;
   const p = parts;
+  const thread = (t) =>
+    t === undefined ? "not found" : `${t.run.toFixed(2)} ms on a CPU, ${t.wait.toFixed(2)} ms waiting for one`;
+  const threads = (r) =>
+    `controller ${thread(r.mainThreadsPerRun.controller)}; spawner ${thread(r.mainThreadsPerRun.spawner)}; a run takes ${((1000 * concurrency) / r.perSecond).toFixed(1)} ms in its slot`;
   console.log(`
 CPU per run (user + system; the engine's from its parent's waited-for children): bare loop ${cpu(bare)}; controller ${cpu(sat)}; with channels ${cpu(ch)}. Peak RSS with channels ${mb(ch.memory.peak).toFixed(0)} MB.
+Main threads per run (Linux schedstat), no channels: ${threads(sat)}; with channels: ${threads(ch)}.
 Run states: no channels ${JSON.stringify(sat.states)}; channels ${JSON.stringify(ch.states)}; answers other than 200: ${sat.bad + ch.bad + lat.bad}.
 Notifications: chat_a sent ${chat.messages} messages (${chat.digests} digests) covering ${chat.starts.size} of ${total} starts and ${chat.completes.size} of ${total} completions (${(((chat.starts.size + chat.completes.size) / (2 * total)) * 100).toFixed(1)} %) and ${chat.progress} progress lines; webhook_post received ${received.webhook_post} (2 per run expected); agent_plugin_errors_total ${Object.keys(pluginErrors).length === 0 ? "0 (no failed call)" : JSON.stringify(pluginErrors)}.
 A start in parts (a fresh node, ${p.runsStored} runs stored; ms): node -e 0 ${p.nodeMs.toFixed(0)}; node to script ${p.nodeToScript.toFixed(0)}; import SDK ${p.importSdk.toFixed(0)}; import controller ${p.importController.toFixed(0)}; import CLI loader ${p.importCli.toFixed(0)}; load config ${f1(p.loadConfig)}; open store ${f1(p.storeOpen)}; migrations ${f1(p.storeMigrate)}; prepare statements ${f1(p.storePrepare)}; createSqliteStore ${f1(p.createSqliteStore)}; release claims ${f1(p.releaseAllClaims)}; recovery query ${f1(p.recoveryQuery)} (${p.leftRunning} left Running); count runs ${f1(p.countRuns)}; createController ${p.createController.toFixed(0)}; start() ${p.start.toFixed(0)}; total ${p.total.toFixed(0)}.`);

@@ -145,3 +145,17 @@ export function machineBusyMs() {
   const [user, nice, system, , , irq, softirq, steal] = cpu;
   return ((user + nice + system + irq + softirq + steal) * 1000) / 100;
 }
+
+/**
+ * Milliseconds a process's main thread has spent on a CPU (`run`) and runnable but waiting for one (`wait`), from
+ * Linux's schedstat; undefined when the process is gone. A thread that waits for a CPU is the machine's limit, not
+ * its own: on 2 cores the controller, its spawner, the engines and this bench take turns.
+ */
+export function mainThreadMs(pid) {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ").map(Number);
+    return { run: run / 1e6, wait: wait / 1e6 };
+  } catch {
+    return undefined;
+  }
+}

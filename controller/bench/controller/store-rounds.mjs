@@ -1,0 +1,73 @@
+// `--store alternate`: the two stores side by side in alternating rounds
+// (SQLite, PostgreSQL, SQLite, ...), each round a fresh installation (and a
+// fresh schema on one PostgreSQL server), so that a change of the machine's
+// load hits both; medians of the rounds, then latency at half of each
+// store's median rate. The default run measures PostgreSQL once, after
+// minutes of the SQLite phases, when the load they left is still high.
+import { rmSync } from "node:fs";
+import { stopController } from "./controller-process.mjs";
+import { createInstallation } from "./installation.mjs";
+import { latency, saturate } from "./phases.mjs";
+import { createPostgresInstallation, startBenchPostgres } from "./postgres-store.mjs";
+import { load1, median, note, treeTicksMs } from "./stats.mjs";
+
+/** The figure the issue sets: PostgreSQL's throughput at least this share of SQLite's. */
+const TARGET_RATIO = 0.7;
+
+/** Runs `rounds` alternating saturation rounds of `total` tickets per store, then latency; prints the comparison. */
+export async function alternateStores({ total, concurrency, rounds, latencySeconds }) {
+  const server = await startBenchPostgres();
+  const results = { sqlite: [], postgres: [] };
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      for (const store of ["sqlite", "postgres"]) {
+        const last = round === rounds;
+        const load = load1();
+        note(`— round ${round}, ${store} (load average ${load})`);
+        const installation =
+          store === "sqlite"
+            ? await createInstallation({ concurrency })
+            : await createPostgresInstallation({ concurrency }, server.url, `bench_${round}`);
+        const serverBefore = treeTicksMs(server.pid);
+        const sat = await saturate(installation, total, `${store}, round ${round}`);
+        const serverMsPerRun = store === "postgres" ? (treeTicksMs(server.pid) - serverBefore) / total : undefined;
+        const rate = 0.5 * median([...results[store].map((r) => r.perSecond), sat.result.perSecond]);
+        const lat = last ? await latency(installation, sat.running, rate, latencySeconds, total) : undefined;
+        await stopController(sat.running);
+        if (process.env.BENCH_KEEP !== "1") rmSync(installation.dir, { recursive: true, force: true });
+        results[store].push({ ...sat.result, serverMsPerRun, load, lat });
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  printAlternation(results, total);
+}
+
+function printAlternation(results, total) {
+  const rates = (store) => results[store].map((r) => r.perSecond);
+  const sqlite = median(rates("sqlite"));
+  const postgres = median(rates("postgres"));
+  const ratio = postgres / sqlite;
+  const f1 = (v) => v.toFixed(1);
+  const f2 = (v) => v.toFixed(2);
+  console.log(`\n| round | store | load | runs/s | CPU per run (ms) | main threads per run (ms on a CPU / waiting) |
+|---|---|---|---:|---|---|`);
+  results.sqlite.forEach((_, i) => {
+    for (const store of ["sqlite", "postgres"]) {
+      const r = results[store][i];
+      const threads = r.mainThreadsPerRun;
+      const t = (x) => (x === undefined ? "?" : `${f2(x.run)} / ${f2(x.wait)}`);
+      console.log(
+        `| ${i + 1} | ${store} | ${r.load} | ${f1(r.perSecond)} | controller ${f2(r.cpuMsPerRun)} + spawner ${f2(r.spawnerCpuMsPerRun)} + engine ${f2(r.engineCpuMsPerRun)}${r.serverMsPerRun === undefined ? "" : ` + server ${f2(r.serverMsPerRun)}`}; machine ${f2(r.machineMsPerRun)} | controller ${t(threads.controller)}, spawner ${t(threads.spawner)} |`,
+      );
+    }
+  });
+  const lat = (store) => results[store].at(-1).lat;
+  console.log(`
+${total} tickets per round, ${results.sqlite.length} alternating rounds per store.
+| measure | SQLite | PostgreSQL | target | verdict |
+|---|---:|---:|---|---|
+| throughput, median of the rounds | ${f1(sqlite)} runs/s | ${f1(postgres)} runs/s = **${f2(ratio)}** × SQLite | ≥ ${TARGET_RATIO} × SQLite | ${ratio >= TARGET_RATIO ? "PASS" : "MISS"} |
+| 200 → Running at half the median rate, last round | p50 ${lat("sqlite").p50} ms, p99 ${lat("sqlite").p99} ms | p50 ${lat("postgres").p50} ms, **p99 ${lat("postgres").p99} ms** | p99 < 50 ms | ${lat("postgres").p99 < 50 ? "PASS" : "MISS"} |`);
+}
