@@ -38,12 +38,14 @@ function postgresBin() {
 export async function startBenchPostgres() {
   // BENCH_PG_STATEMENTS=1: the server counts its statements, and the bench prints the costliest per run.
   const statements = process.env.BENCH_PG_STATEMENTS === "1";
-  const server = await startLocalPostgres(
-    postgresBin(),
+  const settings = [
     statements
       ? "-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all -c pg_stat_statements.track_planning=on"
       : "",
-  );
+    // BENCH_PG_SETTINGS: more server settings, as postgres takes them (`-c shared_buffers=1GB`).
+    process.env.BENCH_PG_SETTINGS ?? "",
+  ];
+  const server = await startLocalPostgres(postgresBin(), settings.join(" "));
   // BENCH_PG_SOCKET=1: the controller connects over the server's Unix socket instead of TCP on 127.0.0.1.
   const url =
     process.env.BENCH_PG_SOCKET === "1"

@@ -1,5 +1,5 @@
 // `--store alternate`: the two stores side by side in alternating rounds
-// (SQLite, PostgreSQL, SQLite, ...), each round a fresh installation (and a
+// (SQLite, PostgreSQL; PostgreSQL, SQLite; ...), each round a fresh installation (and a
 // fresh schema on one PostgreSQL server), so that a change of the machine's
 // load hits both; medians of the rounds, then latency at half of each
 // store's median rate. The default run measures PostgreSQL once, after
@@ -20,7 +20,8 @@ export async function alternateStores({ total, concurrency, rounds, latencySecon
   const results = { sqlite: [], postgres: [] };
   try {
     for (let round = 1; round <= rounds; round++) {
-      for (const store of ["sqlite", "postgres"]) {
+      // Odd rounds SQLite first, even rounds PostgreSQL first: what a round leaves behind hits both alike.
+      for (const store of round % 2 === 1 ? ["sqlite", "postgres"] : ["postgres", "sqlite"]) {
         const last = round === rounds;
         const load = load1();
         note(`— round ${round}, ${store} (load average ${load})`);
