@@ -10,7 +10,8 @@
 // `--store alternate`: the two stores alone, in alternating rounds (BENCH_ROUNDS, default 3).
 // BENCH_KEEP=1 keeps the installations; BENCH_DIR says where they go (default
 // tmpfs, see controller/bench-dir.mjs). BENCH_PG_STATEMENTS=1 prints the
-// PostgreSQL statements and server processes per run; BENCH_PG_SOCKET=1
+// PostgreSQL statements and server processes per run; BENCH_PG_SETTINGS adds
+// server settings; BENCH_PG_SOCKET=1
 // connects over the server's Unix socket. See docs/benchmarks.md.
 import { rmSync } from "node:fs";
 import { cpus } from "node:os";
