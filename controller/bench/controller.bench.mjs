@@ -7,7 +7,8 @@
 // their floor (the same calls without a notifier, notify-floor.mjs).
 // Then the same throughput and latency on the PostgreSQL store.
 // `--quick`: 1,000 tickets. `--store sqlite|postgres|both` (default both);
-// `--store alternate`: the two stores alone, in alternating rounds (BENCH_ROUNDS, default 3).
+// `--store alternate`: the two stores alone, in alternating rounds (BENCH_ROUNDS, default 3);
+// `--notifier`: the notifier's own cost alone, in alternating rounds (notifier-rounds.mjs).
 // BENCH_KEEP=1 keeps the installations; BENCH_DIR says where they go (default
 // tmpfs, see controller/bench-dir.mjs). BENCH_PG_STATEMENTS=1 prints the
 // PostgreSQL statements and server processes per run; BENCH_PG_SETTINGS adds
@@ -17,9 +18,10 @@ import { rmSync } from "node:fs";
 import { cpus } from "node:os";
 import { bareLoop } from "./controller/bare-loop.mjs";
 import { describeBenchDir } from "./controller/bench-dir.mjs";
-import { chatCoverage } from "./controller/chat-coverage.mjs";
+import { channelsPhase } from "./controller/channels-phase.mjs";
 import { stopController } from "./controller/controller-process.mjs";
-import { CHAT_TOKEN, createInstallation, ENGINE } from "./controller/installation.mjs";
+import { createInstallation, ENGINE } from "./controller/installation.mjs";
+import { alternateNotifier } from "./controller/notifier-rounds.mjs";
 import { notifyFloor, printNotifierFloor } from "./controller/notify-floor.mjs";
 import { latency, restarts, saturate, startParts } from "./controller/phases.mjs";
 import { postgresPhases, printStoreComparison, storeOption } from "./controller/postgres-store.mjs";
@@ -32,7 +34,6 @@ const TOTAL = Number(process.env.BENCH_TICKETS ?? (quick ? 1000 : 10000));
 const CONCURRENCY = 16;
 const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? (quick ? 5 : 20));
 const RESTARTS = Number(process.env.BENCH_RESTARTS ?? (quick ? 3 : 5));
-const { startDemoTargets } = await import(new URL("../dist/demo/demo-targets.js", import.meta.url).href);
 
 const commit = commitOf();
 const place = describeBenchDir();
@@ -47,6 +48,17 @@ const phase = (name) => {
 const stores = storeOption();
 const onPostgres = () =>
   postgresPhases({ total: TOTAL, concurrency: CONCURRENCY, latencySeconds: LATENCY_SECONDS, phase });
+
+if (process.argv.includes("--notifier")) {
+  await alternateNotifier({
+    total: TOTAL,
+    concurrency: CONCURRENCY,
+    rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+    floorCalls: quick ? 2000 : 6000,
+  });
+  console.log(`\nCommit ${commit}; load average at the end ${load1()}`);
+  process.exit(0);
+}
 
 if (stores.alternate) {
   await alternateStores({
@@ -97,26 +109,17 @@ await stopController(restart.running);
 const parts = await startParts(plain);
 
 phase("controller, two channels");
-const received = { chat_a: 0, webhook_post: 0 };
-const chatMessages = [];
-const targets = await startDemoTargets(CHAT_TOKEN, (m) => {
-  received[m.target]++;
-  if (m.target === "chat_a") chatMessages.push(m);
+const {
+  result: chResult,
+  installation: withChannels,
+  received,
+  chat,
+  pluginErrors,
+} = await channelsPhase({
+  total: TOTAL,
+  concurrency: CONCURRENCY,
+  label: "with channels",
 });
-const withChannels = await createInstallation({ concurrency: CONCURRENCY, targets });
-const ch = await saturate(withChannels, TOTAL, "with channels");
-// Runs are stored as ended before their `finished` notifications arrive, and chat_a sends what waits as digests: give the last ones a moment.
-const chatCovered = () => chatCoverage(chatMessages);
-const allCovered = () =>
-  chatCovered().starts.size >= TOTAL && chatCovered().completes.size >= TOTAL && received.webhook_post >= 2 * TOTAL;
-for (let i = 0; i < 100 && !allCovered(); i++) await new Promise((r) => setTimeout(r, 100));
-const metrics = await (await fetch(`http://127.0.0.1:${withChannels.opsPort}/metrics`)).text();
-const pluginErrors = Object.fromEntries(
-  [...metrics.matchAll(/^agent_plugin_errors_total\{plugin="([^"]*)"\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]),
-);
-const chat = chatCovered();
-await stopController(ch.running);
-await targets.close();
 
 phase("the notifier's floor");
 const floor = await notifyFloor(quick ? 2000 : 6000);
@@ -134,14 +137,14 @@ printReport({
   restart,
   lat,
   parts,
-  ch: ch.result,
+  ch: chResult,
   received,
   chat,
   pluginErrors,
 });
 printNotifierFloor({
   sat: sat.result,
-  ch: ch.result,
+  ch: chResult,
   floor,
   cores: cpus().length,
   chatMessagesPerRun: chat.messages / TOTAL,

@@ -120,6 +120,17 @@ export async function notifyFloor(count = 4000) {
   }
 }
 
+/**
+ * The notifier's own cost per run: the CPU the channels added to the processes taking part (`added`), less the
+ * floor of the calls they made (`sentFloor`). chat_a sends digests when its room falls behind: its floor is the
+ * POSTs it made, not two per run.
+ */
+export function notifierOwnCost({ sat, ch, floor, chatMessagesPerRun }) {
+  const added = ch.participantsMsPerRun - sat.participantsMsPerRun;
+  const sentFloor = chatMessagesPerRun * floor.chatAMs + 2 * floor.pluginMs;
+  return { added, sentFloor, own: added - sentFloor };
+}
+
 /** What each part of the processes taking part added per run with the channels. */
 const parts = (sat, ch) =>
   [
@@ -144,10 +155,7 @@ export function printNotifierFloor({ sat, ch, floor, cores, chatMessagesPerRun }
   const ceiling = (cores * 1000) / (sat.machineMsPerRun + floor.perRunMs);
   const best = Math.min(ceiling, sat.perSecond);
   const machineOwn = ch.machineMsPerRun - sat.machineMsPerRun - floor.perRunMs;
-  const added = ch.participantsMsPerRun - sat.participantsMsPerRun;
-  // chat_a sends digests when its room falls behind: its floor is the POSTs it made, not two per run.
-  const sentFloor = chatMessagesPerRun * floor.chatAMs + 2 * floor.pluginMs;
-  const own = added - sentFloor;
+  const { added, sentFloor, own } = notifierOwnCost({ sat, ch, floor, chatMessagesPerRun });
   console.log(
     [
       `\nThe notifier's floor (${floor.count} calls each, 16 at a time, no notifier): chat_a's POST ${floor.chatAMs.toFixed(2)} ms of CPU (client and server), webhook_post's call (NotifyStart and NotifyComplete in turn) ${floor.pluginMs.toFixed(2)} ms (host, plugin process ${floor.pluginProcessMs.toFixed(2)} ms, its POST's server); two of each per run: **${floor.perRunMs.toFixed(2)} ms per run**.`,

@@ -8,15 +8,25 @@ import { NEEDS_POSTGRES, postgresRunnable, usePostgresServer } from "./helpers/p
 
 const OLD_RUNS = ["run_00000000000000000000000001", "run_00000000000000000000000002"];
 
-/** Two Running runs as an errand before the transition numbers left them: two transition rows each, no number. */
-const OLD_ROWS = OLD_RUNS.map(
+const OLD_QUEUED = "run_00000000000000000000000003";
+
+/**
+ * Two Running runs as an errand before the transition numbers left them (two transition rows each, no number),
+ * and a Queued one (one row).
+ */
+const OLD_ROWS = `
+  INSERT INTO tickets (source, id, payload, first_seen_at, last_seen_at) VALUES ('generic', 'queued', '${JSON.stringify(ticket("queued"))}', 1, 1);
+  INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
+  VALUES ('${OLD_QUEUED}', 'generic', 'queued', 1, 'Queued', 'default', 1, 1, 'new');
+  INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES ('${OLD_QUEUED}', 1, NULL, 'Queued', 1, 'new');
+${OLD_RUNS.map(
   (id, i) => `
   INSERT INTO tickets (source, id, payload, first_seen_at, last_seen_at) VALUES ('generic', 'old${i}', '${JSON.stringify(ticket(`old${i}`))}', 1, 1);
   INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, started_at, reason)
   VALUES ('${id}', 'generic', 'old${i}', 1, 'Running', 'default', 1, 2, 2, 'slot');
   INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES ('${id}', 1, NULL, 'Queued', 1, 'new');
   INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES ('${id}', 2, 'Queued', 'Running', 2, 'slot');`,
-).join("\n");
+).join("\n")}`;
 
 describe.runIf(postgresRunnable)(
   `upgrading a PostgreSQL store to transition numbers kept on the run ${NEEDS_POSTGRES}`,
@@ -42,6 +52,15 @@ describe.runIf(postgresRunnable)(
           [1, undefined, "Queued"],
           [2, "Queued", "Running"],
           [3, "Running", (a ?? b)?.state],
+        ]);
+        // Two stores move the old Queued run one after the other: the second numbers its row after the first's.
+        const moves = await Promise.all([
+          store.transition({ runId: OLD_QUEUED, from: ["Queued"], to: "Running", reason: "slot" }),
+          other.transition({ runId: OLD_QUEUED, from: ["Queued", "Running"], to: "Cancelled", reason: "cancel" }),
+        ]);
+        expect((await seqs(OLD_QUEUED)).map(([seq]) => seq)).toEqual([
+          1,
+          ...moves.filter((m) => m !== undefined).map((_, n) => n + 2),
         ]);
         // A cancel requested on the other old run ends it through the same numbering.
         await store.requestCancel(OLD_RUNS[1] as string, "stop");

@@ -94,6 +94,25 @@ export function transitionTests(open: OpenStore): void {
       }
     });
 
+    it("numbers the history without gaps when two stores move one run one after the other", async () => {
+      const { store, reopen } = await open();
+      const other = await reopen();
+      for (let i = 0; i < 10; i++) {
+        const run = await runIn(store, "Queued");
+        // Whichever goes second may still move it (Running → Cancelled), or find it Cancelled already.
+        const results = await Promise.all([
+          store.transition({ runId: run.id, from: ["Queued"], to: "Running", reason: "slot" }),
+          other.transition({ runId: run.id, from: ["Queued", "Running"], to: "Cancelled", reason: "cancel" }),
+        ]);
+        const history = await store.transitions(run.id);
+        expect(history.map((t) => t.seq)).toEqual(history.map((_, n) => n + 1));
+        expect(history).toHaveLength(1 + results.filter((r) => r !== undefined).length);
+        // Each row starts where the one before it ended.
+        for (let n = 1; n < history.length; n++) expect(history[n]?.from).toBe(history[n - 1]?.to);
+        expect((await store.getRun(run.id))?.state).toBe("Cancelled");
+      }
+    });
+
     it("records every transition in order, numbered from 1", async () => {
       const { store } = await open();
       const run = await runIn(store, "Queued");
