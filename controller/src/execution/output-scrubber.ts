@@ -14,13 +14,15 @@ export type Scrub = (text: string) => string;
  */
 export function createScrub(secrets: Iterable<string>, workspace: string | undefined): Scrub {
   const mask = createSecretMask(secrets);
-  const relative = workspace === undefined || workspace === "/" ? undefined : workspacePattern(workspace);
-  if (relative === undefined) return mask;
+  if (workspace === undefined || workspace === "/") return mask;
+  const root = workspace.replace(/\/+$/, "");
+  // Compiled at the first text that names the workspace: most runs' texts never do, and every run has a scrubber.
+  let pattern: RegExp | undefined;
   return (text) => {
     const masked = mask(text);
-    return masked.includes(relative.root)
-      ? masked.replace(relative.pattern, (_match, slash: string | undefined) => (slash === undefined ? "." : ""))
-      : masked;
+    if (!masked.includes(root)) return masked;
+    pattern ??= workspacePattern(root);
+    return masked.replace(pattern, (_match, slash: string | undefined) => (slash === undefined ? "." : ""));
   };
 }
 
@@ -28,12 +30,11 @@ export function createScrub(secrets: Iterable<string>, workspace: string | undef
  * Matches the workspace path only where it starts a path (not inside a
  * longer one: `/home/u/workspace/x` is not `/workspace/x`) and ends at a
  * path boundary (not `/workspace2`). Group 1 is the slash before a path
- * inside it, kept off the relative path.
+ * inside it, kept off the relative path. `root` has no trailing slash.
  */
-function workspacePattern(workspace: string): { root: string; pattern: RegExp } {
-  const root = workspace.replace(/\/+$/, "");
+function workspacePattern(root: string): RegExp {
   const escaped = root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return { root, pattern: new RegExp(`(?<![\\w.~/-])${escaped}(?:(/)(?=[^\\s/])|(?![\\w.~-]))`, "g") };
+  return new RegExp(`(?<![\\w.~/-])${escaped}(?:(/)(?=[^\\s/])|(?![\\w.~-]))`, "g");
 }
 
 /** The result with its texts scrubbed: summary, failure reason and pull request URL. */

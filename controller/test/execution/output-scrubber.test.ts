@@ -13,6 +13,8 @@ describe("createScrub: what an engine says, cleaned before the controller keeps 
 
   it("makes paths in the workspace relative, the workspace itself '.', and leaves other paths alone", () => {
     const scrub = createScrub([], "/var/lib/errand/ws/run_1/");
+    // A text without the workspace first: the pattern is made at the first text that names it.
+    expect(scrub("no path here")).toBe("no path here");
     expect(scrub("edited /var/lib/errand/ws/run_1/src/x.ts and /var/lib/errand/ws/run_1/README.md")).toBe(
       "edited src/x.ts and README.md",
     );
