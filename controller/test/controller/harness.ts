@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@errand/channel-sdk";
@@ -200,12 +200,21 @@ export function running(store: Store, id: string): Promise<TaskRun> {
   );
 }
 
-/** True while a process with this pid exists. */
+/**
+ * True while a process with this pid exists and has not exited: a zombie (dead, its parent has not reaped it yet;
+ * an engine's orphans are reaped by pid 1, late on a loaded machine) answers signal 0 but runs nothing.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    // Gone between the two looks, or no /proc: the signal's answer stands.
+    return !existsSync("/proc/self/stat");
   }
 }

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../src/store/postgres/migrations.js";
 import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
@@ -85,5 +86,76 @@ describe.runIf(postgresRunnable)(
       }
       await server().sql(`DROP SCHEMA ${schema} CASCADE`);
     });
+
+    it("a transition that waited for the run's lock reads the state and number the holder committed", async () => {
+      const { schema, url } = await server().freshSchema();
+      const store = await createPostgresStore({ connectionString: url });
+      const holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+      try {
+        // Numbered (a run of this version) and unnumbered (stored before it): the holder moves either as this
+        // version does, numbering its row; the waiter then moves on from what it committed.
+        for (const stored of ["numbered", "unnumbered"]) {
+          const [accepted] = await store.acceptTickets([ticket(`held-${stored}`)], "default");
+          if (accepted?.kind !== "queued") throw new Error("the ticket was not queued");
+          const runId = accepted.runId;
+          if (stored === "unnumbered")
+            await holder.query("UPDATE task_runs SET last_transition = NULL WHERE id = $1", [runId]);
+          await holder.query("BEGIN");
+          await holder.query("SELECT 1 FROM task_runs WHERE id = $1 FOR UPDATE", [runId]);
+          const waiting = store.transition({ runId, from: ["Queued", "Running"], to: "Cancelled", reason: "cancel" });
+          await waitForLockWaiter(holder);
+          await holder.query("UPDATE task_runs SET state = 'Running', last_transition = 2 WHERE id = $1", [runId]);
+          await holder.query(
+            "INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES ($1, 2, 'Queued', 'Running', 2, 'slot')",
+            [runId],
+          );
+          await holder.query("COMMIT");
+          expect(await waiting).toMatchObject({ state: "Cancelled" });
+          expect((await store.transitions(runId)).map((t) => [t.seq, t.from, t.to])).toEqual([
+            [1, undefined, "Queued"],
+            [2, "Queued", "Running"],
+            [3, "Running", "Cancelled"],
+          ]);
+        }
+
+        // An older errand (a replica not yet upgraded) writes a row without the number; the next move counts it.
+        const [older] = await store.acceptTickets([ticket("older-replica")], "default");
+        if (older?.kind !== "queued") throw new Error("the ticket was not queued");
+        await store.transition({ runId: older.runId, from: ["Queued"], to: "Running", reason: "slot" });
+        await holder.query("UPDATE task_runs SET state = 'Queued' WHERE id = $1", [older.runId]);
+        await holder.query(
+          "INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) VALUES ($1, 3, 'Running', 'Queued', 3, 'requeued')",
+          [older.runId],
+        );
+        await store.transition({ runId: older.runId, from: ["Queued"], to: "Running", reason: "slot again" });
+        expect((await store.transitions(older.runId)).map((t) => t.seq)).toEqual([1, 2, 3, 4]);
+
+        // A run stored before the numbers with no history row at all (a repaired database) moves as number 1.
+        await holder.query("DELETE FROM transitions WHERE run_id = $1", [older.runId]);
+        await holder.query("UPDATE task_runs SET last_transition = NULL WHERE id = $1", [older.runId]);
+        await store.transition({ runId: older.runId, from: ["Running"], to: "Succeeded", reason: "done" });
+        expect((await store.transitions(older.runId)).map((t) => [t.seq, t.from, t.to])).toEqual([
+          [1, "Running", "Succeeded"],
+        ]);
+      } finally {
+        await holder.end();
+        await store.close();
+      }
+      await server().sql(`DROP SCHEMA ${schema} CASCADE`);
+    });
   },
 );
+
+/** Waits until another session waits for a lock this client's transaction holds (pg_stat_activity). */
+async function waitForLockWaiter(client: pg.Client): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const { rows } = await client.query(
+      "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND $1 = ANY (pg_blocking_pids(pid))",
+      [(client as unknown as { processID: number }).processID],
+    );
+    if (rows.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error("no transition waited for the held lock within 5 s");
+}

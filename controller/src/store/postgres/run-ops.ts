@@ -15,9 +15,11 @@ const LOCK_RUN = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1 FOR UP
  * A transition in one statement. `cur` locks the run's row; when another transaction moved it meanwhile, the lock
  * waits for its commit and both `cur` and the UPDATE then read the row as that commit left it (READ COMMITTED's
  * re-check), so the state check and the new row's number (`last_transition` + 1, schema version 10) count every
- * transition committed before the lock was granted. Only a run stored before version 10 and never moved since counts
- * its rows (`MAX(seq)`), once. Parameters: id, from states, to state, time, reason, starts?, ends?, backend, result,
- * cost, log ref, attachment, actor kind, name and origin, pull request URL.
+ * transition committed before the lock was granted. The rows' `MAX(seq)` (read before any wait) counts too: it numbers
+ * a run stored before version 10 (NULL), and one an older errand moved during a rolling upgrade, which writes rows
+ * without the number; at worst such a race fails one attempt with a duplicate number, and the next reads it.
+ * Parameters: id, from states, to state, time, reason, starts?, ends?, backend, result, cost, log ref, attachment,
+ * actor kind, name and origin, pull request URL.
  */
 const MOVE = `
   WITH cur AS (
@@ -33,7 +35,7 @@ const MOVE = `
       cost_usd = COALESCE($10::double precision, cost_usd), log_ref = COALESCE($11::text, log_ref),
       attachment = COALESCE($12::text, attachment), pull_request_url = COALESCE($16::text, pull_request_url),
       announce_pending = announce_pending OR (cur_state = 'AwaitingApproval' AND $7::boolean),
-      last_transition = COALESCE(last_transition, (SELECT MAX(seq) FROM transitions WHERE run_id = $1)) + 1
+      last_transition = GREATEST(last_transition, (SELECT COALESCE(MAX(seq), 0) FROM transitions WHERE run_id = $1)) + 1
     FROM cur WHERE id = cur_id AND cur_state = ANY ($2::text[])
     RETURNING ${RUN_COLUMNS_BARE}, last_transition, cur_state, cur_kind, cur_name, cur_from
   ), history AS (
