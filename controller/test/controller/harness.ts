@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "@errand/channel-sdk";
@@ -7,6 +7,7 @@ import { tempDir } from "../../../test/support/temp-dir.js";
 import type { ControllerConfig } from "../../src/config/controller-config.js";
 import { loadControllerConfig } from "../../src/config/load-controller-config.js";
 import { type Controller, createController } from "../../src/controller.js";
+import { isZombie } from "../../src/execution/local/proc-stat.js";
 import { isTerminal, type TaskRun } from "../../src/runs/task-run.js";
 import { resolveSecrets } from "../../src/secrets/resolve-secrets.js";
 import { createSqliteStore } from "../../src/store/sqlite/sqlite-store.js";
@@ -210,11 +211,5 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    // Gone between the two looks, or no /proc: the signal's answer stands.
-    return !existsSync("/proc/self/stat");
-  }
+  return !isZombie(pid);
 }
