@@ -69,6 +69,11 @@ const UPDATE_RUNNING = `
     branch = COALESCE($6::text, branch)
   WHERE id = $1 AND state = 'Running'`;
 
+/** Whether run `runId` is stored: what tells an unknown run from one a conditional update left alone. */
+async function runExists(queryable: Pool | PoolClient, runId: string): Promise<boolean> {
+  return ((await queryable.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount ?? 0) > 0;
+}
+
 async function lockRun(client: PoolClient, runId: string): Promise<RunRow> {
   const row = (await client.query<RunRow>(LOCK_RUN, [runId])).rows[0];
   if (!row) throw runNotFound(runId);
@@ -93,11 +98,7 @@ async function move(
   params.push(jsonOrNull(patch.attachment), ...actorColumns(req.actor), pullRequestUrl);
   const moved = (await queryable.query<RunRow>({ name: PREPARED.move, text: MOVE, values: params })).rows[0];
   // No row: the run is in none of the `from` states, or there is no such run (the rare case, told apart here).
-  if (
-    moved === undefined
-    && (await queryable.query("SELECT 1 FROM task_runs WHERE id = $1", [req.runId])).rowCount === 0
-  )
-    throw runNotFound(req.runId);
+  if (moved === undefined && !(await runExists(queryable, req.runId))) throw runNotFound(req.runId);
   return moved;
 }
 
@@ -133,8 +134,7 @@ export function createRunOps({
       ];
       const changed = await pool.query({ name: PREPARED.updateRunning, text: UPDATE_RUNNING, values: params });
       // A run that ended meanwhile keeps its final values; only an unknown id is an error.
-      if (changed.rowCount === 0 && (await pool.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount === 0)
-        throw runNotFound(runId);
+      if (changed.rowCount === 0 && !(await runExists(pool, runId))) throw runNotFound(runId);
     },
     async retry(runId, reason, actor) {
       requireText(runId, "run id");
