@@ -13,11 +13,14 @@ const PURGE_EVERY = 64;
 /** Most expired delivery ids one purge deletes, so no claim pays for a large backlog. */
 const PURGE_LIMIT = 256;
 
-// Rows go in in the order given: every batch locks its tickets in key order.
+// Rows go in in the order given: every batch locks its tickets in key order. `xmax = 0` only on a row this statement
+// inserted (an updated one carries the updating transaction's id): a ticket new to the store, which has no runs yet
+// (a run's foreign key needs its ticket), so the batch looks up the latest runs of the other tickets only.
 const UPSERT_TICKETS = `
   INSERT INTO tickets (source, id, payload, first_seen_at, last_seen_at)
   SELECT s, i, p, $4::bigint, $4::bigint FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS u(s, i, p, n) ORDER BY n
-  ON CONFLICT (source, id) DO UPDATE SET payload = EXCLUDED.payload, last_seen_at = EXCLUDED.last_seen_at`;
+  ON CONFLICT (source, id) DO UPDATE SET payload = EXCLUDED.payload, last_seen_at = EXCLUDED.last_seen_at
+  RETURNING source, id, xmax = 0 AS inserted`;
 const LATEST_RUNS = `
   SELECT DISTINCT ON (r.source, r.ticket_id) r.source, r.ticket_id, r.id, r.state
   FROM task_runs r JOIN unnest($1::text[], $2::text[]) AS u(s, i) ON r.source = u.s AND r.ticket_id = u.i
@@ -70,12 +73,21 @@ async function storeTickets(
   const sorted = ticketRows(tickets, payloads);
   const sources = sorted.map((r) => r[0]);
   const ids = sorted.map((r) => r[1]);
-  await client.query(UPSERT_TICKETS, [sources, ids, sorted.map((r) => r[2]), at]);
-  const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(LATEST_RUNS, [
+  const upserted = await client.query<{ source: string; id: string; inserted: boolean }>(UPSERT_TICKETS, [
     sources,
     ids,
+    sorted.map((r) => r[2]),
+    at,
   ]);
-  const known = new Map(latest.rows.map((r) => [keyOf(r.source, r.ticket_id), { runId: r.id, state: r.state }]));
+  const seenBefore = upserted.rows.filter((r) => !r.inserted);
+  const known = new Map<string, { runId: string; state: RunState }>();
+  if (seenBefore.length > 0) {
+    const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(
+      LATEST_RUNS,
+      [seenBefore.map((r) => r.source), seenBefore.map((r) => r.id)],
+    );
+    for (const r of latest.rows) known.set(keyOf(r.source, r.ticket_id), { runId: r.id, state: r.state });
+  }
   const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[]; state: RunState[] } = {
     id: [],
     source: [],
