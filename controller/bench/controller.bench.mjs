@@ -12,8 +12,8 @@
 // BENCH_KEEP=1 keeps the installations; BENCH_DIR says where they go (default
 // tmpfs, see controller/bench-dir.mjs). BENCH_PG_STATEMENTS=1 prints the
 // PostgreSQL statements and server processes per run; BENCH_PG_SETTINGS adds
-// server settings; BENCH_PG_SOCKET=1
-// connects over the server's Unix socket. See docs/benchmarks.md.
+// server settings; BENCH_PG_TRANSPORT=tcp connects over TCP on 127.0.0.1
+// instead of the server's Unix socket. See docs/benchmarks.md.
 import { rmSync } from "node:fs";
 import { cpus } from "node:os";
 import { bareLoop } from "./controller/bare-loop.mjs";

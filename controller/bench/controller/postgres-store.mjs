@@ -34,7 +34,25 @@ function postgresBin() {
   return `/usr/lib/postgresql/${versions[0]}/bin`;
 }
 
-/** Starts the server; `url` is what the controller connects to (as the superuser, trust on 127.0.0.1). */
+/** How the controller reaches the bench's server: over its Unix socket (the default), or TCP on 127.0.0.1. */
+export const TRANSPORTS = ["socket", "tcp"];
+
+/** BENCH_PG_TRANSPORT (socket or tcp; default socket): the transport of the phases that measure one. */
+export function chosenTransport(env = process.env) {
+  const value = env.BENCH_PG_TRANSPORT ?? "socket";
+  if (!TRANSPORTS.includes(value)) throw new Error(`BENCH_PG_TRANSPORT takes socket or tcp, got ${value}`);
+  return value;
+}
+
+/** How a report names the server and its transport. */
+export const serverLabel = (transport) =>
+  `PostgreSQL (local server over ${transport === "socket" ? "its Unix socket" : "TCP on 127.0.0.1"}, fsync off)`;
+
+/**
+ * Starts the server; `urls[transport]` is what the controller connects to (as the superuser, trust), `url` the
+ * chosen transport's. A controller on the database's host reaches it over the socket (docs/postgres-store.md);
+ * TCP on 127.0.0.1 costs both sides more per statement, and stands for a server on another machine.
+ */
 export async function startBenchPostgres() {
   // BENCH_PG_STATEMENTS=1: the server counts its statements, and the bench prints the costliest per run.
   const statements = process.env.BENCH_PG_STATEMENTS === "1";
@@ -46,12 +64,12 @@ export async function startBenchPostgres() {
     process.env.BENCH_PG_SETTINGS ?? "",
   ];
   const server = await startLocalPostgres(postgresBin(), settings.join(" "));
-  // BENCH_PG_SOCKET=1: the controller connects over the server's Unix socket instead of TCP on 127.0.0.1.
-  const url =
-    process.env.BENCH_PG_SOCKET === "1"
-      ? `postgres://${server.user}@/postgres?host=${encodeURIComponent(server.socketDir)}&port=${server.port}`
-      : `postgres://${server.user}@127.0.0.1:${server.port}/postgres`;
-  return { ...server, url };
+  const urls = {
+    socket: `postgres://${server.user}@/postgres?host=${encodeURIComponent(server.socketDir)}&port=${server.port}`,
+    tcp: `postgres://${server.user}@127.0.0.1:${server.port}/postgres`,
+  };
+  const transport = chosenTransport();
+  return { ...server, urls, transport, url: urls[transport] };
 }
 
 /** An installation like createInstallation's, whose store is the PostgreSQL at `url` (a schema of its own). */
@@ -122,7 +140,7 @@ export async function postgresPhases({ total, concurrency, latencySeconds, phase
     const lat = await latency(installation, sat.running, 0.5 * sat.result.perSecond, latencySeconds, total);
     await stopController(sat.running);
     if (process.env.BENCH_KEEP !== "1") rmSync(installation.dir, { recursive: true, force: true });
-    return { sat: sat.result, lat };
+    return { sat: sat.result, lat, transport: server.transport };
   } finally {
     await server.stop();
   }
@@ -189,6 +207,6 @@ export function printStoreComparison({ sqlite, postgres }) {
       ? `| ${name} | ${f1(r.sat.perSecond)} runs/s | ${cpu(r)} | p50 ${r.lat.p50} ms, p99 ${r.lat.p99} ms, max ${r.lat.max} ms (at ${f1(r.lat.rate)} tickets/s) | ${JSON.stringify(r.sat.states)} |`
       : undefined;
   console.log("\n| store | throughput (full path) | CPU per run | 200 → Running | run states |\n|---|---|---|---|---|");
-  for (const line of [row("SQLite (WAL file)", sqlite), row("PostgreSQL (local server, fsync off)", postgres)])
+  for (const line of [row("SQLite (WAL file)", sqlite), postgres && row(serverLabel(postgres.transport), postgres)])
     if (line) console.log(line);
 }
