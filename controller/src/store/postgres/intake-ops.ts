@@ -25,11 +25,12 @@ const LATEST_RUNS = `
   SELECT DISTINCT ON (r.source, r.ticket_id) r.source, r.ticket_id, r.id, r.state
   FROM task_runs r JOIN unnest($1::text[], $2::text[]) AS u(s, i) ON r.source = u.s AND r.ticket_id = u.i
   ORDER BY r.source, r.ticket_id, r.attempt DESC`;
+// The repository comes with each run; NULL leaves it to the trigger (repo-url-migration.ts).
 const INSERT_RUNS = `
   WITH runs AS (
-    INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
-    SELECT id, s, i, 1, st, $5::text, $6::bigint, $6::bigint, r
-    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $7::text[]) AS u(id, s, i, r, st)
+    INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason, repo_url)
+    SELECT id, s, i, 1, st, $5::text, $6::bigint, $6::bigint, r, u.repo
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $7::text[], $8::text[]) AS u(id, s, i, r, st, repo)
     RETURNING id, reason, state
   )
   INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) SELECT id, 1, NULL, state, $6::bigint, reason FROM runs`;
@@ -49,15 +50,23 @@ const MARK_NEW_DELIVERIES = `
 const PURGE_DELIVERIES = `
   DELETE FROM deliveries WHERE key IN (SELECT key FROM deliveries WHERE expires_at <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED)`;
 
-type TicketRow = [source: string, id: string, payload: string];
+type TicketRow = [source: string, id: string, payload: string, repo: string | null];
 const keyOf = (source: string, id: string) => JSON.stringify([source, id]);
+// A NUL, or a lone surrogate, which a text column cannot hold as given.
+const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A ticket's repository as its run's `repo_url`; null (the trigger reads the stored JSON) when not storable text. */
+function repoColumn(ticket: Ticket): string | null {
+  const repo: unknown = ticket.repoUrl;
+  return typeof repo === "string" && !UNSTORABLE_TEXT.test(repo) ? repo : null;
+}
 const byKey = (a: TicketRow, b: TicketRow) =>
   a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 
-/** One row per ticket, with its last payload of the batch, in key order (no deadlock between batches). */
+/** One row per ticket, with its last payload of the batch (the one stored), in key order (no deadlock between batches). */
 function ticketRows(tickets: readonly Ticket[], payloads: readonly string[]): TicketRow[] {
   const rows = new Map<string, TicketRow>();
-  tickets.forEach((t, i) => rows.set(keyOf(t.source, t.id), [t.source, t.id, payloads[i] as string]));
+  tickets.forEach((t, i) => rows.set(keyOf(t.source, t.id), [t.source, t.id, payloads[i] as string, repoColumn(t)]));
   return [...rows.values()].sort(byKey);
 }
 
@@ -82,18 +91,20 @@ async function storeTickets(
   const seenBefore = upserted.rows.filter((r) => !r.inserted);
   const known = new Map<string, { runId: string; state: RunState }>();
   if (seenBefore.length > 0) {
-    const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(
-      LATEST_RUNS,
-      [seenBefore.map((r) => r.source), seenBefore.map((r) => r.id)],
-    );
+    const latest = await client.query<{ source: string; ticket_id: string; id: string; state: RunState }>(LATEST_RUNS, [
+      seenBefore.map((r) => r.source),
+      seenBefore.map((r) => r.id),
+    ]);
     for (const r of latest.rows) known.set(keyOf(r.source, r.ticket_id), { runId: r.id, state: r.state });
   }
-  const fresh: { id: string[]; source: string[]; ticket: string[]; reason: string[]; state: RunState[] } = {
-    id: [],
-    source: [],
-    ticket: [],
-    reason: [],
-    state: [],
+  const repoOf = new Map(sorted.map((r) => [keyOf(r[0], r[1]), r[3]]));
+  const fresh = {
+    id: [] as string[],
+    source: [] as string[],
+    ticket: [] as string[],
+    reason: [] as string[],
+    state: [] as RunState[],
+    repo: [] as (string | null)[],
   };
   const outcomes = tickets.map((t): AcceptOutcome => {
     const ticket = { source: t.source, id: t.id };
@@ -109,10 +120,20 @@ async function storeTickets(
     fresh.ticket.push(t.id);
     fresh.reason.push(acceptedReason(t.source));
     fresh.state.push(state);
+    fresh.repo.push(repoOf.get(key) ?? null);
     return awaiting ? { kind: "queued", ticket, runId, awaitingApproval: true } : { kind: "queued", ticket, runId };
   });
   if (fresh.id.length > 0)
-    await client.query(INSERT_RUNS, [fresh.id, fresh.source, fresh.ticket, fresh.reason, engine, at, fresh.state]);
+    await client.query(INSERT_RUNS, [
+      fresh.id,
+      fresh.source,
+      fresh.ticket,
+      fresh.reason,
+      engine,
+      at,
+      fresh.state,
+      fresh.repo,
+    ]);
   return outcomes;
 }
 

@@ -5,6 +5,7 @@ import { CANCEL_ACTOR_AND_ANNOUNCED_STEP } from "./console-actor-migration.js";
 import { inTransaction } from "./in-transaction.js";
 import { MIGRATION_LOCK } from "./lock-keys.js";
 import { MOVE_RUN_STEP } from "./move-run-migration.js";
+import { REPO_URL_STEP } from "./repo-url-migration.js";
 import { TRANSITION_NUMBER_STEP } from "./transition-number-migration.js";
 
 /** One step of the schema. Released steps never change: add a new one instead. */
@@ -166,6 +167,7 @@ export const MIGRATIONS: readonly Migration[] = [
   APPROVAL_MESSAGE_STEP,
   MOVE_RUN_STEP,
   TRANSITION_NUMBER_STEP,
+  REPO_URL_STEP,
 ];
 
 /** The newest schema version this build knows. */

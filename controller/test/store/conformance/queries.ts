@@ -88,6 +88,8 @@ export function queryTests(open: OpenStore): void {
       const [outcome] = await store.acceptTickets([odd], "default");
       expect(outcome?.kind).toBe("queued");
       expect((await store.listRuns({ source: "generic" })).map((r) => r.ticket.id)).toEqual(["nul"]);
+      // The body's characters do not hide the run's repository.
+      expect((await store.listRuns({ repo: odd.repoUrl })).map((r) => r.ticket.id)).toEqual(["nul"]);
       expect((await store.getTicket({ source: "generic", id: "nul" }))?.description).toBe(odd.description);
     });
 
