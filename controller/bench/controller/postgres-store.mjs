@@ -155,13 +155,15 @@ async function statementCounter(url) {
     reset: () => client.query("SELECT pg_stat_statements_reset(), pg_stat_reset()"),
     async print(runs) {
       const { rows } = await client.query(
-        `SELECT calls, total_exec_time AS ms, total_plan_time AS plan, rows, query FROM pg_stat_statements
+        `SELECT calls, total_exec_time AS ms, total_plan_time AS plan, rows, shared_blks_hit + shared_blks_read AS blocks, query FROM pg_stat_statements
          ORDER BY total_exec_time + total_plan_time DESC LIMIT 25`,
       );
-      console.log("\n| calls/run | exec+plan µs/run | µs/call | rows/call | statement |\n|---|---|---|---|---|");
+      console.log(
+        "\n| calls/run | exec+plan µs/run | µs/call | rows/call | buffers/call | statement |\n|---|---|---|---|---|---|",
+      );
       for (const r of rows)
         console.log(
-          `| ${(r.calls / runs).toFixed(2)} | ${(((r.ms + r.plan) * 1000) / runs).toFixed(0)} | ${(((r.ms + r.plan) * 1000) / r.calls).toFixed(0)} | ${(r.rows / r.calls).toFixed(2)} | ${r.query.replace(/\s+/g, " ").slice(0, 140)} |`,
+          `| ${(r.calls / runs).toFixed(2)} | ${(((r.ms + r.plan) * 1000) / runs).toFixed(0)} | ${(((r.ms + r.plan) * 1000) / r.calls).toFixed(0)} | ${(r.rows / r.calls).toFixed(2)} | ${(r.blocks / r.calls).toFixed(1)} | ${r.query.replace(/\s+/g, " ").slice(0, 140)} |`,
         );
       const [all] = (await client.query("SELECT SUM(calls) AS calls FROM pg_stat_statements")).rows;
       console.log(`statements per run: ${(Number(all.calls) / runs).toFixed(1)}`);
@@ -172,6 +174,14 @@ async function statementCounter(url) {
       for (const t of tables.rows)
         console.log(
           `table ${t.relname}: ${(t.n_tup_ins / runs).toFixed(2)} inserts and ${(t.n_tup_upd / runs).toFixed(2)} updates per run, of which heap-only ${(t.n_tup_hot_upd / runs).toFixed(2)}`,
+        );
+      // How much each index is read: a scan that steps over many entries per scan is where a plan goes wrong.
+      const indexes = await client.query(
+        `SELECT indexrelname, idx_scan, idx_tup_read, idx_tup_fetch FROM pg_stat_user_indexes WHERE idx_scan > 0 ORDER BY idx_tup_read DESC`,
+      );
+      for (const i of indexes.rows)
+        console.log(
+          `index ${i.indexrelname}: ${(i.idx_scan / runs).toFixed(2)} scans per run, ${(i.idx_tup_read / i.idx_scan).toFixed(1)} entries read and ${(i.idx_tup_fetch / i.idx_scan).toFixed(1)} rows fetched per scan`,
         );
       await client.end();
     },
