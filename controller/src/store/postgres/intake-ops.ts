@@ -2,6 +2,7 @@ import type { Ticket } from "@errand/channel-sdk";
 import type { Pool, PoolClient } from "pg";
 import type { RunState } from "../../runs/task-run.js";
 import { requireMs, requireText, serializeDeliveries, serializeTickets } from "../input-checks.js";
+import { repoColumn } from "../repo-column.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
 import type { AcceptOptions, AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets } from "../store.js";
@@ -52,14 +53,6 @@ const PURGE_DELIVERIES = `
 
 type TicketRow = [source: string, id: string, payload: string, repo: string | null];
 const keyOf = (source: string, id: string) => JSON.stringify([source, id]);
-// A NUL, or a lone surrogate, which a text column cannot hold as given.
-const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** A ticket's repository as its run's `repo_url`; null (the trigger reads the stored JSON) when not storable text. */
-function repoColumn(ticket: Ticket): string | null {
-  const repo: unknown = ticket.repoUrl;
-  return typeof repo === "string" && !UNSTORABLE_TEXT.test(repo) ? repo : null;
-}
 const byKey = (a: TicketRow, b: TicketRow) =>
   a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 

@@ -34,7 +34,7 @@ export function createFollowUpOps({
     // An unfinished parent is an active run of the ticket: the rules refuse it as such.
     const attempt = nextFollowUpAttempt(req, attemptsOf.all(parent.source, parent.ticket_id));
     const id = newRunId(at);
-    st.insertRun.run(id, parent.source, parent.ticket_id, attempt, parent.engine, at, at, req.reason);
+    st.insertRun.run(id, parent.source, parent.ticket_id, attempt, parent.engine, at, at, req.reason, null);
     st.setFollowUp.run(parent.id, JSON.stringify(req.followUp), id);
     st.insertHistory.run({
       runId: id,

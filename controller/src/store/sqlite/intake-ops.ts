@@ -1,5 +1,6 @@
 import type { Ticket } from "@errand/channel-sdk";
 import { requireMs, requireText, serializeDeliveries, serializeTickets } from "../input-checks.js";
+import { repoColumn } from "../repo-column.js";
 import { newRunId } from "../run-id.js";
 import { acceptedReason } from "../run-rules.js";
 import type { AcceptOptions, AcceptOutcome, DeliveryClaim, DeliveryOutcome, DeliveryTickets } from "../store.js";
@@ -83,11 +84,11 @@ function storeTickets(st: SqliteContext["st"], { tickets, payloads, engine, at, 
     const runId = newRunId(at);
     const reason = acceptedReason(t.source);
     if (hold?.(t) === true) {
-      st.insertAwaitingRun.run(runId, t.source, t.id, 1, engine, at, at, reason);
+      st.insertAwaitingRun.run(runId, t.source, t.id, 1, engine, at, at, reason, repoColumn(t));
       st.insertFirstAwaitingHistory.run(runId, at, reason);
       return { kind: "queued", ticket, runId, awaitingApproval: true };
     }
-    st.insertRun.run(runId, t.source, t.id, 1, engine, at, at, reason);
+    st.insertRun.run(runId, t.source, t.id, 1, engine, at, at, reason, repoColumn(t));
     st.insertFirstHistory.run(runId, at, reason);
     return { kind: "queued", ticket, runId };
   });

@@ -3,6 +3,7 @@ import { StoreError } from "../../errors.js";
 import { APPROVAL_MESSAGE_STEP } from "./approval-message-migration.js";
 import { APPROVAL_STEP } from "./approval-migration.js";
 import { CANCEL_ACTOR_AND_ANNOUNCED_STEP } from "./console-actor-migration.js";
+import { REPO_URL_STEP } from "./repo-url-migration.js";
 
 /** One step of the schema. Released steps never change: add a new one instead. */
 interface Migration {
@@ -143,6 +144,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   CANCEL_ACTOR_AND_ANNOUNCED_STEP,
   APPROVAL_MESSAGE_STEP,
+  REPO_URL_STEP,
 ];
 
 /** The newest schema version this build knows. */

@@ -171,7 +171,7 @@ function retryRun(st: Statements, runId: string, reason: string, at: number, act
   const active = attempts.find((a) => !isTerminal(a.state));
   if (active) throw retryWhileActive(runId, active);
   const id = newRunId(at);
-  st.insertRun.run(id, row.source, row.ticket_id, (attempts[0]?.attempt ?? 0) + 1, row.engine, at, at, reason);
+  st.insertRun.run(id, row.source, row.ticket_id, (attempts[0]?.attempt ?? 0) + 1, row.engine, at, at, reason, null);
   // A retried follow-up stays one: same review, same branch, following the run it retries.
   if (row.follow_up !== null) st.setFollowUp.run(row.id, row.follow_up, id);
   st.insertHistory.run({ runId: id, from: null, to: "Queued", at, reason, ...actorOf(actor) });

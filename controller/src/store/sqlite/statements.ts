@@ -61,7 +61,8 @@ export function prepareStatements(db: Database) {
     ...deliveryStatements(prep),
     ...runStatements(prep),
     ...readStatements(prep),
-    insertAwaitingRun: prep<[string, string, string, number, string, number, number, string]>(INSERT_AWAITING_RUN),
+    insertAwaitingRun:
+      prep<[string, string, string, number, string, number, number, string, string | null]>(INSERT_AWAITING_RUN),
     insertFirstAwaitingHistory: prep<[string, number, string]>(INSERT_FIRST_AWAITING_HISTORY),
   };
 }
@@ -80,9 +81,10 @@ function intakeStatements(prep: Prepare) {
       `INSERT INTO tickets (source, id, payload, first_seen_at, last_seen_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (source, id) DO UPDATE SET payload = excluded.payload, last_seen_at = excluded.last_seen_at`,
     ),
-    insertRun: prep<[string, string, string, number, string, number, number, string]>(
-      `INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
-       VALUES (?, ?, ?, ?, 'Queued', ?, ?, ?, ?)`,
+    // The repository: the ticket's for a first run; null (a retry, a follow-up) leaves it to the trigger.
+    insertRun: prep<[string, string, string, number, string, number, number, string, string | null]>(
+      `INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason, repo_url)
+       VALUES (?, ?, ?, ?, 'Queued', ?, ?, ?, ?, ?)`,
     ),
     // A new run's first transition: its seq is 1, no lookup needed.
     insertFirstHistory: prep<[string, number, string]>(

@@ -1,0 +1,13 @@
+import type { Ticket } from "@errand/channel-sdk";
+
+// A NUL, or a lone surrogate: text a database would store differently from the JSON its trigger reads.
+const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A ticket's repository as its first run's `repo_url`, written with the run; null leaves it to the store's trigger,
+ * which reads the ticket's stored JSON (for a repository text that is not plain, as before the intake wrote it).
+ */
+export function repoColumn(ticket: Ticket): string | null {
+  const repo: unknown = ticket.repoUrl;
+  return typeof repo === "string" && !UNSTORABLE_TEXT.test(repo) ? repo : null;
+}
