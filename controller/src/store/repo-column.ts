@@ -1,7 +1,7 @@
 import type { Ticket } from "@errand/channel-sdk";
 
-// A NUL, or a lone surrogate: text a database would store differently from the JSON its trigger reads.
-const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// A lone surrogate: text a database would store differently from the JSON its trigger reads (as a NUL would be).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * A ticket's repository as its first run's `repo_url`, written with the run; null leaves it to the store's trigger,
@@ -9,5 +9,5 @@ const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\
  */
 export function repoColumn(ticket: Ticket): string | null {
   const repo: unknown = ticket.repoUrl;
-  return typeof repo === "string" && !UNSTORABLE_TEXT.test(repo) ? repo : null;
+  return typeof repo === "string" && !repo.includes("\u0000") && !LONE_SURROGATE.test(repo) ? repo : null;
 }

@@ -31,6 +31,21 @@ const OLDER_INSERT = `INSERT INTO task_runs (id, source, ticket_id, attempt, sta
 interface Raw {
   exec(sql: string): Promise<void>;
   repoOf(runId: string): Promise<unknown>;
+  /** What the store keeps for a repository text with a NUL, and with a lone surrogate: its trigger's reading. */
+  nulRepo: unknown;
+  loneRepo: unknown;
+}
+
+/** Ends run `runId` with a pull request, and creates a follow-up of it: the follow-up's id. */
+async function followUpOf(store: Store, runId: string): Promise<string> {
+  const url = "https://codehost.example/acme/old/pull/1";
+  await store.transition({ runId, from: ["Queued"], to: "Running", reason: "go" });
+  const result = { success: true, summary: "done", pullRequestUrl: url, failureReason: "" };
+  await store.transition({ runId, from: ["Running"], to: "Succeeded", reason: "ok", patch: { result } });
+  const pullRequest = { number: 1, url, branch: "errand/body" };
+  const followUp = { pullRequest, trigger: "review" as const, reviewState: "commented", comments: [] };
+  const child = await store.createFollowUp({ parentRunId: runId, followUp, reason: "review", maxPerPullRequest: 3 });
+  return child.id;
 }
 
 async function expectRepositories(store: Store, raw: Raw): Promise<void> {
@@ -45,9 +60,15 @@ async function expectRepositories(store: Store, raw: Raw): Promise<void> {
     await store.requestCancel(runId, "stop");
     const retried = await store.retry(runId, "again");
     expect(await raw.repoOf(retried.id)).toBe(REPO);
-    // A repository text with a NUL is left to the trigger, which reads it from the stored JSON as before.
-    const [odd] = await store.acceptTickets([ticket("odd", "generic", { repoUrl: `${REPO}\u0000` })], "default");
-    expect(await raw.repoOf(odd?.runId as string)).not.toBe(REPO);
+    // A body the JSON type of PostgreSQL cannot read: every attempt, a follow-up too, still has its repository.
+    const body = ticket("body", "generic", { repoUrl: REPO, description: "a \u0000 and a lone \ud800" });
+    const [first] = await store.acceptTickets([body], "default");
+    expect(await raw.repoOf(await followUpOf(store, first?.runId as string))).toBe(REPO);
+    // A repository text with a NUL, or a lone surrogate, is left to the trigger, which reads the stored JSON as before.
+    const [nul] = await store.acceptTickets([ticket("nul", "generic", { repoUrl: `${REPO}\u0000` })], "default");
+    expect(await raw.repoOf(nul?.runId as string)).toBe(raw.nulRepo);
+    const [lone] = await store.acceptTickets([ticket("lone", "generic", { repoUrl: `${REPO}\ud800` })], "default");
+    expect(await raw.repoOf(lone?.runId as string)).toBe(raw.loneRepo);
   } finally {
     await store.close();
   }
@@ -64,6 +85,9 @@ describe("a run's repository written with the run", () => {
         exec: async (sql) => void db.exec(sql),
         repoOf: async (id) =>
           (db.prepare("SELECT repo_url FROM task_runs WHERE id = ?").get(id) as { repo_url: unknown }).repo_url,
+        nulRepo: `${REPO}\u0000`,
+        // SQLite's JSON decodes the escape into three bytes that are not UTF-8: one replacement character each.
+        loneRepo: `${REPO}\ufffd\ufffd\ufffd`,
       });
     } finally {
       db.close();
@@ -84,6 +108,8 @@ describe("a run's repository written with the run", () => {
           exec: async (sql) => void (await client.query(sql)),
           repoOf: async (id) =>
             (await client.query("SELECT repo_url FROM task_runs WHERE id = $1", [id])).rows[0]?.repo_url,
+          nulRepo: null,
+          loneRepo: null,
         });
       } finally {
         await client.end();

@@ -2,17 +2,20 @@ import type { PoolClient } from "pg";
 import type { TaskRun } from "../../runs/task-run.js";
 import { type AttemptRow, checkFollowUpRequest, nextFollowUpAttempt, pullRequestKey } from "../follow-up-rules.js";
 import { requireText } from "../input-checks.js";
+import { repoColumn } from "../repo-column.js";
 import { RUN_COLUMNS_BARE, type RunRow, toTaskRun, toTicket } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { runNotFound } from "../run-rules.js";
 import type { FollowUpRequest } from "../store.js";
 import { inTransaction } from "./in-transaction.js";
+import { lockTicket } from "./lock-ticket.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
+// $10: the repository of the ticket as stored now; NULL leaves it to the trigger.
 const NEW_FOLLOW_UP = `
   WITH run AS (
-    INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason, parent_run_id, follow_up)
-    VALUES ($1, $2, $3, $4, 'Queued', $5, $6::bigint, $6::bigint, $7::text, $8, $9) RETURNING ${RUN_COLUMNS_BARE}
+    INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason, parent_run_id, follow_up, repo_url)
+    VALUES ($1, $2, $3, $4, 'Queued', $5, $6::bigint, $6::bigint, $7::text, $8, $9, $10::text) RETURNING ${RUN_COLUMNS_BARE}
   ), history AS (
     INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason) SELECT id, 1, NULL, 'Queued', $6::bigint, $7::text FROM run
   )
@@ -64,10 +67,7 @@ async function createFollowUp(client: PoolClient, req: FollowUpRequest, at: numb
     await client.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [req.parentRunId])
   ).rows[0];
   if (!parent) throw runNotFound(req.parentRunId);
-  await client.query("SELECT 1 FROM tickets WHERE source = $1 AND id = $2 FOR UPDATE", [
-    parent.source,
-    parent.ticket_id,
-  ]);
+  const ticket = await lockTicket(client, parent.source, parent.ticket_id);
   const attempts = (
     await client.query<AttemptRow>(
       "SELECT id, state, attempt, follow_up FROM task_runs WHERE source = $1 AND ticket_id = $2 ORDER BY attempt DESC",
@@ -76,7 +76,8 @@ async function createFollowUp(client: PoolClient, req: FollowUpRequest, at: numb
   ).rows;
   // An unfinished parent is an active run of the ticket: the rules refuse it as such.
   const attempt = nextFollowUpAttempt(req, attempts);
-  const params = [newRunId(at), parent.source, parent.ticket_id, attempt, parent.engine, at, req.reason];
-  params.push(parent.id, JSON.stringify(req.followUp));
-  return toTaskRun((await client.query<RunRow>(NEW_FOLLOW_UP, params)).rows[0] as RunRow);
+  const repo = ticket ? repoColumn(ticket) : null;
+  const params = [newRunId(at), parent.source, parent.ticket_id, attempt, parent.engine, at, req.reason, parent.id];
+  params.push(JSON.stringify(req.followUp));
+  return toTaskRun((await client.query<RunRow>(NEW_FOLLOW_UP, [...params, repo])).rows[0] as RunRow);
 }

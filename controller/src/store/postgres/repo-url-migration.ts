@@ -1,8 +1,8 @@
 /**
- * Schema version 11 (SQLite has no counterpart): the statement that creates a batch's first runs writes each run's
- * repository itself (intake-ops.ts), so the trigger of version 5, which read and parsed the ticket's stored JSON for
- * every new run, fires only for a run inserted without one: a retry, a follow-up, a ticket whose repository text
- * PostgreSQL cannot hold, and runs an older errand creates during a rolling upgrade.
+ * Schema version 11 (SQLite: 10): the statements that create runs write each run's repository themselves (the
+ * intake's batch, a retry, a follow-up: the ticket's as stored then), so the trigger of version 5, which read and
+ * parsed the ticket's stored JSON for every new run, fires only for a run inserted without one: a ticket whose
+ * repository text is not plain, and runs an older errand creates during a rolling upgrade.
  */
 export const REPO_URL_STEP = {
   version: 11,

@@ -2,12 +2,14 @@ import type { Pool, PoolClient } from "pg";
 import { type Actor, isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
 import { pullRequestKey } from "../follow-up-rules.js";
 import { requireText, requireTime } from "../input-checks.js";
+import { repoColumn } from "../repo-column.js";
 import { actorColumns, jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive, runNotFound } from "../run-rules.js";
 import type { TransitionRequest } from "../store.js";
 import { checkTransitionRequest } from "../transition-rules.js";
 import { inTransaction } from "./in-transaction.js";
+import { lockTicket } from "./lock-ticket.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
 const LOCK_RUN = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1 FOR UPDATE`;
@@ -54,10 +56,11 @@ const MOVE = `
  * of `unnest($1)` or `LIMIT $2` guesses the batch's size, and can turn an index lookup into a scan of every run.
  */
 const PREPARED = { move: "errand.move_run", updateRunning: "errand.update_running" } as const;
+// $11: the repository of the ticket as stored now (the one the attempt works on); NULL leaves it to the trigger.
 const NEW_ATTEMPT = `
   WITH run AS (
-    INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason)
-    VALUES ($1, $2, $3, $4, 'Queued', $5, $6::bigint, $6::bigint, $7::text) RETURNING ${RUN_COLUMNS_BARE}
+    INSERT INTO task_runs (id, source, ticket_id, attempt, state, engine, created_at, updated_at, reason, repo_url)
+    VALUES ($1, $2, $3, $4, 'Queued', $5, $6::bigint, $6::bigint, $7::text, $11::text) RETURNING ${RUN_COLUMNS_BARE}
   ), history AS (
     INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason, actor_kind, actor_name, actor_from)
     SELECT id, 1, NULL, 'Queued', $6::bigint, $7::text, $8::text, $9::text, $10::text FROM run
@@ -164,7 +167,7 @@ async function retryRun(client: PoolClient, { runId, reason, at, actor }: RunReq
   const first = (await client.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [runId]))
     .rows[0];
   if (!first) throw runNotFound(runId);
-  await client.query("SELECT 1 FROM tickets WHERE source = $1 AND id = $2 FOR UPDATE", [first.source, first.ticket_id]);
+  const ticket = await lockTicket(client, first.source, first.ticket_id);
   // Read after the lock: the states as the last writer of this ticket committed them.
   const attempts = (
     await client.query<{ id: string; state: RunState; attempt: number }>(
@@ -185,6 +188,7 @@ async function retryRun(client: PoolClient, { runId, reason, at, actor }: RunReq
     at,
     reason,
     ...actorColumns(actor),
+    ticket ? repoColumn(ticket) : null,
   ];
   const created = (await client.query<RunRow>(NEW_ATTEMPT, params)).rows[0] as RunRow;
   if (first.follow_up === null) return toTaskRun(created);

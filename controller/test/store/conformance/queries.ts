@@ -88,8 +88,11 @@ export function queryTests(open: OpenStore): void {
       const [outcome] = await store.acceptTickets([odd], "default");
       expect(outcome?.kind).toBe("queued");
       expect((await store.listRuns({ source: "generic" })).map((r) => r.ticket.id)).toEqual(["nul"]);
-      // The body's characters do not hide the run's repository.
+      // The body's characters do not hide the run's repository, nor that of a later attempt.
       expect((await store.listRuns({ repo: odd.repoUrl })).map((r) => r.ticket.id)).toEqual(["nul"]);
+      await store.requestCancel(outcome?.runId as string, "stop");
+      await store.retry(outcome?.runId as string, "again");
+      expect((await store.listRuns({ repo: odd.repoUrl })).map((r) => r.attempt)).toEqual([2, 1]);
       expect((await store.getTicket({ source: "generic", id: "nul" }))?.description).toBe(odd.description);
     });
 
