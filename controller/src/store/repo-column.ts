@@ -4,7 +4,7 @@ import type { Ticket } from "@errand/channel-sdk";
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * A ticket's repository as its first run's `repo_url`, written with the run; null leaves it to the store's trigger,
+ * A ticket's repository as a new run's `repo_url`, written with the run; null leaves it to the store's trigger,
  * which reads the ticket's stored JSON (for a repository text that is not plain, as before the intake wrote it).
  */
 export function repoColumn(ticket: Ticket): string | null {
