@@ -46,12 +46,12 @@ export async function alternateNotifier({ total, concurrency, rounds, floorCalls
 function printRounds(results, total) {
   const f2 = (v) => v.toFixed(2);
   console.log(`
-| round | load | runs/s without / with channels | CPU per run of the processes taking part, without / with | added: controller, its children, this bench | floor of the calls made | **own cost** | starts / completions covered | plugin errors |
+| round | load | runs/s without / with channels | CPU per run of the processes taking part, without / with | added: controller, plugin processes (their floor), spawner and engines, this bench | floor of the calls made | **own cost** | starts / completions covered | plugin errors |
 |---|---|---|---|---|---|---:|---|---|`);
   const added = (r, key) => f2(r.ch.participantsPerRun[key] - r.sat.participantsPerRun[key]);
   for (const r of results)
     console.log(
-      `| ${r.round} | ${r.loads.join(", ")} | ${r.sat.perSecond.toFixed(1)} / ${r.ch.perSecond.toFixed(1)} | ${f2(r.sat.participantsMsPerRun)} / ${f2(r.ch.participantsMsPerRun)} ms | ${added(r, "controller")}, ${added(r, "children")}, ${added(r, "bench")} ms | ${f2(r.cost.sentFloor)} ms | **${f2(r.cost.own)} ms** | ${r.chat.starts.size} / ${r.chat.completes.size} of ${total} | ${Object.keys(r.errors).length === 0 ? "0" : JSON.stringify(r.errors)} |`,
+      `| ${r.round} | ${r.loads.join(", ")} | ${r.sat.perSecond.toFixed(1)} / ${r.ch.perSecond.toFixed(1)} | ${f2(r.sat.participantsMsPerRun)} / ${f2(r.ch.participantsMsPerRun)} ms | ${added(r, "controller")}, ${added(r, "plugins")} (${f2(2 * r.floor.pluginProcessMs)}), ${added(r, "engines")}, ${added(r, "bench")} ms | ${f2(r.cost.sentFloor)} ms | **${f2(r.cost.own)} ms** | ${r.chat.starts.size} / ${r.chat.completes.size} of ${total} | ${Object.keys(r.errors).length === 0 ? "0" : JSON.stringify(r.errors)} |`,
     );
   const own = median(results.map((r) => r.cost.own));
   console.log(

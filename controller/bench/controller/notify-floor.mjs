@@ -135,7 +135,8 @@ export function notifierOwnCost({ sat, ch, floor, chatMessagesPerRun }) {
 const parts = (sat, ch) =>
   [
     ["the controller process", "controller"],
-    ["its child processes (plugins, spawner, engines)", "children"],
+    ["its plugin processes", "plugins"],
+    ["its spawner and engines", "engines"],
     ["this bench (clients, chat and hook stand-ins)", "bench"],
   ]
     .map(([label, key]) => `${label} ${(ch.participantsPerRun[key] - sat.participantsPerRun[key]).toFixed(2)} ms`)

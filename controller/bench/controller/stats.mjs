@@ -103,21 +103,24 @@ export function cpuSeconds(pid) {
 
 /**
  * CPU ms spent so far by the processes that take part in a phase and by
- * nothing else, in three parts: the process `pid` alone (`controller`), its
- * live descendants with the children they have waited for (`children`:
- * engines, plugins, the spawner), and this bench process (`bench`: its
- * ticket clients and the chat and hook stand-ins). Unlike
- * {@link machineBusyMs} it leaves out what else the machine runs, so a busy
- * machine slows it but does not add to it.
+ * nothing else, in four parts: the process `pid` alone (`controller`), its
+ * engine spawner with the engines and whatever else it has waited for
+ * (`engines`), its other live descendants (`plugins`: channel plugin
+ * processes), and this bench process (`bench`: its ticket clients and the
+ * chat and hook stand-ins). Unlike {@link machineBusyMs} it leaves out what
+ * else the machine runs, so a busy machine slows it but does not add to it.
  */
 export function participantsSplitMs(pid) {
   const own = process.cpuUsage();
   const root = ticks(pid);
-  return {
-    controller: root.self * 1000,
-    children: treeTicksMs(pid) - root.self * 1000,
-    bench: (own.user + own.system) / 1000,
-  };
+  const spawners = new Set(childPids(pid));
+  let engines = root.children * 1000;
+  let plugins = 0;
+  for (const child of livePids(pid)) {
+    if (spawners.has(child)) engines += treeTicksMs(child);
+    else plugins += treeTicksMs(child);
+  }
+  return { controller: root.self * 1000, engines, plugins, bench: (own.user + own.system) / 1000 };
 }
 
 /** CPU ms of the live process `pid`, its live descendants and the children each has waited for (Linux /proc). */
