@@ -53,7 +53,7 @@ async function expectRepositories(store: Store, raw: Raw): Promise<void> {
     expect((await store.listRuns({ repo: REPO })).map((r) => r.id)).toEqual([OLD_RUN]);
     await raw.exec(OLDER_INSERT);
     expect((await store.listRuns({ repo: REPO })).map((r) => r.attempt)).toEqual([2, 1]);
-    // Today's intake writes it; a retry (no repository given) gets it from the trigger.
+    // The intake writes it; so does a retry on PostgreSQL, while SQLite's trigger reads it from the stored JSON.
     const [fresh] = await store.acceptTickets([ticket("new", "generic", { repoUrl: REPO })], "default");
     const runId = fresh?.runId as string;
     expect(await raw.repoOf(runId)).toBe(REPO);
