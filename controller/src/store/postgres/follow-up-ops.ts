@@ -2,13 +2,12 @@ import type { PoolClient } from "pg";
 import type { TaskRun } from "../../runs/task-run.js";
 import { type AttemptRow, checkFollowUpRequest, nextFollowUpAttempt, pullRequestKey } from "../follow-up-rules.js";
 import { requireText } from "../input-checks.js";
-import { repoColumn } from "../repo-column.js";
 import { RUN_COLUMNS_BARE, type RunRow, toTaskRun, toTicket } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { runNotFound } from "../run-rules.js";
 import type { FollowUpRequest } from "../store.js";
 import { inTransaction } from "./in-transaction.js";
-import { lockTicket } from "./lock-ticket.js";
+import { lockTicketRepo } from "./lock-ticket.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
 // $10: the repository of the ticket as stored now; NULL leaves it to the trigger.
@@ -67,7 +66,7 @@ async function createFollowUp(client: PoolClient, req: FollowUpRequest, at: numb
     await client.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [req.parentRunId])
   ).rows[0];
   if (!parent) throw runNotFound(req.parentRunId);
-  const ticket = await lockTicket(client, parent.source, parent.ticket_id);
+  const repo = await lockTicketRepo(client, parent.source, parent.ticket_id);
   const attempts = (
     await client.query<AttemptRow>(
       "SELECT id, state, attempt, follow_up FROM task_runs WHERE source = $1 AND ticket_id = $2 ORDER BY attempt DESC",
@@ -76,7 +75,6 @@ async function createFollowUp(client: PoolClient, req: FollowUpRequest, at: numb
   ).rows;
   // An unfinished parent is an active run of the ticket: the rules refuse it as such.
   const attempt = nextFollowUpAttempt(req, attempts);
-  const repo = ticket ? repoColumn(ticket) : null;
   const params = [newRunId(at), parent.source, parent.ticket_id, attempt, parent.engine, at, req.reason, parent.id];
   params.push(JSON.stringify(req.followUp));
   return toTaskRun((await client.query<RunRow>(NEW_FOLLOW_UP, [...params, repo])).rows[0] as RunRow);

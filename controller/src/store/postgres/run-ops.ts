@@ -2,14 +2,13 @@ import type { Pool, PoolClient } from "pg";
 import { type Actor, isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
 import { pullRequestKey } from "../follow-up-rules.js";
 import { requireText, requireTime } from "../input-checks.js";
-import { repoColumn } from "../repo-column.js";
 import { actorColumns, jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../rows.js";
 import { newRunId } from "../run-id.js";
 import { cancelFinished, cancelledBeforeStart, retryUnfinished, retryWhileActive, runNotFound } from "../run-rules.js";
 import type { TransitionRequest } from "../store.js";
 import { checkTransitionRequest } from "../transition-rules.js";
 import { inTransaction } from "./in-transaction.js";
-import { lockTicket } from "./lock-ticket.js";
+import { lockTicketRepo } from "./lock-ticket.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
 
 const LOCK_RUN = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1 FOR UPDATE`;
@@ -167,7 +166,7 @@ async function retryRun(client: PoolClient, { runId, reason, at, actor }: RunReq
   const first = (await client.query<RunRow>(`SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1`, [runId]))
     .rows[0];
   if (!first) throw runNotFound(runId);
-  const ticket = await lockTicket(client, first.source, first.ticket_id);
+  const repo = await lockTicketRepo(client, first.source, first.ticket_id);
   // Read after the lock: the states as the last writer of this ticket committed them.
   const attempts = (
     await client.query<{ id: string; state: RunState; attempt: number }>(
@@ -188,7 +187,7 @@ async function retryRun(client: PoolClient, { runId, reason, at, actor }: RunReq
     at,
     reason,
     ...actorColumns(actor),
-    ticket ? repoColumn(ticket) : null,
+    repo,
   ];
   const created = (await client.query<RunRow>(NEW_ATTEMPT, params)).rows[0] as RunRow;
   if (first.follow_up === null) return toTaskRun(created);
