@@ -38,7 +38,7 @@ function postgresBin() {
 export const TRANSPORTS = ["socket", "tcp"];
 
 /** BENCH_PG_TRANSPORT (socket or tcp; default socket): the transport of the phases that measure one. */
-export function chosenTransport(env = process.env) {
+function chosenTransport(env = process.env) {
   const value = env.BENCH_PG_TRANSPORT ?? "socket";
   if (!TRANSPORTS.includes(value)) throw new Error(`BENCH_PG_TRANSPORT takes socket or tcp, got ${value}`);
   return value;
