@@ -22,12 +22,17 @@ export interface QueueState<Message> {
   failuresInARow: number;
 }
 
-/** Sends one message through the room's lane, which paces and retries it, and records the outcome in the room's health. */
+/**
+ * Sends one message through the room's lane, which paces and retries it, and
+ * records the outcome in the room's health. `log` is asked for the logger only
+ * when a retry is logged: a call's logger is made on first use, and most sends
+ * never retry.
+ */
 export function sendToRoom<Message>(
   state: QueueState<Message>,
   message: Message,
   signal: AbortSignal | undefined,
-  log: Logger,
+  log: () => Logger,
 ): Promise<string | undefined> {
   const { options } = state;
   const { lane, key, name } = options;
@@ -35,7 +40,7 @@ export function sendToRoom<Message>(
     lane.send(key, (attempt) => options.post(message, attempt), {
       signal,
       onRetry: ({ attempt, error, delayMs }) =>
-        log.warn(`retrying ${options.request}`, {
+        log().warn(`retrying ${options.request}`, {
           room: name,
           attempt,
           delayMs,
@@ -67,7 +72,7 @@ async function drain<Message>(state: QueueState<Message>): Promise<void> {
     let batch: { events: RoomEvent[]; message: Message } | undefined;
     try {
       batch = takeBatch(state);
-      await sendToRoom(state, batch.message, closing.signal, logger);
+      await sendToRoom(state, batch.message, closing.signal, () => logger);
       state.failuresInARow = 0;
     } catch (error) {
       if (batch) await settleFailure(state, batch.events, toChannelError(error));

@@ -43,7 +43,10 @@ export interface DigestQueue {
    * event joins the queue and the call answers at once, without a delivery id.
    * While the platform fails (the last send failed, or none has ended yet),
    * a call waits for the send in progress and fails with the room's error
-   * instead of joining the queue.
+   * instead of joining the queue. `options.logger` (where the call's retries
+   * are logged; the queue's own logger by default) is read only when a retry
+   * is logged, so a lazily made logger such as a handler's `ctx.logger` costs
+   * nothing on the calls that never retry.
    */
   submit(event: RoomEvent, options?: { signal?: AbortSignal; logger?: Logger }): Promise<NotifyResult>;
   /** Events waiting for the room (the ones being sent not counted). */

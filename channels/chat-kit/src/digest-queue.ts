@@ -48,7 +48,10 @@ export function createDigestQueue<Message>(options: DigestQueueOptions<Message>)
     get waiting() {
       return waiting.length;
     },
-    async submit(event, { signal, logger: log = logger } = {}) {
+    async submit(event, call = {}) {
+      const { signal } = call;
+      // The call's logger (the runtime's ctx.logger, made on first read) only if a retry is logged.
+      const log = () => call.logger ?? logger;
       for (;;) {
         if (closed) throw new CancelledError(`${name} is closed; the notification was not taken`);
         if (signal?.aborted) throw toChannelError(signal.reason);
@@ -96,7 +99,7 @@ function sendAlone<Message>(
   state: QueueState<Message>,
   event: RoomEvent,
   signal: AbortSignal | undefined,
-  log: Logger,
+  log: () => Logger,
 ): Promise<NotifyResult> {
   state.busy = true;
   const direct = (async (): Promise<NotifyResult> => {

@@ -198,6 +198,37 @@ describe("createDigestQueue", () => {
     await room.close();
   });
 
+  it("reads a call's logger only to log its retry: a call that sends at once, or joins the queue, never asks for it", async () => {
+    const { room } = await warm({ intervalMs: 300 });
+    const callLogger = captureLogger();
+    let reads = 0;
+    const call = {
+      get logger() {
+        reads++;
+        return callLogger;
+      },
+    };
+    await room.submit(start("alone"), call);
+    const queued = room.submit(start("queued"), call);
+    await room.submit(start("queued-too"), call);
+    await queued;
+    await until(() => sink.requests.length === 3);
+    expect(reads).toBe(0);
+    // The room is idle again once its pace allows the next message: the next call sends alone, and retries.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    sink.behave([{ status: 503, times: 1 }, {}]);
+    await room.submit(start("retried"), call);
+    expect(sink.requests.map((r) => r.json)).toEqual([
+      { one: "start alone" },
+      { one: "start queued" },
+      { one: "start queued-too" },
+      { one: "start retried" },
+      { one: "start retried" },
+    ]);
+    expect(reads).toBe(1);
+    expect(callLogger.records.filter((r) => r.msg === "retrying the test post")).toHaveLength(1);
+  });
+
   it("on close, sends what waits as one digest when the room's pace allows, and logs what it cannot send", async () => {
     const flushed = await warm({ threshold: 100, intervalMs: 1 });
     sink.behave([{ delayMs: 100, times: 1 }, {}]);
