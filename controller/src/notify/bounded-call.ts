@@ -13,7 +13,7 @@ export interface CallReport {
 /** Options of {@link boundedCall}. */
 export interface BoundedCallOptions {
   timeoutMs: number;
-  /** The caller's signal: aborting it cancels the call. */
+  /** The caller's signal: handed to the call as it is; aborting it cancels the call. */
   signal?: AbortSignal;
   /** A long-lived cancellation (the notifier's shutdown) that the call joins for its duration. */
   tracker?: CallTracker;
@@ -27,58 +27,63 @@ function isTimeout(reason: unknown): boolean {
 }
 
 /**
- * Runs `run` with a signal that aborts after `timeoutMs`, when `signal`
- * aborts or when the tracker cancels, and settles by then whatever `run`
- * does: a channel that ignores its signal is left behind, not waited for.
- * Never rejects.
+ * Runs `run` and settles when it does, after `timeoutMs`, or when the
+ * tracker cancels, whichever comes first: a channel that does not answer is
+ * left behind, not waited for. Never rejects.
+ *
+ * `run` gets the caller's `signal` as it is, and must pass it and `timeoutMs`
+ * on as the call's own: the notifier's channels (loaded in-process or
+ * connected to a plugin by the SDK) end a call when its signal aborts and at
+ * its deadline. So no controller, signal or listener is made per call here:
+ * each cost microseconds and garbage on every notification. A call the
+ * tracker cancels, or that outlives the bound, is reported at once and ends
+ * by its own deadline (or when the notifier closes its channels, right after
+ * its shutdown).
  */
 export async function boundedCall(
-  run: (signal: AbortSignal) => Promise<unknown>,
+  run: (signal: AbortSignal | undefined) => Promise<unknown>,
   options: BoundedCallOptions,
 ): Promise<CallReport> {
   const started = performance.now();
-  // One controller, aborted only through `cancel` (not AbortSignal.any, nor a listener on its own signal: each costs).
-  const bound = new AbortController();
-  const signal = bound.signal;
-  let abandon: (reason: unknown) => void = () => {};
-  const abandoned = new Promise<never>((_, reject) => {
-    abandon = reject;
-  });
-  const cancel = (reason: unknown): void => {
-    if (signal.aborted) return;
-    bound.abort(reason);
-    abandon(reason);
-  };
   const outer = options.signal;
-  const onOuterAbort = outer ? () => cancel(outer.reason) : undefined;
-  if (outer?.aborted) cancel(outer.reason);
-  else if (outer && onOuterAbort) outer.addEventListener("abort", onOuterAbort, { once: true });
-  options.tracker?.join(cancel);
-  const timer = setTimeout(
-    () => cancel(new DeadlineExceededError(`no answer within ${options.timeoutMs} ms`)),
-    options.timeoutMs,
-  );
   const done = (outcome: CallOutcome, error?: ChannelError): CallReport => ({
     outcome,
     error,
     durationMs: performance.now() - started,
   });
+  if (outer?.aborted) return aborted(outer, done);
+  let abandon: (reason: unknown) => void = () => {};
+  let abandonedBy: "tracker" | "bound" | undefined;
+  const abandoned = new Promise<never>((_, reject) => {
+    abandon = reject;
+  });
+  const cancel = (reason: unknown): void => {
+    abandonedBy ??= "tracker";
+    abandon(reason);
+  };
+  options.tracker?.join(cancel);
+  const timer = setTimeout(() => {
+    abandonedBy ??= "bound";
+    abandon(new DeadlineExceededError(`no answer within ${options.timeoutMs} ms`));
+  }, options.timeoutMs);
   try {
-    const pending = Promise.resolve().then(() => run(signal));
-    // The call may still settle after the bound; its late answer is dropped.
+    // A call abandoned early may still settle later; its late answer is dropped.
+    const pending = Promise.resolve().then(() => run(outer));
     pending.catch(() => {});
     await Promise.race([pending, abandoned]);
     return done("ok");
   } catch (error) {
     const channelError = toChannelError(error);
-    if (signal.aborted)
-      return isTimeout(signal.reason)
-        ? done("timeout", toChannelError(signal.reason))
-        : done("cancelled", channelError);
+    if (abandonedBy === "tracker") return done("cancelled", channelError);
+    if (outer?.aborted) return aborted(outer, done);
     return done(channelError.code === ErrorCode.DeadlineExceeded ? "timeout" : "error", channelError);
   } finally {
     clearTimeout(timer);
     options.tracker?.leave(cancel);
-    if (outer && onOuterAbort) outer.removeEventListener("abort", onOuterAbort);
   }
+}
+
+/** A call whose caller's signal aborted: a timeout when the caller gave up at its own bound, else a cancellation. */
+function aborted(signal: AbortSignal, done: (outcome: CallOutcome, error?: ChannelError) => CallReport): CallReport {
+  return done(isTimeout(signal.reason) ? "timeout" : "cancelled", toChannelError(signal.reason));
 }

@@ -7,7 +7,8 @@ import type { NotifierMetrics, Operation } from "./notifier-metrics.js";
 
 /** Per-call options a channel operation is invoked with. */
 export interface InvokeOptions {
-  signal: AbortSignal;
+  /** The caller's signal, passed to the channel as it is (none for a call only the shutdown cancels). */
+  signal: AbortSignal | undefined;
   timeoutMs: number;
   taskRunId: string;
 }
