@@ -11,19 +11,29 @@ import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { connectChannel, silentLogger } from "@errand/channel-sdk/host";
 import { request } from "undici";
+import { ticketBody } from "./tickets.mjs";
 
 const PLUGIN = fileURLToPath(
   new URL("../../../examples/webhook-post/bin/errand-channel-webhook-post.js", import.meta.url),
 );
+/**
+ * The ticket the controller's channels are sent in the bench: what the generic
+ * source makes of a bench ticket's body (tickets.mjs), with that body as its
+ * raw event, so the floor's calls carry, encode and check what the
+ * controller's do. (Until 2026-11-28 the floor sent a smaller ticket without
+ * a raw event, which put the cost of those bytes in the "own cost".)
+ */
+const body = JSON.parse(ticketBody("floor-1"));
 const TICKET = {
-  id: "1",
-  title: "floor",
-  description: "",
-  ticketType: "issue",
-  repoUrl: "",
+  id: body.id,
+  title: body.title,
+  description: body.description,
+  ticketType: "",
+  repoUrl: body.repo_url,
   externalUrl: "",
-  labels: [],
-  source: "bench",
+  labels: body.labels,
+  source: "generic",
+  rawEvent: body,
 };
 const RESULT = {
   success: true,
@@ -75,10 +85,10 @@ async function perCall(call, count, pid) {
 }
 
 /**
- * Measures the floor with `count` calls per channel. Returns CPU ms per call
+ * Measures the floor with `count` calls per channel (webhook_post's carry `ticket`). Returns CPU ms per call
  * of each channel (all processes) and per run (two calls on each channel).
  */
-export async function notifyFloor(count = 4000) {
+export async function notifyFloor(count = 4000, ticket = TICKET) {
   const chat = await listen((body) => JSON.stringify({ ok: true, channel: JSON.parse(body).channel, ts: "1.000001" }));
   const hook = await listen(() => JSON.stringify({ received: true }));
   const channel = await connectChannel({
@@ -105,8 +115,8 @@ export async function notifyFloor(count = 4000) {
     const plugin = await perCall(
       (i) =>
         i % 2 === 0
-          ? channel.notifyStart(TICKET, { taskRunId: `run-${i}`, engine: "instant", timeoutMs: 5000 })
-          : channel.notifyComplete(TICKET, RESULT, { taskRunId: `run-${i - 1}`, timeoutMs: 5000 }),
+          ? channel.notifyStart(ticket, { taskRunId: `run-${i}`, engine: "instant", timeoutMs: 5000 })
+          : channel.notifyComplete(ticket, RESULT, { taskRunId: `run-${i - 1}`, timeoutMs: 5000 }),
       count,
       channel.pid,
     );

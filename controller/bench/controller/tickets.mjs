@@ -5,7 +5,8 @@ import { createHmac } from "node:crypto";
 import { Agent, request } from "node:http";
 import { WEBHOOK_SECRET } from "./installation.mjs";
 
-function ticketBody(id) {
+/** The body of bench ticket `id`, as it is POSTed. */
+export function ticketBody(id) {
   return JSON.stringify({
     id,
     title: `Bench ticket ${id}`,
