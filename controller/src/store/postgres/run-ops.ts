@@ -1,6 +1,5 @@
-import type { Pool, PoolClient } from "pg";
+import type { PoolClient } from "pg";
 import { type Actor, isTerminal, type RunState, type TaskRun } from "../../runs/task-run.js";
-import { pullRequestKey } from "../follow-up-rules.js";
 import { requireText, requireTime } from "../input-checks.js";
 import { actorColumns, jsonOrNull, RUN_COLUMNS_BARE, type RunRow, toTaskRun } from "../rows.js";
 import { newRunId } from "../run-id.js";
@@ -9,52 +8,18 @@ import type { TransitionRequest } from "../store.js";
 import { checkTransitionRequest } from "../transition-rules.js";
 import { inTransaction } from "./in-transaction.js";
 import { lockTicketRepo } from "./lock-ticket.js";
+import { moveAlone, moveValues, runExists } from "./move-run.js";
 import type { PostgresContext, StoreOps } from "./postgres-context.js";
+import { createTransitionQueue } from "./transition-queue.js";
 
 const LOCK_RUN = `SELECT ${RUN_COLUMNS_BARE} FROM task_runs WHERE id = $1 FOR UPDATE`;
 /**
- * A transition in one statement. `cur` locks the run's row; when another transaction moved it meanwhile, the lock
- * waits for its commit and both `cur` and the UPDATE then read the row as that commit left it (READ COMMITTED's
- * re-check), so the state check and the new row's number (`last_transition` + 1, schema version 10) count every
- * transition committed before the lock was granted. The rows' `MAX(seq)` (read before any wait) counts too: it numbers
- * a run stored before version 10 (NULL), and one an older errand moved during a rolling upgrade, which writes rows
- * without the number; at worst such a race fails one attempt with a duplicate number, and the next reads it.
- * Parameters: id, from states, to state, time, reason, starts?, ends?, backend, result, cost, log ref, attachment,
- * actor kind, name and origin, pull request URL.
+ * The record of the engine, like a transition made alone (move-run.ts), is a named prepared statement: parsed and
+ * planned once per connection, its plan independent of its values (a run's id). The batch statements stay unnamed:
+ * a generic plan of `unnest($1)` or `LIMIT $2` guesses the batch's size, and can turn an index lookup into a scan
+ * of every run.
  */
-const MOVE = `
-  WITH cur AS (
-    SELECT id AS cur_id, state AS cur_state, cancel_actor_kind AS cur_kind, cancel_actor_name AS cur_name,
-      cancel_actor_from AS cur_from
-    FROM task_runs WHERE id = $1 FOR UPDATE
-  ), moved AS (
-    UPDATE task_runs SET state = $3::text, updated_at = $4::bigint, reason = $5::text,
-      started_at = CASE WHEN $6::boolean THEN $4::bigint ELSE started_at END,
-      finished_at = CASE WHEN $7::boolean THEN $4::bigint ELSE finished_at END,
-      claimed_by = NULL, claim_expires_at = NULL,
-      backend = COALESCE($8::text, backend), result = COALESCE($9::text, result),
-      cost_usd = COALESCE($10::double precision, cost_usd), log_ref = COALESCE($11::text, log_ref),
-      attachment = COALESCE($12::text, attachment), pull_request_url = COALESCE($16::text, pull_request_url),
-      announce_pending = announce_pending OR (cur_state = 'AwaitingApproval' AND $7::boolean),
-      last_transition = GREATEST(last_transition, (SELECT COALESCE(MAX(seq), 0) FROM transitions WHERE run_id = $1)) + 1
-    FROM cur WHERE id = cur_id AND cur_state = ANY ($2::text[])
-    RETURNING ${RUN_COLUMNS_BARE}, last_transition, cur_state, cur_kind, cur_name, cur_from
-  ), history AS (
-    -- A cancel the loop carries out (no actor given) is by whoever asked for it.
-    INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason, actor_kind, actor_name, actor_from)
-    SELECT id, last_transition, cur_state, $3::text, $4::bigint, $5::text,
-      CASE WHEN $13::text IS NULL AND $3::text = 'Cancelled' THEN cur_kind ELSE $13::text END,
-      CASE WHEN $13::text IS NULL AND $3::text = 'Cancelled' THEN cur_name ELSE $14::text END,
-      CASE WHEN $13::text IS NULL AND $3::text = 'Cancelled' THEN cur_from ELSE $15::text END
-    FROM moved
-  )
-  SELECT ${RUN_COLUMNS_BARE} FROM moved`;
-/**
- * The two statements of every run's path with plans that do not depend on their values (a run's id) are named
- * prepared statements: parsed and planned once per connection. The batch statements stay unnamed: a generic plan
- * of `unnest($1)` or `LIMIT $2` guesses the batch's size, and can turn an index lookup into a scan of every run.
- */
-const PREPARED = { move: "errand.move_run", updateRunning: "errand.update_running" } as const;
+const PREPARED = { updateRunning: "errand.update_running" } as const;
 // $11: the repository of the ticket as stored now (the one the attempt works on); NULL leaves it to the trigger.
 const NEW_ATTEMPT = `
   WITH run AS (
@@ -71,37 +36,20 @@ const UPDATE_RUNNING = `
     branch = COALESCE($6::text, branch)
   WHERE id = $1 AND state = 'Running'`;
 
-/** Whether run `runId` is stored: what tells an unknown run from one a conditional update left alone. */
-async function runExists(queryable: Pool | PoolClient, runId: string): Promise<boolean> {
-  return ((await queryable.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount ?? 0) > 0;
-}
-
 async function lockRun(client: PoolClient, runId: string): Promise<RunRow> {
   const row = (await client.query<RunRow>(LOCK_RUN, [runId])).rows[0];
   if (!row) throw runNotFound(runId);
   return row;
 }
 
-/**
- * Moves run `req.runId` from one of `from` to `req.to`, with its transition row, and records the pull request URL
- * of its result; undefined when its state is none of `from`. `queryable` is the pool (a statement of its own) or the
- * client of a transaction that holds the run's lock already.
- */
-async function move(
-  queryable: Pool | PoolClient,
+/** {@link moveAlone} of the request, in a transaction's client. */
+function move(
+  client: PoolClient,
   req: Omit<TransitionRequest, "from">,
   from: readonly RunState[],
   at: number,
 ): Promise<RunRow | undefined> {
-  const patch = req.patch ?? {};
-  const pullRequestUrl = pullRequestKey(patch.result?.pullRequestUrl) || null;
-  const params: unknown[] = [req.runId, from, req.to, at, req.reason, req.to === "Running", isTerminal(req.to)];
-  params.push(patch.backend ?? null, jsonOrNull(patch.result), patch.costUsd ?? null, patch.logRef ?? null);
-  params.push(jsonOrNull(patch.attachment), ...actorColumns(req.actor), pullRequestUrl);
-  const moved = (await queryable.query<RunRow>({ name: PREPARED.move, text: MOVE, values: params })).rows[0];
-  // No row: the run is in none of the `from` states, or there is no such run (the rare case, told apart here).
-  if (moved === undefined && !(await runExists(queryable, req.runId))) throw runNotFound(req.runId);
-  return moved;
+  return moveAlone(client, moveValues(req, from, at));
 }
 
 /**
@@ -115,13 +63,15 @@ export function createRunOps({
   pool,
   now,
 }: PostgresContext): StoreOps<"transition" | "updateRunning" | "retry" | "requestCancel"> {
+  const queue = createTransitionQueue(pool);
   return {
     async transition(req) {
       checkTransitionRequest(req);
       const runId = requireText(req.runId, "run id");
       requireText(req.reason, `reason of the transition of run ${req.runId}`);
       const at = req.at === undefined ? now() : requireTime(req.at, `time of the transition of run ${req.runId}`);
-      const moved = await move(pool, { ...req, runId }, req.from, at);
+      const values = moveValues({ ...req, runId }, req.from, at);
+      const moved = await queue(values, () => moveAlone(pool, values));
       return moved && toTaskRun(moved);
     },
     async updateRunning(runId, patch) {

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ALLOWED_TRANSITIONS, isTerminal, RUN_STATES } from "../../../src/runs/task-run.js";
 import { expectCode, type OpenStore, runIn } from "./support.js";
 
+const SUCCESS = { success: true, summary: "Fixed it", pullRequestUrl: "", failureReason: "", durationMs: 5 };
+
 const ALLOWED = RUN_STATES.flatMap((from) => ALLOWED_TRANSITIONS[from].map((to) => [from, to] as const));
 
 /** transition and updateRunning: the allowed graph, conditions, races, history, patches. */
@@ -110,6 +112,81 @@ export function transitionTests(open: OpenStore): void {
         // Each row starts where the one before it ended.
         for (let n = 1; n < history.length; n++) expect(history[n]?.from).toBe(history[n - 1]?.to);
         expect((await store.getRun(run.id))?.state).toBe("Cancelled");
+      }
+    });
+
+    it("gives each of many moves made at once the outcome it would have alone", async () => {
+      const { store } = await open();
+      const queued = await Promise.all(Array.from({ length: 24 }, () => runIn(store, "Queued")));
+      const ended = await runIn(store, "Succeeded");
+      const running = await runIn(store, "Running");
+      const stopping = await runIn(store, "Running");
+      const actor = { kind: "console", name: "operator", from: "127.0.0.1" } as const;
+      await store.requestCancel(stopping.id, "stop it", actor);
+      const at = Date.now();
+      const [moves, stale, unknown, result, cancelled] = await Promise.all([
+        Promise.all(
+          queued.map((run, n) =>
+            store.transition({
+              runId: run.id,
+              from: ["Queued"],
+              to: n % 3 === 0 ? "Cancelled" : "Running",
+              reason: `move ${n}`,
+              at: at + n,
+              patch: { backend: `backend-${n}`, logRef: `/logs/${n}`, attachment: { n } },
+            }),
+          ),
+        ),
+        store.transition({ runId: ended.id, from: ["Running"], to: "Failed", reason: "too late" }),
+        store
+          .transition({ runId: "run_00000000000000000000000000", from: ["Queued"], to: "Running", reason: "x" })
+          .then(
+            () => "moved",
+            (error: { code?: string }) => error.code,
+          ),
+        store.transition({
+          runId: running.id,
+          from: ["Running"],
+          to: "Succeeded",
+          reason: "done",
+          patch: { costUsd: 0.5, result: { ...SUCCESS, pullRequestUrl: "https://codehost.example/acme/web/pull/9" } },
+        }),
+        store.transition({ runId: stopping.id, from: ["Running"], to: "Cancelled", reason: "stopped" }),
+      ]);
+      expect(stale).toBeUndefined();
+      expect(unknown).toBe("ERR_NOT_FOUND");
+      for (const [n, moved] of moves.entries()) {
+        const to = n % 3 === 0 ? "Cancelled" : "Running";
+        expect(moved).toMatchObject({ id: queued[n]!.id, state: to, reason: `move ${n}`, updatedAt: at + n });
+        expect(moved).toMatchObject({ backend: `backend-${n}`, logRef: `/logs/${n}`, attachment: { n } });
+        expect(moved?.startedAt).toBe(to === "Running" ? at + n : undefined);
+        expect(moved?.finishedAt).toBe(to === "Cancelled" ? at + n : undefined);
+        expect(await store.getRun(queued[n]!.id)).toEqual(moved);
+        expect(await store.transitions(queued[n]!.id)).toMatchObject([
+          { seq: 1, to: "Queued" },
+          { seq: 2, from: "Queued", to, at: at + n, reason: `move ${n}`, actor: undefined },
+        ]);
+      }
+      expect(result).toMatchObject({ state: "Succeeded", costUsd: 0.5, result: { summary: SUCCESS.summary } });
+      expect((await store.findPullRequestRun("https://codehost.example/acme/web/pull/9"))?.opened.id).toBe(running.id);
+      expect(cancelled?.state).toBe("Cancelled");
+      // A cancel the loop carries out is by whoever asked for it.
+      expect((await store.transitions(stopping.id)).at(-1)).toMatchObject({ from: "Running", to: "Cancelled", actor });
+    });
+
+    it("moves a run twice when two moves of it come at once, numbering both, in either order", async () => {
+      const { store } = await open();
+      for (let i = 0; i < 5; i++) {
+        const run = await runIn(store, "Queued");
+        const [start, cancel] = await Promise.all([
+          store.transition({ runId: run.id, from: ["Queued"], to: "Running", reason: "slot" }),
+          store.transition({ runId: run.id, from: ["Queued", "Running"], to: "Cancelled", reason: "cancel" }),
+        ]);
+        expect(cancel?.state).toBe("Cancelled");
+        const history = await store.transitions(run.id);
+        expect(history.map((t) => t.seq)).toEqual(history.map((_, n) => n + 1));
+        expect(history).toHaveLength(start === undefined ? 2 : 3);
+        for (let n = 1; n < history.length; n++) expect(history[n]?.from).toBe(history[n - 1]?.to);
       }
     });
 
