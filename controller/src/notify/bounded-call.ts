@@ -67,8 +67,9 @@ export async function boundedCall(
     abandon(new DeadlineExceededError(`no answer within ${options.timeoutMs} ms`));
   }, options.timeoutMs);
   try {
-    // A call abandoned early may still settle later; its late answer is dropped.
-    const pending = Promise.resolve().then(() => run(outer));
+    // A call abandoned early may still settle later; its late answer is dropped. One the tracker cancelled
+    // before it began (a shutdown already under way) is not made at all.
+    const pending = Promise.resolve().then(() => (abandonedBy === undefined ? run(outer) : undefined));
     pending.catch(() => {});
     await Promise.race([pending, abandoned]);
     return done("ok");

@@ -39,12 +39,20 @@ describe("calls tracked by a long-lived signal (the notifier's shutdown)", () =>
     expect(seen.every((s) => s === undefined)).toBe(true);
   });
 
-  it("cancels at once a call that starts after the signal aborted", async () => {
+  it("cancels at once, without making it, a call that starts after the signal aborted", async () => {
     const shutdown = new AbortController();
     const tracker = trackCalls(shutdown.signal);
     shutdown.abort(new Error("closed"));
-    const report = await boundedCall(() => new Promise(() => {}), { timeoutMs: 60_000, tracker });
+    let made = 0;
+    const report = await boundedCall(
+      () => {
+        made++;
+        return new Promise(() => {});
+      },
+      { timeoutMs: 60_000, tracker },
+    );
     expect(report.outcome).toBe("cancelled");
+    expect(made).toBe(0);
   });
 });
 

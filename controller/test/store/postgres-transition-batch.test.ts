@@ -1,10 +1,15 @@
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import type { TaskRun } from "../../src/runs/task-run.js";
+import { moveValues } from "../../src/store/postgres/move-run.js";
 import { createPostgresStore } from "../../src/store/postgres/postgres-store.js";
 import { createTransitionQueue } from "../../src/store/postgres/transition-queue.js";
 import type { Store } from "../../src/store/store.js";
 import { runIn } from "./conformance/support.js";
 import { NEEDS_POSTGRES, postgresRunnable, usePostgresServer } from "./helpers/postgres-server.js";
+
+/** What a pool was asked: each statement's name, or its text. */
+type Asked = string[];
 
 describe.runIf(postgresRunnable)(
   `PostgreSQL store: transitions made at once share a statement ${NEEDS_POSTGRES}`,
@@ -25,57 +30,38 @@ describe.runIf(postgresRunnable)(
       return { store, schema, url };
     }
 
-    it("sends the first move alone and those that came meanwhile in one statement", async () => {
-      const { store, url } = await fresh();
-      const runs = await Promise.all(Array.from({ length: 16 }, () => runIn(store, "Queued")));
+    /** A pool on `url` that records what it is asked, and fails the statements `fail` picks with its error. */
+    function recordingPool(url: string, fail?: (asked: string) => Error | undefined): { pool: pg.Pool; asked: Asked } {
       const pool = new pg.Pool({ connectionString: url, max: 4 });
       closing.unshift(() => pool.end());
-      const statements: string[] = [];
-      const counting = {
-        query: (...args: Parameters<pg.Pool["query"]>) => {
-          const [text] = args;
-          statements.push(typeof text === "string" ? text : (text as { text: string }).text);
-          return (pool.query as (...a: unknown[]) => unknown)(...args);
+      const asked: Asked = [];
+      const recording = {
+        query: (config: string | { name?: string; text: string }, values?: unknown[]) => {
+          const what = typeof config === "string" ? config : (config.name ?? config.text);
+          asked.push(what);
+          const error = fail?.(what);
+          return error ? Promise.reject(error) : pool.query(config as string, values);
         },
       } as unknown as pg.Pool;
-      const queue = createTransitionQueue(counting);
-      const alone: string[] = [];
-      const moved = await Promise.all(
-        runs.map((run, n) =>
-          queue(
-            {
-              b_id: run.id,
-              b_from: ["Queued"],
-              b_to: "Running",
-              b_at: run.createdAt + n,
-              b_reason: `slot ${n}`,
-              b_starts: true,
-              b_ends: false,
-              b_backend: "local",
-              b_result: null,
-              b_cost: null,
-              b_log_ref: null,
-              b_attachment: null,
-              b_actor_kind: null,
-              b_actor_name: null,
-              b_actor_from: null,
-              b_pull_request_url: null,
-            },
-            // The first move goes alone: here through the store, which the test does not count.
-            async () => {
-              alone.push(run.id);
-              await store.transition({ runId: run.id, from: ["Queued"], to: "Running", reason: `slot ${n}` });
-              return undefined;
-            },
-          ),
-        ),
+      return { pool: recording, asked };
+    }
+
+    const toRunning = (run: TaskRun, n: number) =>
+      moveValues({ runId: run.id, to: "Running", reason: `slot ${n}` }, ["Queued"], run.createdAt + n);
+
+    it("sends the first move at once and those that came meanwhile in one statement", async () => {
+      const { store, url } = await fresh();
+      const runs = await Promise.all(Array.from({ length: 16 }, () => runIn(store, "Queued")));
+      const { pool, asked } = recordingPool(url);
+      const queue = createTransitionQueue(pool);
+      const moved = await Promise.all(runs.map((run, n) => queue(toRunning(run, n))));
+      expect(asked.filter((a) => a === "errand.move_run_unless_locked")).toHaveLength(1);
+      expect(asked.filter((a) => a.includes("jsonb_to_recordset"))).toHaveLength(1);
+      expect(asked).toHaveLength(2);
+      expect(moved.map((row) => [row?.id, row?.state, row?.reason])).toEqual(
+        runs.map((run, n) => [run.id, "Running", `slot ${n}`]),
       );
-      expect(alone).toEqual([runs[0]!.id]);
-      expect(statements.filter((s) => s.includes("jsonb_to_recordset"))).toHaveLength(1);
-      expect(moved.slice(1).map((row) => [row?.id, row?.state, row?.reason])).toEqual(
-        runs.slice(1).map((run, n) => [run.id, "Running", `slot ${n + 1}`]),
-      );
-      for (const run of runs.slice(1)) {
+      for (const run of runs) {
         expect((await store.transitions(run.id)).map((t) => [t.seq, t.to])).toEqual([
           [1, "Queued"],
           [2, "Running"],
@@ -83,7 +69,34 @@ describe.runIf(postgresRunnable)(
       }
     });
 
-    it("makes each move of a failed statement again alone: only the move at fault fails", async () => {
+    it("moves the other runs while one run's row is locked elsewhere, and that one, in order, once it is free", async () => {
+      const { store, url } = await fresh();
+      const runs = await Promise.all(Array.from({ length: 8 }, () => runIn(store, "Queued")));
+      const held = runs[3]!;
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      closing.unshift(() => other.end());
+      await other.query("BEGIN");
+      await other.query("SELECT id FROM task_runs WHERE id = $1 FOR UPDATE", [held.id]);
+      const settled = new Set<string>();
+      const moves = runs.map((run) =>
+        store.transition({ runId: run.id, from: ["Queued"], to: "Running", reason: "slot" }).then((row) => {
+          settled.add(run.id);
+          return row;
+        }),
+      );
+      // The held run's next move comes while its first still waits for the row: it must go after it.
+      const ended = store.transition({ runId: held.id, from: ["Running"], to: "Succeeded", reason: "done" });
+      await Promise.all(moves.filter((_, n) => n !== 3));
+      expect(settled.has(held.id)).toBe(false);
+      for (const run of runs) expect((await store.getRun(run.id))?.state).toBe(run === held ? "Queued" : "Running");
+      await other.query("COMMIT");
+      expect((await moves[3])?.state).toBe("Running");
+      expect((await ended)?.state).toBe("Succeeded");
+      expect((await store.transitions(held.id)).map((t) => t.to)).toEqual(["Queued", "Running", "Succeeded"]);
+    });
+
+    it("makes each move of a refused statement again alone: only the move at fault fails", async () => {
       const { store, schema } = await fresh();
       const runs = await Promise.all(Array.from({ length: 10 }, () => runIn(store, "Queued")));
       const faulty = runs[6]!.id;
@@ -102,6 +115,18 @@ describe.runIf(postgresRunnable)(
         expect(state).toBe(run.id === faulty ? "Queued" : "Running");
         expect(await store.transitions(run.id)).toHaveLength(run.id === faulty ? 1 : 2);
       }
+    });
+
+    it("fails each move of a statement whose answer was lost, and does not make them again (they may have committed)", async () => {
+      const { store, url } = await fresh();
+      const runs = await Promise.all(Array.from({ length: 6 }, () => runIn(store, "Queued")));
+      const lost = new Error("Connection terminated unexpectedly");
+      const { pool, asked } = recordingPool(url, (what) => (what.includes("jsonb_to_recordset") ? lost : undefined));
+      const queue = createTransitionQueue(pool);
+      const outcomes = await Promise.allSettled(runs.map((run, n) => queue(toRunning(run, n))));
+      expect(outcomes[0]).toMatchObject({ status: "fulfilled", value: { state: "Running" } });
+      for (const outcome of outcomes.slice(1)) expect(outcome).toEqual({ status: "rejected", reason: lost });
+      expect(asked.filter((a) => a === "errand.move_run")).toEqual([]);
     });
   },
 );

@@ -14,13 +14,14 @@ import type { BatchedMove } from "./transition-batch.js";
  * a run stored before version 10 (NULL), and one an older errand moved during a rolling upgrade, which writes rows
  * without the number; at worst such a race fails one attempt with a duplicate number, and the next reads it.
  * Parameters: id, from states, to state, time, reason, starts?, ends?, backend, result, cost, log ref, attachment,
- * actor kind, name and origin, pull request URL.
+ * actor kind, name and origin, pull request URL. `lock` is how `cur` locks: waiting for the row, or passing over a
+ * row another transaction holds (no row then).
  */
-const MOVE = `
+const moveStatement = (lock: "FOR UPDATE" | "FOR UPDATE SKIP LOCKED") => `
   WITH cur AS (
     SELECT id AS cur_id, state AS cur_state, cancel_actor_kind AS cur_kind, cancel_actor_name AS cur_name,
       cancel_actor_from AS cur_from
-    FROM task_runs WHERE id = $1 FOR UPDATE
+    FROM task_runs WHERE id = $1 ${lock}
   ), moved AS (
     UPDATE task_runs SET state = $3::text, updated_at = $4::bigint, reason = $5::text,
       started_at = CASE WHEN $6::boolean THEN $4::bigint ELSE started_at END,
@@ -43,6 +44,8 @@ const MOVE = `
     FROM moved
   )
   SELECT ${RUN_COLUMNS_BARE} FROM moved`;
+const MOVE = moveStatement("FOR UPDATE");
+const MOVE_UNLESS_LOCKED = moveStatement("FOR UPDATE SKIP LOCKED");
 /** Whether run `runId` is stored: what tells an unknown run from one a conditional update left alone. */
 export async function runExists(queryable: Pool | PoolClient, runId: string): Promise<boolean> {
   return ((await queryable.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount ?? 0) > 0;
@@ -78,12 +81,28 @@ export function moveValues(req: Omit<TransitionRequest, "from">, from: readonly 
  * client of a transaction that holds the run's lock already.
  */
 export async function moveAlone(queryable: Pool | PoolClient, move: BatchedMove): Promise<RunRow | undefined> {
-  const { b_id, b_from, b_to, b_at, b_reason, b_starts, b_ends, b_backend, b_result, b_cost } = move;
-  const { b_log_ref, b_attachment, b_actor_kind, b_actor_name, b_actor_from, b_pull_request_url } = move;
-  const values: unknown[] = [b_id, b_from, b_to, b_at, b_reason, b_starts, b_ends, b_backend, b_result, b_cost];
-  values.push(b_log_ref, b_attachment, b_actor_kind, b_actor_name, b_actor_from, b_pull_request_url);
+  const values = statementValues(move);
   const moved = (await queryable.query<RunRow>({ name: "errand.move_run", text: MOVE, values })).rows[0];
   // No row: the run is in none of the `from` states, or there is no such run (the rare case, told apart here).
   if (moved === undefined && !(await runExists(queryable, move.b_id))) throw runNotFound(move.b_id);
   return moved;
+}
+
+/**
+ * The move of {@link moveAlone} unless another transaction holds the run's row: then, as when the run is in none of
+ * the `from` states or unknown, no row and nothing moved (the caller makes the move again with {@link moveAlone},
+ * which waits for the row and tells the cases apart). Never waits for a row lock.
+ */
+export async function moveUnlessLocked(pool: Pool, move: BatchedMove): Promise<RunRow | undefined> {
+  const values = statementValues(move);
+  return (await pool.query<RunRow>({ name: "errand.move_run_unless_locked", text: MOVE_UNLESS_LOCKED, values }))
+    .rows[0];
+}
+
+function statementValues(move: BatchedMove): unknown[] {
+  const { b_id, b_from, b_to, b_at, b_reason, b_starts, b_ends, b_backend, b_result, b_cost } = move;
+  const { b_log_ref, b_attachment, b_actor_kind, b_actor_name, b_actor_from, b_pull_request_url } = move;
+  const values: unknown[] = [b_id, b_from, b_to, b_at, b_reason, b_starts, b_ends, b_backend, b_result, b_cost];
+  values.push(b_log_ref, b_attachment, b_actor_kind, b_actor_name, b_actor_from, b_pull_request_url);
+  return values;
 }

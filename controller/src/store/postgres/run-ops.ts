@@ -71,7 +71,7 @@ export function createRunOps({
       requireText(req.reason, `reason of the transition of run ${req.runId}`);
       const at = req.at === undefined ? now() : requireTime(req.at, `time of the transition of run ${req.runId}`);
       const values = moveValues({ ...req, runId }, req.from, at);
-      const moved = await queue(values, () => moveAlone(pool, values));
+      const moved = await queue(values);
       return moved && toTaskRun(moved);
     },
     async updateRunning(runId, patch) {

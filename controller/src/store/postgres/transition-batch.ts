@@ -27,11 +27,13 @@ const MOVE_COLUMNS =
   + "b_actor_kind text, b_actor_name text, b_actor_from text, b_pull_request_url text";
 
 /**
- * The single move's statement (run-ops.ts) for many runs at once: the same
+ * The single move's statement (move-run.ts) for many runs at once: the same
  * lock, check, update and history row per run, each with its own values, read
- * from one JSON array. `cur` locks the runs in id order, so two batches (of
- * this controller or another) never wait on each other in a cycle; a run none
- * of whose `from` states holds is left alone and missing from the result. The
+ * from one JSON array. It never waits for a row lock: a run another
+ * transaction holds is passed over (SKIP LOCKED), and missing from the result
+ * as a run none of whose `from` states holds is, or an unknown one; the caller
+ * makes those moves alone. So the statement cannot be held up by one run, nor
+ * take part in a deadlock. The
  * runs' ids come again as an array ($2): the planner takes a set-returning
  * function for 100 rows of unknown values and would read every run to join
  * them, where `id = ANY ($2)` reads each run through the primary key.
@@ -42,7 +44,7 @@ const MOVE_MANY = `
   ), cur AS (
     SELECT t.id AS cur_id, t.state AS cur_state, t.cancel_actor_kind AS cur_kind, t.cancel_actor_name AS cur_name,
       t.cancel_actor_from AS cur_from
-    FROM task_runs t JOIN req ON req.b_id = t.id WHERE t.id = ANY ($2::text[]) ORDER BY t.id FOR UPDATE OF t
+    FROM task_runs t JOIN req ON req.b_id = t.id WHERE t.id = ANY ($2::text[]) ORDER BY t.id FOR UPDATE OF t SKIP LOCKED
   ), moved AS (
     UPDATE task_runs SET state = b_to, updated_at = b_at, reason = b_reason,
       started_at = CASE WHEN b_starts THEN b_at ELSE started_at END,
@@ -69,7 +71,7 @@ const MOVE_MANY = `
   )
   SELECT ${RUN_COLUMNS_BARE} FROM moved`;
 
-/** Moves every run of `moves` (distinct runs) in one statement; the rows of the runs it moved, by id. */
+/** Moves every run of `moves` (distinct runs) it can in one statement; the rows of the runs it moved, by id. */
 export async function moveMany(pool: Pool, moves: readonly BatchedMove[]): Promise<Map<string, RunRow>> {
   const ids = moves.map((m) => m.b_id);
   const { rows } = await pool.query<RunRow>(MOVE_MANY, [JSON.stringify(moves), ids]);

@@ -1,103 +1,121 @@
-import type { Pool } from "pg";
+import pg from "pg";
 import type { RunRow } from "../rows.js";
-import { runNotFound } from "../run-rules.js";
+import { moveAlone, moveUnlessLocked } from "./move-run.js";
 import { type BatchedMove, batchable, moveMany } from "./transition-batch.js";
+
+/** Most moves in one statement. */
+const MOST_PER_STATEMENT = 64;
 
 /** One transition waiting for its statement. */
 interface Waiting {
   move: BatchedMove;
-  /** The same transition as a statement of its own. */
-  alone: () => Promise<RunRow | undefined>;
   resolve: (row: RunRow | undefined) => void;
   reject: (error: unknown) => void;
 }
 
 /**
  * Gathers the transitions a controller makes at the same time into one
- * statement. The first goes at once, alone; those that come while a statement
- * is in flight wait for it and then go together, one statement for all of
- * them (a run at most once per statement: a second move of the same run waits
- * for the next). A busy controller so pays one round trip and one statement's
- * overhead for many runs (measured: a run's two transitions cost the server
- * a third of the CPU in statements of 16), an idle one nothing. When a
- * statement of several fails, each of its moves is made again alone, so an
- * error reaches only the transition it belongs to. Returns what a single move
- * returns: the moved row, undefined when the run was in none of the states
- * given, a StoreError (ERR_STORE_NOT_FOUND) for an unknown run.
+ * statement. The first goes at once; those that come while that statement is
+ * in flight wait for it and then go together, one statement for up to 64
+ * runs. A busy controller so pays one round trip and one statement for many
+ * runs, an idle one nothing.
+ *
+ * These statements never wait for a row lock: a run another transaction
+ * holds is passed over, as is one in none of the `from` states and an unknown
+ * one, and each such move is then made alone, with the single move's lock wait
+ * and outcomes (the moved row, undefined, ERR_NOT_FOUND), beside the next
+ * statements instead of in front of them. A statement the server refused
+ * (rolled back) is made again move by move, so an error reaches only the move
+ * it belongs to; one whose answer was lost (a broken connection) may have
+ * committed, and fails each of its moves with that error, as a single move
+ * would. A run's moves keep their order: a second move of a run waits until
+ * its first has ended.
  */
-export function createTransitionQueue(
-  pool: Pool,
-): (move: BatchedMove, alone: () => Promise<RunRow | undefined>) => Promise<RunRow | undefined> {
+export function createTransitionQueue(pool: pg.Pool): (move: BatchedMove) => Promise<RunRow | undefined> {
   const waiting: Waiting[] = [];
-  let busy = false;
+  /** Runs with a move in a statement or made alone right now. */
+  const busy = new Set<string>();
+  let sending = false;
 
-  const drain = async (): Promise<void> => {
-    busy = true;
-    try {
-      while (waiting.length > 0) await send(takeDistinct(waiting));
-    } finally {
-      busy = false;
-    }
+  const alone = (w: Waiting): void => {
+    busy.add(w.move.b_id);
+    void moveAlone(pool, w.move)
+      .then(w.resolve, w.reject)
+      .finally(() => {
+        busy.delete(w.move.b_id);
+        pump();
+      });
   };
 
   const send = async (batch: Waiting[]): Promise<void> => {
-    if (batch.length === 1) {
-      const [only] = batch as [Waiting];
-      await only.alone().then(only.resolve, only.reject);
-      return;
-    }
     let moved: Map<string, RunRow>;
     try {
-      moved = await moveMany(
-        pool,
-        batch.map((w) => w.move),
-      );
-    } catch {
-      await Promise.all(batch.map((w) => w.alone().then(w.resolve, w.reject)));
+      if (batch.length === 1) {
+        const row = await moveUnlessLocked(pool, batch[0]!.move);
+        moved = new Map(row ? [[row.id, row]] : []);
+      } else
+        moved = await moveMany(
+          pool,
+          batch.map((w) => w.move),
+        );
+    } catch (error) {
+      for (const w of batch) {
+        busy.delete(w.move.b_id);
+        if (error instanceof pg.DatabaseError) alone(w);
+        else w.reject(error);
+      }
       return;
     }
-    const missing = batch.filter((w) => !moved.has(w.move.b_id));
-    const known = missing.length === 0 ? new Set<string>() : await storedRuns(pool, missing).catch(() => undefined);
-    const again: Promise<void>[] = [];
     for (const w of batch) {
+      busy.delete(w.move.b_id);
       const row = moved.get(w.move.b_id);
       if (row !== undefined) w.resolve(row);
-      // The lookup failed: the move alone tells the two cases apart (and moves nothing twice: its state check fails).
-      else if (known === undefined) again.push(w.alone().then(w.resolve, w.reject));
-      else if (known.has(w.move.b_id)) w.resolve(undefined);
-      else w.reject(runNotFound(w.move.b_id));
+      else alone(w);
     }
-    await Promise.all(again);
   };
 
-  return (move, alone) => {
-    if (!batchable(move)) return alone();
-    return new Promise<RunRow | undefined>((resolve, reject) => {
-      waiting.push({ move, alone, resolve, reject });
-      if (!busy) void drain();
+  const pump = (): void => {
+    const { together, apart } = takeReady(waiting, busy, sending ? 0 : MOST_PER_STATEMENT);
+    for (const w of apart) alone(w);
+    if (together.length === 0) return;
+    sending = true;
+    for (const w of together) busy.add(w.move.b_id);
+    void send(together).finally(() => {
+      sending = false;
+      pump();
     });
   };
+
+  return (move) =>
+    new Promise<RunRow | undefined>((resolve, reject) => {
+      waiting.push({ move, resolve, reject });
+      pump();
+    });
 }
 
-/** Takes from `waiting`, in order, the first move of each run; a later move of a run stays for the next statement. */
-function takeDistinct(waiting: Waiting[]): Waiting[] {
-  const taken: Waiting[] = [];
-  const runs = new Set<string>();
+/**
+ * Takes from `waiting`, in order, the moves that may go now: the first waiting
+ * move of each run that is not `busy`; of those, up to `most` that JSON
+ * carries go `together`, the others `apart` (alone). A later move of a run
+ * stays until the earlier one has ended.
+ */
+function takeReady(
+  waiting: Waiting[],
+  busy: ReadonlySet<string>,
+  most: number,
+): { together: Waiting[]; apart: Waiting[] } {
+  const together: Waiting[] = [];
+  const apart: Waiting[] = [];
+  const seen = new Set(busy);
   const left: Waiting[] = [];
   for (const w of waiting) {
-    if (runs.has(w.move.b_id)) left.push(w);
-    else {
-      runs.add(w.move.b_id);
-      taken.push(w);
-    }
+    const run = w.move.b_id;
+    if (seen.has(run)) left.push(w);
+    else if (!batchable(w.move)) apart.push(w);
+    else if (together.length < most) together.push(w);
+    else left.push(w);
+    seen.add(run);
   }
   waiting.splice(0, waiting.length, ...left);
-  return taken;
-}
-
-/** Which of the runs of `batch` are stored: a run the statement left alone is either in another state or unknown. */
-async function storedRuns(pool: Pool, batch: readonly Waiting[]): Promise<Set<string>> {
-  const ids = batch.map((w) => w.move.b_id);
-  const { rows } = await pool.query<{ id: string }>("SELECT id FROM task_runs WHERE id = ANY ($1::text[])", [ids]);
-  return new Set(rows.map((r) => r.id));
+  return { together, apart };
 }
