@@ -48,16 +48,10 @@ export function createTransitionQueue(pool: pg.Pool): (move: BatchedMove) => Pro
   };
 
   const send = async (batch: Waiting[]): Promise<void> => {
+    const moves = batch.map((w) => w.move);
     let moved: Map<string, RunRow>;
     try {
-      if (batch.length === 1) {
-        const row = await moveUnlessLocked(pool, batch[0]!.move);
-        moved = new Map(row ? [[row.id, row]] : []);
-      } else
-        moved = await moveMany(
-          pool,
-          batch.map((w) => w.move),
-        );
+      moved = moves.length === 1 ? await moveOne(pool, moves[0]!) : await moveMany(pool, moves);
     } catch (error) {
       for (const w of batch) {
         busy.delete(w.move.b_id);
@@ -91,6 +85,12 @@ export function createTransitionQueue(pool: pg.Pool): (move: BatchedMove) => Pro
       waiting.push({ move, resolve, reject });
       pump();
     });
+}
+
+/** {@link moveUnlessLocked} of one move, its row by id as {@link moveMany} returns them. */
+async function moveOne(pool: pg.Pool, move: BatchedMove): Promise<Map<string, RunRow>> {
+  const row = await moveUnlessLocked(pool, move);
+  return new Map(row ? [[row.id, row]] : []);
 }
 
 /**
