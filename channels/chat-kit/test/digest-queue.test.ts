@@ -212,7 +212,7 @@ describe("createDigestQueue", () => {
     const queued = room.submit(start("queued"), call);
     await room.submit(start("queued-too"), call);
     await queued;
-    await until(() => sink.requests.length === 3);
+    await until(() => sink.requests.length === 3, "the three messages");
     expect(reads).toBe(0);
     // The room is idle again once its pace allows the next message: the next call sends alone, and retries.
     await new Promise((resolve) => setTimeout(resolve, 400));
