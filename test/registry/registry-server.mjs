@@ -34,13 +34,18 @@ async function readBody(req) {
 }
 
 /**
- * Passes a GET through to the upstream registry, as npm would have sent it.
- * @param {string} upstream @param {string} path @param {import("node:http").IncomingMessage} req @param {import("node:http").ServerResponse} res
+ * Passes a GET through to the upstream registry, as npm would have sent it. A
+ * package document loses the optional dependencies the upstream cannot serve
+ * (see {@link withoutMissingOptionals}).
+ * @param {string} upstream @param {string} path @param {boolean} isPackument
+ * @param {Map<string, Promise<boolean>>} served
+ * @param {import("node:http").IncomingMessage} req @param {import("node:http").ServerResponse} res
  */
-async function proxy(upstream, path, req, res) {
+async function proxy(upstream, path, isPackument, served, req, res) {
   try {
     const answer = await fetch(`${upstream}${path}`, { headers: { accept: req.headers.accept ?? "application/json" } });
-    const body = Buffer.from(await answer.arrayBuffer());
+    let body = Buffer.from(await answer.arrayBuffer());
+    if (isPackument && answer.ok) body = await withoutMissingOptionals(body, upstream, served);
     res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/octet-stream" });
     res.end(body);
   } catch (error) {
@@ -48,6 +53,51 @@ async function proxy(upstream, path, req, res) {
       error: `the upstream registry ${upstream} did not answer: ${/** @type {Error} */ (error).message}`,
     });
   }
+}
+
+/**
+ * A package document without the optional dependencies its upstream has no
+ * package for. A registry mirror may lack a package that a new release names
+ * as optional (vite 8.4.0's napi-windows-process-start-time, first released
+ * days before it): `npm install` then leaves it out of package-lock.json,
+ * and `npm ci` refuses that lock as out of sync. Left out here, both see
+ * the same tree. `served` remembers each name's answer for the registry's life.
+ * @param {Buffer} body @param {string} upstream @param {Map<string, Promise<boolean>>} served
+ * @returns {Promise<Buffer>}
+ */
+async function withoutMissingOptionals(body, upstream, served) {
+  let doc;
+  try {
+    doc = JSON.parse(body.toString("utf8"));
+  } catch {
+    return body;
+  }
+  const versions = Object.values(doc?.versions ?? {});
+  const names = new Set(versions.flatMap((v) => Object.keys(v?.optionalDependencies ?? {})));
+  if (names.size === 0) return body;
+  const missing = new Set();
+  await Promise.all(
+    [...names].map(async (name) => {
+      if (!served.has(name)) {
+        const path = `/${name.replace("/", "%2f")}`;
+        served.set(
+          name,
+          fetch(`${upstream}${path}`, { method: "HEAD" }).then(
+            (answer) => answer.status !== 404,
+            () => true,
+          ),
+        );
+      }
+      if (!(await served.get(name))) missing.add(name);
+    }),
+  );
+  if (missing.size === 0) return body;
+  for (const version of versions)
+    for (const name of missing) {
+      delete version.optionalDependencies?.[name];
+      delete version.dependencies?.[name];
+    }
+  return Buffer.from(JSON.stringify(doc));
 }
 
 /**
@@ -72,6 +122,8 @@ export async function startTestRegistry(options = {}) {
     onRequest,
   } = options;
   const store = createPackageStore();
+  /** @type {Map<string, Promise<boolean>>} whether the upstream serves a name, by name */
+  const served = new Map();
   let base = "";
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent((req.url ?? "/").split("?")[0] ?? "/");
@@ -110,7 +162,7 @@ export async function startTestRegistry(options = {}) {
       }
       if (isOwn(name) || !upstream) return json(res, 404, { error: `${name} is not published to this registry` });
       viaUpstream = true;
-      return proxy(upstream, /** @type {string} */ (req.url), req, res);
+      return proxy(upstream, /** @type {string} */ (req.url), Boolean(packument), served, req, res);
     }
     json(res, 405, { error: `${req.method} ${path} is not something this test registry does` });
   });

@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -124,6 +126,48 @@ describe("the test registry", () => {
       expect.objectContaining({ method: "GET", path: "/is-number", upstream: true, status: 200 }),
     );
   }, 120_000);
+
+  it("leaves out of a passed-through package document the optional dependencies its upstream has no package for", async () => {
+    // An upstream stand-in on 127.0.0.1: one package whose release names a present and an absent optional dependency.
+    const asked: string[] = [];
+    const upstream = createServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      const doc = {
+        name: "tool",
+        versions: {
+          "1.0.0": { name: "tool", version: "1.0.0", optionalDependencies: { fsevents: "~2.3.3" } },
+          "1.1.0": {
+            name: "tool",
+            version: "1.1.0",
+            dependencies: { "left-pad": "^1.0.0", "gone-helper": "^0.1.0" },
+            optionalDependencies: { fsevents: "~2.3.3", "gone-helper": "^0.1.0" },
+          },
+        },
+      };
+      if (req.url === "/tool")
+        return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(doc));
+      if (req.url === "/fsevents") return void res.writeHead(200).end("{}");
+      res.writeHead(404, { "content-type": "application/json" }).end('{"error":"Not found"}');
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    const mirror = await startTestRegistry({
+      upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    });
+    try {
+      type Doc = { versions: Record<string, { dependencies?: object; optionalDependencies?: object }> };
+      const read = async () => (await (await fetch(`${mirror.url}tool`)).json()) as Doc;
+      const doc = await read();
+      expect(doc.versions["1.0.0"]?.optionalDependencies).toEqual({ fsevents: "~2.3.3" });
+      expect(doc.versions["1.1.0"]?.optionalDependencies).toEqual({ fsevents: "~2.3.3" });
+      expect(doc.versions["1.1.0"]?.dependencies).toEqual({ "left-pad": "^1.0.0" });
+      await read();
+      // Each name is asked once for the registry's life.
+      expect(asked.filter((a) => a.startsWith("HEAD ")).sort()).toEqual(["HEAD /fsevents", "HEAD /gone-helper"]);
+    } finally {
+      await mirror.close();
+      upstream.close();
+    }
+  });
 
   it("refuses a publish whose tarball does not match its integrity", async () => {
     const body = {
