@@ -211,8 +211,10 @@ describe("createHttpClient: retries, throttle, timeouts and cancellation", () =>
     await Promise.all([1, 2].map((n) => http.postJson(`${sink.url}/c`, { n }, { throttleKey: "C1" })));
     expect(sink.requests.map((r) => r.status)).toEqual([200, 429, 200]);
     expect(sent).toHaveLength(3);
-    expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(145);
-    expect(sent[2]! - sent[1]!).toBeGreaterThanOrEqual(395);
+    // The slot is taken a turn before the request is recorded here: a test process descheduled in between (a
+    // fresh clone's suite on 2 cores once measured 141.9 ms) makes a gap look shorter by that much; 25 ms covers it.
+    expect(sent[1]! - sent[0]!).toBeGreaterThanOrEqual(150 - 25);
+    expect(sent[2]! - sent[1]!).toBeGreaterThanOrEqual(400 - 25);
   });
 
   it("times out an attempt against a hanging target with UnavailableError", async () => {
