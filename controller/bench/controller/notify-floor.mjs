@@ -85,10 +85,10 @@ async function perCall(call, count, pid) {
 }
 
 /**
- * Measures the floor with `count` calls per channel (webhook_post's carry `ticket`). Returns CPU ms per call
+ * Measures the floor with `count` calls per channel. Returns CPU ms per call
  * of each channel (all processes) and per run (two calls on each channel).
  */
-export async function notifyFloor(count = 4000, ticket = TICKET) {
+export async function notifyFloor(count = 4000) {
   const chat = await listen((body) => JSON.stringify({ ok: true, channel: JSON.parse(body).channel, ts: "1.000001" }));
   const hook = await listen(() => JSON.stringify({ received: true }));
   const channel = await connectChannel({
@@ -115,8 +115,8 @@ export async function notifyFloor(count = 4000, ticket = TICKET) {
     const plugin = await perCall(
       (i) =>
         i % 2 === 0
-          ? channel.notifyStart(ticket, { taskRunId: `run-${i}`, engine: "instant", timeoutMs: 5000 })
-          : channel.notifyComplete(ticket, RESULT, { taskRunId: `run-${i - 1}`, timeoutMs: 5000 }),
+          ? channel.notifyStart(TICKET, { taskRunId: `run-${i}`, engine: "instant", timeoutMs: 5000 })
+          : channel.notifyComplete(TICKET, RESULT, { taskRunId: `run-${i - 1}`, timeoutMs: 5000 }),
       count,
       channel.pid,
     );

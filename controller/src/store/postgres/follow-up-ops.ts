@@ -75,7 +75,7 @@ async function createFollowUp(client: PoolClient, req: FollowUpRequest, at: numb
   ).rows;
   // An unfinished parent is an active run of the ticket: the rules refuse it as such.
   const attempt = nextFollowUpAttempt(req, attempts);
-  const params = [newRunId(at), parent.source, parent.ticket_id, attempt, parent.engine, at, req.reason, parent.id];
-  params.push(JSON.stringify(req.followUp));
-  return toTaskRun((await client.query<RunRow>(NEW_FOLLOW_UP, [...params, repo])).rows[0] as RunRow);
+  const params: unknown[] = [newRunId(at), parent.source, parent.ticket_id, attempt, parent.engine, at, req.reason];
+  params.push(parent.id, JSON.stringify(req.followUp), repo);
+  return toTaskRun((await client.query<RunRow>(NEW_FOLLOW_UP, params)).rows[0] as RunRow);
 }

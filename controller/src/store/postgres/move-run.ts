@@ -1,51 +1,45 @@
 import type { Pool, PoolClient } from "pg";
 import { isTerminal, type RunState } from "../../runs/task-run.js";
 import { pullRequestKey } from "../follow-up-rules.js";
-import { actorColumns, jsonOrNull, RUN_COLUMNS_BARE, type RunRow } from "../rows.js";
+import { actorColumns, jsonOrNull, type RunRow } from "../rows.js";
 import { runNotFound } from "../run-rules.js";
 import type { TransitionRequest } from "../store.js";
+import { type MoveTerms, moveStatement } from "./move-statement.js";
 import type { BatchedMove } from "./transition-batch.js";
 
-/**
- * A transition in one statement. `cur` locks the run's row; when another transaction moved it meanwhile, the lock
- * waits for its commit and both `cur` and the UPDATE then read the row as that commit left it (READ COMMITTED's
- * re-check), so the state check and the new row's number (`last_transition` + 1, schema version 10) count every
- * transition committed before the lock was granted. The rows' `MAX(seq)` (read before any wait) counts too: it numbers
- * a run stored before version 10 (NULL), and one an older errand moved during a rolling upgrade, which writes rows
- * without the number; at worst such a race fails one attempt with a duplicate number, and the next reads it.
- * Parameters: id, from states, to state, time, reason, starts?, ends?, backend, result, cost, log ref, attachment,
- * actor kind, name and origin, pull request URL. `lock` is how `cur` locks: waiting for the row, or passing over a
- * row another transaction holds (no row then).
- */
-const moveStatement = (lock: "FOR UPDATE" | "FOR UPDATE SKIP LOCKED") => `
-  WITH cur AS (
-    SELECT id AS cur_id, state AS cur_state, cancel_actor_kind AS cur_kind, cancel_actor_name AS cur_name,
-      cancel_actor_from AS cur_from
-    FROM task_runs WHERE id = $1 ${lock}
-  ), moved AS (
-    UPDATE task_runs SET state = $3::text, updated_at = $4::bigint, reason = $5::text,
-      started_at = CASE WHEN $6::boolean THEN $4::bigint ELSE started_at END,
-      finished_at = CASE WHEN $7::boolean THEN $4::bigint ELSE finished_at END,
-      claimed_by = NULL, claim_expires_at = NULL,
-      backend = COALESCE($8::text, backend), result = COALESCE($9::text, result),
-      cost_usd = COALESCE($10::double precision, cost_usd), log_ref = COALESCE($11::text, log_ref),
-      attachment = COALESCE($12::text, attachment), pull_request_url = COALESCE($16::text, pull_request_url),
-      announce_pending = announce_pending OR (cur_state = 'AwaitingApproval' AND $7::boolean),
-      last_transition = GREATEST(last_transition, (SELECT COALESCE(MAX(seq), 0) FROM transitions WHERE run_id = $1)) + 1
-    FROM cur WHERE id = cur_id AND cur_state = ANY ($2::text[])
-    RETURNING ${RUN_COLUMNS_BARE}, last_transition, cur_state, cur_kind, cur_name, cur_from
-  ), history AS (
-    -- A cancel the loop carries out (no actor given) is by whoever asked for it.
-    INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason, actor_kind, actor_name, actor_from)
-    SELECT id, last_transition, cur_state, $3::text, $4::bigint, $5::text,
-      CASE WHEN $13::text IS NULL AND $3::text = 'Cancelled' THEN cur_kind ELSE $13::text END,
-      CASE WHEN $13::text IS NULL AND $3::text = 'Cancelled' THEN cur_name ELSE $14::text END,
-      CASE WHEN $13::text IS NULL AND $3::text = 'Cancelled' THEN cur_from ELSE $15::text END
-    FROM moved
-  )
-  SELECT ${RUN_COLUMNS_BARE} FROM moved`;
-const MOVE = moveStatement("FOR UPDATE");
-const MOVE_UNLESS_LOCKED = moveStatement("FOR UPDATE SKIP LOCKED");
+/** The single move's parameters: id, from states, then the values in {@link statementValues}' order. */
+const PARAMETERS: MoveTerms = {
+  to: "$3::text",
+  at: "$4::bigint",
+  reason: "$5::text",
+  starts: "$6::boolean",
+  ends: "$7::boolean",
+  backend: "$8::text",
+  result: "$9::text",
+  cost: "$10::double precision",
+  logRef: "$11::text",
+  attachment: "$12::text",
+  actorKind: "$13::text",
+  actorName: "$14::text",
+  actorFrom: "$15::text",
+  pullRequestUrl: "$16::text",
+};
+
+/** One run's move; `lock` is how `cur` locks: waiting for the row, or passing over a row another transaction holds. */
+const moveOne = (lock: "FOR UPDATE" | "FOR UPDATE SKIP LOCKED") =>
+  moveStatement(
+    {
+      before: "",
+      locked: `task_runs t WHERE t.id = $1 ${lock}`,
+      joined: "cur",
+      matched: "id = cur_id AND cur_state = ANY ($2::text[])",
+      carried: "",
+    },
+    PARAMETERS,
+  );
+const MOVE = moveOne("FOR UPDATE");
+const MOVE_UNLESS_LOCKED = moveOne("FOR UPDATE SKIP LOCKED");
+
 /** Whether run `runId` is stored: what tells an unknown run from one a conditional update left alone. */
 export async function runExists(queryable: Pool | PoolClient, runId: string): Promise<boolean> {
   return ((await queryable.query("SELECT 1 FROM task_runs WHERE id = $1", [runId])).rowCount ?? 0) > 0;

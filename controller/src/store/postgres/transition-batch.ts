@@ -1,5 +1,6 @@
 import type { Pool } from "pg";
-import { RUN_COLUMNS_BARE, type RunRow } from "../rows.js";
+import type { RunRow } from "../rows.js";
+import { moveStatement } from "./move-statement.js";
 
 /** One transition as the batch statement reads it: the parameters of a single move, by name. */
 export interface BatchedMove {
@@ -27,9 +28,9 @@ const MOVE_COLUMNS =
   + "b_actor_kind text, b_actor_name text, b_actor_from text, b_pull_request_url text";
 
 /**
- * The single move's statement (move-run.ts) for many runs at once: the same
- * lock, check, update and history row per run, each with its own values, read
- * from one JSON array. It never waits for a row lock: a run another
+ * The single move's statement (move-statement.ts) for many runs at once: the
+ * same lock, check, update and history row per run, each with its own values,
+ * read from one JSON array. It never waits for a row lock: a run another
  * transaction holds is passed over (SKIP LOCKED), and missing from the result
  * as a run none of whose `from` states holds is, or an unknown one; the caller
  * makes those moves alone. So the statement cannot be held up by one run, nor
@@ -38,38 +39,32 @@ const MOVE_COLUMNS =
  * function for 100 rows of unknown values and would read every run to join
  * them, where `id = ANY ($2)` reads each run through the primary key.
  */
-const MOVE_MANY = `
-  WITH req AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS b(${MOVE_COLUMNS})
-  ), cur AS (
-    SELECT t.id AS cur_id, t.state AS cur_state, t.cancel_actor_kind AS cur_kind, t.cancel_actor_name AS cur_name,
-      t.cancel_actor_from AS cur_from
-    FROM task_runs t JOIN req ON req.b_id = t.id WHERE t.id = ANY ($2::text[]) ORDER BY t.id FOR UPDATE OF t SKIP LOCKED
-  ), moved AS (
-    UPDATE task_runs SET state = b_to, updated_at = b_at, reason = b_reason,
-      started_at = CASE WHEN b_starts THEN b_at ELSE started_at END,
-      finished_at = CASE WHEN b_ends THEN b_at ELSE finished_at END,
-      claimed_by = NULL, claim_expires_at = NULL,
-      backend = COALESCE(b_backend, backend), result = COALESCE(b_result, result),
-      cost_usd = COALESCE(b_cost, cost_usd), log_ref = COALESCE(b_log_ref, log_ref),
-      attachment = COALESCE(b_attachment, attachment), pull_request_url = COALESCE(b_pull_request_url, pull_request_url),
-      announce_pending = announce_pending OR (cur_state = 'AwaitingApproval' AND b_ends),
-      last_transition = GREATEST(last_transition,
-        (SELECT COALESCE(MAX(seq), 0) FROM transitions WHERE run_id = task_runs.id)) + 1
-    FROM cur JOIN req ON req.b_id = cur.cur_id
-    WHERE id = ANY ($2::text[]) AND id = cur_id AND cur_state = ANY (b_from)
-    RETURNING ${RUN_COLUMNS_BARE}, last_transition, cur_state, cur_kind, cur_name, cur_from, b_to, b_at, b_reason,
-      b_actor_kind, b_actor_name, b_actor_from
-  ), history AS (
-    -- A cancel the loop carries out (no actor given) is by whoever asked for it.
-    INSERT INTO transitions (run_id, seq, from_state, to_state, at, reason, actor_kind, actor_name, actor_from)
-    SELECT id, last_transition, cur_state, b_to, b_at, b_reason,
-      CASE WHEN b_actor_kind IS NULL AND b_to = 'Cancelled' THEN cur_kind ELSE b_actor_kind END,
-      CASE WHEN b_actor_kind IS NULL AND b_to = 'Cancelled' THEN cur_name ELSE b_actor_name END,
-      CASE WHEN b_actor_kind IS NULL AND b_to = 'Cancelled' THEN cur_from ELSE b_actor_from END
-    FROM moved
-  )
-  SELECT ${RUN_COLUMNS_BARE} FROM moved`;
+const MOVE_MANY = moveStatement(
+  {
+    before: `req AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS b(${MOVE_COLUMNS})), `,
+    locked:
+      "task_runs t JOIN req ON req.b_id = t.id WHERE t.id = ANY ($2::text[]) ORDER BY t.id FOR UPDATE OF t SKIP LOCKED",
+    joined: "cur JOIN req ON req.b_id = cur.cur_id",
+    matched: "id = ANY ($2::text[]) AND id = cur_id AND cur_state = ANY (b_from)",
+    carried: ", b_to, b_at, b_reason, b_actor_kind, b_actor_name, b_actor_from",
+  },
+  {
+    to: "b_to",
+    at: "b_at",
+    reason: "b_reason",
+    starts: "b_starts",
+    ends: "b_ends",
+    backend: "b_backend",
+    result: "b_result",
+    cost: "b_cost",
+    logRef: "b_log_ref",
+    attachment: "b_attachment",
+    actorKind: "b_actor_kind",
+    actorName: "b_actor_name",
+    actorFrom: "b_actor_from",
+    pullRequestUrl: "b_pull_request_url",
+  },
+);
 
 /** Moves every run of `moves` (distinct runs) it can in one statement; the rows of the runs it moved, by id. */
 export async function moveMany(pool: Pool, moves: readonly BatchedMove[]): Promise<Map<string, RunRow>> {
