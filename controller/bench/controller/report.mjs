@@ -49,8 +49,9 @@ export function printReport({
     [
       "controller: full path, throughput",
       `${f1(sat.perSecond)} runs/s = **${ratio.toFixed(2)}** × bare`,
-      "≥ 0.8 × bare",
-      verdict(ratio >= 0.8),
+      // The target of the issue "At the limits" (it was 0.8 before).
+      "≥ 0.95 × bare",
+      verdict(ratio >= 0.95),
     ],
     [
       `200 → Running at ${f1(lat.rate)} tickets/s (0.5 × saturated)`,
