@@ -5,7 +5,8 @@
 // (SQLite dedupe and tickets stored before the 200) and the floor.
 // Load generators: autocannon (npm, in this process) and, when installed,
 // Debian's wrk (a separate C process). BENCH_LOADGEN=autocannon|wrk|both.
-import { cpus, loadavg } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { describeBenchDir } from "./controller/bench-dir.mjs";
 import { body } from "./lib/fixture.mjs";
 import { autocannonLoad, CONNECTIONS, hasWrk, wrkLoad } from "./lib/loadgen.mjs";
 import { cpuMs, SERVERS, startServer, stopServer } from "./lib/servers.mjs";
@@ -70,6 +71,11 @@ for (const generator of generators) {
   results.push({ generator: generator.name, summary });
 }
 
+// servers/durable.mjs makes its SQLite folder in the OS's temporary folder: a result says where its files lived.
+const durablePlace = describeBenchDir(tmpdir());
+console.log(
+  `\nthe durable intake's SQLite file in ${durablePlace.dir} (${durablePlace.fsType}; a new file there: ${durablePlace.newFileUs.toFixed(0)} µs)`,
+);
 console.log(
   `\nNode ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? "?"}); body ${Buffer.byteLength(body)} bytes; ${CONNECTIONS} connections; ${DURATION} s per run after ${WARMUP} s warm-up; median of ${ROUNDS} alternating rounds; load average ${startLoad.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end`,
 );

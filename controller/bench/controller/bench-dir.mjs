@@ -40,9 +40,9 @@ export function benchTempDir(prefix) {
   return mkdtempSync(join(BENCH_DIR, prefix));
 }
 
-/** The bench folder, its file system and the median cost of making a new file there (µs, 400 files). */
-export function describeBenchDir() {
-  const dir = benchTempDir("errand-bench-probe-");
+/** A folder (default the bench folder), its file system and the median cost of making a new file there (µs, 400 files). */
+export function describeBenchDir(place = BENCH_DIR) {
+  const dir = mkdtempSync(join(place, "errand-bench-probe-"));
   const costs = [];
   for (let i = 0; i < 400; i++) {
     const started = process.hrtime.bigint();
@@ -51,9 +51,9 @@ export function describeBenchDir() {
   }
   rmSync(dir, { recursive: true, force: true });
   costs.sort((a, b) => a - b);
-  const type = statfsSync(BENCH_DIR).type;
+  const type = statfsSync(place).type;
   return {
-    dir: BENCH_DIR,
+    dir: place,
     fsType: FS_TYPES[type] ?? `type 0x${type.toString(16)}`,
     newFileUs: costs[costs.length >> 1],
   };
